@@ -1,0 +1,38 @@
+# poolshark: build, run, test, bench.
+CARGO ?= cargo
+BIN := target/release/poolshark
+
+.PHONY: all build run test test-deep bench lint fmt clean
+
+all: build
+
+build:
+	$(CARGO) build --release
+
+# The main job: show the start position, its legal moves, and a perft to depth 9.
+run: build
+	$(BIN) show
+	$(BIN) moves
+	$(BIN) perft --depth 9
+
+# The whole suite in release mode, then the selection of deep (#[ignore]d) tests CI runs.
+test:
+	$(CARGO) test --release
+	$(CARGO) test --release --test perft -- --ignored start_position_depth_12
+
+# Everything ignored, depth 13 perft included (minutes).
+test-deep:
+	$(CARGO) test --release -- --ignored
+
+bench: build
+	./scripts/bench-perft.sh
+
+lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+fmt:
+	$(CARGO) fmt
+
+clean:
+	$(CARGO) clean

@@ -1,0 +1,18 @@
+//! The rules core: squares, bitboards, positions, moves, attack tables, move generation,
+//! Zobrist keys, notation and the game state with its draw counts. No I/O, no threads.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod game;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod position;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use game::{Game, GameResult};
+pub use moves::{Move, MoveList};
+pub use position::{Position, PositionError};
+pub use square::{Color, Direction, Square};

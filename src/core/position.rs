@@ -1,0 +1,259 @@
+//! `Position`: the pieces and the side to move, a small `Copy` value, with its Zobrist key
+//! kept up to date by `play` (copy-make). Validation of a position built from parts lives
+//! here too (RULES.md R4).
+
+use crate::core::bitboard::Bitboard;
+use crate::core::moves::Move;
+use crate::core::square::{Color, Square};
+use crate::core::zobrist::{self, piece_row};
+use std::fmt;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    white: Bitboard,
+    black: Bitboard,
+    kings: Bitboard,
+    side: Color,
+    key: u64,
+}
+
+/// What makes a set of pieces an invalid position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A square holds a white and a black piece.
+    Overlap(Square),
+    /// A man on the row where it would have been crowned.
+    ManOnCrowningRow(Color, Square),
+    /// More than 12 pieces for one side.
+    TooManyPieces(Color, u32),
+    /// The side that is not to move has no pieces (the game ended a move ago).
+    NoPiecesForWaitingSide(Color),
+    /// A king marked on an empty square.
+    KingOnEmptySquare(Square),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Overlap(s) => {
+                write!(f, "square {s} holds both a white and a black piece")
+            }
+            PositionError::ManOnCrowningRow(c, s) => {
+                write!(
+                    f,
+                    "a {} man on square {s}, its crowning row",
+                    c.name().to_lowercase()
+                )
+            }
+            PositionError::TooManyPieces(c, n) => {
+                write!(f, "{} has {n} pieces, more than 12", c.name())
+            }
+            PositionError::NoPiecesForWaitingSide(c) => {
+                write!(f, "{} has no pieces but is not to move", c.name())
+            }
+            PositionError::KingOnEmptySquare(s) => write!(f, "a king on empty square {s}"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl Position {
+    /// The start (RULES.md R3): Black men on 1-12, White men on 21-32, Black to move.
+    pub fn start() -> Position {
+        Position::new(
+            Bitboard(0xFFF0_0000),
+            Bitboard(0x0000_0FFF),
+            Bitboard::EMPTY,
+            Color::Black,
+        )
+        .expect("the start position is valid")
+    }
+
+    /// A position from its parts, checked against RULES.md R4.
+    pub fn new(
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        side: Color,
+    ) -> Result<Position, PositionError> {
+        if let Some(s) = (white & black).iter().next() {
+            return Err(PositionError::Overlap(s));
+        }
+        if let Some(s) = (kings & !(white | black)).iter().next() {
+            return Err(PositionError::KingOnEmptySquare(s));
+        }
+        if let Some(s) = (white & !kings & Bitboard::ROW_TOP).iter().next() {
+            return Err(PositionError::ManOnCrowningRow(Color::White, s));
+        }
+        if let Some(s) = (black & !kings & Bitboard::ROW_BOTTOM).iter().next() {
+            return Err(PositionError::ManOnCrowningRow(Color::Black, s));
+        }
+        for (c, set) in [(Color::White, white), (Color::Black, black)] {
+            if set.count() > 12 {
+                return Err(PositionError::TooManyPieces(c, set.count()));
+            }
+        }
+        let waiting = if side == Color::White { black } else { white };
+        if waiting.is_empty() {
+            return Err(PositionError::NoPiecesForWaitingSide(side.flip()));
+        }
+        Ok(Position::new_unchecked(white, black, kings, side))
+    }
+
+    /// A position from parts already known to be valid (for example, after a legal move).
+    pub fn new_unchecked(
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        side: Color,
+    ) -> Position {
+        let mut p = Position {
+            white,
+            black,
+            kings,
+            side,
+            key: 0,
+        };
+        p.key = p.compute_key();
+        p
+    }
+
+    /// The Zobrist key computed from scratch.
+    pub fn compute_key(&self) -> u64 {
+        let mut k = zobrist::set_key(zobrist::WHITE_MAN, self.white & !self.kings)
+            ^ zobrist::set_key(zobrist::WHITE_KING, self.white & self.kings)
+            ^ zobrist::set_key(zobrist::BLACK_MAN, self.black & !self.kings)
+            ^ zobrist::set_key(zobrist::BLACK_KING, self.black & self.kings);
+        if self.side == Color::Black {
+            k ^= zobrist::BLACK_TO_MOVE;
+        }
+        k
+    }
+
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    #[inline]
+    pub fn side(&self) -> Color {
+        self.side
+    }
+    #[inline]
+    pub fn white(&self) -> Bitboard {
+        self.white
+    }
+    #[inline]
+    pub fn black(&self) -> Bitboard {
+        self.black
+    }
+    #[inline]
+    pub fn kings(&self) -> Bitboard {
+        self.kings
+    }
+    #[inline]
+    pub fn men(&self) -> Bitboard {
+        (self.white | self.black) & !self.kings
+    }
+    #[inline]
+    pub fn pieces(&self, c: Color) -> Bitboard {
+        match c {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+    /// The side to move's pieces.
+    #[inline]
+    pub fn us(&self) -> Bitboard {
+        self.pieces(self.side)
+    }
+    /// The opponent's pieces.
+    #[inline]
+    pub fn them(&self) -> Bitboard {
+        self.pieces(self.side.flip())
+    }
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.white | self.black
+    }
+    #[inline]
+    pub fn empty(&self) -> Bitboard {
+        !(self.white | self.black)
+    }
+
+    /// The row where the side to move's men are crowned.
+    #[inline]
+    pub fn crowning_row(c: Color) -> Bitboard {
+        match c {
+            Color::White => Bitboard::ROW_TOP,
+            Color::Black => Bitboard::ROW_BOTTOM,
+        }
+    }
+
+    /// The position after `mv`, which must be legal here. Captured pieces leave together at
+    /// the end (R13); a man is crowned only if it ends on its crowning row (R14).
+    #[inline]
+    pub fn play(&self, mv: &Move) -> Position {
+        let from = Bitboard::from_square(mv.from);
+        let to = Bitboard::from_square(mv.to);
+        let side = self.side;
+        let them = side.flip();
+        let was_king = self.kings.contains(mv.from);
+        let crowned = !was_king && (to & Position::crowning_row(side)).any();
+
+        let mut key = self.key ^ zobrist::BLACK_TO_MOVE;
+        key ^= zobrist::square_key(piece_row(side, was_king), mv.from);
+        key ^= zobrist::square_key(piece_row(side, was_king || crowned), mv.to);
+        let their_kings = mv.captured & self.kings;
+        key ^= zobrist::set_key(piece_row(them, true), their_kings);
+        key ^= zobrist::set_key(piece_row(them, false), mv.captured & !their_kings);
+
+        let moved = from ^ to; // empty when from == to
+        let mut kings = self.kings & !mv.captured;
+        if was_king {
+            kings ^= moved;
+        } else if crowned {
+            kings |= to;
+        }
+        let (white, black) = match side {
+            Color::White => (self.white ^ moved, self.black & !mv.captured),
+            Color::Black => (self.white & !mv.captured, self.black ^ moved),
+        };
+        Position {
+            white,
+            black,
+            kings,
+            side: them,
+            key,
+        }
+    }
+
+    /// The piece on a square: (colour, is king), or None.
+    pub fn piece_at(&self, sq: Square) -> Option<(Color, bool)> {
+        let king = self.kings.contains(sq);
+        if self.white.contains(sq) {
+            Some((Color::White, king))
+        } else if self.black.contains(sq) {
+            Some((Color::Black, king))
+        } else {
+            None
+        }
+    }
+
+    /// The same position with the other side to move (for tests and analysis tools).
+    pub fn with_side(&self, side: Color) -> Position {
+        Position::new_unchecked(self.white, self.black, self.kings, side)
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::start()
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", crate::core::notation::write_fen(self))
+    }
+}

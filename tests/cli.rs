@@ -1,0 +1,104 @@
+//! The command line, run as a real process: the output shapes that scripts parse.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+        .args(args)
+        .output()
+        .expect("run poolshark");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_prints_one_line_per_depth() {
+    let (code, out, _) = run(&["perft", "--depth", "4"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4);
+    let expected = [7, 49, 302, 1469];
+    for (i, line) in lines.iter().enumerate() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(fields.len(), 4, "{line}");
+        assert_eq!(fields[0], format!("depth={}", i + 1));
+        assert_eq!(fields[1], format!("nodes={}", expected[i]));
+        assert!(
+            fields[2]
+                .strip_prefix("time=")
+                .unwrap()
+                .parse::<f64>()
+                .is_ok(),
+            "{line}"
+        );
+        assert!(
+            fields[3]
+                .strip_prefix("mnps=")
+                .unwrap()
+                .parse::<f64>()
+                .is_ok(),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn perft_divide_lists_root_moves_first() {
+    let (code, out, _) = run(&["perft", "--depth", "3", "--divide", "--threads", "2"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 7 + 3);
+    let total: u64 = lines[..7]
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 302);
+    assert!(lines[7].starts_with("depth=1 nodes=7 "));
+}
+
+#[test]
+fn moves_prints_hub_then_pdn() {
+    let (code, out, _) = run(&["moves", "--fen", "W:WK1:B7,10,20,26,27"]);
+    assert_eq!(code, 0);
+    let mut lines: Vec<&str> = out.lines().collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        vec![
+            "1x13x10x26x27 1x24x31x13",
+            "1x17x10x26x27 1x24x31x17",
+            "1x22x10x26x27 1x24x31x22",
+            "1x30x10x26 1x19x30"
+        ]
+    );
+    let (_, out, _) = run(&["moves"]);
+    assert_eq!(out.lines().count(), 7);
+    assert!(out.lines().any(|l| l == "9-13 9-13"));
+}
+
+#[test]
+fn show_draws_the_board() {
+    let (code, out, _) = run(&["show", "--fen", "W:WK3,18:BK29,5"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("White to move"));
+    assert!(out.contains("FEN: W:WK3,18:B5,K29"), "{out}");
+    let top: Vec<&str> = out.lines().next().unwrap().split_whitespace().collect();
+    // Rank 8: label, four dark squares (3 is a white king), then their numbers.
+    assert_eq!(top, vec!["8", ".", ".", "W", ".", "1", "2", "3", "4"]);
+}
+
+#[test]
+fn bad_fen_exits_with_status_2_and_says_why() {
+    for fen in ["W:W2:B9", "nonsense", "W:W21,21:B1", ""] {
+        let (code, out, err) = run(&["moves", "--fen", fen]);
+        assert_eq!(code, 2, "{fen}");
+        assert!(out.is_empty());
+        assert!(err.contains("error"), "{err}");
+    }
+    let (code, _, err) = run(&["perft", "--fen", "W:W1:B9", "--depth", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("crowning row"), "{err}");
+}
