@@ -1,7 +1,11 @@
 //! poolshark: an engine for American Pool Checkers.
 //!
-//! Layers, each looking only down: `core` (rules, no I/O), then the tools built on it
-//! (`perft`). The CLI in `main.rs` calls into this library.
+//! Layers, each looking only down: `core` (rules, no I/O), `eval` (static evaluation),
+//! `search` (iterative deepening, transposition table, Lazy SMP), and the tools built on
+//! them (`perft`, `bench`). The CLI in `main.rs` calls into this library.
 
+pub mod bench;
 pub mod core;
+pub mod eval;
 pub mod perft;
+pub mod search;

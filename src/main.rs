@@ -2,10 +2,12 @@
 
 use clap::{Parser, Subcommand};
 use poolshark::core::notation;
+use poolshark::core::Game;
 use poolshark::core::{movegen, Position};
 use poolshark::perft;
+use poolshark::search::{Engine, Limits, SearchControl};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(
@@ -47,6 +49,55 @@ enum Command {
         #[arg(long, default_value = "startpos")]
         fen: String,
     },
+    /// Search a position and print the best move, with progress lines as the search deepens.
+    /// Without a limit it thinks for 5 seconds.
+    #[command(group(clap::ArgGroup::new("limit").args(["depth", "nodes", "movetime"])))]
+    Analyze {
+        /// Position as a PDN FEN, or `startpos`.
+        #[arg(long, default_value = "startpos")]
+        fen: String,
+        /// Moves played from the FEN first (Hub or PDN notation, space separated). They count
+        /// toward repetition and the 40- and 13-move rules.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Search to this depth (plies).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
+        /// Search this many nodes.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: Option<u64>,
+        /// Search this many seconds.
+        #[arg(long, value_parser = parse_seconds)]
+        movetime: Option<f64>,
+        /// Search threads (Lazy SMP).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Transposition table size in MiB (rounded down to a power of two entries).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
+        hash: u32,
+    },
+    /// Search a fixed set of positions to a fixed depth; the last line is `nodes <n> nps <n>`.
+    /// With one thread the node count is the same every run.
+    Bench {
+        /// Depth for every position.
+        #[arg(long, default_value_t = poolshark::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
+        hash: u32,
+    },
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 1.0e6 => Ok(v),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds between 0 and 1000000"
+        )),
+    }
 }
 
 fn read_fen(text: &str) -> Result<Position, ExitCode> {
@@ -72,6 +123,40 @@ fn main() -> ExitCode {
             }
         }),
         Command::Show { fen } => read_fen(&fen).map(|pos| print!("{}", notation::diagram(&pos))),
+        Command::Analyze {
+            fen,
+            moves,
+            depth,
+            nodes,
+            movetime,
+            threads,
+            hash,
+        } => run_analyze(
+            &fen,
+            &moves,
+            depth,
+            nodes,
+            movetime,
+            threads as usize,
+            hash as usize,
+        ),
+        Command::Bench {
+            depth,
+            threads,
+            hash,
+        } => {
+            let n = poolshark::bench::POSITIONS.len();
+            let r = poolshark::bench::run(
+                depth,
+                threads as usize,
+                hash as usize,
+                &mut |i, fen, nodes| {
+                    eprintln!("position {}/{n} nodes {nodes} fen {fen}", i + 1);
+                },
+            );
+            println!("nodes {} nps {}", r.nodes, r.nps());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -97,6 +182,60 @@ fn run_perft(fen: &str, depth: u32, divide: bool, threads: usize) -> Result<(), 
             0.0
         };
         println!("depth={d} nodes={nodes} time={secs:.3} mnps={mnps:.1}");
+    }
+    Ok(())
+}
+
+fn run_analyze(
+    fen: &str,
+    moves: &str,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    movetime: Option<f64>,
+    threads: usize,
+    hash_mb: usize,
+) -> Result<(), ExitCode> {
+    let mut game = Game::new(read_fen(fen)?);
+    for text in moves.split_whitespace() {
+        if let Err(e) = game.play_text(text) {
+            eprintln!(
+                "error: move '{text}' after {} moves: {e}",
+                game.moves().len()
+            );
+            return Err(ExitCode::from(2));
+        }
+    }
+    let mut limits = Limits {
+        depth,
+        nodes,
+        analyze: true,
+        ..Limits::default()
+    };
+    limits.move_time = movetime.map(Duration::from_secs_f64);
+    if depth.is_none() && nodes.is_none() && movetime.is_none() {
+        limits.move_time = Some(Duration::from_secs(5));
+    }
+    let engine = Engine::new(hash_mb, threads);
+    let control = SearchControl::new();
+    let out = engine.search(&game, &limits, &control, &mut |info| {
+        println!("info {}", info.hub_fields())
+    });
+    let pv: Vec<String> = out.pv.iter().map(|m| m.hub()).collect();
+    match out.best {
+        Some(mv) => {
+            println!(
+                "bestmove {} score {} depth {} nodes {} pv {}",
+                mv.hub(),
+                out.score.hub(),
+                out.depth,
+                out.nodes,
+                pv.join(" ")
+            );
+        }
+        None => {
+            eprintln!("no legal move: {}", game.result());
+            println!("bestmove none score {} depth 0 nodes 0 pv", out.score.hub());
+        }
     }
     Ok(())
 }

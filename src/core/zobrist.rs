@@ -14,7 +14,8 @@ pub static PIECE_KEYS: [[u64; 32]; 4] = make_keys();
 /// XORed in when Black is to move.
 pub const BLACK_TO_MOVE: u64 = 0x6C62_272E_07BB_0142;
 
-const fn splitmix(state: u64) -> (u64, u64) {
+/// One step of the SplitMix64 generator: (next state, output).
+pub const fn splitmix(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = s;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -1,0 +1,79 @@
+//! `bench`: a fixed, varied set of positions searched to a fixed depth, from the opening to
+//! king endings. With one thread the node count is the same every run; it changes only when
+//! the search or evaluation changes, so commits quote it as `Bench: <nodes>`.
+
+use crate::core::notation::parse_fen;
+use crate::core::Game;
+use crate::search::{Engine, Limits, SearchControl};
+use std::time::{Duration, Instant};
+
+/// The positions: openings, middlegames, endings with men and kings, king endings.
+pub const POSITIONS: &[&str] = &[
+    "B:W21-32:B1-12",
+    "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,15",
+    "B:W17,18,21,24,25,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10",
+    "B:W9,21,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,11,12",
+    "B:W13,22,24,27,28,29,30,31:B1,2,4,6,8,9,11,16",
+    "B:W18,24,25,28,29,31,32:B1,2,3,5,6,10,12,13,21",
+    "B:W12,21,22,23,24,27,28,29,30,31:B3,4,5,7,10,11,14",
+    "B:W5,7,12,13,18,26,29,30:B3,6,10,16,20,23,25,28",
+    "B:W8,10,11,12,15,19,25,28,29:B3,6,17,24,K31,K32",
+    "B:WK1,8,15,16,20,25,27,29,31:B3,4,5,6,12,13,K30",
+    "B:WK8,9,13,17,20,K23,24,27,30:B3,11,12,14,15",
+    "B:W20,22,24,28,30:B5,6,7,11,21",
+    "B:W9,22,26,28,32:B8,19",
+    "B:WK7,21:B4,5,9,16,18,K28",
+    "B:WK1,K2,K8,K13,20,29,30:B15,K19,24,28,K31",
+    "B:WK4,K7,14,K16,17,K21,29:B1,K11,K18",
+    "W:WK13,K17,K28:BK18",
+    "B:WK1,K24,K32:BK17",
+];
+
+/// The default depth of `poolshark bench`.
+pub const DEFAULT_DEPTH: u32 = 11;
+
+pub struct BenchResult {
+    pub nodes: u64,
+    pub time: Duration,
+}
+
+impl BenchResult {
+    pub fn nps(&self) -> u64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 {
+            (self.nodes as f64 / s) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// Search every bench position to `depth` with a fresh table each, and add up the nodes.
+/// `on_position` sees each position's index, FEN and node count as it finishes.
+pub fn run(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    on_position: &mut dyn FnMut(usize, &str, u64),
+) -> BenchResult {
+    let mut engine = Engine::new(hash_mb, threads);
+    let limits = Limits {
+        depth: Some(depth),
+        analyze: true,
+        ..Limits::default()
+    };
+    let mut nodes = 0;
+    let start = Instant::now();
+    for (i, fen) in POSITIONS.iter().enumerate() {
+        engine.clear();
+        let game = Game::new(parse_fen(fen).expect("bench positions are valid"));
+        let control = SearchControl::new();
+        let out = engine.search(&game, &limits, &control, &mut |_| {});
+        nodes += out.nodes;
+        on_position(i, fen, out.nodes);
+    }
+    BenchResult {
+        nodes,
+        time: start.elapsed(),
+    }
+}

@@ -1,0 +1,304 @@
+//! The search: iterative deepening with aspiration windows and principal variation search,
+//! a shared lock-free transposition table and Lazy SMP threads, with the draw rules
+//! (repetition, R18, R19) applied inside the tree.
+//!
+//! `Engine::search` is the one entry point. It takes the game (position plus history, for
+//! repetitions and the draw counts), the limits and a `SearchControl` (stop and ponder-hit
+//! from another thread), reports each finished iteration through a callback, and returns an
+//! `Outcome`. The search never prints.
+
+pub mod ordering;
+pub mod params;
+pub mod score;
+pub mod time;
+pub mod tt;
+mod worker;
+
+use crate::core::{Game, Move};
+use crate::eval::Weights;
+use params::SearchParams;
+pub use score::Score;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use tt::TranspositionTable;
+use worker::{Shared, ThreadResult, Worker};
+
+/// What bounds one search. Several limits may be set; the first reached ends the search.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub move_time: Option<Duration>,
+    /// Time left on the engine's clock.
+    pub time: Option<Duration>,
+    /// Increment added before each move.
+    pub inc: Duration,
+    /// Moves to play before the clock is refilled, if the time control says.
+    pub moves_to_go: Option<u32>,
+    /// Search until stopped.
+    pub infinite: bool,
+    /// Analysis: search even a single legal move, and never stop early on a proved result.
+    pub analyze: bool,
+}
+
+/// Stop and ponder-hit requests from other threads.
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    clock_start: Mutex<Instant>,
+}
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        SearchControl::new()
+    }
+}
+
+impl SearchControl {
+    pub fn new() -> SearchControl {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            clock_start: Mutex::new(Instant::now()),
+        }
+    }
+    /// Ask the running search to finish now; it returns its best move so far.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+    /// Mark the next (or current) search as a ponder search: no time limit until ponder-hit.
+    pub fn set_pondering(&self, on: bool) {
+        self.pondering.store(on, Ordering::Relaxed);
+    }
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+    /// The opponent played the expected move: the ponder search becomes a normal one and
+    /// its clock starts now.
+    pub fn ponder_hit(&self) {
+        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+    /// Clear the stop flag and restart the clock (at the start of a search).
+    fn start(&self) {
+        self.stop.store(false, Ordering::Relaxed);
+        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+    fn clock_start(&self) -> Instant {
+        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// One finished iteration, for progress output.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    /// Mean ply of the leaves searched (the depth actually reached on average).
+    pub mean_depth: f64,
+    pub score: Score,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+impl Info {
+    /// Millions of nodes per second.
+    pub fn mnps(&self) -> f64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 {
+            self.nodes as f64 / s / 1e6
+        } else {
+            0.0
+        }
+    }
+    /// The fields in the order of the Hub `info` message (PROTOCOL.md).
+    pub fn hub_fields(&self) -> String {
+        let pv: Vec<String> = self.pv.iter().map(|m| m.hub()).collect();
+        let pv = if pv.len() == 1 {
+            pv[0].clone()
+        } else {
+            format!("\"{}\"", pv.join(" "))
+        };
+        format!(
+            "depth={} mean-depth={:.1} score={} nodes={} time={:.3} nps={:.1} pv={}",
+            self.depth,
+            self.mean_depth,
+            self.score.hub(),
+            self.nodes,
+            self.time.as_secs_f64(),
+            self.mnps(),
+            pv
+        )
+    }
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// None only when the side to move has no legal move (the game is lost).
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// The engine: search settings, evaluation weights and the transposition table.
+pub struct Engine {
+    tt: TranspositionTable,
+    threads: usize,
+    pub params: SearchParams,
+    pub weights: Weights,
+}
+
+impl Engine {
+    /// An engine with a table of about `hash_mb` MiB (rounded down to a power of two
+    /// entries) and `threads` search threads.
+    pub fn new(hash_mb: usize, threads: usize) -> Engine {
+        Engine::with_tt(TranspositionTable::with_mb(hash_mb), threads)
+    }
+
+    fn with_tt(tt: TranspositionTable, threads: usize) -> Engine {
+        Engine {
+            tt,
+            threads: threads.max(1),
+            params: SearchParams::default(),
+            weights: Weights::default(),
+        }
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+    /// Resize the table to 2^`log2` entries (it is cleared).
+    pub fn set_tt_log2(&mut self, log2: u32) {
+        if log2 != self.tt.log2_entries() {
+            self.tt = TranspositionTable::with_log2(log2);
+        }
+    }
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.set_tt_log2(TranspositionTable::log2_for_mb(mb));
+    }
+    pub fn tt(&self) -> &TranspositionTable {
+        &self.tt
+    }
+    /// Forget what earlier searches learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Search the current position of `game`. Progress goes to `on_info` after each
+    /// iteration of the main thread.
+    pub fn search(
+        &self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Outcome {
+        control.start();
+        crate::core::attacks::init();
+        self.tt.new_search();
+        let root = *game.position();
+        let root_moves = crate::core::movegen::legal_moves(&root);
+        let start = Instant::now();
+        if root_moves.is_empty() {
+            return Outcome {
+                best: None,
+                ponder: None,
+                score: Score::loss_in(0),
+                depth: 0,
+                nodes: 0,
+                time: start.elapsed(),
+                pv: Vec::new(),
+            };
+        }
+        let mut max_depth = limits
+            .depth
+            .unwrap_or(self.params.max_depth)
+            .clamp(1, self.params.max_depth);
+        if root_moves.len() == 1 && !limits.analyze && !limits.infinite && !control.is_pondering() {
+            max_depth = 1;
+        }
+        let shared = Shared {
+            tt: &self.tt,
+            control,
+            params: &self.params,
+            weights: &self.weights,
+            total_nodes: AtomicU64::new(0),
+            budget: time::Budget::from_limits(limits),
+            node_limit: limits.nodes,
+            max_depth,
+            keep_going: limits.infinite,
+            analyze: limits.analyze,
+            results: Mutex::new(vec![None; self.threads]),
+        };
+        let history = game.repetition_keys();
+        let counts = game.counts();
+        let mut main_result: Option<ThreadResult> = None;
+        std::thread::scope(|scope| {
+            let shared = &shared;
+            let history = &history;
+            for id in 1..self.threads {
+                let builder = std::thread::Builder::new().stack_size(8 << 20);
+                let spawned = builder.spawn_scoped(scope, move || {
+                    let mut w = Worker::new(id, shared, root, counts, history);
+                    w.iterate(&mut |_| {});
+                });
+                if let Err(e) = spawned {
+                    log::warn!("could not start search thread {id}: {e}");
+                }
+            }
+            let mut w = Worker::new(0, shared, root, counts, history);
+            main_result = w.iterate(&mut |r: &ThreadResult| {
+                on_info(&Info {
+                    depth: r.depth,
+                    mean_depth: r.mean_depth,
+                    score: r.score,
+                    nodes: shared.total_nodes.load(Ordering::Relaxed),
+                    time: start.elapsed(),
+                    pv: r.pv.clone(),
+                })
+            });
+            control.stop();
+        });
+        let results = shared
+            .results
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let best = worker::pick_best(&results).or(main_result);
+        let nodes = shared.total_nodes.load(Ordering::Relaxed);
+        match best {
+            Some(r) => Outcome {
+                best: r.pv.first().copied(),
+                ponder: r.pv.get(1).copied(),
+                score: r.score,
+                depth: r.depth,
+                nodes,
+                time: start.elapsed(),
+                pv: r.pv,
+            },
+            // Stopped before even depth 1 finished: any legal move beats none.
+            None => Outcome {
+                best: Some(root_moves[0]),
+                ponder: None,
+                score: Score::ZERO,
+                depth: 0,
+                nodes,
+                time: start.elapsed(),
+                pv: vec![root_moves[0]],
+            },
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! Move ordering: the hash move, then captures by size, then killers, then history.
+//! Each search thread owns its own `Heuristics`.
+
+use crate::core::{Color, Move, MoveList, Position};
+
+/// Plies the search can reach, root included.
+pub const MAX_PLY: usize = 128;
+
+/// Per-thread killer moves and history scores.
+pub struct Heuristics {
+    killers: Vec<[Option<Move>; 2]>,
+    /// `[side][from][to]`.
+    history: Box<[[[i32; 32]; 32]; 2]>,
+    history_max: i32,
+}
+
+const HASH_MOVE: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 26;
+
+impl Heuristics {
+    pub fn new(history_max: i32) -> Heuristics {
+        Heuristics {
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: Box::new([[[0; 32]; 32]; 2]),
+            history_max,
+        }
+    }
+
+    pub fn is_killer(&self, ply: usize, mv: &Move) -> bool {
+        self.killers[ply].contains(&Some(*mv))
+    }
+
+    /// A quiet move caused a cut-off: remember it, and reward it over the quiet moves tried
+    /// before it (which are penalised).
+    pub fn on_cutoff(&mut self, side: Color, ply: usize, depth: i32, mv: &Move, tried: &[Move]) {
+        if mv.is_capture() {
+            return;
+        }
+        if self.killers[ply][0] != Some(*mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(*mv);
+        }
+        let bonus = (depth * depth).min(400);
+        self.update(side, mv, bonus);
+        for m in tried.iter().filter(|m| *m != mv && !m.is_capture()) {
+            self.update(side, m, -bonus);
+        }
+    }
+
+    fn update(&mut self, side: Color, mv: &Move, bonus: i32) {
+        let h = &mut self.history[side as usize][mv.from.index()][mv.to.index()];
+        // Gravity: scores saturate at +-history_max.
+        *h += bonus - *h * bonus.abs() / self.history_max;
+    }
+
+    /// Order scores for `moves` (same order), the hash move (by index) first.
+    pub fn score_moves(
+        &self,
+        pos: &Position,
+        moves: &MoveList,
+        hash_index: Option<u8>,
+        ply: usize,
+    ) -> Vec<i32> {
+        let side = pos.side();
+        moves
+            .iter()
+            .enumerate()
+            .map(|(i, mv)| {
+                if hash_index == Some(i as u8) {
+                    HASH_MOVE
+                } else if mv.is_capture() {
+                    let kings = (mv.captured & pos.kings()).count() as i32;
+                    CAPTURE + mv.captured.count() as i32 * 16 + kings * 8
+                } else if self.killers[ply][0] == Some(*mv) {
+                    KILLER + 1
+                } else if self.killers[ply][1] == Some(*mv) {
+                    KILLER
+                } else {
+                    self.history[side as usize][mv.from.index()][mv.to.index()]
+                }
+            })
+            .collect()
+    }
+}
+
+/// Move the highest-scored remaining move to position `i` (selection sort, one step).
+#[inline]
+pub fn pick_next(order: &mut [(usize, i32)], i: usize) {
+    let mut best = i;
+    for j in i + 1..order.len() {
+        if order[j].1 > order[best].1 {
+            best = j;
+        }
+    }
+    order.swap(i, best);
+}

@@ -1,0 +1,147 @@
+//! `Score`: a search value from the side to move, in hundredths of a man, with proved wins
+//! and losses at the top and bottom of the range, and its Hub text (PROTOCOL.md).
+
+use std::fmt;
+use std::ops::{Add, Neg, Sub};
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
+pub struct Score(pub i32);
+
+/// Plies that a win score can count down; beyond that a win is still a win.
+pub const MAX_PLY: i32 = 256;
+
+impl Score {
+    pub const ZERO: Score = Score(0);
+    pub const DRAW: Score = Score(0);
+    /// A win at the root itself; a win in `n` plies is `WIN - n`.
+    pub const WIN: Score = Score(30_000);
+    pub const INFINITE: Score = Score(32_000);
+    /// Scores at or beyond this are proved wins.
+    pub const WIN_BOUND: Score = Score(30_000 - MAX_PLY);
+
+    /// A win `ply` plies from the root.
+    #[inline]
+    pub const fn win_in(ply: i32) -> Score {
+        Score(Self::WIN.0 - ply)
+    }
+    /// A loss `ply` plies from the root.
+    #[inline]
+    pub const fn loss_in(ply: i32) -> Score {
+        Score(-Self::WIN.0 + ply)
+    }
+    #[inline]
+    pub const fn is_win(self) -> bool {
+        self.0 >= Self::WIN_BOUND.0
+    }
+    #[inline]
+    pub const fn is_loss(self) -> bool {
+        self.0 <= -Self::WIN_BOUND.0
+    }
+    #[inline]
+    pub const fn is_decisive(self) -> bool {
+        self.is_win() || self.is_loss()
+    }
+    /// Plies to the end of a proved win or loss.
+    pub const fn plies_to_end(self) -> i32 {
+        if self.0 >= 0 {
+            Self::WIN.0 - self.0
+        } else {
+            Self::WIN.0 + self.0
+        }
+    }
+
+    /// A score as stored in the transposition table: wins and losses counted from the node
+    /// rather than the root, so they stay right when the node is met at another ply.
+    #[inline]
+    pub const fn to_tt(self, ply: i32) -> Score {
+        if self.is_win() {
+            Score(self.0 + ply)
+        } else if self.is_loss() {
+            Score(self.0 - ply)
+        } else {
+            self
+        }
+    }
+    /// The inverse of `to_tt`, at the ply where the entry is read.
+    #[inline]
+    pub const fn from_tt(self, ply: i32) -> Score {
+        if self.is_win() {
+            Score(self.0 - ply)
+        } else if self.is_loss() {
+            Score(self.0 + ply)
+        } else {
+            self
+        }
+    }
+
+    /// The Hub text: men with two decimals; a proved win in `n` plies is `100 - n/100`
+    /// (`99.87` wins in 13 plies), a loss the same negated.
+    pub fn hub(self) -> String {
+        if self.is_decisive() {
+            let plies = self.plies_to_end().clamp(1, 99);
+            let sign = if self.is_win() { "" } else { "-" };
+            format!("{sign}99.{:02}", 100 - plies)
+        } else {
+            let v = self.0.clamp(-9_899, 9_899);
+            let sign = if v < 0 { "-" } else { "" };
+            format!("{sign}{}.{:02}", v.abs() / 100, v.abs() % 100)
+        }
+    }
+}
+
+impl Neg for Score {
+    type Output = Score;
+    #[inline]
+    fn neg(self) -> Score {
+        Score(-self.0)
+    }
+}
+
+impl Add<i32> for Score {
+    type Output = Score;
+    #[inline]
+    fn add(self, rhs: i32) -> Score {
+        Score(self.0 + rhs)
+    }
+}
+
+impl Sub<i32> for Score {
+    type Output = Score;
+    #[inline]
+    fn sub(self, rhs: i32) -> Score {
+        Score(self.0 - rhs)
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.hub())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hub_text() {
+        assert_eq!(Score(0).hub(), "0.00");
+        assert_eq!(Score(12).hub(), "0.12");
+        assert_eq!(Score(-305).hub(), "-3.05");
+        assert_eq!(Score(-5).hub(), "-0.05");
+        assert_eq!(Score::win_in(13).hub(), "99.87");
+        assert_eq!(Score::loss_in(4).hub(), "-99.96");
+        assert_eq!(Score::win_in(1).hub(), "99.99");
+    }
+
+    #[test]
+    fn tt_round_trip_keeps_distance_to_the_end() {
+        let s = Score::win_in(9);
+        assert_eq!(s.to_tt(4).from_tt(4), s);
+        // Stored at ply 4 (5 plies from that node), read at ply 2: a win in 7.
+        assert_eq!(s.to_tt(4).from_tt(2), Score::win_in(7));
+        let l = Score::loss_in(6);
+        assert_eq!(l.to_tt(3).from_tt(1), Score::loss_in(4));
+        assert_eq!(Score(50).to_tt(7), Score(50));
+    }
+}

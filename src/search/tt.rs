@@ -1,0 +1,247 @@
+//! The transposition table, shared by every search thread without locks.
+//!
+//! Each slot is two `AtomicU64`s: the data word and the key XOR the data word. A reader
+//! recomputes the key from the two and ignores the slot if it does not match, so a slot torn
+//! by two writers at once is simply a miss. Slots come in buckets of four (one cache line).
+//! Entries carry the search generation they were written in, so the table ages between
+//! searches: old entries are replaced first.
+
+use crate::search::score::Score;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is a lower bound (the search failed high).
+    Lower = 1,
+    /// An upper bound (failed low).
+    Upper = 2,
+    Exact = 3,
+}
+
+/// What a probe returns.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// Score as stored (`Score::to_tt` form); convert with `from_tt`.
+    pub score: Score,
+    pub depth: i32,
+    pub bound: Bound,
+    /// Index of the best move in the position's generated move list, if any.
+    pub move_index: Option<u8>,
+}
+
+const BUCKET: usize = 4;
+const NO_MOVE: u64 = 0xFF;
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    mask: usize,
+    generation: AtomicU8,
+}
+
+// data layout: score i16 [0..16) | depth u8 [16..24) | bound [24..26) | generation 6 bits
+// [26..32) | move index [32..40)
+fn pack(score: Score, depth: i32, bound: Bound, generation: u8, mv: Option<u8>) -> u64 {
+    (score.0 as i16 as u16 as u64)
+        | ((depth.clamp(0, 255) as u64) << 16)
+        | ((bound as u64) << 24)
+        | (((generation & 63) as u64) << 26)
+        | (mv.map_or(NO_MOVE, |m| m as u64) << 32)
+}
+
+fn unpack(data: u64) -> Option<Entry> {
+    let bound = match (data >> 24) & 3 {
+        1 => Bound::Lower,
+        2 => Bound::Upper,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    let mv = (data >> 32) & 0xFF;
+    Some(Entry {
+        score: Score(data as u16 as i16 as i32),
+        depth: ((data >> 16) & 0xFF) as i32,
+        bound,
+        move_index: if mv == NO_MOVE { None } else { Some(mv as u8) },
+    })
+}
+
+impl TranspositionTable {
+    /// The smallest table allowed: 2^16 entries.
+    pub const MIN_LOG2: u32 = 16;
+    /// The largest: 2^30 entries (16 GiB).
+    pub const MAX_LOG2: u32 = 30;
+    /// Bytes per entry.
+    pub const ENTRY_BYTES: usize = 16;
+
+    /// A table of 2^`log2_entries` entries, clamped to the allowed range.
+    pub fn with_log2(log2_entries: u32) -> TranspositionTable {
+        let n = 1usize << log2_entries.clamp(Self::MIN_LOG2, Self::MAX_LOG2);
+        let slots = (0..n)
+            .map(|_| Slot {
+                check: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            })
+            .collect();
+        TranspositionTable {
+            slots,
+            mask: n / BUCKET - 1,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// The largest power-of-two table that fits in `mb` mebibytes (at least the minimum).
+    pub fn with_mb(mb: usize) -> TranspositionTable {
+        TranspositionTable::with_log2(Self::log2_for_mb(mb))
+    }
+
+    pub fn log2_for_mb(mb: usize) -> u32 {
+        let entries = (mb.max(1) << 20) / Self::ENTRY_BYTES;
+        (usize::BITS - 1 - entries.leading_zeros()).clamp(Self::MIN_LOG2, Self::MAX_LOG2)
+    }
+
+    pub fn log2_entries(&self) -> u32 {
+        self.slots.len().trailing_zeros()
+    }
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * Self::ENTRY_BYTES
+    }
+
+    /// Start a new search: entries written before now age.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Forget everything (a new game).
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let b = (key as usize) & self.mask;
+        &self.slots[b * BUCKET..b * BUCKET + BUCKET]
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for slot in self.bucket(key) {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.check.load(Ordering::Relaxed) ^ data == key {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    pub fn store(&self, key: u64, score: Score, depth: i32, bound: Bound, mv: Option<u8>) {
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_value = i32::MAX;
+        for (i, slot) in bucket.iter().enumerate() {
+            let data = slot.data.load(Ordering::Relaxed);
+            let stored_key = slot.check.load(Ordering::Relaxed) ^ data;
+            if stored_key == key {
+                // Same position: keep a deeper entry from this search unless this one is exact.
+                if let Some(old) = unpack(data) {
+                    let same_gen = ((data >> 26) & 63) as u8 == generation;
+                    if same_gen && old.depth > depth + 2 && bound != Bound::Exact {
+                        return;
+                    }
+                    let mv = mv.or(old.move_index);
+                    let new = pack(score, depth, bound, generation, mv);
+                    slot.data.store(new, Ordering::Relaxed);
+                    slot.check.store(key ^ new, Ordering::Relaxed);
+                    return;
+                }
+                victim = i;
+                break;
+            }
+            let value = match unpack(data) {
+                None => i32::MIN,
+                Some(e) => {
+                    let age = (generation.wrapping_sub(((data >> 26) & 63) as u8) & 63) as i32;
+                    e.depth - 8 * age
+                }
+            };
+            if value < victim_value {
+                victim_value = value;
+                victim = i;
+            }
+        }
+        let new = pack(score, depth, bound, generation, mv);
+        bucket[victim].data.store(new, Ordering::Relaxed);
+        bucket[victim].check.store(key ^ new, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand slots written in this search (the Hub/UCI hashfull).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                unpack(d).is_some() && ((d >> 26) & 63) as u8 == generation
+            })
+            .count();
+        (used * 1000 / n) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_probes() {
+        let tt = TranspositionTable::with_log2(16);
+        assert!(tt.probe(12345).is_none());
+        tt.store(12345, Score(-42), 7, Bound::Lower, Some(3));
+        let e = tt.probe(12345).unwrap();
+        assert_eq!(
+            (e.score, e.depth, e.bound, e.move_index),
+            (Score(-42), 7, Bound::Lower, Some(3))
+        );
+        tt.store(12345, Score::win_in(5).to_tt(2), 9, Bound::Exact, None);
+        let e = tt.probe(12345).unwrap();
+        assert_eq!(e.score.from_tt(2), Score::win_in(5));
+        assert_eq!(
+            e.move_index,
+            Some(3),
+            "a store without a move keeps the old one"
+        );
+        tt.clear();
+        assert!(tt.probe(12345).is_none());
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(TranspositionTable::log2_for_mb(16), 20);
+        assert_eq!(TranspositionTable::with_mb(16).bytes(), 16 << 20);
+        assert_eq!(TranspositionTable::log2_for_mb(0), 16);
+    }
+
+    #[test]
+    fn old_entries_are_replaced_first() {
+        let tt = TranspositionTable::with_log2(16);
+        let buckets = (1u64 << 16) / 4;
+        // Fill one bucket with deep entries, age them, then store a shallow one: it goes in.
+        for i in 0..4u64 {
+            tt.store(7 + i * buckets, Score(1), 30, Bound::Exact, None);
+        }
+        tt.new_search();
+        tt.new_search();
+        tt.new_search();
+        tt.new_search();
+        tt.store(7 + 9 * buckets, Score(2), 1, Bound::Exact, None);
+        assert!(tt.probe(7 + 9 * buckets).is_some());
+    }
+}

@@ -1,0 +1,616 @@
+//! One search thread: iterative deepening, the root search, alpha-beta (PVS) and the capture
+//! quiescence, with the draw rules checked at every node.
+//!
+//! The transposition table key mixes in the draw counts where they can change a result: the
+//! lone-king count (R19) always, since three kings against one is rare and every count
+//! matters; the 40-move count (R18) once it is within `MAX_SEARCH_PLY` plies of the limit.
+//! No line is longer than `MAX_SEARCH_PLY`, so below that threshold the count cannot reach 80
+//! inside any subtree, and entries written at different low counts are interchangeable.
+
+use crate::core::game::{DrawCounts, FORTY_MOVE_PLIES, LONE_KING_MOVES};
+use crate::core::zobrist::splitmix;
+use crate::core::{movegen, Move, MoveList, Position};
+use crate::eval::{evaluate, Weights};
+use crate::search::ordering::{pick_next, Heuristics};
+use crate::search::params::SearchParams;
+use crate::search::score::Score;
+use crate::search::time::Budget;
+use crate::search::tt::{Bound, TranspositionTable};
+use crate::search::SearchControl;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// The longest line searched, in plies from the root (quiescence included).
+pub const MAX_SEARCH_PLY: usize = 64;
+/// Below this 40-move count, the count cannot matter within one search (see module docs).
+const QUIET_COUNT_EXACT_FROM: u16 = FORTY_MOVE_PLIES - MAX_SEARCH_PLY as u16;
+/// Nodes between two looks at the clock and the shared stop flag.
+const POLL_INTERVAL: u64 = 256;
+
+static COUNT_KEYS: [u64; 96] = make_count_keys();
+
+const fn make_count_keys() -> [u64; 96] {
+    let mut keys = [0u64; 96];
+    let mut state = 0xC0FF_EE00_D15E_A5E5u64;
+    let mut i = 0;
+    while i < 96 {
+        let (s, v) = splitmix(state);
+        state = s;
+        keys[i] = v;
+        i += 1;
+    }
+    keys
+}
+
+/// The table key of a position under its draw counts.
+#[inline]
+pub fn tt_key(pos: &Position, counts: DrawCounts) -> u64 {
+    let mut key = pos.key();
+    if let Some(n) = counts.lone_king_moves {
+        key ^= COUNT_KEYS[n.min(LONE_KING_MOVES) as usize];
+    }
+    if counts.quiet_king_plies >= QUIET_COUNT_EXACT_FROM {
+        key ^= COUNT_KEYS[16 + (counts.quiet_king_plies - QUIET_COUNT_EXACT_FROM).min(79) as usize];
+    }
+    key
+}
+
+/// What every thread of one search shares.
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    pub params: &'a SearchParams,
+    pub weights: &'a Weights,
+    pub total_nodes: AtomicU64,
+    pub budget: Budget,
+    pub node_limit: Option<u64>,
+    pub max_depth: u32,
+    /// Infinite: after the last iteration, wait for a stop instead of returning.
+    pub keep_going: bool,
+    pub analyze: bool,
+    /// Each thread's last finished iteration.
+    pub results: Mutex<Vec<Option<ThreadResult>>>,
+}
+
+/// A finished iteration of one thread.
+#[derive(Clone, Debug)]
+pub struct ThreadResult {
+    pub depth: u32,
+    pub score: Score,
+    pub pv: Vec<Move>,
+    pub mean_depth: f64,
+}
+
+/// The result to play: the deepest finished iteration of any thread (a proved win first;
+/// thread 0 on ties), not blindly thread 0's.
+pub fn pick_best(results: &[Option<ThreadResult>]) -> Option<ThreadResult> {
+    let mut best: Option<&ThreadResult> = None;
+    for r in results.iter().flatten() {
+        if r.pv.is_empty() {
+            continue;
+        }
+        best = match best {
+            None => Some(r),
+            Some(b) => {
+                let better = if r.score.is_win() || b.score.is_win() {
+                    r.score > b.score
+                } else {
+                    r.depth > b.depth || (r.depth == b.depth && r.score > b.score)
+                };
+                Some(if better { r } else { b })
+            }
+        };
+    }
+    best.cloned()
+}
+
+pub struct Worker<'a> {
+    id: usize,
+    shared: &'a Shared<'a>,
+    root: Position,
+    root_counts: DrawCounts,
+    /// Keys of the game since the last irreversible move, then of the current line.
+    keys: Vec<u64>,
+    heur: Heuristics,
+    pv: Vec<Vec<Move>>,
+    nodes: u64,
+    unflushed: u64,
+    stopped: bool,
+    leaf_plies: u64,
+    leaves: u64,
+    /// Quiet-move reductions by [depth][move number], in plies.
+    lmr: Vec<[i32; 64]>,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        id: usize,
+        shared: &'a Shared<'a>,
+        root: Position,
+        counts: DrawCounts,
+        history: &[u64],
+    ) -> Worker<'a> {
+        let p = shared.params;
+        let lmr = (0..64)
+            .map(|d| {
+                let mut row = [0; 64];
+                for (m, r) in row.iter_mut().enumerate().skip(1) {
+                    if d > 0 {
+                        *r =
+                            (p.lmr_base + (d as f64).ln() * (m as f64).ln() / p.lmr_divisor) as i32;
+                    }
+                }
+                row
+            })
+            .collect();
+        let mut keys = Vec::with_capacity(history.len() + MAX_SEARCH_PLY + 2);
+        keys.extend_from_slice(history);
+        Worker {
+            id,
+            shared,
+            root,
+            root_counts: counts,
+            keys,
+            heur: Heuristics::new(p.history_max),
+            pv: vec![Vec::new(); MAX_SEARCH_PLY + 40],
+            nodes: 0,
+            unflushed: 0,
+            stopped: false,
+            leaf_plies: 0,
+            leaves: 0,
+            lmr,
+        }
+    }
+
+    /// Count a node; now and then flush the count and look at the clock and the stop flag.
+    #[inline]
+    fn visit(&mut self) {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= POLL_INTERVAL {
+            self.poll();
+        }
+    }
+
+    fn poll(&mut self) {
+        let total = self
+            .shared
+            .total_nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed)
+            + self.unflushed;
+        self.unflushed = 0;
+        let c = self.shared.control;
+        if c.is_stopped() {
+            self.stopped = true;
+            return;
+        }
+        if self.id != 0 {
+            return;
+        }
+        if self.shared.node_limit.is_some_and(|n| total >= n) {
+            self.stopped = true;
+        } else if !c.is_pondering() {
+            if let Some(hard) = self.shared.budget.hard {
+                if c.clock_start().elapsed() >= hard {
+                    self.stopped = true;
+                }
+            }
+        }
+        if self.stopped {
+            c.stop();
+        }
+    }
+
+    /// Iterative deepening. `report` gets each finished iteration (thread 0 only).
+    pub fn iterate(&mut self, report: &mut dyn FnMut(&ThreadResult)) -> Option<ThreadResult> {
+        let mut result: Option<ThreadResult> = None;
+        let mut score = Score::ZERO;
+        let p = self.shared.params;
+        for depth in 1..=self.shared.max_depth {
+            // Lazy SMP: every other helper thread skips every other depth, so the threads
+            // spread over two depths at once.
+            if self.id % 2 == 1 && depth > 2 && depth % 2 == 1 && depth < self.shared.max_depth {
+                continue;
+            }
+            let (lp, lv) = (self.leaf_plies, self.leaves);
+            let mut delta = p.aspiration_delta;
+            let (mut alpha, mut beta) = if depth >= p.aspiration_min_depth && !score.is_decisive() {
+                (Score(score.0 - delta), Score(score.0 + delta))
+            } else {
+                (-Score::INFINITE, Score::INFINITE)
+            };
+            loop {
+                let root = self.root;
+                let s = self.search(&root, self.root_counts, alpha, beta, depth as i32, 0);
+                if self.stopped {
+                    break;
+                }
+                if s <= alpha {
+                    alpha = Score((s.0 - delta).max(-Score::INFINITE.0));
+                } else if s >= beta {
+                    beta = Score((s.0 + delta).min(Score::INFINITE.0));
+                } else {
+                    score = s;
+                    break;
+                }
+                delta *= 2;
+                if delta > 1000 {
+                    alpha = -Score::INFINITE;
+                    beta = Score::INFINITE;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            let leaves = (self.leaves - lv).max(1);
+            let r = ThreadResult {
+                depth,
+                score,
+                pv: self.pv[0].clone(),
+                mean_depth: (self.leaf_plies - lp) as f64 / leaves as f64,
+            };
+            if let Ok(mut all) = self.shared.results.lock() {
+                all[self.id] = Some(r.clone());
+            }
+            if self.id == 0 {
+                self.flush();
+                report(&r);
+            }
+            result = Some(r);
+            if self.id == 0 && self.should_stop_after_iteration(depth, score) {
+                break;
+            }
+        }
+        self.flush();
+        if self.id == 0 {
+            // Infinite or pondering: hold the answer until told to stop (or ponder-hit ends a
+            // ponder search whose work is done).
+            let c = self.shared.control;
+            while !c.is_stopped() && (self.shared.keep_going || c.is_pondering()) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            c.stop();
+        }
+        result
+    }
+
+    fn flush(&mut self) {
+        self.shared
+            .total_nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    fn should_stop_after_iteration(&self, depth: u32, score: Score) -> bool {
+        let c = self.shared.control;
+        if c.is_stopped() {
+            return true;
+        }
+        if self.shared.keep_going || c.is_pondering() {
+            return false;
+        }
+        // A proved result that the search has seen to the end will not change.
+        if !self.shared.analyze && score.is_decisive() && depth as i32 > score.plies_to_end() + 2 {
+            return true;
+        }
+        if let Some(soft) = self.shared.budget.soft {
+            if c.clock_start().elapsed() >= soft {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Has the current position (not yet pushed) stood on the board before in a way that
+    /// makes it a draw? Inside the search line one repetition is enough (the side that
+    /// repeated can repeat again); against the game before the root it takes two (R17).
+    fn is_repetition(&self, key: u64, counts: DrawCounts, ply: usize) -> bool {
+        let len = self.keys.len();
+        let reach = (counts.quiet_king_plies as usize).min(len);
+        let mut seen = 0;
+        let mut d = 4;
+        while d <= reach {
+            if self.keys[len - d] == key {
+                if d <= ply {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+            d += 2;
+        }
+        false
+    }
+
+    /// Alpha-beta with principal variation search. Scores are from the side to move.
+    fn search(
+        &mut self,
+        pos: &Position,
+        counts: DrawCounts,
+        mut alpha: Score,
+        mut beta: Score,
+        mut depth: i32,
+        ply: usize,
+    ) -> Score {
+        let p = self.shared.params;
+        let pv_node = beta.0 - alpha.0 > 1;
+        self.pv[ply].clear();
+
+        // 1. Count the node; give up if the search was stopped.
+        self.visit();
+        if self.stopped {
+            return Score::ZERO;
+        }
+
+        // 2. Draw rules (R17-R19), never at the root. A side with no move has lost even
+        //    when a count runs out (R16 comes first, as in the game).
+        if ply > 0 {
+            if counts.draw_reason().is_some() {
+                return if movegen::count_moves(pos) == 0 {
+                    Score::loss_in(ply as i32)
+                } else {
+                    Score::DRAW
+                };
+            }
+            if self.is_repetition(pos.key(), counts, ply) {
+                return Score::DRAW;
+            }
+            // 3. Mate-distance pruning: no result here beats a win already in hand.
+            alpha = alpha.max(Score::loss_in(ply as i32));
+            beta = beta.min(Score::win_in(ply as i32 + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // 4. The horizon: resolve captures.
+        if depth <= 0 || ply >= MAX_SEARCH_PLY {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+
+        // 5. Transposition table probe.
+        let key = tt_key(pos, counts);
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry {
+            if !pv_node && ply > 0 && e.depth >= depth {
+                let s = e.score.from_tt(ply as i32);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        // 6. Generate moves; none means a loss (R16).
+        let mut moves = MoveList::new();
+        movegen::generate(pos, &mut moves);
+        if moves.is_empty() {
+            return Score::loss_in(ply as i32);
+        }
+
+        // 7. ProbCut: a shallower search that clears beta by a margin predicts a cut-off.
+        //    (No null move: zugzwang is everywhere in draughts.)
+        if !pv_node && ply > 0 && depth >= p.probcut_min_depth && !beta.is_decisive() {
+            let rbeta = beta + p.probcut_margin;
+            if !rbeta.is_decisive() {
+                let s = self.search_inner(
+                    pos,
+                    counts,
+                    rbeta - 1,
+                    rbeta,
+                    depth - p.probcut_reduction,
+                    ply,
+                );
+                if self.stopped {
+                    return Score::ZERO;
+                }
+                if s >= rbeta {
+                    return s;
+                }
+            }
+        }
+
+        // 8. Extensions: a forced move costs no depth.
+        if moves.len() == 1 && p.single_reply_extension {
+            depth += 1;
+        }
+
+        self.search_moves(
+            pos,
+            counts,
+            &moves,
+            entry.and_then(|e| e.move_index),
+            alpha,
+            beta,
+            depth,
+            ply,
+            key,
+        )
+    }
+
+    /// The same node searched again (ProbCut), without re-counting draws.
+    fn search_inner(
+        &mut self,
+        pos: &Position,
+        counts: DrawCounts,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+    ) -> Score {
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        let mut moves = MoveList::new();
+        movegen::generate(pos, &mut moves);
+        let key = tt_key(pos, counts);
+        let hash = self.shared.tt.probe(key).and_then(|e| e.move_index);
+        self.search_moves(pos, counts, &moves, hash, alpha, beta, depth, ply, key)
+    }
+
+    /// 9-11. The move loop: ordering, late-move reductions, PVS, and the table store.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        counts: DrawCounts,
+        moves: &MoveList,
+        hash_index: Option<u8>,
+        mut alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        key: u64,
+    ) -> Score {
+        let p = self.shared.params;
+        let pv_node = beta.0 - alpha.0 > 1;
+        let alpha_orig = alpha;
+        let scores = self.heur.score_moves(
+            pos,
+            moves,
+            hash_index.filter(|&i| (i as usize) < moves.len()),
+            ply,
+        );
+        let mut order: Vec<(usize, i32)> = scores.into_iter().enumerate().collect();
+        let mut best = -Score::INFINITE;
+        let mut best_index: Option<usize> = None;
+        let mut tried: Vec<Move> = Vec::with_capacity(moves.len());
+        let crowning = crate::core::Position::crowning_row(pos.side());
+
+        self.keys.push(pos.key());
+        for i in 0..order.len() {
+            pick_next(&mut order, i);
+            let (idx, _) = order[i];
+            let mv = moves[idx];
+            let child = pos.play(&mv);
+            let child_counts = counts.after(pos, &mv, &child);
+
+            // 9. Late-move reductions for quiet moves that are neither killers nor crownings.
+            let crowns = crowning.contains(mv.to) && !pos.kings().contains(mv.from);
+            let quiet = !mv.is_capture() && !crowns && !self.heur.is_killer(ply, &mv);
+            let mut r = 0;
+            if quiet && depth >= p.lmr_min_depth && i >= p.lmr_min_moves {
+                r = self.lmr[(depth as usize).min(63)][i.min(63)];
+                if pv_node {
+                    r -= 1;
+                }
+                r = r.clamp(0, depth - 2);
+            }
+
+            // 10. Principal variation search.
+            let mut score;
+            if i == 0 {
+                score = -self.search(&child, child_counts, -beta, -alpha, depth - 1, ply + 1);
+            } else {
+                score = -self.search(
+                    &child,
+                    child_counts,
+                    -alpha - 1,
+                    -alpha,
+                    depth - 1 - r,
+                    ply + 1,
+                );
+                if score > alpha && r > 0 {
+                    score =
+                        -self.search(&child, child_counts, -alpha - 1, -alpha, depth - 1, ply + 1);
+                }
+                if score > alpha && score < beta && pv_node {
+                    score = -self.search(&child, child_counts, -beta, -alpha, depth - 1, ply + 1);
+                }
+            }
+            if self.stopped {
+                self.keys.pop();
+                return Score::ZERO;
+            }
+            tried.push(mv);
+
+            if score > best {
+                best = score;
+                best_index = Some(idx);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        self.heur.on_cutoff(pos.side(), ply, depth, &mv, &tried);
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+
+        // 11. Store the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            best.to_tt(ply as i32),
+            depth,
+            bound,
+            best_index.map(|i| i as u8),
+        );
+        best
+    }
+
+    /// Quiescence: captures are forced, so while the side to move can capture every capture
+    /// is searched (no standing pat); otherwise the position is quiet and is evaluated.
+    fn qsearch(&mut self, pos: &Position, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        self.visit();
+        self.pv[ply].clear();
+        if self.stopped {
+            return Score::ZERO;
+        }
+        let mut captures = MoveList::new();
+        movegen::generate_captures(pos, &mut captures);
+        if captures.is_empty() || ply >= MAX_SEARCH_PLY + 32 {
+            if captures.is_empty() && movegen::count_moves(pos) == 0 {
+                return Score::loss_in(ply as i32);
+            }
+            self.leaves += 1;
+            self.leaf_plies += ply as u64;
+            return Score(evaluate(pos, self.shared.weights));
+        }
+        let mut order: Vec<(usize, i32)> = captures
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (i, m.captured.count() as i32))
+            .collect();
+        let mut best = -Score::INFINITE;
+        for i in 0..order.len() {
+            pick_next(&mut order, i);
+            let mv = captures[order[i].0];
+            let score = -self.qsearch(&pos.play(&mv), -beta, -alpha, ply + 1);
+            if self.stopped {
+                return Score::ZERO;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
