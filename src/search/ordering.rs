@@ -1,7 +1,12 @@
 //! Move ordering: the hash move, then captures by size, then killers, then history.
 //! Each search thread owns its own `Heuristics`.
 
+use crate::core::moves::MAX_MOVES;
 use crate::core::{Color, Move, MoveList, Position};
+use arrayvec::ArrayVec;
+
+/// Moves of one node as (index in the generated list, order score).
+pub type Ordered = ArrayVec<(u8, i32), MAX_MOVES>;
 
 /// Plies the search can reach, root included.
 pub const MAX_PLY: usize = 128;
@@ -33,7 +38,14 @@ impl Heuristics {
 
     /// A quiet move caused a cut-off: remember it, and reward it over the quiet moves tried
     /// before it (which are penalised).
-    pub fn on_cutoff(&mut self, side: Color, ply: usize, depth: i32, mv: &Move, tried: &[Move]) {
+    pub fn on_cutoff(
+        &mut self,
+        side: Color,
+        ply: usize,
+        depth: i32,
+        mv: &Move,
+        tried: impl Iterator<Item = Move>,
+    ) {
         if mv.is_capture() {
             return;
         }
@@ -43,8 +55,8 @@ impl Heuristics {
         }
         let bonus = (depth * depth).min(400);
         self.update(side, mv, bonus);
-        for m in tried.iter().filter(|m| *m != mv && !m.is_capture()) {
-            self.update(side, m, -bonus);
+        for m in tried.filter(|m| m != mv && !m.is_capture()) {
+            self.update(side, &m, -bonus);
         }
     }
 
@@ -61,13 +73,13 @@ impl Heuristics {
         moves: &MoveList,
         hash_index: Option<u8>,
         ply: usize,
-    ) -> Vec<i32> {
+    ) -> Ordered {
         let side = pos.side();
         moves
             .iter()
             .enumerate()
             .map(|(i, mv)| {
-                if hash_index == Some(i as u8) {
+                let score = if hash_index == Some(i as u8) {
                     HASH_MOVE
                 } else if mv.is_capture() {
                     let kings = (mv.captured & pos.kings()).count() as i32;
@@ -78,7 +90,8 @@ impl Heuristics {
                     KILLER
                 } else {
                     self.history[side as usize][mv.from.index()][mv.to.index()]
-                }
+                };
+                (i as u8, score)
             })
             .collect()
     }
@@ -86,7 +99,7 @@ impl Heuristics {
 
 /// Move the highest-scored remaining move to position `i` (selection sort, one step).
 #[inline]
-pub fn pick_next(order: &mut [(usize, i32)], i: usize) {
+pub fn pick_next(order: &mut [(u8, i32)], i: usize) {
     let mut best = i;
     for j in i + 1..order.len() {
         if order[j].1 > order[best].1 {
