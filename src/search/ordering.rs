@@ -66,34 +66,32 @@ impl Heuristics {
         *h += bonus - *h * bonus.abs() / self.history_max;
     }
 
-    /// Order scores for `moves` (same order), the hash move (by index) first.
+    /// Order scores for `moves` into `out` (same order), the hash move (by index) first.
     pub fn score_moves(
         &self,
         pos: &Position,
         moves: &MoveList,
         hash_index: Option<u8>,
         ply: usize,
-    ) -> Ordered {
+        out: &mut Ordered,
+    ) {
         let side = pos.side();
-        moves
-            .iter()
-            .enumerate()
-            .map(|(i, mv)| {
-                let score = if hash_index == Some(i as u8) {
-                    HASH_MOVE
-                } else if mv.is_capture() {
-                    let kings = (mv.captured & pos.kings()).count() as i32;
-                    CAPTURE + mv.captured.count() as i32 * 16 + kings * 8
-                } else if self.killers[ply][0] == Some(*mv) {
-                    KILLER + 1
-                } else if self.killers[ply][1] == Some(*mv) {
-                    KILLER
-                } else {
-                    self.history[side as usize][mv.from.index()][mv.to.index()]
-                };
-                (i as u8, score)
-            })
-            .collect()
+        out.clear();
+        for (i, mv) in moves.iter().enumerate() {
+            let score = if hash_index == Some(i as u8) {
+                HASH_MOVE
+            } else if mv.is_capture() {
+                let kings = (mv.captured & pos.kings()).count() as i32;
+                CAPTURE + mv.captured.count() as i32 * 16 + kings * 8
+            } else if self.killers[ply][0] == Some(*mv) {
+                KILLER + 1
+            } else if self.killers[ply][1] == Some(*mv) {
+                KILLER
+            } else {
+                self.history[side as usize][mv.from.index()][mv.to.index()]
+            };
+            out.push((i as u8, score));
+        }
     }
 }
 

@@ -472,7 +472,9 @@ impl<'a> Worker<'a> {
         let pv_node = beta.0 - alpha.0 > 1;
         let alpha_orig = alpha;
         let hash_index = hash_index.filter(|&i| (i as usize) < moves.len());
-        let mut order = self.heur.score_moves(pos, moves, hash_index, ply);
+        let mut order = Ordered::new();
+        self.heur
+            .score_moves(pos, moves, hash_index, ply, &mut order);
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
         let crowning = crate::core::Position::crowning_row(pos.side());
@@ -484,6 +486,7 @@ impl<'a> Worker<'a> {
             let mv = moves[idx];
             let child = pos.play(&mv);
             let child_counts = counts.after(pos, &mv, &child);
+            self.shared.tt.prefetch(tt_key(&child, child_counts));
 
             // 9. Late-move reductions for quiet moves that are neither killers nor crownings.
             let crowns = crowning.contains(mv.to) && !pos.kings().contains(mv.from);
@@ -571,7 +574,7 @@ impl<'a> Worker<'a> {
         let mut captures = MoveList::new();
         movegen::generate_captures(pos, &mut captures);
         if captures.is_empty() || ply >= MAX_SEARCH_PLY + 32 {
-            if captures.is_empty() && movegen::count_moves(pos) == 0 {
+            if captures.is_empty() && !movegen::has_quiet_move(pos) {
                 return Score::loss_in(ply as i32);
             }
             self.leaves += 1;
