@@ -171,12 +171,12 @@ pub fn count_moves(pos: &Position) -> usize {
 /// piece of `them` onto a square of `free` in that direction, whoever stands there.
 #[inline]
 fn jump_sources(them: Bitboard, free: Bitboard) -> [Bitboard; 4] {
-    // Step back from the landing squares over a piece of `them`.
+    // Jump back from the landing squares; the square passed over holds a piece of `them`.
     [
-        (free.step_se() & them).step_se(),
-        (free.step_sw() & them).step_sw(),
-        (free.step_ne() & them).step_ne(),
-        (free.step_nw() & them).step_nw(),
+        free.jump_se() & them.step_se(),
+        free.jump_sw() & them.step_sw(),
+        free.jump_ne() & them.step_ne(),
+        free.jump_nw() & them.step_nw(),
     ]
 }
 
@@ -236,7 +236,7 @@ fn captures_from<S: CaptureSink>(pos: &Position, src: &[Bitboard; 4], list: &mut
         if jumpers.is_empty() {
             continue;
         }
-        let landings = step(step(jumpers, d), d);
+        let landings = jump(jumpers, d);
         // A man goes on from its landing square if it can jump in another direction than
         // straight back over the piece just taken. In the other directions neither its
         // origin nor the piece just taken is in the way, so the whole-board sets answer.
@@ -339,13 +339,20 @@ fn king_jumps<S: CaptureSink>(ctx: &CaptureCtx, cur: Square, captured: Bitboard,
 
 /// Non-capturing moves: men one step forward (R6), kings any distance (R7).
 pub fn generate_quiet(pos: &Position, list: &mut MoveList) {
+    for_each_quiet(pos, |mv| list.push(mv));
+}
+
+/// Calls `f` with each non-capturing move, in `generate_quiet` order. Perft's next-to-last
+/// ply plays them straight from here, without a list.
+#[inline]
+pub(crate) fn for_each_quiet(pos: &Position, mut f: impl FnMut(Move)) {
     let empty = pos.empty();
     let men = pos.us() & !pos.kings();
     let (a, b) = forward_dirs(pos.side());
     for d in [a, b] {
-        let back = d.opposite() as usize;
+        let back = &NEIGHBOURS[d.opposite() as usize];
         for to in step(men, d) & empty {
-            list.push(Move::quiet(NEIGHBOURS[back][to.index()].lsb(), to));
+            f(Move::quiet(back[to.index()].lsb(), to));
         }
     }
     let kings = pos.us() & pos.kings();
@@ -354,7 +361,7 @@ pub fn generate_quiet(pos: &Position, list: &mut MoveList) {
         let occ = pos.occupied();
         for from in kings {
             for to in t.attacks(from, occ) & empty {
-                list.push(Move::quiet(from, to));
+                f(Move::quiet(from, to));
             }
         }
     }
@@ -365,7 +372,9 @@ fn count_quiet(pos: &Position) -> usize {
     let empty = pos.empty();
     let men = pos.us() & !pos.kings();
     let (a, b) = forward_dirs(pos.side());
-    let mut n = (step(men, a) & empty).count() + (step(men, b) & empty).count();
+    // One popcount for both directions (a square may be reached from two men).
+    let both = (step(men, a) & empty).0 as u64 | ((step(men, b) & empty).0 as u64) << 32;
+    let mut n = both.count_ones();
     let kings = pos.us() & pos.kings();
     if kings.any() {
         let t = attacks::tables();
@@ -387,11 +396,50 @@ pub const fn forward_dirs(side: Color) -> (Direction, Direction) {
 }
 
 #[inline]
+fn jump(b: Bitboard, d: Direction) -> Bitboard {
+    match d {
+        Direction::NW => b.jump_nw(),
+        Direction::NE => b.jump_ne(),
+        Direction::SW => b.jump_sw(),
+        Direction::SE => b.jump_se(),
+    }
+}
+
+#[inline]
 fn step(b: Bitboard, d: Direction) -> Bitboard {
     match d {
         Direction::NW => b.step_nw(),
         Direction::NE => b.step_ne(),
         Direction::SW => b.step_sw(),
         Direction::SE => b.step_se(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::notation::parse_fen;
+
+    /// The bulk counter and the capture test must agree with the move list everywhere.
+    fn check_tree(pos: &Position, depth: u32) {
+        let list = legal_moves(pos);
+        assert_eq!(count_moves(pos), list.len(), "{pos:?}");
+        let captures = list.iter().any(|m| m.is_capture());
+        assert_eq!(has_capture(pos), captures, "{pos:?}");
+        if depth > 0 {
+            for mv in list.iter() {
+                check_tree(&pos.play(mv), depth - 1);
+            }
+        }
+    }
+
+    #[test]
+    fn count_moves_and_has_capture_match_the_move_list() {
+        let text = include_str!("../../tests/data/perft_random.txt");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fen = line.split(" ; ").next().unwrap();
+            check_tree(&parse_fen(fen).unwrap(), 3);
+        }
+        check_tree(&Position::start(), 6);
     }
 }
