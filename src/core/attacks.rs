@@ -173,8 +173,90 @@ fn subsets(mask: u32) -> impl Iterator<Item = u32> {
     })
 }
 
+/// Fill a table for one square with `magic` and `bits` index bits, or None if two
+/// occupancies with different attacks collide.
+fn fill_table(occupancies: &[(u32, Bitboard)], magic: u64, bits: u32) -> Option<Vec<Bitboard>> {
+    let mut table = vec![None::<Bitboard>; 1 << bits];
+    for &(occ, att) in occupancies {
+        let idx = ((occ as u64).wrapping_mul(magic) >> (64 - bits)) as usize;
+        match table[idx] {
+            None => table[idx] = Some(att),
+            Some(prev) if prev == att => {}
+            Some(_) => return None,
+        }
+    }
+    Some(
+        table
+            .into_iter()
+            .map(|e| e.unwrap_or(Bitboard::EMPTY))
+            .collect(),
+    )
+}
+
+fn occupancies(sq: Square) -> Vec<(u32, Bitboard)> {
+    subsets(relevant_mask(sq).0)
+        .map(|occ| (occ, king_attacks_slow(sq, Bitboard(occ))))
+        .collect()
+}
+
+/// Search for a magic for `sq`: seeded random sparse candidates. A perfect hash into
+/// 2^popcount slots is not always quick to find (the centre squares see nine bits), so after
+/// a while one more index bit is allowed. Returns (magic, bits).
+pub fn find_magic(sq: Square, seed: u64) -> (u64, u32) {
+    let mut rng = SplitMix(seed ^ sq.index() as u64);
+    let occ = occupancies(sq);
+    let mut bits = relevant_mask(sq).count().max(1);
+    loop {
+        for _ in 0..200_000 {
+            let candidate = rng.next() & rng.next() & rng.next();
+            if fill_table(&occ, candidate, bits).is_some() {
+                return (candidate, bits);
+            }
+        }
+        bits += 1;
+    }
+}
+
+/// Magics found once by `find_magic(sq, MAGIC_SEED)`, kept so start-up does not repeat the
+/// search (a test checks each still works; a failing one would be searched for again).
+const MAGIC_SEED: u64 = 0x05EE_D0FB_0A4D;
+#[rustfmt::skip]
+const KNOWN_MAGICS: [(u64, u32); 32] = [
+    (0x40C108205000E800, 5),
+    (0x008280C880080040, 5),
+    (0x0040C00080004012, 5),
+    (0xC020314000000020, 6),
+    (0x8040C08400024000, 5),
+    (0x0010608508000470, 5),
+    (0x0012804400019000, 5),
+    (0x8020211030400400, 5),
+    (0x418120A00800A020, 5),
+    (0x0020808000144090, 7),
+    (0x0488404000004020, 7),
+    (0x2040602020400040, 5),
+    (0x0440240800000004, 5),
+    (0x0481081018010860, 7),
+    (0x0038200200040002, 10),
+    (0x0A0810A800040000, 5),
+    (0x0142070400002080, 5),
+    (0x8101000200090000, 10),
+    (0x0040802800404010, 7),
+    (0x0049031004004084, 5),
+    (0x1040402002004040, 5),
+    (0x01A0202A090C0420, 7),
+    (0x0004041000000000, 7),
+    (0x021024E000001440, 5),
+    (0x0045040060004081, 5),
+    (0x8041A20808880015, 5),
+    (0x0040414408480500, 5),
+    (0x00415040048A0100, 5),
+    (0x1090402004001080, 6),
+    (0x2004602000000050, 5),
+    (0x8440206088000010, 5),
+    (0x0210409020040080, 5),
+];
+
 fn build_tables() -> Tables {
-    let mut rng = SplitMix(0x05EE_D0FB_0A4D);
     let mut magics = [Magic {
         mask: 0,
         magic: 0,
@@ -183,41 +265,26 @@ fn build_tables() -> Tables {
     }; 32];
     let mut attacks = Vec::new();
     for sq in Square::all() {
-        let mask = relevant_mask(sq).0;
-        let occupancies: Vec<(u32, Bitboard)> = subsets(mask)
-            .map(|occ| (occ, king_attacks_slow(sq, Bitboard(occ))))
-            .collect();
-        // A perfect hash into 2^popcount slots is not always quick to find (the centre
-        // squares see nine bits), so after a while allow one more index bit.
-        let mut bits = mask.count_ones().max(1);
-        let (magic, table) = 'search: loop {
-            let mut table = vec![None::<Bitboard>; 1 << bits];
-            for _ in 0..200_000 {
-                let candidate = rng.next() & rng.next() & rng.next();
-                table.iter_mut().for_each(|e| *e = None);
-                let ok = occupancies.iter().all(|&(occ, att)| {
-                    let idx = ((occ as u64).wrapping_mul(candidate) >> (64 - bits)) as usize;
-                    match table[idx] {
-                        None => {
-                            table[idx] = Some(att);
-                            true
-                        }
-                        Some(prev) => prev == att,
-                    }
-                });
-                if ok {
-                    break 'search (candidate, table);
-                }
+        let occ = occupancies(sq);
+        let (known, known_bits) = KNOWN_MAGICS[sq.index()];
+        let (magic, bits, table) = match fill_table(&occ, known, known_bits) {
+            Some(t) => (known, known_bits, t),
+            None => {
+                let (m, b) = find_magic(sq, MAGIC_SEED);
+                (
+                    m,
+                    b,
+                    fill_table(&occ, m, b).expect("a magic that was just checked"),
+                )
             }
-            bits += 1;
         };
         magics[sq.index()] = Magic {
-            mask,
+            mask: relevant_mask(sq).0,
             magic,
             shift: 64 - bits,
             offset: attacks.len() as u32,
         };
-        attacks.extend(table.into_iter().map(|e| e.unwrap_or(Bitboard::EMPTY)));
+        attacks.extend(table);
     }
     Tables { magics, attacks }
 }
@@ -225,6 +292,24 @@ fn build_tables() -> Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn known_magics_are_valid() {
+        for sq in Square::all() {
+            let (m, b) = KNOWN_MAGICS[sq.index()];
+            assert!(fill_table(&occupancies(sq), m, b).is_some(), "square {sq}");
+            assert!(b <= relevant_mask(sq).count() + 1);
+        }
+    }
+
+    #[test]
+    #[ignore = "prints the magic table for KNOWN_MAGICS"]
+    fn print_magics() {
+        for sq in Square::all() {
+            let (m, b) = find_magic(sq, MAGIC_SEED);
+            println!("    (0x{m:016X}, {b}),");
+        }
+    }
 
     #[test]
     fn table_matches_reference_on_every_square_and_occupancy() {
