@@ -9,11 +9,10 @@ all: build
 build:
 	$(CARGO) build --release
 
-# The main job: show the start position, its legal moves, and a perft to depth 9.
+# The main job: show the start position and analyse it for 5 seconds.
 run: build
 	$(BIN) show
-	$(BIN) moves
-	$(BIN) perft --depth 9
+	$(BIN) analyze --movetime 5
 
 # The whole suite in release mode, then the selection of deep (#[ignore]d) tests CI runs.
 test:
@@ -24,8 +23,10 @@ test:
 test-deep:
 	$(CARGO) test --release -- --ignored
 
+# Speed: perft (leaves/s) and search (bench nodes/s, time to depth on 1 and 2 threads).
 bench: build
 	./scripts/bench-perft.sh
+	./scripts/bench-search.sh
 
 lint:
 	$(CARGO) fmt --check

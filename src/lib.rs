@@ -4,6 +4,7 @@
 //! `search` (iterative deepening, transposition table, Lazy SMP), and the tools built on
 //! them (`perft`, `bench`), and `hub`, the Hub protocol front end. The CLI in `main.rs` calls into this library.
 
+pub mod arena;
 pub mod bench;
 pub mod core;
 pub mod eval;

@@ -89,6 +89,80 @@ enum Command {
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
         hash: u32,
     },
+    /// Play an engine-vs-engine match over the Hub protocol, refereed by poolshark's rules.
+    /// Each opening is played twice with colours swapped. Prints a line per game and a summary
+    /// with the Elo difference (95% interval), draw ratio, LOS and the SPRT state.
+    #[command(group(clap::ArgGroup::new("tc").args(["tc", "movetime", "depth", "nodes"]).required(true)))]
+    Match {
+        /// An engine command line (give two), e.g. `"poolshark hub"`.
+        #[arg(long = "engine", required = true, num_args = 1)]
+        engines: Vec<String>,
+        /// Number of games (rounded up to whole pairs is not required).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        games: u32,
+        /// Clock: base seconds + increment, e.g. `10+0.1`.
+        #[arg(long)]
+        tc: Option<String>,
+        /// Seconds per move.
+        #[arg(long, value_parser = parse_seconds)]
+        movetime: Option<f64>,
+        /// Fixed depth per move.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
+        /// Fixed nodes per move.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: Option<u64>,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        concurrency: u16,
+        /// Openings file, one FEN a line (default: the built-in 3-ply set).
+        #[arg(long)]
+        openings: Option<std::path::PathBuf>,
+        /// Write the games here as PDN.
+        #[arg(long)]
+        pdn: Option<std::path::PathBuf>,
+        /// A Hub parameter: `1:NAME=VALUE` for engine 1 or 2, `NAME=VALUE` for both.
+        #[arg(long = "param", value_parser = parse_param)]
+        params: Vec<(Option<usize>, String, String)>,
+        /// Stop when a sequential test decides: `"elo0=0 elo1=5 alpha=0.05 beta=0.05"`.
+        #[arg(long, value_parser = parse_sprt)]
+        sprt: Option<poolshark::arena::stats::Sprt>,
+        /// With --depth or --nodes: seconds to wait for a move before the engine forfeits.
+        #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
+        move_timeout: f64,
+    },
+    /// Write self-play positions for evaluation tuning: `<FEN> ; <White's score>` per line.
+    Selfplay {
+        /// Games to play.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+        games: u32,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+        /// Output file.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Random plies after each opening, so games differ.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=40))]
+        random_plies: u32,
+        /// Seed for the random plies.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        concurrency: u16,
+    },
+    /// Print balanced openings, one FEN a line: every distinct position PLIES plies from the
+    /// start scoring within MARGIN men at DEPTH (books/openings-3ply.txt is made this way).
+    Openings {
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=8))]
+        plies: u32,
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: u32,
+        /// Largest score (men) kept, either side.
+        #[arg(long, default_value_t = 0.5)]
+        margin: f64,
+    },
     /// Search a fixed set of positions to a fixed depth; the last line is `nodes <n> nps <n>`.
     /// With one thread the node count is the same every run.
     Bench {
@@ -102,6 +176,52 @@ enum Command {
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
         hash: u32,
     },
+}
+
+/// `--param 1:NAME=VALUE` (engine 1 or 2) or `--param NAME=VALUE` (both engines).
+fn parse_param(s: &str) -> Result<(Option<usize>, String, String), String> {
+    let (engine, rest) = match s.split_once(':') {
+        Some((n @ ("1" | "2"), rest)) => (Some(n.parse::<usize>().unwrap_or(1) - 1), rest),
+        _ => (None, s),
+    };
+    match rest.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => {
+            Ok((engine, k.trim().to_string(), v.trim().to_string()))
+        }
+        _ => Err(format!("'{s}' is not NAME=VALUE or 1:NAME=VALUE")),
+    }
+}
+
+/// `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; missing ones take these values).
+fn parse_sprt(s: &str) -> Result<poolshark::arena::stats::Sprt, String> {
+    let mut t = poolshark::arena::stats::Sprt {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    for item in s.split([' ', ',']).filter(|x| !x.is_empty()) {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| format!("'{item}' is not key=value"))?;
+        let v: f64 = v
+            .parse()
+            .ok()
+            .filter(|x: &f64| x.is_finite())
+            .ok_or_else(|| format!("'{item}': not a number"))?;
+        match k {
+            "elo0" => t.elo0 = v,
+            "elo1" => t.elo1 = v,
+            "alpha" if v > 0.0 && v < 0.5 => t.alpha = v,
+            "beta" if v > 0.0 && v < 0.5 => t.beta = v,
+            "alpha" | "beta" => return Err(format!("'{item}': must be between 0 and 0.5")),
+            _ => return Err(format!("unknown SPRT key '{k}' (elo0, elo1, alpha, beta)")),
+        }
+    }
+    if t.elo1 <= t.elo0 {
+        return Err("elo1 must be greater than elo0".into());
+    }
+    Ok(t)
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -163,6 +283,57 @@ fn main() -> ExitCode {
             threads as usize,
             hash as usize,
         ),
+        Command::Match {
+            engines,
+            games,
+            tc,
+            movetime,
+            depth,
+            nodes,
+            concurrency,
+            openings,
+            pdn,
+            params,
+            sprt,
+            move_timeout,
+        } => run_match(
+            engines,
+            games,
+            tc,
+            movetime,
+            depth,
+            nodes,
+            concurrency,
+            openings,
+            pdn,
+            params,
+            sprt,
+            move_timeout,
+        ),
+        Command::Selfplay {
+            games,
+            nodes,
+            out,
+            random_plies,
+            seed,
+            concurrency,
+        } => run_selfplay(games, nodes, &out, random_plies, seed, concurrency),
+        Command::Openings {
+            plies,
+            depth,
+            margin,
+        } => {
+            let margin = (margin * 100.0).round() as i32;
+            let lines = poolshark::arena::openings::generate(plies, depth, margin, &mut |i, n| {
+                if i % 50 == 0 || i == n {
+                    eprintln!("searched {i}/{n}");
+                }
+            });
+            for l in lines {
+                println!("{l}");
+            }
+            Ok(())
+        }
         Command::Bench {
             depth,
             threads,
@@ -267,4 +438,118 @@ fn run_analyze(
         }
     }
     Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_match(
+    engines: Vec<String>,
+    games: u32,
+    tc: Option<String>,
+    movetime: Option<f64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    concurrency: u16,
+    openings: Option<std::path::PathBuf>,
+    pdn: Option<std::path::PathBuf>,
+    params: Vec<(Option<usize>, String, String)>,
+    sprt: Option<poolshark::arena::stats::Sprt>,
+    move_timeout: f64,
+) -> Result<(), ExitCode> {
+    use poolshark::arena::{self, client::EngineSpec, referee::TimeControl};
+    let fail = |msg: String| {
+        eprintln!("error: {msg}");
+        ExitCode::from(2)
+    };
+    if engines.len() != 2 {
+        return Err(fail(format!(
+            "give exactly two --engine options, not {}",
+            engines.len()
+        )));
+    }
+    let tc = if let Some(t) = tc {
+        TimeControl::parse_clock(&t).map_err(fail)?
+    } else if let Some(s) = movetime {
+        TimeControl::MoveTime(Duration::from_secs_f64(s))
+    } else if let Some(d) = depth {
+        TimeControl::Depth(d)
+    } else {
+        TimeControl::Nodes(nodes.unwrap_or(1))
+    };
+    let openings = match openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| fail(format!("cannot read {}: {e}", path.display())))?;
+            arena::openings::parse(&text)
+                .map_err(|(line, e)| fail(format!("{} line {line}: {e}", path.display())))?
+        }
+        None => arena::openings::builtin(),
+    };
+    let spec = |i: usize| EngineSpec {
+        command: engines[i].clone(),
+        params: params
+            .iter()
+            .filter(|(e, _, _)| e.is_none_or(|e| e == i))
+            .map(|(_, k, v)| (k.clone(), v.clone()))
+            .collect(),
+    };
+    let cfg = arena::MatchConfig {
+        engines: [spec(0), spec(1)],
+        games: games as usize,
+        tc,
+        concurrency: concurrency as usize,
+        openings,
+        pdn,
+        sprt,
+        move_timeout: Duration::from_secs_f64(move_timeout),
+        event: "poolshark match".into(),
+    };
+    arena::run_match(&cfg, &mut |line| println!("{line}")).map_err(fail)?;
+    Ok(())
+}
+
+fn run_selfplay(
+    games: u32,
+    nodes: u64,
+    out: &std::path::Path,
+    random_plies: u32,
+    seed: u64,
+    concurrency: u16,
+) -> Result<(), ExitCode> {
+    use poolshark::arena::selfplay::{run, SelfplayConfig};
+    use std::io::Write;
+    let file = std::fs::File::create(out).map_err(|e| {
+        eprintln!("error: cannot write {}: {e}", out.display());
+        ExitCode::from(2)
+    })?;
+    let mut writer = std::io::BufWriter::new(file);
+    let cfg = SelfplayConfig {
+        games: games as usize,
+        nodes,
+        random_plies,
+        seed,
+        concurrency: concurrency as usize,
+    };
+    let start = Instant::now();
+    let result = run(
+        &cfg,
+        &mut |text| writer.write_all(text.as_bytes()),
+        &mut |g, lines| {
+            if g % 10 == 0 || g == games as usize {
+                eprintln!(
+                    "games {g}/{games} positions {lines} time {:.1}s",
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        },
+    );
+    match result.and_then(|n| writer.flush().map(|_| n)) {
+        Ok(n) => {
+            println!("games {games} positions {n} file {}", out.display());
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!("error: writing {}: {e}", out.display());
+            Err(ExitCode::from(1))
+        }
+    }
 }

@@ -283,3 +283,15 @@ fn step(b: Bitboard, d: Direction) -> Bitboard {
         Direction::SE => b.step_se(),
     }
 }
+
+/// Does the side to move have a non-capturing move? (Cheaper than generating them.)
+pub fn has_quiet_move(pos: &Position) -> bool {
+    let empty = pos.empty();
+    let men = pos.us() & !pos.kings();
+    let (a, b) = forward_dirs(pos.side());
+    if ((step(men, a) | step(men, b)) & empty).any() {
+        return true;
+    }
+    let kings = pos.us() & pos.kings();
+    ((kings.step_nw() | kings.step_ne() | kings.step_sw() | kings.step_se()) & empty).any()
+}

@@ -1,7 +1,12 @@
 //! Move ordering: the hash move, then captures by size, then killers, then history.
 //! Each search thread owns its own `Heuristics`.
 
+use crate::core::moves::MAX_MOVES;
 use crate::core::{Color, Move, MoveList, Position};
+use arrayvec::ArrayVec;
+
+/// Moves of one node as (index in the generated list, order score).
+pub type Ordered = ArrayVec<(u8, i32), MAX_MOVES>;
 
 /// Plies the search can reach, root included.
 pub const MAX_PLY: usize = 128;
@@ -33,7 +38,14 @@ impl Heuristics {
 
     /// A quiet move caused a cut-off: remember it, and reward it over the quiet moves tried
     /// before it (which are penalised).
-    pub fn on_cutoff(&mut self, side: Color, ply: usize, depth: i32, mv: &Move, tried: &[Move]) {
+    pub fn on_cutoff(
+        &mut self,
+        side: Color,
+        ply: usize,
+        depth: i32,
+        mv: &Move,
+        tried: impl Iterator<Item = Move>,
+    ) {
         if mv.is_capture() {
             return;
         }
@@ -43,8 +55,8 @@ impl Heuristics {
         }
         let bonus = (depth * depth).min(400);
         self.update(side, mv, bonus);
-        for m in tried.iter().filter(|m| *m != mv && !m.is_capture()) {
-            self.update(side, m, -bonus);
+        for m in tried.filter(|m| m != mv && !m.is_capture()) {
+            self.update(side, &m, -bonus);
         }
     }
 
@@ -54,39 +66,38 @@ impl Heuristics {
         *h += bonus - *h * bonus.abs() / self.history_max;
     }
 
-    /// Order scores for `moves` (same order), the hash move (by index) first.
+    /// Order scores for `moves` into `out` (same order), the hash move (by index) first.
     pub fn score_moves(
         &self,
         pos: &Position,
         moves: &MoveList,
         hash_index: Option<u8>,
         ply: usize,
-    ) -> Vec<i32> {
+        out: &mut Ordered,
+    ) {
         let side = pos.side();
-        moves
-            .iter()
-            .enumerate()
-            .map(|(i, mv)| {
-                if hash_index == Some(i as u8) {
-                    HASH_MOVE
-                } else if mv.is_capture() {
-                    let kings = (mv.captured & pos.kings()).count() as i32;
-                    CAPTURE + mv.captured.count() as i32 * 16 + kings * 8
-                } else if self.killers[ply][0] == Some(*mv) {
-                    KILLER + 1
-                } else if self.killers[ply][1] == Some(*mv) {
-                    KILLER
-                } else {
-                    self.history[side as usize][mv.from.index()][mv.to.index()]
-                }
-            })
-            .collect()
+        out.clear();
+        for (i, mv) in moves.iter().enumerate() {
+            let score = if hash_index == Some(i as u8) {
+                HASH_MOVE
+            } else if mv.is_capture() {
+                let kings = (mv.captured & pos.kings()).count() as i32;
+                CAPTURE + mv.captured.count() as i32 * 16 + kings * 8
+            } else if self.killers[ply][0] == Some(*mv) {
+                KILLER + 1
+            } else if self.killers[ply][1] == Some(*mv) {
+                KILLER
+            } else {
+                self.history[side as usize][mv.from.index()][mv.to.index()]
+            };
+            out.push((i as u8, score));
+        }
     }
 }
 
 /// Move the highest-scored remaining move to position `i` (selection sort, one step).
 #[inline]
-pub fn pick_next(order: &mut [(usize, i32)], i: usize) {
+pub fn pick_next(order: &mut [(u8, i32)], i: usize) {
     let mut best = i;
     for j in i + 1..order.len() {
         if order[j].1 > order[best].1 {

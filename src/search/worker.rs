@@ -11,7 +11,7 @@ use crate::core::game::{DrawCounts, FORTY_MOVE_PLIES, LONE_KING_MOVES};
 use crate::core::zobrist::splitmix;
 use crate::core::{movegen, Move, MoveList, Position};
 use crate::eval::{evaluate, Weights};
-use crate::search::ordering::{pick_next, Heuristics};
+use crate::search::ordering::{pick_next, Heuristics, Ordered};
 use crate::search::params::SearchParams;
 use crate::search::score::Score;
 use crate::search::time::Budget;
@@ -471,25 +471,22 @@ impl<'a> Worker<'a> {
         let p = self.shared.params;
         let pv_node = beta.0 - alpha.0 > 1;
         let alpha_orig = alpha;
-        let scores = self.heur.score_moves(
-            pos,
-            moves,
-            hash_index.filter(|&i| (i as usize) < moves.len()),
-            ply,
-        );
-        let mut order: Vec<(usize, i32)> = scores.into_iter().enumerate().collect();
+        let hash_index = hash_index.filter(|&i| (i as usize) < moves.len());
+        let mut order = Ordered::new();
+        self.heur
+            .score_moves(pos, moves, hash_index, ply, &mut order);
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
-        let mut tried: Vec<Move> = Vec::with_capacity(moves.len());
         let crowning = crate::core::Position::crowning_row(pos.side());
 
         self.keys.push(pos.key());
         for i in 0..order.len() {
             pick_next(&mut order, i);
-            let (idx, _) = order[i];
+            let idx = order[i].0 as usize;
             let mv = moves[idx];
             let child = pos.play(&mv);
             let child_counts = counts.after(pos, &mv, &child);
+            self.shared.tt.prefetch(tt_key(&child, child_counts));
 
             // 9. Late-move reductions for quiet moves that are neither killers nor crownings.
             let crowns = crowning.contains(mv.to) && !pos.kings().contains(mv.from);
@@ -528,7 +525,6 @@ impl<'a> Worker<'a> {
                 self.keys.pop();
                 return Score::ZERO;
             }
-            tried.push(mv);
 
             if score > best {
                 best = score;
@@ -540,7 +536,8 @@ impl<'a> Worker<'a> {
                     head[ply].push(mv);
                     head[ply].extend_from_slice(&tail[0]);
                     if alpha >= beta {
-                        self.heur.on_cutoff(pos.side(), ply, depth, &mv, &tried);
+                        let tried = order[..i].iter().map(|&(j, _)| moves[j as usize]);
+                        self.heur.on_cutoff(pos.side(), ply, depth, &mv, tried);
                         break;
                     }
                 }
@@ -577,22 +574,22 @@ impl<'a> Worker<'a> {
         let mut captures = MoveList::new();
         movegen::generate_captures(pos, &mut captures);
         if captures.is_empty() || ply >= MAX_SEARCH_PLY + 32 {
-            if captures.is_empty() && movegen::count_moves(pos) == 0 {
+            if captures.is_empty() && !movegen::has_quiet_move(pos) {
                 return Score::loss_in(ply as i32);
             }
             self.leaves += 1;
             self.leaf_plies += ply as u64;
             return Score(evaluate(pos, self.shared.weights));
         }
-        let mut order: Vec<(usize, i32)> = captures
+        let mut order: Ordered = captures
             .iter()
             .enumerate()
-            .map(|(i, m)| (i, m.captured.count() as i32))
+            .map(|(i, m)| (i as u8, m.captured.count() as i32))
             .collect();
         let mut best = -Score::INFINITE;
         for i in 0..order.len() {
             pick_next(&mut order, i);
-            let mv = captures[order[i].0];
+            let mv = captures[order[i].0 as usize];
             let score = -self.qsearch(&pos.play(&mv), -beta, -alpha, ply + 1);
             if self.stopped {
                 return Score::ZERO;

@@ -1,0 +1,378 @@
+//! PDN games: writing finished games (GameType 23, American pool checkers) and reading them
+//! back. Moves are written in PDN notation with their landing squares, so any PDN reader can
+//! follow them; the reader replays every move with the rules core, so a file that reads back
+//! is a file of legal games.
+
+use crate::core::notation::{self, write_fen, NotationError};
+use crate::core::{Color, Game, Move, Position};
+use std::fmt;
+
+/// A game for PDN: its tags (in order) and moves from the start position in the `FEN` tag.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PdnGame {
+    pub tags: Vec<(String, String)>,
+    pub start: Position,
+    pub moves: Vec<Move>,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`, from White's point of view as PDN writes it... see
+    /// `result_text`.
+    pub result: String,
+}
+
+/// The PDN result text: White's score first. Black moves first in checkers, but PDN keeps
+/// the White-first order of the tags' roster.
+pub fn result_text(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::White) => "1-0",
+        Some(Color::Black) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+impl PdnGame {
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The game replayed: positions, counts and the result the rules give.
+    pub fn replay(&self) -> Game {
+        let mut g = Game::new(self.start);
+        for mv in &self.moves {
+            g.play(mv);
+        }
+        g
+    }
+
+    /// PDN text of the game, tags then movetext wrapped at 80 columns, then a blank line.
+    pub fn write(&self) -> String {
+        let mut out = String::new();
+        for (k, v) in &self.tags {
+            out.push_str(&format!("[{k} \"{}\"]\n", v.replace(['"', '\\'], "'")));
+        }
+        let mut tokens = Vec::new();
+        let mut pos = self.start;
+        let mut number = 1;
+        for (i, mv) in self.moves.iter().enumerate() {
+            // Black moves first: a move number before each Black move; `N...` when a game
+            // starts with White to move.
+            if pos.side() == Color::Black {
+                tokens.push(format!("{number}."));
+            } else if i == 0 {
+                tokens.push(format!("{number}..."));
+            }
+            tokens.push(notation::pdn_move(&pos, mv));
+            if pos.side() == Color::White {
+                number += 1;
+            }
+            pos = pos.play(mv);
+        }
+        tokens.push(self.result.clone());
+        let mut line = String::new();
+        for t in tokens {
+            if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&t);
+        }
+        out.push_str(&line);
+        out.push_str("\n\n");
+        out
+    }
+}
+
+/// What is wrong with PDN text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PdnError {
+    BadTag {
+        game: usize,
+        line: String,
+    },
+    BadFen {
+        game: usize,
+        error: NotationError,
+    },
+    BadMove {
+        game: usize,
+        ply: usize,
+        text: String,
+        error: NotationError,
+    },
+    Unterminated {
+        game: usize,
+        what: &'static str,
+    },
+}
+
+impl fmt::Display for PdnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PdnError::BadTag { game, line } => write!(f, "game {game}: bad tag line '{line}'"),
+            PdnError::BadFen { game, error } => write!(f, "game {game}: bad FEN tag: {error}"),
+            PdnError::BadMove {
+                game,
+                ply,
+                text,
+                error,
+            } => {
+                write!(f, "game {game}: move {ply} '{text}': {error}")
+            }
+            PdnError::Unterminated { game, what } => write!(f, "game {game}: unterminated {what}"),
+        }
+    }
+}
+
+impl std::error::Error for PdnError {}
+
+fn is_result(t: &str) -> bool {
+    matches!(
+        t,
+        "1-0" | "0-1" | "1/2-1/2" | "2-0" | "0-2" | "1-1" | "*" | "0-0"
+    )
+}
+
+/// Read every game of a PDN text. Tags are `[Name "value"]`; the movetext may hold move
+/// numbers, comments in braces, variations in parentheses (skipped) and a result.
+pub fn read(text: &str) -> Result<Vec<PdnGame>, PdnError> {
+    let mut games = Vec::new();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut movetext = String::new();
+    let flush = |tags: &mut Vec<(String, String)>,
+                 movetext: &mut String,
+                 games: &mut Vec<PdnGame>|
+     -> Result<(), PdnError> {
+        if tags.is_empty() && movetext.trim().is_empty() {
+            return Ok(());
+        }
+        let n = games.len() + 1;
+        let start = match tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("FEN")) {
+            Some((_, fen)) => {
+                notation::parse_fen(fen).map_err(|error| PdnError::BadFen { game: n, error })?
+            }
+            None => Position::start(),
+        };
+        let (moves, result) = parse_movetext(n, start, movetext)?;
+        let result = result.or_else(|| {
+            tags.iter()
+                .find(|(k, _)| k == "Result")
+                .map(|(_, v)| v.clone())
+        });
+        games.push(PdnGame {
+            tags: std::mem::take(tags),
+            start,
+            moves,
+            result: result.unwrap_or_else(|| "*".into()),
+        });
+        movetext.clear();
+        Ok(())
+    };
+    for line in text.lines() {
+        let l = line.trim();
+        if l.starts_with('[') {
+            if !movetext.trim().is_empty() {
+                flush(&mut tags, &mut movetext, &mut games)?;
+            }
+            let n = games.len() + 1;
+            let inner = l.strip_prefix('[').and_then(|s| s.strip_suffix(']'));
+            let parsed = inner.and_then(|s| {
+                let (name, rest) = s.trim().split_once(char::is_whitespace)?;
+                let value = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+                Some((name.to_string(), value.to_string()))
+            });
+            match parsed {
+                Some(t) => tags.push(t),
+                None => {
+                    return Err(PdnError::BadTag {
+                        game: n,
+                        line: l.to_string(),
+                    })
+                }
+            }
+        } else {
+            movetext.push_str(line);
+            movetext.push('\n');
+            if l.split_whitespace().last().is_some_and(is_result) {
+                flush(&mut tags, &mut movetext, &mut games)?;
+            }
+        }
+    }
+    flush(&mut tags, &mut movetext, &mut games)?;
+    Ok(games)
+}
+
+fn parse_movetext(
+    game: usize,
+    start: Position,
+    text: &str,
+) -> Result<(Vec<Move>, Option<String>), PdnError> {
+    // Drop comments and variations first.
+    let mut clean = String::new();
+    let (mut brace, mut paren) = (false, 0usize);
+    for c in text.chars() {
+        match c {
+            '{' if !brace => brace = true,
+            '}' if brace => brace = false,
+            '(' if !brace => paren += 1,
+            ')' if !brace && paren > 0 => paren -= 1,
+            _ if brace || paren > 0 => {}
+            _ => clean.push(c),
+        }
+    }
+    if brace {
+        return Err(PdnError::Unterminated {
+            game,
+            what: "comment",
+        });
+    }
+    if paren > 0 {
+        return Err(PdnError::Unterminated {
+            game,
+            what: "variation",
+        });
+    }
+    let mut pos = start;
+    let mut moves = Vec::new();
+    let mut result = None;
+    for token in clean.split_whitespace() {
+        if is_result(token) {
+            result = Some(token.to_string());
+            continue;
+        }
+        // Move numbers: "12." or "12..." possibly glued to the move ("12.11-15").
+        let t = token.trim_start_matches(|c: char| c.is_ascii_digit());
+        let t = if t.len() < token.len() && t.starts_with('.') {
+            t.trim_start_matches('.')
+        } else {
+            token
+        };
+        let t = t.trim_end_matches(['!', '?', '*']);
+        if t.is_empty() {
+            continue;
+        }
+        let mv = notation::parse_pdn_move(&pos, t).map_err(|error| PdnError::BadMove {
+            game,
+            ply: moves.len() + 1,
+            text: t.to_string(),
+            error,
+        })?;
+        pos = pos.play(&mv);
+        moves.push(mv);
+    }
+    Ok((moves, result))
+}
+
+/// The tags poolshark writes for a match game, in order.
+#[allow(clippy::too_many_arguments)]
+pub fn match_tags(
+    event: &str,
+    date: &str,
+    round: usize,
+    white: &str,
+    black: &str,
+    result: &str,
+    start: &Position,
+    termination: &str,
+) -> Vec<(String, String)> {
+    vec![
+        ("Event".into(), event.into()),
+        ("Site".into(), "?".into()),
+        ("Date".into(), date.into()),
+        ("Round".into(), round.to_string()),
+        ("White".into(), white.into()),
+        ("Black".into(), black.into()),
+        ("Result".into(), result.into()),
+        ("GameType".into(), "23".into()),
+        ("SetUp".into(), "1".into()),
+        ("FEN".into(), write_fen(start)),
+        ("Termination".into(), termination.into()),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::movegen::legal_moves;
+
+    #[test]
+    fn round_trip_of_random_games() {
+        let mut seed = 5u64;
+        let mut text = String::new();
+        let mut written = Vec::new();
+        for g in 0..10 {
+            let start = if g % 2 == 0 {
+                Position::start()
+            } else {
+                notation::parse_fen("W:W21-32:B1-8,10,11,12,14").unwrap()
+            };
+            let mut pos = start;
+            let mut moves = Vec::new();
+            for _ in 0..120 {
+                let legal = legal_moves(&pos);
+                if legal.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let mv = legal[(seed >> 33) as usize % legal.len()];
+                pos = pos.play(&mv);
+                moves.push(mv);
+            }
+            let tags = match_tags(
+                "test",
+                "2026.11.30",
+                g + 1,
+                "a",
+                "b",
+                "*",
+                &start,
+                "unterminated",
+            );
+            let game = PdnGame {
+                tags,
+                start,
+                moves,
+                result: "*".into(),
+            };
+            text.push_str(&game.write());
+            written.push(game);
+        }
+        let read_back = read(&text).unwrap();
+        assert_eq!(read_back, written);
+    }
+
+    #[test]
+    fn reads_comments_variations_and_numbers() {
+        let text = "[Event \"x\"]\n[GameType \"23\"]\n\n1. 11-15 {a comment} 23-19 2.9-14 (2. 8-11 22-17) 22-17 1/2-1/2\n";
+        let games = read(text).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].moves.len(), 4);
+        assert_eq!(games[0].result, "1/2-1/2");
+    }
+
+    #[test]
+    fn errors() {
+        assert!(matches!(
+            read("[Event x]\n1. 11-15 *"),
+            Err(PdnError::BadTag { .. })
+        ));
+        assert!(matches!(
+            read("[FEN \"Q:W1\"]\n1. 11-15 *"),
+            Err(PdnError::BadFen { .. })
+        ));
+        assert!(matches!(
+            read("1. 11-17 *"),
+            Err(PdnError::BadMove { ply: 1, .. })
+        ));
+        assert!(matches!(
+            read("1. 11-15 {oops *"),
+            Err(PdnError::Unterminated { .. })
+        ));
+    }
+}

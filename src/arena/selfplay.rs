@@ -1,0 +1,142 @@
+//! Self-play data for evaluation tuning: poolshark plays itself in-process at a fixed node
+//! count from the built-in openings plus a few random plies, and every position of each
+//! finished game without a pending capture is written with the game's result.
+//!
+//! Output, one position a line: `<FEN> ; <result>` where the result is White's score,
+//! `1`, `0.5` or `0`.
+
+use crate::arena::openings;
+use crate::core::game::GameResult;
+use crate::core::notation::write_fen;
+use crate::core::{movegen, Color, Game, Position};
+use crate::search::{Engine, Limits, SearchControl};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+pub struct SelfplayConfig {
+    pub games: usize,
+    pub nodes: u64,
+    /// Random plies after the opening, so that games differ.
+    pub random_plies: u32,
+    pub seed: u64,
+    pub concurrency: usize,
+}
+
+/// One finished game's positions and White's score.
+pub struct GameData {
+    pub positions: Vec<Position>,
+    pub white_score: f64,
+}
+
+fn xorshift(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}
+
+/// Play game `index` (the same index and config give the same game).
+pub fn play_one(
+    cfg: &SelfplayConfig,
+    index: usize,
+    engine: &mut Engine,
+    openings: &[Position],
+) -> GameData {
+    let mut rng = cfg.seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    xorshift(&mut rng);
+    let mut game = Game::new(openings[index % openings.len()]);
+    for _ in 0..cfg.random_plies {
+        let moves = movegen::legal_moves(game.position());
+        if moves.is_empty() {
+            break;
+        }
+        game.play(&moves[(xorshift(&mut rng) % moves.len() as u64) as usize]);
+    }
+    engine.clear();
+    let limits = Limits {
+        nodes: Some(cfg.nodes),
+        ..Limits::default()
+    };
+    let white_score = loop {
+        match game.result() {
+            GameResult::Win(Color::White) => break 1.0,
+            GameResult::Win(Color::Black) => break 0.0,
+            GameResult::Draw(_) => break 0.5,
+            GameResult::Ongoing => {}
+        }
+        if game.moves().len() >= 600 {
+            break 0.5;
+        }
+        let out = engine.search(&game, &limits, &SearchControl::new(), &mut |_| {});
+        match out.best {
+            Some(mv) => game.play(&mv),
+            None => {
+                break if game.position().side() == Color::White {
+                    0.0
+                } else {
+                    1.0
+                }
+            }
+        }
+    };
+    let positions = game
+        .positions()
+        .iter()
+        .filter(|p| !movegen::has_capture(p))
+        .copied()
+        .collect();
+    GameData {
+        positions,
+        white_score,
+    }
+}
+
+/// Play the games on `concurrency` threads and write each finished game's lines to `sink`
+/// (in the order games finish). `progress` sees (games done, positions written).
+pub fn run(
+    cfg: &SelfplayConfig,
+    sink: &mut (dyn FnMut(&str) -> std::io::Result<()> + Send),
+    progress: &mut (dyn FnMut(usize, usize) + Send),
+) -> std::io::Result<usize> {
+    let mut openings = openings::builtin();
+    if openings.is_empty() {
+        openings.push(Position::start());
+    }
+    let next = AtomicUsize::new(0);
+    let shared = Mutex::new((sink, progress, 0usize, 0usize, None::<std::io::Error>));
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.max(1) {
+            scope.spawn(|| {
+                let mut engine = Engine::new(16, 1);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= cfg.games {
+                        break;
+                    }
+                    let data = play_one(cfg, i, &mut engine, &openings);
+                    let mut text = String::new();
+                    for p in &data.positions {
+                        text.push_str(&format!("{} ; {}\n", write_fen(p), data.white_score));
+                    }
+                    let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
+                    let (sink, progress, games, lines, err) = &mut *guard;
+                    if err.is_some() {
+                        break;
+                    }
+                    if let Err(e) = sink(&text) {
+                        *err = Some(e);
+                        break;
+                    }
+                    *games += 1;
+                    *lines += data.positions.len();
+                    progress(*games, *lines);
+                }
+            });
+        }
+    });
+    let (_, _, _, lines, err) = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    match err {
+        Some(e) => Err(e),
+        None => Ok(lines),
+    }
+}

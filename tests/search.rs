@@ -1,0 +1,255 @@
+//! The search: legal answers, composed tactics, the draw rules inside the tree, limits,
+//! stopping, and bench determinism.
+
+use poolshark::core::game::DrawCounts;
+use poolshark::core::movegen::legal_moves;
+use poolshark::core::notation::parse_fen;
+use poolshark::core::{Game, Position};
+use poolshark::search::{Engine, Limits, Outcome, SearchControl};
+use std::sync::Arc;
+use std::time::Duration;
+
+fn search(game: &Game, limits: Limits, threads: usize) -> Outcome {
+    let engine = Engine::new(16, threads);
+    engine.search(game, &limits, &SearchControl::new(), &mut |_| {})
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn best_move_is_always_legal_in_200_random_positions() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut pos = Position::start();
+    let mut searched = 0;
+    let engine = Engine::new(4, 1);
+    while searched < 200 {
+        let moves = legal_moves(&pos);
+        if moves.is_empty() {
+            pos = Position::start();
+            continue;
+        }
+        let game = Game::new(pos);
+        let out = engine.search(&game, &depth(3), &SearchControl::new(), &mut |_| {});
+        let best = out.best.expect("a move when moves exist");
+        assert!(moves.contains(&best), "{pos:?}: {best}");
+        // The PV is a legal line.
+        let mut p = pos;
+        for mv in &out.pv {
+            assert!(legal_moves(&p).contains(mv), "{pos:?}: pv {:?}", out.pv);
+            p = p.play(mv);
+        }
+        searched += 1;
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        pos = pos.play(&moves[(seed % moves.len() as u64) as usize]);
+    }
+}
+
+#[test]
+fn composed_tactics_are_found_with_their_win_distance() {
+    for line in include_str!("data/tactics.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+    {
+        let parts: Vec<&str> = line.split(" ; ").collect();
+        let pos = parse_fen(parts[0]).unwrap();
+        let plies: i32 = parts[2].trim().parse().unwrap();
+        let out = search(&Game::new(pos), depth(plies as u32 + 4), 1);
+        assert_eq!(out.best.unwrap().hub(), parts[1], "{line}");
+        assert!(out.score.is_win(), "{line}: {}", out.score);
+        assert!(out.score.plies_to_end() <= plies, "{line}: {}", out.score);
+    }
+}
+
+#[test]
+fn tactics_on_two_threads() {
+    for line in include_str!("data/tactics.txt").lines().take(6) {
+        let parts: Vec<&str> = line.split(" ; ").collect();
+        let plies: u32 = parts[2].trim().parse().unwrap();
+        let out = search(
+            &Game::new(parse_fen(parts[0]).unwrap()),
+            depth(plies + 4),
+            2,
+        );
+        assert_eq!(out.best.unwrap().hub(), parts[1], "{line}");
+        assert!(out.score.is_win(), "{line}");
+    }
+}
+
+fn count13_cases() -> Vec<(Game, bool)> {
+    include_str!("data/count13.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let parts: Vec<&str> = line.split(" ; ").collect();
+            let mut game = Game::new(parse_fen(parts[0]).unwrap());
+            for mv in parts[1].split_whitespace() {
+                game.play_text(mv).unwrap();
+            }
+            (game, parts[2].trim() == "win")
+        })
+        .collect()
+}
+
+#[test]
+fn thirteen_move_rule_boundaries() {
+    for (game, win) in count13_cases() {
+        let out = search(&game, depth(14), 1);
+        if win {
+            assert!(
+                out.score.is_win(),
+                "{:?} should win: {}",
+                game.position(),
+                out.score
+            );
+        } else {
+            assert_eq!(
+                out.score.hub(),
+                "0.00",
+                "{:?} is a draw by R19",
+                game.position()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_same_positions_with_the_count_at_zero_are_wins() {
+    for (game, win) in count13_cases() {
+        if win {
+            continue;
+        }
+        let fresh = Game::new(*game.position());
+        assert_eq!(fresh.counts().lone_king_moves, Some(0));
+        let out = search(&fresh, depth(14), 1);
+        assert!(
+            out.score.is_win(),
+            "{:?} with 13 moves left: {}",
+            fresh.position(),
+            out.score
+        );
+    }
+}
+
+#[test]
+fn forty_move_rule_one_quiet_king_move_from_the_limit() {
+    // Black wins in 9 plies with a quiet king move first (tactics.txt)...
+    let pos = parse_fen("B:W10,16:BK25,K32").unwrap();
+    let out = search(&Game::new(pos), depth(12), 1);
+    assert!(out.score.is_win());
+    // ...but with 79 quiet king plies behind it, any king move draws at once (R18), and
+    // Black has nothing else.
+    let game = Game::with_counts(
+        pos,
+        DrawCounts {
+            quiet_king_plies: 79,
+            lone_king_moves: None,
+        },
+    );
+    let out = search(&game, depth(12), 1);
+    assert_eq!(out.score.hub(), "0.00");
+    // At 70 the win still fits: after Black's quiet king move White must capture, which
+    // resets the count.
+    let game = Game::with_counts(
+        pos,
+        DrawCounts {
+            quiet_king_plies: 70,
+            lone_king_moves: None,
+        },
+    );
+    let out = search(&game, depth(12), 1);
+    assert!(out.score.is_win(), "{}", out.score);
+}
+
+#[test]
+fn repetition_from_the_game_history_is_a_draw() {
+    // Black has a lone king against a king and two men: lost on material, unless it can
+    // repeat the position a third time.
+    let start = parse_fen("W:WK30,21,22:BK3").unwrap();
+    let mut game = Game::new(start);
+    for mv in ["30-26", "3-7", "26-30", "7-3", "30-26", "3-7", "26-30"] {
+        game.play_text(mv).unwrap();
+    }
+    let out = search(&game, depth(4), 1);
+    assert_eq!(out.best.unwrap().hub(), "7-3");
+    assert_eq!(out.score.hub(), "0.00");
+    // Without the history the same position is bad for Black.
+    let out = search(&Game::new(*game.position()), depth(4), 1);
+    assert!(out.score.0 < -100, "{}", out.score);
+}
+
+#[test]
+fn node_and_depth_limits_are_honoured() {
+    let game = Game::new(Position::start());
+    let out = search(
+        &game,
+        Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        },
+        1,
+    );
+    assert!(
+        out.nodes >= 20_000 && out.nodes < 20_000 + 1_000,
+        "{}",
+        out.nodes
+    );
+    assert!(legal_moves(game.position()).contains(&out.best.unwrap()));
+    let mut depths = Vec::new();
+    let engine = Engine::new(16, 1);
+    let out = engine.search(&game, &depth(7), &SearchControl::new(), &mut |i| {
+        depths.push(i.depth)
+    });
+    assert_eq!(out.depth, 7);
+    assert_eq!(depths, (1..=7).collect::<Vec<_>>());
+}
+
+#[test]
+fn stop_ends_an_infinite_search_with_a_legal_move() {
+    for threads in [1, 2] {
+        let control = Arc::new(SearchControl::new());
+        let c = control.clone();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let engine = Engine::new(16, threads);
+            let game = Game::new(Position::start());
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            let _ = tx.send(engine.search(&game, &limits, &c, &mut |_| {}));
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(
+            rx.try_recv().is_err(),
+            "an infinite search must wait for stop"
+        );
+        control.stop();
+        // Generous: this only guards against a hang.
+        let out = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the search stops");
+        assert!(legal_moves(&Position::start()).contains(&out.best.unwrap()));
+    }
+}
+
+#[test]
+fn single_thread_bench_is_deterministic() {
+    let a = poolshark::bench::run(6, 1, 8, &mut |_, _, _| {});
+    let b = poolshark::bench::run(6, 1, 8, &mut |_, _, _| {});
+    assert_eq!(a.nodes, b.nodes);
+    assert!(a.nodes > 1000);
+}
+
+#[test]
+fn no_legal_move_gives_no_best_move() {
+    let out = search(&Game::new(parse_fen("W:W5:B1").unwrap()), depth(3), 1);
+    assert!(out.best.is_none());
+    assert!(out.score.is_loss());
+}
