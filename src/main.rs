@@ -59,8 +59,8 @@ enum Command {
         #[arg(long, default_value = "startpos")]
         fen: String,
         /// Moves played from the FEN first (Hub or PDN notation, space separated).
-        #[arg(long, default_value = "")]
-        moves: String,
+        #[arg(long)]
+        moves: Option<String>,
     },
     /// Search a position and print the best move, with progress lines as the search deepens.
     /// Without a limit it thinks for 5 seconds.
@@ -260,12 +260,14 @@ fn main() -> ExitCode {
                 println!("{} {}", mv.hub(), notation::pdn_move(pos, mv));
             }
         }),
-        Command::Show { fen, moves } => read_game(&fen, &moves).map(|game| {
-            print!("{}", notation::diagram(game.position()));
-            if !moves.trim().is_empty() {
-                println!("Result: {}", game.result());
-            }
-        }),
+        Command::Show { fen, moves } => {
+            read_game(&fen, moves.as_deref().unwrap_or("")).map(|game| {
+                print!("{}", notation::diagram(game.position()));
+                if moves.is_some() {
+                    println!("Result: {}", game.result());
+                }
+            })
+        }
         Command::Analyze {
             fen,
             moves,

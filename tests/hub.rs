@@ -325,3 +325,39 @@ fn every_error_case_gets_an_error_and_the_loop_goes_on() {
     assert_eq!(e.sync(), Vec::<String>::new());
     assert!(!e.stderr().contains("panicked"), "{}", e.stderr());
 }
+
+/// A table the allocator refuses is an error, and the old table stays (Linux: the address
+/// space is capped with ulimit so that the allocation fails).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_table_that_does_not_fit_is_refused() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1500000 && exec '{}' hub",
+            env!("CARGO_BIN_EXE_poolshark")
+        ))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"set-param name=tt-size value=27\nhub\nping\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("error message=\"tt-size=27: cannot allocate"),
+        "{text}"
+    );
+    assert!(text.contains("param name=tt-size value=22 "), "{text}");
+    assert_eq!(lines.last(), Some(&"pong"));
+}
