@@ -92,7 +92,7 @@ enum Command {
     /// Play an engine-vs-engine match over the Hub protocol, refereed by poolshark's rules.
     /// Each opening is played twice with colours swapped. Prints a line per game and a summary
     /// with the Elo difference (95% interval), draw ratio, LOS and the SPRT state.
-    #[command(group(clap::ArgGroup::new("tc").args(["tc", "movetime", "depth", "nodes"]).required(true)))]
+    #[command(group(clap::ArgGroup::new("time_control").args(["tc", "movetime", "depth", "nodes"]).required(true)))]
     Match {
         /// An engine command line (give two), e.g. `"poolshark hub"`.
         #[arg(long = "engine", required = true, num_args = 1)]

@@ -11,12 +11,33 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => movegen::count_moves(pos) as u64,
+        2 => perft2(pos),
         _ => {
             let mut list = MoveList::new();
             movegen::generate(pos, &mut list);
-            list.iter().map(|mv| perft(&pos.play(mv), depth - 1)).sum()
+            // Perft reads no key, so the children skip the Zobrist update.
+            list.iter()
+                .map(|mv| perft(&pos.play_unhashed(mv), depth - 1))
+                .sum()
         }
     }
+}
+
+/// Depth 2: count each child's moves. Quiet moves are played as they are found, with no list.
+fn perft2(pos: &Position) -> u64 {
+    let mut list = MoveList::new();
+    movegen::generate_captures(pos, &mut list);
+    if !list.is_empty() {
+        return list
+            .iter()
+            .map(|mv| movegen::count_moves(&pos.play_unhashed(mv)) as u64)
+            .sum();
+    }
+    let mut n = 0;
+    movegen::for_each_quiet(pos, |mv| {
+        n += movegen::count_moves(&pos.play_unhashed(&mv)) as u64;
+    });
+    n
 }
 
 /// Leaf count on a rayon pool of `threads` threads. Splits two plies deep so that the work

@@ -103,9 +103,21 @@ struct Magic {
     offset: u32,
 }
 
-struct Tables {
+/// The built king tables. Hot loops fetch them once with `tables()` and then call
+/// `Tables::attacks`, which saves the `LazyLock` check on every lookup.
+pub struct Tables {
     magics: [Magic; 32],
     attacks: Vec<Bitboard>,
+}
+
+impl Tables {
+    /// Every square a king on `sq` sees along its diagonals, first blockers included.
+    #[inline]
+    pub fn attacks(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let m = self.magics[sq.index()];
+        let idx = ((occ.0 & m.mask) as u64).wrapping_mul(m.magic) >> m.shift;
+        self.attacks[m.offset as usize + idx as usize]
+    }
 }
 
 static TABLES: LazyLock<Tables> = LazyLock::new(build_tables);
@@ -115,13 +127,16 @@ pub fn init() {
     LazyLock::force(&TABLES);
 }
 
+/// The king tables, built on first use.
+#[inline]
+pub fn tables() -> &'static Tables {
+    &TABLES
+}
+
 /// Every square a king on `sq` sees along its diagonals, first blockers included.
 #[inline]
 pub fn king_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    let t = &*TABLES;
-    let m = t.magics[sq.index()];
-    let idx = ((occ.0 & m.mask) as u64).wrapping_mul(m.magic) >> m.shift;
-    t.attacks[m.offset as usize + idx as usize]
+    tables().attacks(sq, occ)
 }
 
 /// The squares a king on `sq` sees in one direction, the first blocker included.

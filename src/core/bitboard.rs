@@ -94,6 +94,28 @@ impl Bitboard {
                 | ((self.0 & Self::ODD_ROWS.0) << 4),
         )
     }
+
+    /// A man's jump north-west, two steps at once: 9 bits down from any square off file a/b
+    /// and off the top two rows, whatever the row parity.
+    #[inline]
+    pub const fn jump_nw(self) -> Bitboard {
+        Bitboard((self.0 & !Self::COL0.0 & 0xFFFF_FF00) >> 9)
+    }
+    /// Two steps north-east: 7 bits down, from off file g/h and the top two rows.
+    #[inline]
+    pub const fn jump_ne(self) -> Bitboard {
+        Bitboard((self.0 & !Self::COL3.0 & 0xFFFF_FF00) >> 7)
+    }
+    /// Two steps south-west: 7 bits up, from off file a/b and the bottom two rows.
+    #[inline]
+    pub const fn jump_sw(self) -> Bitboard {
+        Bitboard((self.0 & !Self::COL0.0 & 0x00FF_FFFF) << 7)
+    }
+    /// Two steps south-east: 9 bits up, from off file g/h and the bottom two rows.
+    #[inline]
+    pub const fn jump_se(self) -> Bitboard {
+        Bitboard((self.0 & !Self::COL3.0 & 0x00FF_FFFF) << 9)
+    }
 }
 
 /// Iterator over the squares of a bitboard, lowest first.
@@ -195,6 +217,17 @@ mod tests {
                     .map_or(Bitboard::EMPTY, Bitboard::from_square);
                 assert_eq!(stepped, expected, "{dir:?} from {}", sq.number());
             }
+        }
+    }
+
+    #[test]
+    fn jumps_are_two_steps() {
+        for sq in Square::all() {
+            let b = Bitboard::from_square(sq);
+            assert_eq!(b.jump_nw(), b.step_nw().step_nw(), "{}", sq.number());
+            assert_eq!(b.jump_ne(), b.step_ne().step_ne(), "{}", sq.number());
+            assert_eq!(b.jump_sw(), b.step_sw().step_sw(), "{}", sq.number());
+            assert_eq!(b.jump_se(), b.step_se().step_se(), "{}", sq.number());
         }
     }
 

@@ -7,7 +7,7 @@
 //! (R13); men jump backward too (R9) and are not crowned in passing (R14). Paths that end in
 //! the same move identity are dropped as duplicates (R15).
 
-use crate::core::attacks::{king_attacks, NEIGHBOURS, RAYS};
+use crate::core::attacks::{self, Tables, NEIGHBOURS, RAYS};
 use crate::core::bitboard::Bitboard;
 use crate::core::moves::{Move, MoveList};
 use crate::core::position::Position;
@@ -47,6 +47,19 @@ pub trait CaptureSink {
     fn leave(&mut self) {}
     /// A complete capture.
     fn add(&mut self, mv: Move);
+    /// One-piece captures that end at once: a man jumped in `dir` to each square of
+    /// `landings`. Such a capture has one path, so it is never a duplicate (R15).
+    #[inline]
+    fn add_single_jumps(&mut self, dir: Direction, landings: Bitboard) {
+        let back = &NEIGHBOURS[dir.opposite() as usize];
+        for l in landings {
+            let over = back[l.index()];
+            let origin = back[over.lsb().index()].lsb();
+            self.enter(l);
+            self.add(Move::capture(origin, l, over));
+            self.leave();
+        }
+    }
 }
 
 impl CaptureSink for MoveList {
@@ -57,6 +70,14 @@ impl CaptureSink for MoveList {
             return;
         }
         self.push(mv);
+    }
+    #[inline]
+    fn add_single_jumps(&mut self, dir: Direction, landings: Bitboard) {
+        let back = &NEIGHBOURS[dir.opposite() as usize];
+        for l in landings {
+            let over = back[l.index()];
+            self.push(Move::capture(back[over.lsb().index()].lsb(), l, over));
+        }
     }
 }
 
@@ -79,12 +100,37 @@ impl CaptureSink for PathSink {
     }
 }
 
+/// Counts distinct captures without listing them (perft's last ply). Only captures of two or
+/// more pieces are kept, to drop their duplicates (R15).
+struct CaptureCounter {
+    n: usize,
+    multi: MoveList,
+}
+
+impl CaptureSink for CaptureCounter {
+    #[inline]
+    fn add(&mut self, mv: Move) {
+        if mv.captured.count() >= 2 {
+            if self.multi.contains(&mv) {
+                return;
+            }
+            self.multi.push(mv);
+        }
+        self.n += 1;
+    }
+    #[inline]
+    fn add_single_jumps(&mut self, _dir: Direction, landings: Bitboard) {
+        self.n += landings.count() as usize;
+    }
+}
+
 /// What stays fixed while one piece's capture is explored.
 struct CaptureCtx {
     origin: Square,
     them: Bitboard,
     /// Every piece but the mover (its origin counts as empty, R13). Captured pieces stay in.
     occ: Bitboard,
+    tables: &'static Tables,
 }
 
 /// All legal moves of the position, into `list` (cleared first).
@@ -103,45 +149,66 @@ pub fn legal_moves(pos: &Position) -> MoveList {
     list
 }
 
-/// The number of legal moves, without building quiet moves (perft's last ply).
+/// The number of legal moves, without building a move list (perft's last ply).
 pub fn count_moves(pos: &Position) -> usize {
-    let mut list = MoveList::new();
-    generate_captures(pos, &mut list);
-    if !list.is_empty() {
-        return list.len();
+    let men = pos.us() & !pos.kings();
+    let src = jump_sources(pos.them(), pos.empty());
+    let man_jumps_exist = (any_dir(&src) & men).any();
+    if man_jumps_exist || (pos.us() & pos.kings()).any() {
+        let mut counter = CaptureCounter {
+            n: 0,
+            multi: MoveList::new(),
+        };
+        captures_from(pos, &src, &mut counter);
+        if counter.n > 0 {
+            return counter.n;
+        }
     }
     count_quiet(pos)
 }
 
-/// Men of the side to move that have a jump available, found with whole-board shifts.
+/// Per direction (indexed like `Direction::ALL`): the squares from which a man would jump a
+/// piece of `them` onto a square of `free` in that direction, whoever stands there.
 #[inline]
-fn capturing_men(pos: &Position) -> Bitboard {
-    let men = pos.us() & !pos.kings();
-    let them = pos.them();
-    let empty = pos.empty();
-    // For each direction, step back from the empty landing squares over an enemy piece.
-    (empty.step_se() & them).step_se() & men
-        | (empty.step_sw() & them).step_sw() & men
-        | (empty.step_ne() & them).step_ne() & men
-        | (empty.step_nw() & them).step_nw() & men
+fn jump_sources(them: Bitboard, free: Bitboard) -> [Bitboard; 4] {
+    // Jump back from the landing squares; the square passed over holds a piece of `them`.
+    [
+        free.jump_se() & them.step_se(),
+        free.jump_sw() & them.step_sw(),
+        free.jump_ne() & them.step_ne(),
+        free.jump_nw() & them.step_nw(),
+    ]
+}
+
+#[inline]
+fn any_dir(src: &[Bitboard; 4]) -> Bitboard {
+    src[0] | src[1] | src[2] | src[3]
 }
 
 /// Does the side to move have a capture (and so only captures)?
 pub fn has_capture(pos: &Position) -> bool {
-    if capturing_men(pos).any() {
+    let men = pos.us() & !pos.kings();
+    if (any_dir(&jump_sources(pos.them(), pos.empty())) & men).any() {
         return true;
     }
+    let t = attacks::tables();
     let occ = pos.occupied();
     let them = pos.them();
     (pos.us() & pos.kings())
         .iter()
-        .any(|k| king_sees_jump(k, occ, them, Bitboard::EMPTY))
+        .any(|k| king_sees_jump(t, k, occ, them, Bitboard::EMPTY))
 }
 
 /// Can a king on `sq` jump a piece of `them` not yet in `captured`?
 #[inline]
-fn king_sees_jump(sq: Square, occ: Bitboard, them: Bitboard, captured: Bitboard) -> bool {
-    let targets = king_attacks(sq, occ) & them & !captured;
+fn king_sees_jump(
+    t: &Tables,
+    sq: Square,
+    occ: Bitboard,
+    them: Bitboard,
+    captured: Bitboard,
+) -> bool {
+    let targets = t.attacks(sq, occ) & them & !captured;
     if targets.is_empty() {
         return false;
     }
@@ -153,21 +220,56 @@ fn king_sees_jump(sq: Square, occ: Bitboard, them: Bitboard, captured: Bitboard)
 
 /// All captures of the side to move, into `list` (appended).
 pub fn generate_captures<S: CaptureSink>(pos: &Position, list: &mut S) {
+    captures_from(pos, &jump_sources(pos.them(), pos.empty()), list);
+}
+
+/// `generate_captures`, given the position's `jump_sources`.
+#[inline]
+fn captures_from<S: CaptureSink>(pos: &Position, src: &[Bitboard; 4], list: &mut S) {
     let us = pos.us();
     let them = pos.them();
-    for origin in capturing_men(pos) {
-        let ctx = CaptureCtx {
-            origin,
-            them,
-            occ: pos.occupied() & !Bitboard::from_square(origin),
-        };
-        man_jumps(&ctx, origin, Bitboard::EMPTY, list);
+    let occupied = pos.occupied();
+    let men = us & !pos.kings();
+    let tables = attacks::tables();
+    for d in Direction::ALL {
+        let jumpers = src[d as usize] & men;
+        if jumpers.is_empty() {
+            continue;
+        }
+        let landings = jump(jumpers, d);
+        // A man goes on from its landing square if it can jump in another direction than
+        // straight back over the piece just taken. In the other directions neither its
+        // origin nor the piece just taken is in the way, so the whole-board sets answer.
+        let back = d.opposite() as usize;
+        let mut onward = Bitboard::EMPTY;
+        for (e, s) in src.iter().enumerate() {
+            if e != back {
+                onward |= *s;
+            }
+        }
+        let going_on = landings & onward;
+        list.add_single_jumps(d, landings & !going_on);
+        let behind = &NEIGHBOURS[back];
+        for l in going_on {
+            let over = behind[l.index()];
+            let origin = behind[over.lsb().index()].lsb();
+            let ctx = CaptureCtx {
+                origin,
+                them,
+                occ: occupied & !Bitboard::from_square(origin),
+                tables,
+            };
+            list.enter(l);
+            man_jumps(&ctx, l, over, list);
+            list.leave();
+        }
     }
     for origin in us & pos.kings() {
         let ctx = CaptureCtx {
             origin,
             them,
-            occ: pos.occupied() & !Bitboard::from_square(origin),
+            occ: occupied & !Bitboard::from_square(origin),
+            tables,
         };
         king_jumps(&ctx, origin, Bitboard::EMPTY, list);
     }
@@ -197,7 +299,8 @@ fn man_jumps<S: CaptureSink>(ctx: &CaptureCtx, cur: Square, captured: Bitboard, 
 
 /// A king on `cur` has taken `captured` so far; jump on (R10-R13).
 fn king_jumps<S: CaptureSink>(ctx: &CaptureCtx, cur: Square, captured: Bitboard, list: &mut S) {
-    let seen = king_attacks(cur, ctx.occ);
+    let t = ctx.tables;
+    let seen = t.attacks(cur, ctx.occ);
     let targets = seen & ctx.them & !captured;
     if targets.is_empty() {
         return;
@@ -207,8 +310,8 @@ fn king_jumps<S: CaptureSink>(ctx: &CaptureCtx, cur: Square, captured: Bitboard,
         if target.is_empty() {
             continue;
         }
-        let t = target.lsb();
-        let landings = king_attacks(t, ctx.occ) & rays[t.index()] & !ctx.occ;
+        let tgt = target.lsb();
+        let landings = t.attacks(tgt, ctx.occ) & rays[tgt.index()] & !ctx.occ;
         if landings.is_empty() {
             continue;
         }
@@ -216,7 +319,7 @@ fn king_jumps<S: CaptureSink>(ctx: &CaptureCtx, cur: Square, captured: Bitboard,
         // R12: if some landing square lets the king jump on, it must land on one of those.
         let going_on: Bitboard = landings
             .iter()
-            .filter(|&l| king_sees_jump(l, ctx.occ, ctx.them, now_captured))
+            .filter(|&l| king_sees_jump(t, l, ctx.occ, ctx.them, now_captured))
             .collect();
         if going_on.any() {
             for l in going_on {
@@ -236,31 +339,49 @@ fn king_jumps<S: CaptureSink>(ctx: &CaptureCtx, cur: Square, captured: Bitboard,
 
 /// Non-capturing moves: men one step forward (R6), kings any distance (R7).
 pub fn generate_quiet(pos: &Position, list: &mut MoveList) {
+    for_each_quiet(pos, |mv| list.push(mv));
+}
+
+/// Calls `f` with each non-capturing move, in `generate_quiet` order. Perft's next-to-last
+/// ply plays them straight from here, without a list.
+#[inline]
+pub(crate) fn for_each_quiet(pos: &Position, mut f: impl FnMut(Move)) {
     let empty = pos.empty();
     let men = pos.us() & !pos.kings();
     let (a, b) = forward_dirs(pos.side());
     for d in [a, b] {
-        let back = d.opposite() as usize;
+        let back = &NEIGHBOURS[d.opposite() as usize];
         for to in step(men, d) & empty {
-            list.push(Move::quiet(NEIGHBOURS[back][to.index()].lsb(), to));
+            f(Move::quiet(back[to.index()].lsb(), to));
         }
     }
-    let occ = pos.occupied();
-    for from in pos.us() & pos.kings() {
-        for to in king_attacks(from, occ) & empty {
-            list.push(Move::quiet(from, to));
+    let kings = pos.us() & pos.kings();
+    if kings.any() {
+        let t = attacks::tables();
+        let occ = pos.occupied();
+        for from in kings {
+            for to in t.attacks(from, occ) & empty {
+                f(Move::quiet(from, to));
+            }
         }
     }
 }
 
+#[inline]
 fn count_quiet(pos: &Position) -> usize {
     let empty = pos.empty();
     let men = pos.us() & !pos.kings();
     let (a, b) = forward_dirs(pos.side());
-    let mut n = (step(men, a) & empty).count() + (step(men, b) & empty).count();
-    let occ = pos.occupied();
-    for from in pos.us() & pos.kings() {
-        n += (king_attacks(from, occ) & empty).count();
+    // One popcount for both directions (a square may be reached from two men).
+    let both = (step(men, a) & empty).0 as u64 | ((step(men, b) & empty).0 as u64) << 32;
+    let mut n = both.count_ones();
+    let kings = pos.us() & pos.kings();
+    if kings.any() {
+        let t = attacks::tables();
+        let occ = pos.occupied();
+        for from in kings {
+            n += (t.attacks(from, occ) & empty).count();
+        }
     }
     n as usize
 }
@@ -271,6 +392,16 @@ pub const fn forward_dirs(side: Color) -> (Direction, Direction) {
     match side {
         Color::White => (Direction::NW, Direction::NE),
         Color::Black => (Direction::SW, Direction::SE),
+    }
+}
+
+#[inline]
+fn jump(b: Bitboard, d: Direction) -> Bitboard {
+    match d {
+        Direction::NW => b.jump_nw(),
+        Direction::NE => b.jump_ne(),
+        Direction::SW => b.jump_sw(),
+        Direction::SE => b.jump_se(),
     }
 }
 
@@ -294,4 +425,33 @@ pub fn has_quiet_move(pos: &Position) -> bool {
     }
     let kings = pos.us() & pos.kings();
     ((kings.step_nw() | kings.step_ne() | kings.step_sw() | kings.step_se()) & empty).any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::notation::parse_fen;
+
+    /// The bulk counter and the capture test must agree with the move list everywhere.
+    fn check_tree(pos: &Position, depth: u32) {
+        let list = legal_moves(pos);
+        assert_eq!(count_moves(pos), list.len(), "{pos:?}");
+        let captures = list.iter().any(|m| m.is_capture());
+        assert_eq!(has_capture(pos), captures, "{pos:?}");
+        if depth > 0 {
+            for mv in list.iter() {
+                check_tree(&pos.play(mv), depth - 1);
+            }
+        }
+    }
+
+    #[test]
+    fn count_moves_and_has_capture_match_the_move_list() {
+        let text = include_str!("../../tests/data/perft_random.txt");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fen = line.split(" ; ").next().unwrap();
+            check_tree(&parse_fen(fen).unwrap(), 3);
+        }
+        check_tree(&Position::start(), 6);
+    }
 }

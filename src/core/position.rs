@@ -194,6 +194,19 @@ impl Position {
     /// the end (R13); a man is crowned only if it ends on its crowning row (R14).
     #[inline]
     pub fn play(&self, mv: &Move) -> Position {
+        self.play_with::<true>(mv)
+    }
+
+    /// `play` without the Zobrist update, for counting (perft) where no key is read: the
+    /// result's `key()` is stale, so it must not be stored or compared.
+    #[inline]
+    pub fn play_unhashed(&self, mv: &Move) -> Position {
+        self.play_with::<false>(mv)
+    }
+
+    /// The one implementation of a move; `HASH` says whether to keep the key up to date.
+    #[inline(always)]
+    fn play_with<const HASH: bool>(&self, mv: &Move) -> Position {
         let from = Bitboard::from_square(mv.from);
         let to = Bitboard::from_square(mv.to);
         let side = self.side;
@@ -201,12 +214,15 @@ impl Position {
         let was_king = self.kings.contains(mv.from);
         let crowned = !was_king && (to & Position::crowning_row(side)).any();
 
-        let mut key = self.key ^ zobrist::BLACK_TO_MOVE;
-        key ^= zobrist::square_key(piece_row(side, was_king), mv.from);
-        key ^= zobrist::square_key(piece_row(side, was_king || crowned), mv.to);
-        let their_kings = mv.captured & self.kings;
-        key ^= zobrist::set_key(piece_row(them, true), their_kings);
-        key ^= zobrist::set_key(piece_row(them, false), mv.captured & !their_kings);
+        let mut key = self.key;
+        if HASH {
+            key ^= zobrist::BLACK_TO_MOVE;
+            key ^= zobrist::square_key(piece_row(side, was_king), mv.from);
+            key ^= zobrist::square_key(piece_row(side, was_king || crowned), mv.to);
+            let their_kings = mv.captured & self.kings;
+            key ^= zobrist::set_key(piece_row(them, true), their_kings);
+            key ^= zobrist::set_key(piece_row(them, false), mv.captured & !their_kings);
+        }
 
         let moved = from ^ to; // empty when from == to
         let mut kings = self.kings & !mv.captured;
