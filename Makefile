@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/poolshark
 
-.PHONY: all build run test test-deep bench lint fmt clean
+.PHONY: all build run test test-deep bench lint fmt clean pytest
 
 all: build
 
@@ -17,7 +17,12 @@ run: build
 # The whole suite in release mode, then the selection of deep (#[ignore]d) tests CI runs.
 test:
 	$(CARGO) test --release
+	./scripts/pytest.sh
 	$(CARGO) test --release --test perft -- --ignored start_position_depth_12
+
+# The Hub protocol with a real client (pydraughts' HubEngine, installed in target/venv).
+pytest:
+	./scripts/pytest.sh
 
 # Everything ignored, depth 13 perft included (minutes).
 test-deep:

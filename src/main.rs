@@ -16,12 +16,18 @@ use std::time::{Duration, Instant};
     about = "An engine for American Pool Checkers"
 )]
 struct Cli {
+    /// Without a subcommand, poolshark speaks the Hub protocol (as `poolshark hub`).
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak the Hub protocol on stdin/stdout (the default). Parameters: variant (pool),
+    /// threads, tt-size (log2 of table entries), ponder, and book, book-ply, book-margin,
+    /// which are declared now and take effect once the opening book exists. Logs go to
+    /// stderr; set RUST_LOG=debug to see them.
+    Hub,
     /// Count the leaf nodes of the legal-move tree, depth by depth (a move generator check).
     Perft {
         /// Position as a PDN FEN, or `startpos`.
@@ -42,12 +48,19 @@ enum Command {
         /// Position as a PDN FEN, or `startpos`.
         #[arg(long, default_value = "startpos")]
         fen: String,
+        /// Moves played from the FEN first (Hub or PDN notation, space separated).
+        #[arg(long, default_value = "")]
+        moves: String,
     },
-    /// Draw the board with square numbers, the side to move and the FEN.
+    /// Draw the board with square numbers, the side to move and the FEN; with --moves, also
+    /// the game's result (`Result: ...`), draws by repetition and move counts included.
     Show {
         /// Position as a PDN FEN, or `startpos`.
         #[arg(long, default_value = "startpos")]
         fen: String,
+        /// Moves played from the FEN first (Hub or PDN notation, space separated).
+        #[arg(long)]
+        moves: Option<String>,
     },
     /// Search a position and print the best move, with progress lines as the search deepens.
     /// Without a limit it thinks for 5 seconds.
@@ -230,19 +243,31 @@ fn read_fen(text: &str) -> Result<Position, ExitCode> {
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
-    let result = match cli.command {
+    let Some(command) = cli.command else {
+        std::process::exit(poolshark::hub::run());
+    };
+    let result = match command {
+        Command::Hub => std::process::exit(poolshark::hub::run()),
         Command::Perft {
             fen,
             depth,
             divide,
             threads,
         } => run_perft(&fen, depth, divide, threads as usize),
-        Command::Moves { fen } => read_fen(&fen).map(|pos| {
-            for mv in movegen::legal_moves(&pos).iter() {
-                println!("{} {}", mv.hub(), notation::pdn_move(&pos, mv));
+        Command::Moves { fen, moves } => read_game(&fen, &moves).map(|game| {
+            let pos = game.position();
+            for mv in movegen::legal_moves(pos).iter() {
+                println!("{} {}", mv.hub(), notation::pdn_move(pos, mv));
             }
         }),
-        Command::Show { fen } => read_fen(&fen).map(|pos| print!("{}", notation::diagram(&pos))),
+        Command::Show { fen, moves } => {
+            read_game(&fen, moves.as_deref().unwrap_or("")).map(|game| {
+                print!("{}", notation::diagram(game.position()));
+                if moves.is_some() {
+                    println!("Result: {}", game.result());
+                }
+            })
+        }
         Command::Analyze {
             fen,
             moves,
@@ -335,6 +360,21 @@ fn main() -> ExitCode {
     }
 }
 
+/// The game after playing `moves` from the FEN.
+fn read_game(fen: &str, moves: &str) -> Result<Game, ExitCode> {
+    let mut game = Game::new(read_fen(fen)?);
+    for text in moves.split_whitespace() {
+        if let Err(e) = game.play_text(text) {
+            eprintln!(
+                "error: move '{text}' after {} moves: {e}",
+                game.moves().len()
+            );
+            return Err(ExitCode::from(2));
+        }
+    }
+    Ok(game)
+}
+
 fn run_perft(fen: &str, depth: u32, divide: bool, threads: usize) -> Result<(), ExitCode> {
     let pos = read_fen(fen)?;
     poolshark::core::attacks::init();
@@ -366,16 +406,7 @@ fn run_analyze(
     threads: usize,
     hash_mb: usize,
 ) -> Result<(), ExitCode> {
-    let mut game = Game::new(read_fen(fen)?);
-    for text in moves.split_whitespace() {
-        if let Err(e) = game.play_text(text) {
-            eprintln!(
-                "error: move '{text}' after {} moves: {e}",
-                game.moves().len()
-            );
-            return Err(ExitCode::from(2));
-        }
-    }
+    let game = read_game(fen, moves)?;
     let mut limits = Limits {
         depth,
         nodes,

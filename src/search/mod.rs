@@ -42,7 +42,7 @@ pub struct Limits {
     pub analyze: bool,
 }
 
-/// Stop and ponder-hit requests from other threads.
+/// Stop and ponder-hit requests from other threads, for one search.
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
@@ -83,9 +83,10 @@ impl SearchControl {
         *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
         self.pondering.store(false, Ordering::Relaxed);
     }
-    /// Clear the stop flag and restart the clock (at the start of a search).
+    /// Restart the clock (at the start of a search). The stop flag is left alone: a stop
+    /// sent by another thread just before the search got going must still end it. So a
+    /// control serves one search; make a new one for the next.
     fn start(&self) {
-        self.stop.store(false, Ordering::Relaxed);
         *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
     }
     fn clock_start(&self) -> Instant {
@@ -184,6 +185,33 @@ impl Engine {
     pub fn set_tt_log2(&mut self, log2: u32) {
         if log2 != self.tt.log2_entries() {
             self.tt = TranspositionTable::with_log2(log2);
+        }
+    }
+    /// Resize the table to 2^`log2` entries (it is cleared). If the memory cannot be had the
+    /// old size stays (in the rare case it cannot be had back either, the smallest table):
+    /// check `tt().log2_entries()`.
+    pub fn try_set_tt_log2(&mut self, log2: u32) -> Result<(), std::collections::TryReserveError> {
+        let old = self.tt.log2_entries();
+        if log2 == old {
+            return Ok(());
+        }
+        if let Ok(tt) = TranspositionTable::try_with_log2(log2) {
+            self.tt = tt;
+            return Ok(());
+        }
+        // Perhaps both tables do not fit at once: free the old one and try again.
+        self.tt = TranspositionTable::with_log2(TranspositionTable::MIN_LOG2);
+        match TranspositionTable::try_with_log2(log2) {
+            Ok(tt) => {
+                self.tt = tt;
+                Ok(())
+            }
+            Err(e) => {
+                if let Ok(tt) = TranspositionTable::try_with_log2(old) {
+                    self.tt = tt;
+                }
+                Err(e)
+            }
         }
     }
     pub fn set_hash_mb(&mut self, mb: usize) {

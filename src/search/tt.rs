@@ -79,18 +79,26 @@ impl TranspositionTable {
 
     /// A table of 2^`log2_entries` entries, clamped to the allowed range.
     pub fn with_log2(log2_entries: u32) -> TranspositionTable {
+        Self::try_with_log2(log2_entries).unwrap_or_else(|e| panic!("transposition table: {e}"))
+    }
+
+    /// Like `with_log2`, but a table the allocator refuses is an error instead of an abort,
+    /// so a protocol front end can keep its old table and carry on.
+    pub fn try_with_log2(
+        log2_entries: u32,
+    ) -> Result<TranspositionTable, std::collections::TryReserveError> {
         let n = 1usize << log2_entries.clamp(Self::MIN_LOG2, Self::MAX_LOG2);
-        let slots = (0..n)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
-        TranspositionTable {
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(n)?;
+        slots.extend((0..n).map(|_| Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        }));
+        Ok(TranspositionTable {
             slots,
             mask: n / BUCKET - 1,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// The largest power-of-two table that fits in `mb` mebibytes (at least the minimum).

@@ -1,0 +1,381 @@
+//! The Hub loop: it owns the engine, the game and the limits, handles each command, and runs
+//! each search on a thread of its own.
+//!
+//! Events come from one channel: lines from the stdin reader and the end of each search.
+//! While a search runs only `ping`, `ponder-hit` and `stop` are handled at once; any other
+//! line stops the search, waits for its `done`, and is then handled. The engine moves into
+//! the search thread and comes back when it ends, so no lock guards it.
+
+use crate::core::{movegen, Game};
+use crate::hub::command::{parse, shown, Command, GoMode, HubError, Level};
+use crate::hub::input::{spawn_reader, Event};
+use crate::hub::output;
+use crate::hub::params::{max_tt_log2, Params};
+use crate::search::{Engine, Limits, SearchControl};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Stack for the search thread, which runs the main search worker itself.
+const SEARCH_STACK: usize = 16 << 20;
+
+/// What the loop should do after a command.
+enum Flow {
+    Continue,
+    Quit,
+}
+
+struct Search {
+    id: u64,
+    control: Arc<SearchControl>,
+    handle: JoinHandle<Engine>,
+}
+
+struct Hub {
+    /// None only while a search holds it.
+    engine: Option<Engine>,
+    params: Params,
+    /// None after a `pos` that failed, until the next good one.
+    game: Option<Game>,
+    level: Level,
+    search: Option<Search>,
+    searches: u64,
+    tx: Sender<Event>,
+}
+
+/// Run the loop on stdin and stdout until `quit` or the end of input. Returns the exit code.
+pub fn run() -> i32 {
+    let (tx, rx) = channel();
+    if let Err(e) = spawn_reader(tx.clone()) {
+        log::error!("cannot start the stdin reader: {e}");
+        return 1;
+    }
+    let params = Params::new(max_tt_log2());
+    let mut engine = Engine::new(1, params.threads);
+    if let Err(e) = engine.try_set_tt_log2(params.tt_log2) {
+        log::warn!("hash table of 2^{} entries: {e}", params.tt_log2);
+    }
+    let mut hub = Hub {
+        params: Params {
+            tt_log2: engine.tt().log2_entries(),
+            ..params
+        },
+        engine: Some(engine),
+        game: Some(Game::new(crate::core::Position::start())),
+        level: Level::default(),
+        search: None,
+        searches: 0,
+        tx,
+    };
+    hub.serve(&rx)
+}
+
+impl Hub {
+    fn serve(&mut self, rx: &Receiver<Event>) -> i32 {
+        loop {
+            let Ok(event) = rx.recv() else { return 0 };
+            match event {
+                Event::Eof => {
+                    // The client is gone: stop the search and leave without waiting for it.
+                    if let Some(s) = &self.search {
+                        s.control.stop();
+                    }
+                    log::debug!("end of input");
+                    return 0;
+                }
+                Event::SearchDone(id) => {
+                    if self.search.as_ref().is_some_and(|s| s.id == id) {
+                        self.finish_search();
+                    }
+                }
+                Event::TooLong(n) => {
+                    self.end_search();
+                    output::error(&format!("line of {n} bytes is too long; ignored"));
+                }
+                Event::Line(line) => {
+                    let command = parse(&line);
+                    if let Some(s) = &self.search {
+                        match command {
+                            Ok(Command::Ping) => output::line("pong"),
+                            Ok(Command::PonderHit) => s.control.ponder_hit(),
+                            Ok(Command::Stop) => s.control.stop(),
+                            Ok(Command::Empty) => {}
+                            _ => {
+                                self.end_search();
+                                if let Flow::Quit = self.handle(&line, command) {
+                                    return 0;
+                                }
+                            }
+                        }
+                    } else if let Flow::Quit = self.handle(&line, command) {
+                        return 0;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stop the running search, if any, and wait for its `done`.
+    fn end_search(&mut self) {
+        if let Some(s) = &self.search {
+            s.control.stop();
+            self.finish_search();
+        }
+    }
+
+    /// Take the engine back from a search that has ended (or is ending).
+    fn finish_search(&mut self) {
+        let Some(s) = self.search.take() else { return };
+        match s.handle.join() {
+            Ok(engine) => self.engine = Some(engine),
+            Err(_) => {
+                // The thread catches search panics, so this is out of the ordinary: start over.
+                log::error!("the search thread failed; making a new engine");
+                let mut engine = Engine::new(1, self.params.threads);
+                let _ = engine.try_set_tt_log2(self.params.tt_log2);
+                self.params.tt_log2 = engine.tt().log2_entries();
+                self.engine = Some(engine);
+            }
+        }
+    }
+
+    fn engine(&mut self) -> &mut Engine {
+        self.engine
+            .as_mut()
+            .expect("the engine is home whenever no search runs")
+    }
+
+    fn handle(&mut self, line: &str, command: Result<Command, HubError>) -> Flow {
+        let command = match command {
+            Ok(c) => c,
+            Err(e) => {
+                if line.split_ascii_whitespace().next() == Some("pos") {
+                    // Searching the previous position instead would answer the wrong question.
+                    self.game = None;
+                    self.level = Level::default();
+                    output::error(&format!("{e}; no position until the next good pos"));
+                } else {
+                    output::error(&e);
+                }
+                return Flow::Continue;
+            }
+        };
+        match command {
+            Command::Empty => {}
+            Command::Hub => self.hello(),
+            Command::Init => output::line("ready"),
+            Command::Ping => output::line("pong"),
+            // A stop or ponder-hit that crossed the search's `done` on the way: nothing to do.
+            Command::Stop | Command::PonderHit => {}
+            Command::Quit => return Flow::Quit,
+            Command::NewGame => self.engine().clear(),
+            Command::SetParam { name, value } => {
+                if let Err(e) = self.set_param(&name, &value) {
+                    output::error(&e);
+                }
+            }
+            Command::Pos { start, moves } => {
+                self.level = Level::default();
+                self.game = None;
+                let mut game = Game::new(start);
+                for (i, text) in moves.iter().enumerate() {
+                    if let Err(e) = game.play_text(text) {
+                        output::error(&HubError::Refused(format!(
+                            "moves: move {} ({}): {e}; no position until the next good pos",
+                            i + 1,
+                            shown(text)
+                        )));
+                        return Flow::Continue;
+                    }
+                }
+                self.game = Some(game);
+            }
+            Command::Level(level) => merge(&mut self.level, level),
+            Command::Go(mode) => self.go(mode),
+        }
+        Flow::Continue
+    }
+
+    fn hello(&self) {
+        output::line(&format!(
+            "id name=poolshark version={} author=\"the poolshark authors\" country=US",
+            env!("CARGO_PKG_VERSION")
+        ));
+        for line in self.params.param_lines() {
+            output::line(&format!("param {line}"));
+        }
+        for d in self.params.declared() {
+            log::info!("param {}: {}", d.name, d.help);
+        }
+        output::line("wait");
+    }
+
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), HubError> {
+        let next = self.params.with(name, value)?;
+        if next.tt_log2 != self.params.tt_log2 {
+            let engine = self.engine();
+            let result = engine.try_set_tt_log2(next.tt_log2);
+            let now = engine.tt().log2_entries();
+            self.params.tt_log2 = now;
+            if result.is_err() {
+                let gib = (1u64 << next.tt_log2) as f64 * 16.0 / (1u64 << 30) as f64;
+                return Err(HubError::Refused(format!(
+                    "tt-size={}: cannot allocate {gib:.1} GiB; tt-size stays {now}",
+                    next.tt_log2
+                )));
+            }
+        }
+        if next.threads != self.params.threads {
+            self.engine().set_threads(next.threads);
+        }
+        let tt_log2 = self.params.tt_log2;
+        self.params = Params { tt_log2, ..next };
+        Ok(())
+    }
+
+    fn go(&mut self, mode: GoMode) {
+        let game = match &self.game {
+            None => Err("no position: the last pos was rejected".to_string()),
+            Some(g) if movegen::legal_moves(g.position()).is_empty() => {
+                Err(format!("no legal move: {}", g.result()))
+            }
+            Some(g) => Ok(g.clone()),
+        };
+        let game = match game {
+            Ok(g) => g,
+            Err(message) => {
+                // Every go gets its done, so a client waiting for one does not hang.
+                output::error(&message);
+                output::line("done");
+                return;
+            }
+        };
+        let limits = limits(&self.level, mode);
+        let control = Arc::new(SearchControl::new());
+        control.set_pondering(mode == GoMode::Ponder);
+        self.searches += 1;
+        let id = self.searches;
+        let engine = self.engine.take().expect("no search is running");
+        let tx = self.tx.clone();
+        let thread_control = Arc::clone(&control);
+        let spawned = std::thread::Builder::new()
+            .name("hub-search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || {
+                search_and_report(&engine, &game, &limits, &thread_control);
+                let _ = tx.send(Event::SearchDone(id));
+                engine
+            });
+        match spawned {
+            Ok(handle) => {
+                self.search = Some(Search {
+                    id,
+                    control,
+                    handle,
+                })
+            }
+            Err(e) => {
+                // The closure, and the engine in it, is gone with the failed spawn.
+                let mut engine = Engine::new(1, self.params.threads);
+                let _ = engine.try_set_tt_log2(self.params.tt_log2);
+                self.params.tt_log2 = engine.tt().log2_entries();
+                self.engine = Some(engine);
+                output::error(&format!("cannot start the search thread: {e}"));
+                output::line("done");
+            }
+        }
+    }
+}
+
+/// Run one search, printing `info` lines and then exactly one `done`.
+fn search_and_report(engine: &Engine, game: &Game, limits: &Limits, control: &SearchControl) {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        engine.search(game, limits, control, &mut |info| {
+            output::line(&format!("info {}", info.hub_fields()))
+        })
+    }));
+    match result {
+        Ok(outcome) => match outcome.best {
+            Some(best) => {
+                let ponder = outcome
+                    .ponder
+                    .map(|m| format!(" ponder={}", m.hub()))
+                    .unwrap_or_default();
+                output::line(&format!("done move={}{ponder}", best.hub()));
+            }
+            None => {
+                output::error(&format!("no legal move: {}", game.result()));
+                output::line("done");
+            }
+        },
+        Err(_) => {
+            // Fall back to a legal move rather than leave the client without one.
+            output::error(&"internal error in the search");
+            match movegen::legal_moves(game.position()).iter().next() {
+                Some(mv) => output::line(&format!("done move={}", mv.hub())),
+                None => output::line("done"),
+            }
+        }
+    }
+}
+
+/// Fold a `level` line into the limits set since the last `pos`.
+fn merge(into: &mut Level, level: Level) {
+    into.depth = level.depth.or(into.depth);
+    into.nodes = level.nodes.or(into.nodes);
+    into.move_time = level.move_time.or(into.move_time);
+    into.time = level.time.or(into.time);
+    into.moves = level.moves.or(into.moves);
+    into.inc = level.inc.or(into.inc);
+    into.infinite |= level.infinite;
+}
+
+/// The search limits for `go`. The increment is added to the clock before the move, as the
+/// protocol says; a negative clock counts as empty.
+fn limits(level: &Level, mode: GoMode) -> Limits {
+    let inc = level.inc.unwrap_or(Duration::ZERO);
+    Limits {
+        depth: level.depth,
+        nodes: level.nodes,
+        move_time: level.move_time,
+        time: level
+            .time
+            .map(|t| Duration::from_secs_f64(t.max(0.0)) + inc),
+        inc,
+        moves_to_go: level.moves,
+        infinite: level.infinite,
+        analyze: mode == GoMode::Analyze,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_add_up_and_the_increment_joins_the_clock() {
+        let mut level = Level::default();
+        merge(
+            &mut level,
+            Level {
+                time: Some(-0.5),
+                ..Level::default()
+            },
+        );
+        merge(
+            &mut level,
+            Level {
+                inc: Some(Duration::from_secs(2)),
+                depth: Some(7),
+                ..Level::default()
+            },
+        );
+        let l = limits(&level, GoMode::Think);
+        assert_eq!(l.time, Some(Duration::from_secs(2)));
+        assert_eq!(l.depth, Some(7));
+        assert!(!l.analyze && !l.infinite);
+        assert!(limits(&level, GoMode::Analyze).analyze);
+    }
+}

@@ -1,0 +1,13 @@
+//! The Hub protocol (PROTOCOL.md): lines in, typed commands, the engine driven, lines out.
+//!
+//! `command` parses lines, `params` holds the parameters a client can set, `input` reads
+//! stdin on its own thread, `output` writes protocol lines, and `engine_loop` ties them
+//! together and runs the searches. `run` is the entry point.
+
+pub mod command;
+pub mod engine_loop;
+pub mod input;
+pub mod output;
+pub mod params;
+
+pub use engine_loop::run;

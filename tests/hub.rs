@@ -1,0 +1,363 @@
+//! The Hub protocol, spoken to the real binary: start-up, a game, searches that are stopped,
+//! pinged and ponder-hit, the end of input, and every error case of PROTOCOL.md.
+
+mod support;
+
+use std::time::Duration;
+use support::{field, legal_moves, Engine};
+
+const START: &str = "startpos";
+
+/// `done`'s move, after checking that it is legal after `moves` from the FEN.
+fn legal_done(done: &str, fen: &str, moves: &[String]) -> String {
+    assert!(done.starts_with("done move="), "{done}");
+    let mv = field(done, "move").unwrap();
+    let legal = legal_moves(fen, moves);
+    assert!(legal.contains(&mv), "{mv} is not legal: {legal:?}");
+    mv
+}
+
+#[test]
+fn handshake_then_a_game() {
+    let mut e = Engine::start();
+    let lines = e.handshake();
+    assert!(
+        lines[0].starts_with("id name=poolshark version="),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains("author=\""), "{}", lines[0]);
+    assert!(lines.contains(&"param name=variant value=pool type=enum values=\"pool\"".to_string()));
+    for name in [
+        "threads",
+        "tt-size",
+        "ponder",
+        "book",
+        "book-ply",
+        "book-margin",
+    ] {
+        let line = lines
+            .iter()
+            .find(|l| field(l, "name").as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no param {name}: {lines:?}"));
+        assert!(field(line, "type").is_some(), "{line}");
+        if field(line, "type").as_deref() == Some("int") {
+            assert!(
+                field(line, "min").is_some() && field(line, "max").is_some(),
+                "{line}"
+            );
+        }
+    }
+    assert_eq!(lines.last().unwrap(), "wait");
+    e.send("set-param name=threads value=2");
+    e.send("set-param name=variant value=pool");
+    assert_eq!(e.sync(), Vec::<String>::new());
+
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..8 {
+        e.send(&format!("pos start moves=\"{}\"", moves.join(" ")));
+        e.send("level depth=3");
+        e.send("go think");
+        let lines = e.until("done");
+        for info in &lines[..lines.len() - 1] {
+            assert!(info.starts_with("info depth="), "{info}");
+            let score: f64 = field(info, "score").unwrap().parse().unwrap();
+            assert!(score.abs() < 100.0);
+            assert!(!field(info, "pv").unwrap().is_empty());
+        }
+        let mv = legal_done(lines.last().unwrap(), START, &moves);
+        moves.push(mv);
+    }
+    // The same game as a Hub position string with the moves.
+    e.send(&format!(
+        "pos pos=Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"{}\"",
+        moves.join(" ")
+    ));
+    e.send("level nodes=2000");
+    e.send("go think");
+    let done = e.until("done").pop().unwrap();
+    legal_done(&done, START, &moves);
+    e.send("quit");
+    assert!(e.wait_exit().success());
+}
+
+#[test]
+fn stop_ends_an_infinite_search_with_a_legal_move() {
+    let mut e = Engine::start();
+    e.handshake();
+    for mode in ["think", "analyze", "ponder"] {
+        e.send("pos fen=\"W:W18,22,K30:B6,9,K27\"");
+        e.send("level infinite");
+        e.send(&format!("go {mode}"));
+        std::thread::sleep(Duration::from_millis(50));
+        e.send("stop");
+        let done = e.until("done").pop().unwrap();
+        legal_done(&done, "W:W18,22,K30:B6,9,K27", &[]);
+        assert_eq!(e.sync(), Vec::<String>::new(), "one done per go");
+    }
+}
+
+#[test]
+fn ping_is_answered_during_a_search() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("pos start");
+    e.send("level infinite");
+    e.send("go analyze");
+    e.send("ping");
+    let mut before = e.until("pong");
+    before.pop();
+    assert!(before.iter().all(|l| l.starts_with("info ")), "{before:?}");
+    e.send("ping");
+    e.until("pong");
+    e.send("stop");
+    legal_done(&e.until("done").pop().unwrap(), START, &[]);
+}
+
+#[test]
+fn ponder_hit_turns_pondering_into_a_timed_search() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("set-param name=ponder value=true");
+    let moves = vec!["11-15".to_string()];
+    e.send("pos start moves=\"11-15\"");
+    e.send("level time=0.3");
+    e.send("go ponder");
+    // Still pondering: the time limit does not run yet.
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(e.sync().iter().all(|l| l.starts_with("info ")));
+    e.send("ponder-hit");
+    legal_done(&e.until("done").pop().unwrap(), START, &moves);
+    // A ponder-hit or stop that crosses the done is ignored.
+    e.send("ponder-hit");
+    e.send("stop");
+    assert_eq!(e.sync(), Vec::<String>::new());
+}
+
+#[test]
+fn another_command_ends_the_search_and_then_runs() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("pos start");
+    e.send("level infinite");
+    e.send("go think");
+    e.send("frobnicate");
+    let lines = e.until("done");
+    legal_done(lines.last().unwrap(), START, &[]);
+    assert_eq!(e.recv(), "error message=\"unknown command frobnicate\"");
+    e.send("level infinite");
+    e.send("go think");
+    e.send("quit");
+    assert!(e.wait_exit().success());
+}
+
+#[test]
+fn new_game_clears_and_play_goes_on() {
+    let mut e = Engine::start();
+    e.handshake();
+    for _ in 0..2 {
+        e.send("new-game");
+        e.send("pos start");
+        e.send("level depth=4");
+        e.send("go think");
+        legal_done(&e.until("done").pop().unwrap(), START, &[]);
+    }
+    assert_eq!(e.sync(), Vec::<String>::new());
+}
+
+#[test]
+fn end_of_input_during_a_search_exits() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("pos start");
+    e.send("level infinite");
+    e.send("go think");
+    e.sync();
+    e.close_stdin();
+    assert!(e.wait_exit().success());
+}
+
+#[test]
+fn end_of_input_at_rest_exits() {
+    let mut e = Engine::start();
+    e.close_stdin();
+    assert!(e.wait_exit().success());
+}
+
+/// The final score of `go analyze` to depth 9.
+fn analyze(e: &mut Engine, pos: &str) -> String {
+    e.send(pos);
+    e.send("level depth=9");
+    e.send("go analyze");
+    let lines = e.until("done");
+    field(&lines[lines.len() - 2], "score").unwrap()
+}
+
+/// The same 3-kings-against-1 position, with and without the moves that led to it: with
+/// them the 13-move count runs out before the win (count13.txt says so), without them the
+/// search proves the win.
+#[test]
+fn draw_counts_from_the_history_are_honoured() {
+    let mut e = Engine::start();
+    e.handshake();
+    let data = include_str!("data/count13.txt");
+    let draws: Vec<&str> = data.lines().filter(|l| l.contains(" ; draw ; ")).collect();
+    for line in draws.iter().take(3) {
+        let parts: Vec<&str> = line.split(" ; ").collect();
+        let with_history = analyze(
+            &mut e,
+            &format!("pos fen=\"{}\" moves=\"{}\"", parts[0], parts[1]),
+        );
+        assert!(!with_history.starts_with("99."), "{line}: {with_history}");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_poolshark"))
+            .args(["show", "--fen", parts[0], "--moves", parts[1]])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let fen = text.lines().find_map(|l| l.strip_prefix("FEN: ")).unwrap();
+        let fresh = analyze(&mut e, &format!("pos fen=\"{fen}\""));
+        assert!(fresh.starts_with("99."), "{fen}: {fresh}");
+    }
+}
+
+/// Each bad line gets exactly one `error message="..."` with the given text, and the loop
+/// carries on.
+#[test]
+fn every_error_case_gets_an_error_and_the_loop_goes_on() {
+    let mut e = Engine::start();
+    e.handshake();
+    let cases: &[(&str, &str)] = &[
+        ("frobnicate a=1", "unknown command frobnicate"),
+        ("GO think", "unknown command GO"),
+        ("pos moves=\"11-15", "no closing"),
+        ("= pos", "command name"),
+        ("\"pos\"", "command name"),
+        ("pos pos=", "has no value"),
+        ("level depth==2", "another '='"),
+        ("pos fen=\"B:W21-32:B1-12\"x", "space must follow"),
+        ("pos", "pos needs"),
+        ("pos start fen=\"B:W21-32:B1-12\"", "only one of"),
+        ("pos pos=Bbbb", "33 characters"),
+        ("pos pos=Xbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww", "side to move"),
+        (
+            "pos pos=Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwq",
+            "unknown character",
+        ),
+        (
+            "pos pos=Bwbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+            "invalid position",
+        ),
+        ("pos fen=\"B:W33:B1\"", "square"),
+        ("pos start moves=\"11-15 11-15\"", "move 2"),
+        ("pos start moves=\"11-18\"", "move 1"),
+        ("pos start moves=\"hello\"", "not a move"),
+        ("pos start moves", "needs a value"),
+        ("level", "level needs"),
+        ("level depth=0", "depth=0"),
+        ("level depth=abc", "whole number"),
+        ("level depth=99999999999999999999999", "whole number"),
+        ("level nodes=0", "nodes=0"),
+        ("level nodes=-5", "nodes=-5"),
+        ("level move-time=-1", "seconds"),
+        ("level move-time=NaN", "seconds"),
+        ("level time=inf", "seconds"),
+        ("level time=1e99", "seconds"),
+        ("level inc=x", "seconds"),
+        ("level moves=0", "moves=0"),
+        ("level infinite=1", "flag"),
+        ("go", "think, ponder or analyze"),
+        ("go think analyze", "only one of"),
+        ("go fast", "think, ponder or analyze"),
+        ("set-param name=threads", "value"),
+        ("set-param value=3", "name"),
+        ("set-param name=threads value=0", "threads=0"),
+        ("set-param name=threads value=many", "threads=many"),
+        ("set-param name=threads value=100000", "threads=100000"),
+        ("set-param name=tt-size value=15", "tt-size=15"),
+        ("set-param name=tt-size value=99", "tt-size=99"),
+        ("set-param name=ponder value=maybe", "true or false"),
+        ("set-param name=book value=1", "true or false"),
+        ("set-param name=book-ply value=-1", "book-ply=-1"),
+        ("set-param name=variant value=english", "one of: pool"),
+        ("set-param name=hash value=64", "unknown parameter hash"),
+    ];
+    for (line, expected) in cases {
+        e.send(line);
+        let lines = e.sync();
+        assert_eq!(lines.len(), 1, "{line}: {lines:?}");
+        let err = &lines[0];
+        assert!(err.starts_with("error message=\""), "{line}: {err}");
+        assert!(
+            err.ends_with('"') && err.matches('"').count() == 2,
+            "{line}: {err}"
+        );
+        assert!(err.contains(expected), "{line}: {err} lacks {expected}");
+    }
+    // The old values stayed.
+    e.send("hub");
+    let params = e.until("wait");
+    assert!(params.contains(&"param name=threads value=1 type=int min=1 max=256".to_string()));
+    assert!(params
+        .iter()
+        .any(|l| l.starts_with("param name=tt-size value=22 ")));
+    // Unknown keys are ignored.
+    e.send("ping extra=1 flag");
+    assert_eq!(e.recv(), "pong");
+    // A go after a rejected pos, or with no legal move, still gets its done.
+    e.send("pos pos=Bbbb");
+    e.send("go think");
+    let lines = e.until("done");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[1].contains("no position"), "{lines:?}");
+    e.send("pos fen=\"B:W18:BK22\" moves=\"22x15x18\"");
+    e.send("go think");
+    let lines = e.until("done");
+    assert!(
+        lines[0].starts_with("error message=\"no legal move"),
+        "{lines:?}"
+    );
+    assert_eq!(lines[1], "done");
+    // Binary garbage, and a line too long to keep.
+    e.send_bytes(b"\xff\xfe\x00\x01 go\n");
+    assert!(e.recv().starts_with("error message="));
+    e.send(&"x".repeat((1 << 20) + 1));
+    assert!(e.recv().contains("too long"));
+    assert_eq!(e.sync(), Vec::<String>::new());
+    assert!(!e.stderr().contains("panicked"), "{}", e.stderr());
+}
+
+/// A table the allocator refuses is an error, and the old table stays (Linux: the address
+/// space is capped with ulimit so that the allocation fails).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_table_that_does_not_fit_is_refused() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1500000 && exec '{}' hub",
+            env!("CARGO_BIN_EXE_poolshark")
+        ))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"set-param name=tt-size value=27\nhub\nping\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("error message=\"tt-size=27: cannot allocate"),
+        "{text}"
+    );
+    assert!(text.contains("param name=tt-size value=22 "), "{text}");
+    assert_eq!(lines.last(), Some(&"pong"));
+}
