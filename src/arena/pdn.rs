@@ -57,12 +57,15 @@ impl PdnGame {
         for (i, mv) in self.moves.iter().enumerate() {
             // Black moves first: a move number before each Black move; `N...` when a game
             // starts with White to move.
+            // A move number goes with the move after it, so a line never ends on a number.
+            let text = notation::pdn_move(&pos, mv);
             if pos.side() == Color::Black {
-                tokens.push(format!("{number}."));
+                tokens.push(format!("{number}. {text}"));
             } else if i == 0 {
-                tokens.push(format!("{number}..."));
+                tokens.push(format!("{number}... {text}"));
+            } else {
+                tokens.push(text);
             }
-            tokens.push(notation::pdn_move(&pos, mv));
             if pos.side() == Color::White {
                 number += 1;
             }
