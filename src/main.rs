@@ -100,18 +100,19 @@ enum Command {
         /// Number of games (rounded up to whole pairs is not required).
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         games: u32,
-        /// Clock: base seconds + increment, e.g. `10+0.1`.
+        /// Clock: base seconds + increment, e.g. `10+0.1`; `10+0.1,5+0.05` gives each engine
+        /// its own.
         #[arg(long)]
         tc: Option<String>,
-        /// Seconds per move.
-        #[arg(long, value_parser = parse_seconds)]
-        movetime: Option<f64>,
-        /// Fixed depth per move.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
-        depth: Option<u32>,
-        /// Fixed nodes per move.
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-        nodes: Option<u64>,
+        /// Seconds per move (`1` or, per engine, `1,0.5`).
+        #[arg(long)]
+        movetime: Option<String>,
+        /// Fixed depth per move (`6` or, per engine, `6,4`).
+        #[arg(long)]
+        depth: Option<String>,
+        /// Fixed nodes per move (`20000` or, per engine, `20000,5000`).
+        #[arg(long)]
+        nodes: Option<String>,
         /// Games played at once.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
         concurrency: u16,
@@ -189,6 +190,52 @@ fn parse_param(s: &str) -> Result<(Option<usize>, String, String), String> {
             Ok((engine, k.trim().to_string(), v.trim().to_string()))
         }
         _ => Err(format!("'{s}' is not NAME=VALUE or 1:NAME=VALUE")),
+    }
+}
+
+/// The match time control from whichever option was given, for each engine: one value for
+/// both, or two separated by a comma.
+fn parse_time_controls(
+    tc: Option<String>,
+    movetime: Option<String>,
+    depth: Option<String>,
+    nodes: Option<String>,
+) -> Result<[poolshark::arena::referee::TimeControl; 2], String> {
+    use poolshark::arena::referee::TimeControl;
+    let (text, kind) = match (tc, movetime, depth, nodes) {
+        (Some(t), _, _, _) => (t, "tc"),
+        (_, Some(t), _, _) => (t, "movetime"),
+        (_, _, Some(t), _) => (t, "depth"),
+        (_, _, _, Some(t)) => (t, "nodes"),
+        _ => return Err("give --tc, --movetime, --depth or --nodes".into()),
+    };
+    let one = |s: &str| -> Result<TimeControl, String> {
+        let s = s.trim();
+        match kind {
+            "tc" => TimeControl::parse_clock(s),
+            "movetime" => {
+                parse_seconds(s).map(|v| TimeControl::MoveTime(Duration::from_secs_f64(v)))
+            }
+            "depth" => match s.parse::<u32>() {
+                Ok(d) if (1..=60).contains(&d) => Ok(TimeControl::Depth(d)),
+                _ => Err(format!("--depth '{s}': a whole number from 1 to 60")),
+            },
+            _ => match s.parse::<u64>() {
+                Ok(n) if n >= 1 => Ok(TimeControl::Nodes(n)),
+                _ => Err(format!("--nodes '{s}': a whole number from 1")),
+            },
+        }
+    };
+    let parts: Vec<&str> = text.split(',').collect();
+    match parts.as_slice() {
+        [a] => {
+            let t = one(a)?;
+            Ok([t, t])
+        }
+        [a, b] => Ok([one(a)?, one(b)?]),
+        _ => Err(format!(
+            "--{kind} '{text}': one value, or two separated by a comma"
+        )),
     }
 }
 
@@ -447,9 +494,9 @@ fn run_match(
     engines: Vec<String>,
     games: u32,
     tc: Option<String>,
-    movetime: Option<f64>,
-    depth: Option<u32>,
-    nodes: Option<u64>,
+    movetime: Option<String>,
+    depth: Option<String>,
+    nodes: Option<String>,
     concurrency: u16,
     openings: Option<std::path::PathBuf>,
     pdn: Option<std::path::PathBuf>,
@@ -457,7 +504,7 @@ fn run_match(
     sprt: Option<poolshark::arena::stats::Sprt>,
     move_timeout: f64,
 ) -> Result<(), ExitCode> {
-    use poolshark::arena::{self, client::EngineSpec, referee::TimeControl};
+    use poolshark::arena::{self, client::EngineSpec};
     let fail = |msg: String| {
         eprintln!("error: {msg}");
         ExitCode::from(2)
@@ -468,15 +515,7 @@ fn run_match(
             engines.len()
         )));
     }
-    let tc = if let Some(t) = tc {
-        TimeControl::parse_clock(&t).map_err(fail)?
-    } else if let Some(s) = movetime {
-        TimeControl::MoveTime(Duration::from_secs_f64(s))
-    } else if let Some(d) = depth {
-        TimeControl::Depth(d)
-    } else {
-        TimeControl::Nodes(nodes.unwrap_or(1))
-    };
+    let tc = parse_time_controls(tc, movetime, depth, nodes).map_err(fail)?;
     let openings = match openings {
         Some(path) => {
             let text = std::fs::read_to_string(&path)

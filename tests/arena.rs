@@ -38,7 +38,7 @@ fn twenty_game_match_at_tiny_depth_gives_a_legal_pdn() {
         "--games",
         "20",
         "--depth",
-        "2",
+        "3,1",
         "--concurrency",
         "2",
         "--pdn",
@@ -125,6 +125,14 @@ fn bad_options_are_refused_clearly() {
     let (code, _, err) = run(&["match", "--engine", "x", "--games", "2", "--depth", "1"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("two --engine"), "{err}");
+    let (code, _, err) = run(&["match", "--engine", "a", "--engine", "b", "--depth", "6,0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--depth '0'"), "{err}");
+    let (code, _, err) = run(&[
+        "match", "--engine", "a", "--engine", "b", "--nodes", "1,2,3",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("two separated by a comma"), "{err}");
     let (code, _, err) = run(&["match", "--engine", "a", "--engine", "b", "--tc", "fast"]);
     assert_eq!(code, 2);
     assert!(err.contains("time control"), "{err}");

@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 pub struct MatchConfig {
     pub engines: [EngineSpec; 2],
     pub games: usize,
-    pub tc: TimeControl,
+    /// Each engine's time control (by engine, not by colour).
+    pub tc: [TimeControl; 2],
     pub concurrency: usize,
     pub openings: Vec<Position>,
     pub pdn: Option<std::path::PathBuf>,
@@ -121,11 +122,15 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                     }
                     let record = match &mut procs {
                         [Some(a), Some(b)] => {
-                            let engines = if first_is_black { [b, a] } else { [a, b] };
+                            let (engines, tcs) = if first_is_black {
+                                ([b, a], [cfg.tc[1], cfg.tc[0]])
+                            } else {
+                                ([a, b], cfg.tc)
+                            };
                             Ok(referee::play_game(
                                 engines,
                                 cfg.openings[opening],
-                                cfg.tc,
+                                tcs,
                                 cfg.move_timeout,
                             ))
                         }

@@ -55,20 +55,23 @@ pub struct GameRecord {
     pub forfeit: Option<Color>,
 }
 
-/// Play one game. `engines[0]` plays White, `engines[1]` Black. `move_timeout` bounds the
-/// wait for a move when the time control has no clock.
+/// Play one game. `engines[0]` plays White, `engines[1]` Black, each under its own time
+/// control in `tcs` (same order). `move_timeout` bounds the wait for a move when a time
+/// control has no clock.
 pub fn play_game(
     engines: [&mut EngineProcess; 2],
     start: Position,
-    tc: TimeControl,
+    tcs: [TimeControl; 2],
     move_timeout: Duration,
 ) -> GameRecord {
     let [white, black] = engines;
     let mut engines = [white, black];
     let mut game = Game::new(start);
     let mut clocks = [Duration::ZERO; 2];
-    if let TimeControl::Clock { base, .. } = tc {
-        clocks = [base, base];
+    for (clock, tc) in clocks.iter_mut().zip(tcs) {
+        if let TimeControl::Clock { base, .. } = tc {
+            *clock = base;
+        }
     }
     let hub_start = write_hub_position(&start);
     for e in engines.iter_mut() {
@@ -98,6 +101,7 @@ pub fn play_game(
         }
         let side = game.position().side();
         let i = side as usize;
+        let tc = tcs[i];
         let (level, timeout) = match tc {
             TimeControl::Clock { inc, .. } => {
                 clocks[i] += inc;
