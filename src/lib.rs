@@ -2,10 +2,11 @@
 //!
 //! Layers, each looking only down: `core` (rules, no I/O), `eval` (static evaluation),
 //! `search` (iterative deepening, transposition table, Lazy SMP), and the tools built on
-//! them (`perft`, `bench`), and `hub`, the Hub protocol front end. The CLI in `main.rs` calls into this library.
+//! them (`perft`, `bench`), the opening `book`, and `hub`, the Hub protocol front end. The CLI in `main.rs` calls into this library.
 
 pub mod arena;
 pub mod bench;
+pub mod book;
 pub mod core;
 pub mod eval;
 pub mod hub;

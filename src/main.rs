@@ -24,9 +24,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Speak the Hub protocol on stdin/stdout (the default). Parameters: variant (pool),
-    /// threads, tt-size (log2 of table entries), ponder, and book, book-ply, book-margin,
-    /// which are declared now and take effect once the opening book exists. Logs go to
-    /// stderr; set RUST_LOG=debug to see them.
+    /// threads, tt-size (log2 of table entries), ponder, book, book-ply, book-margin. The
+    /// book is the built-in one, or the file in POOLSHARK_BOOK; POOLSHARK_BOOK_SEED fixes its
+    /// random choices. Logs go to stderr; set RUST_LOG=debug to see them.
     Hub,
     /// Count the leaf nodes of the legal-move tree, depth by depth (a move generator check).
     Perft {
@@ -164,6 +164,9 @@ enum Command {
         #[arg(long, default_value_t = 0.5)]
         margin: f64,
     },
+    /// The opening book: build one by searching, show a position's book moves, merge two.
+    #[command(subcommand)]
+    Book(BookCommand),
     /// Search a fixed set of positions to a fixed depth; the last line is `nodes <n> nps <n>`.
     /// With one thread the node count is the same every run.
     Bench {
@@ -176,6 +179,56 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
         hash: u32,
+    },
+}
+
+#[derive(Subcommand)]
+enum BookCommand {
+    /// Grow a book from the start position by dropout expansion: every move of a book
+    /// position is searched, scores are minimaxed, and the cheapest line to deepen goes next.
+    /// The book is saved after every position, so the build can be stopped (Ctrl-C) and run
+    /// again to resume from --out.
+    #[command(group(clap::ArgGroup::new("limit").args(["depth", "nodes"])))]
+    Build {
+        /// Positions up to this many plies from the start are expanded.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=60))]
+        plies: u32,
+        /// Stop when the book holds this many positions.
+        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        positions: u64,
+        /// Nodes per searched move (the default limit: 20000).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: Option<u64>,
+        /// Depth per searched move.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
+        hash: u32,
+        /// The book file: read first if it exists (resume), written after every position.
+        #[arg(long, default_value = "poolshark.book")]
+        out: std::path::PathBuf,
+    },
+    /// List the book moves of a position, best first, with their scores (men, side to move).
+    Show {
+        /// Position as a PDN FEN, or `startpos`.
+        #[arg(long, default_value = "startpos")]
+        fen: String,
+        /// Moves played from the FEN first (Hub or PDN notation, space separated).
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Book file (default: the built-in book).
+        #[arg(long)]
+        book: Option<std::path::PathBuf>,
+    },
+    /// Join two books into a third and minimax the scores again.
+    Merge {
+        a: std::path::PathBuf,
+        b: std::path::PathBuf,
+        #[arg(long)]
+        out: std::path::PathBuf,
     },
 }
 
@@ -383,6 +436,7 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
+        Command::Book(cmd) => run_book(cmd),
         Command::Bench {
             depth,
             threads,
@@ -593,4 +647,99 @@ fn run_selfplay(
             Err(ExitCode::from(1))
         }
     }
+}
+
+fn run_book(cmd: BookCommand) -> Result<(), ExitCode> {
+    use poolshark::book::{build, tree, Book};
+    let fail = |msg: String| {
+        eprintln!("error: {msg}");
+        ExitCode::from(2)
+    };
+    match cmd {
+        BookCommand::Build {
+            plies,
+            positions,
+            nodes,
+            depth,
+            threads,
+            hash,
+            out,
+        } => {
+            let mut book = if out.exists() {
+                let book = Book::load(&out)
+                    .map_err(|e| fail(format!("{}: {e} (not overwritten)", out.display())))?;
+                eprintln!("resuming from {} ({} positions)", out.display(), book.len());
+                book
+            } else {
+                Book::new()
+            };
+            let limits = Limits {
+                depth,
+                nodes: nodes.or(if depth.is_none() { Some(20_000) } else { None }),
+                ..Limits::default()
+            };
+            let cfg = build::BuildConfig {
+                plies,
+                positions: positions as usize,
+                limits,
+                threads: threads as usize,
+                hash_mb: hash as usize,
+            };
+            let start = Instant::now();
+            let mut saved = Ok(());
+            build::grow(&mut book, &cfg, &mut |book, p| {
+                saved = book.save(&out);
+                eprintln!(
+                    "positions {} ply {} root {} time {:.1}s",
+                    p.positions,
+                    p.ply,
+                    poolshark::search::Score(p.root_score).hub(),
+                    start.elapsed().as_secs_f64()
+                );
+                saved.is_ok()
+            });
+            saved.map_err(|e| fail(format!("cannot write {}: {e}", out.display())))?;
+            book.save(&out)
+                .map_err(|e| fail(format!("cannot write {}: {e}", out.display())))?;
+            println!(
+                "positions {} bytes {} time {:.1}s file {}",
+                book.len(),
+                book.to_bytes().len(),
+                start.elapsed().as_secs_f64(),
+                out.display()
+            );
+        }
+        BookCommand::Show { fen, moves, book } => {
+            let game = read_game(&fen, &moves)?;
+            let book = match book {
+                Some(path) => Book::load(&path),
+                None => Book::builtin(),
+            }
+            .map_err(|e| fail(e.to_string()))?;
+            let pos = game.position();
+            let moves = book.moves(pos);
+            if moves.is_empty() {
+                println!("no book moves");
+            }
+            for m in moves {
+                println!(
+                    "{} {} {}",
+                    m.mv.hub(),
+                    notation::pdn_move(pos, &m.mv),
+                    poolshark::search::Score(m.score as i32).hub()
+                );
+            }
+        }
+        BookCommand::Merge { a, b, out } => {
+            let load = |p: &std::path::Path| {
+                Book::load(p).map_err(|e| fail(format!("{}: {e}", p.display())))
+            };
+            let merged = tree::merge(&load(&a)?, &load(&b)?, &Position::start());
+            merged
+                .save(&out)
+                .map_err(|e| fail(format!("cannot write {}: {e}", out.display())))?;
+            println!("positions {} file {}", merged.len(), out.display());
+        }
+    }
+    Ok(())
 }

@@ -6,6 +6,7 @@
 //! line stops the search, waits for its `done`, and is then handled. The engine moves into
 //! the search thread and comes back when it ends, so no lock guards it.
 
+use crate::book::{Book, Rng};
 use crate::core::{movegen, Game};
 use crate::hub::command::{parse, shown, Command, GoMode, HubError, Level};
 use crate::hub::input::{spawn_reader, Event};
@@ -43,6 +44,9 @@ struct Hub {
     search: Option<Search>,
     searches: u64,
     tx: Sender<Event>,
+    /// None when the book could not be loaded: the engine then always searches.
+    book: Option<Book>,
+    rng: Rng,
 }
 
 /// Run the loop on stdin and stdout until `quit` or the end of input. Returns the exit code.
@@ -68,6 +72,8 @@ pub fn run() -> i32 {
         search: None,
         searches: 0,
         tx,
+        book: load_book(),
+        rng: Rng::from_env(),
     };
     hub.serve(&rx)
 }
@@ -252,6 +258,10 @@ impl Hub {
                 return;
             }
         };
+        if let Some(mv) = self.book_move(&game, mode) {
+            output::line(&format!("done move={}", mv.hub()));
+            return;
+        }
         let limits = limits(&self.level, mode);
         let control = Arc::new(SearchControl::new());
         control.set_pondering(mode == GoMode::Ponder);
@@ -285,6 +295,44 @@ impl Hub {
                 output::error(&format!("cannot start the search thread: {e}"));
                 output::line("done");
             }
+        }
+    }
+}
+
+impl Hub {
+    /// A book move for `go think`, when the book is on, the game is within `book-ply` plies
+    /// of the position given by `pos`, and the book knows the position. Analysis and
+    /// pondering always search.
+    fn book_move(&mut self, game: &Game, mode: GoMode) -> Option<crate::core::Move> {
+        if mode != GoMode::Think
+            || !self.params.book
+            || game.moves().len() >= self.params.book_ply as usize
+        {
+            return None;
+        }
+        let book = self.book.as_ref()?;
+        let m = book.pick(
+            game.position(),
+            self.params.book_margin as i32,
+            &mut self.rng,
+        )?;
+        log::debug!("book move {} score {}", m.mv.hub(), m.score);
+        Some(m.mv)
+    }
+}
+
+/// The opening book: the file named by `POOLSHARK_BOOK`, else the built-in one. If it cannot
+/// be read, say why on stderr and play without one.
+fn load_book() -> Option<Book> {
+    let result = match std::env::var_os("POOLSHARK_BOOK") {
+        Some(path) => Book::load(std::path::Path::new(&path)),
+        None => Book::builtin(),
+    };
+    match result {
+        Ok(book) => Some(book),
+        Err(e) => {
+            log::warn!("opening book: {e}; playing without a book");
+            None
         }
     }
 }

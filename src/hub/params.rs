@@ -88,17 +88,17 @@ impl Params {
             Declared {
                 name: "book",
                 kind: Kind::Bool,
-                help: "use the opening book (declared now; no book exists yet, so it has no effect)",
+                help: "play from the opening book in go think (go analyze and go ponder always search)",
             },
             Declared {
                 name: "book-ply",
                 kind: Kind::Int { min: 0, max: 60 },
-                help: "play book moves up to this ply (no effect until the book exists)",
+                help: "use the book while fewer than this many moves follow the pos position",
             },
             Declared {
                 name: "book-margin",
                 kind: Kind::Int { min: 0, max: 100 },
-                help: "book moves within this many hundredths of a man of the best (no effect until the book exists)",
+                help: "pick at random among book moves within this many hundredths of a man of the best (0: always the best)",
             },
         ]
     }

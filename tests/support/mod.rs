@@ -21,7 +21,13 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
+        Engine::start_with_env(&[])
+    }
+
+    /// Start the engine with these environment variables set (for example POOLSHARK_BOOK).
+    pub fn start_with_env(vars: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+            .envs(vars.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -1,0 +1,171 @@
+//! The opening book: positions keyed by Zobrist key, each with its moves and their minimaxed
+//! scores; loading, saving and choosing a move in play.
+//!
+//! `format` reads and writes the file (books/README.md), `build` grows a book by searching,
+//! and `tree` walks a book from the start position (minimax, merge, checks). The default book,
+//! `books/poolshark.book`, is compiled into the binary.
+
+pub mod build;
+pub mod format;
+pub mod tree;
+
+use crate::core::{movegen, Move, Position};
+pub use format::BookError;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The book built into the binary (books/README.md says how it was made).
+pub static DEFAULT_BOOK: &[u8] = include_bytes!("../../books/poolshark.book");
+
+/// A book move and its score: hundredths of a man, from the side to move in the position
+/// the move is played from, minimaxed through the book.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookMove {
+    pub mv: Move,
+    pub score: i16,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Book {
+    entries: HashMap<u64, Vec<BookMove>>,
+}
+
+impl Book {
+    pub fn new() -> Book {
+        Book::default()
+    }
+
+    /// The built-in book.
+    pub fn builtin() -> Result<Book, BookError> {
+        format::decode(DEFAULT_BOOK)
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
+        format::decode(bytes)
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        format::encode(self)
+    }
+
+    pub fn load(path: &Path) -> Result<Book, BookError> {
+        let bytes =
+            std::fs::read(path).map_err(|e| BookError::Io(format!("{}: {e}", path.display())))?;
+        format::decode(&bytes)
+    }
+
+    /// Write the book to a temporary file beside `path`, then rename it over `path`, so an
+    /// interrupted save leaves the old file whole.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = std::path::PathBuf::from(tmp);
+        std::fs::write(&tmp, self.to_bytes())?;
+        std::fs::rename(&tmp, path)
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Add or replace a position's moves.
+    pub fn insert(&mut self, key: u64, moves: Vec<BookMove>) {
+        self.entries.insert(key, moves);
+    }
+
+    pub fn get(&self, key: u64) -> Option<&[BookMove]> {
+        self.entries.get(&key).map(|v| v.as_slice())
+    }
+
+    pub fn get_mut(&mut self, key: u64) -> Option<&mut Vec<BookMove>> {
+        self.entries.get_mut(&key)
+    }
+
+    pub fn contains(&self, key: u64) -> bool {
+        self.entries.contains_key(&key)
+    }
+
+    /// Every entry, sorted by key (the file order).
+    pub fn entries(&self) -> Vec<(u64, &[BookMove])> {
+        let mut v: Vec<(u64, &[BookMove])> = self
+            .entries
+            .iter()
+            .map(|(k, m)| (*k, m.as_slice()))
+            .collect();
+        v.sort_unstable_by_key(|e| e.0);
+        v
+    }
+
+    /// The book moves of `pos` that are legal there, best first. A key collision or a damaged
+    /// entry can only drop moves, never yield an illegal one.
+    pub fn moves(&self, pos: &Position) -> Vec<BookMove> {
+        let Some(stored) = self.get(pos.key()) else {
+            return Vec::new();
+        };
+        let legal = movegen::legal_moves(pos);
+        let mut v: Vec<BookMove> = stored
+            .iter()
+            .filter(|m| legal.contains(&m.mv))
+            .copied()
+            .collect();
+        v.sort_by_key(|m| std::cmp::Reverse(m.score));
+        v
+    }
+
+    /// A move for play: one of the book moves scoring within `margin` hundredths of a man of
+    /// the best, chosen at random. With margin 0 the best (the first of equals).
+    pub fn pick(&self, pos: &Position, margin: i32, rng: &mut Rng) -> Option<BookMove> {
+        let moves = self.moves(pos);
+        let best = moves.first()?.score as i32;
+        let near: Vec<&BookMove> = moves
+            .iter()
+            .filter(|m| best - m.score as i32 <= margin)
+            .collect();
+        if margin == 0 {
+            return Some(*near[0]);
+        }
+        Some(*near[rng.below(near.len() as u64) as usize])
+    }
+}
+
+/// A small random generator for book choices (xorshift64*), seedable for tests.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(crate::core::zobrist::splitmix(seed).1 | 1)
+    }
+
+    /// Seeded from `POOLSHARK_BOOK_SEED` if set, else from the clock.
+    pub fn from_env() -> Rng {
+        let seed = std::env::var("POOLSHARK_BOOK_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos() as u64)
+                    .unwrap_or(1)
+                    ^ std::process::id() as u64
+            });
+        Rng::new(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in 0..n (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() >> 32) * n) >> 32
+    }
+}
