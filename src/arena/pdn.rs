@@ -53,21 +53,18 @@ impl PdnGame {
         }
         let mut tokens = Vec::new();
         let mut pos = self.start;
-        let mut number = 1;
         for (i, mv) in self.moves.iter().enumerate() {
             // Black moves first: a move number before each Black move; `N...` when a game
             // starts with White to move.
-            // A move number goes with the move after it, so a line never ends on a number.
+            // Moves are numbered in pairs from the first move of the game, whichever side
+            // makes it (so a game from a FEN with White to move reads `1. w b 2. w b`, which
+            // readers that pair moves from the FEN's side, such as pydraughts, follow). A
+            // number goes with the move after it, so a line never ends on a number.
             let text = notation::pdn_move(&pos, mv);
-            if pos.side() == Color::Black {
-                tokens.push(format!("{number}. {text}"));
-            } else if i == 0 {
-                tokens.push(format!("{number}... {text}"));
+            if i % 2 == 0 {
+                tokens.push(format!("{}. {text}", i / 2 + 1));
             } else {
                 tokens.push(text);
-            }
-            if pos.side() == Color::White {
-                number += 1;
             }
             pos = pos.play(mv);
         }

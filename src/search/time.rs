@@ -8,7 +8,7 @@ use crate::search::Limits;
 use std::time::Duration;
 
 /// Time kept in hand for process and pipe latency.
-const OVERHEAD: Duration = Duration::from_millis(30);
+const OVERHEAD: Duration = Duration::from_millis(50);
 /// Moves assumed still to play when the clock gives no count.
 const DEFAULT_MOVES_TO_GO: u32 = 30;
 
@@ -48,7 +48,7 @@ impl Budget {
             let max_hard = if mtg == 1 {
                 usable.mul_f64(0.9)
             } else {
-                usable.mul_f64(0.35)
+                usable.mul_f64(0.3)
             };
             let s = share.min(max_hard);
             let h = (share * 3).min(max_hard);
@@ -75,7 +75,7 @@ mod tests {
                 let b = Budget::from_limits(&limits);
                 let hard = b.hard.unwrap();
                 assert!(
-                    hard <= Duration::from_secs_f64(secs).mul_f64(0.35),
+                    hard <= Duration::from_secs_f64(secs).mul_f64(0.3),
                     "{secs}+{inc}: {hard:?}"
                 );
                 assert!(b.soft.unwrap() <= hard);

@@ -69,6 +69,32 @@ fn unpack(data: u64) -> Option<Entry> {
     })
 }
 
+/// `n` empty slots from zeroed memory: the operating system hands out zero pages lazily, so
+/// even a table of gigabytes is ready at once (filling it slot by slot took seconds).
+fn zeroed_slots(n: usize) -> Result<Vec<Slot>, std::collections::TryReserveError> {
+    let layout = match std::alloc::Layout::array::<Slot>(n) {
+        Ok(l) if l.size() > 0 => l,
+        // Let Vec report the impossible size in its own error type.
+        _ => {
+            return Vec::<Slot>::new()
+                .try_reserve_exact(usize::MAX)
+                .map(|_| Vec::new())
+        }
+    };
+    // SAFETY: the layout has a non-zero size; an all-zero `Slot` is two `AtomicU64` holding 0,
+    // a valid value; the Vec takes ownership of exactly this allocation (same layout, length
+    // and capacity `n`), so it frees it correctly.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut Slot;
+        if ptr.is_null() {
+            return Vec::<Slot>::new()
+                .try_reserve_exact(usize::MAX)
+                .map(|_| Vec::new());
+        }
+        Ok(Vec::from_raw_parts(ptr, n, n))
+    }
+}
+
 impl TranspositionTable {
     /// The smallest table allowed: 2^16 entries.
     pub const MIN_LOG2: u32 = 16;
@@ -88,12 +114,7 @@ impl TranspositionTable {
         log2_entries: u32,
     ) -> Result<TranspositionTable, std::collections::TryReserveError> {
         let n = 1usize << log2_entries.clamp(Self::MIN_LOG2, Self::MAX_LOG2);
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(n)?;
-        slots.extend((0..n).map(|_| Slot {
-            check: AtomicU64::new(0),
-            data: AtomicU64::new(0),
-        }));
+        let slots = zeroed_slots(n)?;
         Ok(TranspositionTable {
             slots,
             mask: n / BUCKET - 1,
