@@ -14,11 +14,12 @@ run: build
 	$(BIN) show
 	$(BIN) analyze --movetime 5
 
-# The whole suite in release mode, then the selection of deep (#[ignore]d) tests CI runs.
+# The whole suite, optimised (profile ci: release without LTO), then the deep (#[ignore]d)
+# tests CI runs.
 test:
-	$(CARGO) test --release
+	$(CARGO) test --profile ci
 	./scripts/pytest.sh
-	$(CARGO) test --release --test perft -- --ignored start_position_depth_12
+	$(CARGO) test --profile ci --test perft -- --ignored start_position_depth_12
 
 # The Hub protocol with a real client (pydraughts' HubEngine, installed in target/venv).
 pytest:

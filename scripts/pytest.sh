@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 VENV=target/venv
 PYTHON=${PYTHON:-python3}
 
-cargo build --release
+PROFILE=${PROFILE:-ci}
+cargo build --profile "$PROFILE"
 if [ ! -x "$VENV/bin/python" ]; then
     rm -rf "$VENV"
     # Some systems ship Python without ensurepip; virtualenv works there.
@@ -18,4 +19,4 @@ if [ ! -x "$VENV/bin/python" ]; then
     fi
 fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "pydraughts==0.6.7" pytest
-POOLSHARK="$PWD/target/release/poolshark" "$VENV/bin/python" -m pytest -q tests/python "$@"
+POOLSHARK="$PWD/target/$PROFILE/poolshark" "$VENV/bin/python" -m pytest -q tests/python "$@"

@@ -54,9 +54,11 @@ pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
+    weights: &crate::eval::Weights,
     on_position: &mut dyn FnMut(usize, &str, u64),
 ) -> BenchResult {
     let mut engine = Engine::new(hash_mb, threads);
+    engine.weights = weights.clone();
     let limits = Limits {
         depth: Some(depth),
         analyze: true,

@@ -2,7 +2,9 @@
 //!
 //! Layers, each looking only down: `core` (rules, no I/O), `eval` (static evaluation),
 //! `search` (iterative deepening, transposition table, Lazy SMP), and the tools built on
-//! them (`perft`, `bench`), the opening `book`, and `hub`, the Hub protocol front end. The CLI in `main.rs` calls into this library.
+//! them (`perft`, `bench`), the opening `book`, `hub`, the Hub protocol front end, and
+//! `tune`, which fits the evaluation weights to self-play results. The CLI in `main.rs` calls
+//! into this library.
 
 pub mod arena;
 pub mod bench;
@@ -12,3 +14,4 @@ pub mod eval;
 pub mod hub;
 pub mod perft;
 pub mod search;
+pub mod tune;

@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use poolshark::core::notation;
 use poolshark::core::Game;
 use poolshark::core::{movegen, Position};
+use poolshark::eval::Weights;
 use poolshark::perft;
 use poolshark::search::{Engine, Limits, SearchControl};
 use std::process::ExitCode;
@@ -24,10 +25,15 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Speak the Hub protocol on stdin/stdout (the default). Parameters: variant (pool),
-    /// threads, tt-size (log2 of table entries), ponder, book, book-ply, book-margin. The
-    /// book is the built-in one, or the file in POOLSHARK_BOOK; POOLSHARK_BOOK_SEED fixes its
-    /// random choices. Logs go to stderr; set RUST_LOG=debug to see them.
-    Hub,
+    /// threads, tt-size (log2 of table entries), ponder, book, book-ply, book-margin, and
+    /// eval-file (a weights file). The book is the built-in one, or the file in
+    /// POOLSHARK_BOOK; POOLSHARK_BOOK_SEED fixes its random choices. Logs go to stderr; set
+    /// RUST_LOG=debug to see them.
+    Hub {
+        /// Evaluation weights file (tuning/weights.txt format) instead of the built-in one.
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
+    },
     /// Count the leaf nodes of the legal-move tree, depth by depth (a move generator check).
     Perft {
         /// Position as a PDN FEN, or `startpos`.
@@ -88,6 +94,9 @@ enum Command {
         /// Transposition table size in MiB (rounded down to a power of two entries).
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
         hash: u32,
+        /// Evaluation weights file (tuning/weights.txt format) instead of the built-in one.
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
     },
     /// Play an engine-vs-engine match over the Hub protocol, refereed by poolshark's rules.
     /// Each opening is played twice with colours swapped. Prints a line per game and a summary
@@ -152,6 +161,43 @@ enum Command {
         /// Games played at once.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
         concurrency: u16,
+        /// Evaluation weights file (tuning/weights.txt format) instead of the built-in one.
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
+    },
+    /// Fit the evaluation weights to self-play results (Texel's method): fit the scaling
+    /// constant K of sigmoid(K * eval) under the starting weights, then the weights by Adam on
+    /// the mean squared error. Prints the loss on the data and on a held-out tenth after each
+    /// epoch and writes the weights file. tuning/README.md gives the whole pipeline.
+    Tune {
+        /// `FEN ; White's score` lines, as `selfplay` writes them.
+        #[arg(long)]
+        data: std::path::PathBuf,
+        /// Where to write the tuned weights.
+        #[arg(long, default_value = "tuning/weights.txt")]
+        out: std::path::PathBuf,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        epochs: u32,
+        /// Threads for the gradient (default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
+        /// Starting weights (default: the built-in ones).
+        #[arg(long)]
+        start: Option<std::path::PathBuf>,
+        /// Adam's step size (hundredths of a man) at the first epoch; it falls to a tenth.
+        #[arg(long, default_value_t = 2.0)]
+        learning_rate: f64,
+        /// Fields kept at their starting values, comma separated (man and advance always
+        /// are: they set the unit). E.g. `bridge,stuck_man` to measure what those add.
+        #[arg(long, default_value = "")]
+        fix: String,
+        /// Pull toward the starting weights: l2 * (w - start)^2 added to the loss per weight.
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
+        /// Fit K again every this many epochs (0: keep the first fit).
+        #[arg(long, default_value_t = 5)]
+        refit_k: usize,
     },
     /// Print balanced openings, one FEN a line: every distinct position PLIES plies from the
     /// start scoring within MARGIN men at DEPTH (books/openings-3ply.txt is made this way).
@@ -179,6 +225,9 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16384))]
         hash: u32,
+        /// Evaluation weights file (tuning/weights.txt format) instead of the built-in one.
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
     },
 }
 
@@ -347,7 +396,10 @@ fn main() -> ExitCode {
         std::process::exit(poolshark::hub::run());
     };
     let result = match command {
-        Command::Hub => std::process::exit(poolshark::hub::run()),
+        Command::Hub { weights } => {
+            let file = weights.map(|p| p.display().to_string()).unwrap_or_default();
+            std::process::exit(poolshark::hub::run_with(&file))
+        }
         Command::Perft {
             fen,
             depth,
@@ -376,15 +428,19 @@ fn main() -> ExitCode {
             movetime,
             threads,
             hash,
-        } => run_analyze(
-            &fen,
-            &moves,
-            depth,
-            nodes,
-            movetime,
-            threads as usize,
-            hash as usize,
-        ),
+            weights,
+        } => load_weights(weights.as_deref()).and_then(|w| {
+            run_analyze(
+                &fen,
+                &moves,
+                depth,
+                nodes,
+                movetime,
+                threads as usize,
+                hash as usize,
+                w,
+            )
+        }),
         Command::Match {
             engines,
             games,
@@ -419,7 +475,29 @@ fn main() -> ExitCode {
             random_plies,
             seed,
             concurrency,
-        } => run_selfplay(games, nodes, &out, random_plies, seed, concurrency),
+            weights,
+        } => load_weights(weights.as_deref())
+            .and_then(|w| run_selfplay(games, nodes, &out, random_plies, seed, concurrency, w)),
+        Command::Tune {
+            data,
+            out,
+            epochs,
+            threads,
+            start,
+            learning_rate,
+            fix,
+            l2,
+            refit_k,
+        } => load_weights(start.as_deref()).and_then(|w| {
+            let cfg = poolshark::tune::TuneConfig {
+                epochs: epochs as usize,
+                learning_rate,
+                l2,
+                refit_k,
+                ..poolshark::tune::TuneConfig::default()
+            };
+            run_tune(&data, &out, threads, w, cfg, &fix)
+        }),
         Command::Openings {
             plies,
             depth,
@@ -441,23 +519,35 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
-        } => {
+            weights,
+        } => load_weights(weights.as_deref()).map(|w| {
             let n = poolshark::bench::POSITIONS.len();
             let r = poolshark::bench::run(
                 depth,
                 threads as usize,
                 hash as usize,
+                &w,
                 &mut |i, fen, nodes| {
                     eprintln!("position {}/{n} nodes {nodes} fen {fen}", i + 1);
                 },
             );
             println!("nodes {} nps {}", r.nodes, r.nps());
-            Ok(())
-        }
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => code,
+    }
+}
+
+/// The weights in `path`, or the built-in ones; a bad file is reported and exits with 2.
+fn load_weights(path: Option<&std::path::Path>) -> Result<Weights, ExitCode> {
+    match path {
+        None => Ok(Weights::default()),
+        Some(p) => Weights::load(p).map_err(|e| {
+            eprintln!("error: weights file {}: {e}", p.display());
+            ExitCode::from(2)
+        }),
     }
 }
 
@@ -498,6 +588,7 @@ fn run_perft(fen: &str, depth: u32, divide: bool, threads: usize) -> Result<(), 
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_analyze(
     fen: &str,
     moves: &str,
@@ -506,6 +597,7 @@ fn run_analyze(
     movetime: Option<f64>,
     threads: usize,
     hash_mb: usize,
+    weights: Weights,
 ) -> Result<(), ExitCode> {
     let game = read_game(fen, moves)?;
     let mut limits = Limits {
@@ -518,7 +610,8 @@ fn run_analyze(
     if depth.is_none() && nodes.is_none() && movetime.is_none() {
         limits.move_time = Some(Duration::from_secs(5));
     }
-    let engine = Engine::new(hash_mb, threads);
+    let mut engine = Engine::new(hash_mb, threads);
+    engine.weights = weights;
     let control = SearchControl::new();
     let out = engine.search(&game, &limits, &control, &mut |info| {
         println!("info {}", info.hub_fields())
@@ -609,6 +702,7 @@ fn run_selfplay(
     random_plies: u32,
     seed: u64,
     concurrency: u16,
+    weights: Weights,
 ) -> Result<(), ExitCode> {
     use poolshark::arena::selfplay::{run, SelfplayConfig};
     use std::io::Write;
@@ -623,6 +717,7 @@ fn run_selfplay(
         random_plies,
         seed,
         concurrency: concurrency as usize,
+        weights,
     };
     let start = Instant::now();
     let result = run(
@@ -741,5 +836,103 @@ fn run_book(cmd: BookCommand) -> Result<(), ExitCode> {
             println!("positions {} file {}", merged.len(), out.display());
         }
     }
+    Ok(())
+}
+
+fn run_tune(
+    data: &std::path::Path,
+    out: &std::path::Path,
+    threads: Option<u16>,
+    start: Weights,
+    mut cfg: poolshark::tune::TuneConfig,
+    fix: &str,
+) -> Result<(), ExitCode> {
+    use poolshark::eval::{file, weights};
+    use poolshark::tune;
+    let epochs = cfg.epochs;
+    let fail = |msg: String| {
+        eprintln!("error: {msg}");
+        ExitCode::from(2)
+    };
+    if let Some(t) = threads {
+        // Only fails when a pool already exists, which it cannot here.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(t as usize)
+            .build_global();
+    }
+    for name in fix.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let mut at = 0;
+        let Some(&(_, n)) = weights::LAYOUT.iter().find(|(k, n)| {
+            let found = *k == name;
+            if !found {
+                at += n;
+            }
+            found
+        }) else {
+            return Err(fail(format!("--fix: no weight named '{name}'")));
+        };
+        cfg.fixed[at..at + n].iter_mut().for_each(|f| *f = true);
+    }
+    let t0 = Instant::now();
+    let text = std::fs::read_to_string(data)
+        .map_err(|e| fail(format!("cannot read {}: {e}", data.display())))?;
+    let all = tune::load(&text, &start).map_err(|e| fail(format!("{}: {e}", data.display())))?;
+    if all.len() < 10 {
+        return Err(fail(format!("{}: too few positions", data.display())));
+    }
+    // Every tenth position is held out, to see whether the fit generalises.
+    let (mut train, mut held) = (tune::Samples::new(), tune::Samples::new());
+    for i in 0..all.len() {
+        let s = if i % 10 == 9 { &mut held } else { &mut train };
+        s.features.extend_from_slice(all.row(i));
+        s.results.push(all.results[i]);
+    }
+    let w0: Vec<f32> = start.to_vec().iter().map(|&x| x as f32).collect();
+    eprintln!(
+        "positions {} (held out {}) features {} loaded in {:.1}s",
+        all.len(),
+        held.len(),
+        all.width,
+        t0.elapsed().as_secs_f64()
+    );
+    let k = tune::fit_k(&train, &w0);
+    eprintln!(
+        "K {k:.6} loss {:.6} held-out {:.6}",
+        tune::loss(&train, &w0, k),
+        tune::loss(&held, &w0, k)
+    );
+    let (tuned, k) = tune::tune(&train, &start, k, &cfg, &mut |epoch, w, k| {
+        eprintln!(
+            "epoch {epoch}/{epochs} K {k:.6} loss {:.6} held-out {:.6} time {:.1}s",
+            tune::loss(&train, w, k),
+            tune::loss(&held, w, k),
+            t0.elapsed().as_secs_f64()
+        );
+    });
+    let wt: Vec<f32> = tuned.to_vec().iter().map(|&x| x as f32).collect();
+    let (lt, lh) = (tune::loss(&train, &wt, k), tune::loss(&held, &wt, k));
+    let secs = t0.elapsed().as_secs_f64();
+    let comment = format!(
+        "Tuned by `poolshark tune --data {} --epochs {epochs} --learning-rate {} --l2 {} \
+         --refit-k {}{}`\n\
+         on {} positions: K {k:.6}, loss {lt:.6}, held-out {lh:.6}, {secs:.0} s.",
+        data.display(),
+        cfg.learning_rate,
+        cfg.l2,
+        cfg.refit_k,
+        if fix.is_empty() {
+            String::new()
+        } else {
+            format!(" --fix {fix}")
+        },
+        all.len(),
+    );
+    std::fs::write(out, file::write(&tuned, &comment))
+        .map_err(|e| fail(format!("cannot write {}: {e}", out.display())))?;
+    println!(
+        "positions {} K {k:.6} loss {lt:.6} held-out {lh:.6} time {secs:.1}s out {}",
+        all.len(),
+        out.display()
+    );
     Ok(())
 }

@@ -102,3 +102,29 @@ fn bad_fen_exits_with_status_2_and_says_why() {
     assert_eq!(code, 2);
     assert!(err.contains("crowning row"), "{err}");
 }
+
+#[test]
+fn weights_files_load_and_bad_ones_exit_with_status_2() {
+    let dir = std::env::temp_dir().join(format!("poolshark-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.txt");
+    let handset = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/handset.txt");
+    let text = std::fs::read_to_string(handset).unwrap();
+    std::fs::write(&bad, text.replace("centre 6", "center 6")).unwrap();
+    let (code, out, _) = run(&["analyze", "--depth", "3", "--weights", handset]);
+    assert_eq!(code, 0);
+    assert!(out.contains("bestmove "), "{out}");
+    let (code, _, err) = run(&[
+        "analyze",
+        "--depth",
+        "3",
+        "--weights",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown key 'center'"), "{err}");
+    let (code, _, err) = run(&["bench", "--depth", "2", "--weights", "no/such/file"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

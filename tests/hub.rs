@@ -361,3 +361,29 @@ fn a_table_that_does_not_fit_is_refused() {
     assert!(text.contains("param name=tt-size value=22 "), "{text}");
     assert_eq!(lines.last(), Some(&"pong"));
 }
+
+#[test]
+fn eval_file_loads_weights_and_refuses_bad_files() {
+    let mut e = Engine::start();
+    let lines = e.handshake();
+    assert!(
+        lines.contains(&"param name=eval-file value=\"\" type=string".to_string()),
+        "{lines:?}"
+    );
+    e.send("set-param name=eval-file value=\"no/such/file.txt\"");
+    let err = e.recv();
+    assert!(
+        err.starts_with("error message=\"eval-file: cannot read no/such/file.txt"),
+        "{err}"
+    );
+    let handset = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/handset.txt");
+    e.send(&format!("set-param name=eval-file value=\"{handset}\""));
+    e.send("set-param name=eval-file value=\"\"");
+    assert_eq!(e.sync(), Vec::<String>::new());
+    e.send(&format!("set-param name=eval-file value=\"{handset}\""));
+    e.send("pos start");
+    e.send("level depth=3");
+    e.send("go think");
+    let lines = e.until("done");
+    legal_done(lines.last().unwrap(), START, &[]);
+}

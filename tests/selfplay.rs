@@ -13,6 +13,7 @@ fn generate(seed: u64) -> String {
         random_plies: 4,
         seed,
         concurrency: 1,
+        weights: poolshark::eval::Weights::default(),
     };
     let text = Mutex::new(String::new());
     let mut sink = |t: &str| {

@@ -20,6 +20,8 @@ pub struct SelfplayConfig {
     pub random_plies: u32,
     pub seed: u64,
     pub concurrency: usize,
+    /// The evaluation both sides play with.
+    pub weights: crate::eval::Weights,
 }
 
 /// One finished game's positions and White's score.
@@ -108,6 +110,7 @@ pub fn run(
         for _ in 0..cfg.concurrency.max(1) {
             scope.spawn(|| {
                 let mut engine = Engine::new(16, 1);
+                engine.weights = cfg.weights.clone();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= cfg.games {

@@ -3,8 +3,12 @@
 //! It covers material (a king is worth about three men, and trading down is good when
 //! ahead), advancement, back-rank guards, centre control, runaway men, king mobility and the
 //! long diagonal in king endings, where three kings beat one only off the long diagonal and
-//! two kings cannot beat one. All numbers come from `Weights`.
+//! two kings cannot beat one; and, tapered by phase, advancement and king value as pieces come
+//! off, the bridge and men that cannot move. All numbers come from `Weights`; `features`
+//! gives the same evaluation as a vector to dot with them, for the tuner.
 
+pub mod features;
+pub mod file;
 pub mod weights;
 
 use crate::core::attacks::king_attacks;
@@ -15,12 +19,17 @@ pub use weights::Weights;
 pub const LONG_DIAGONAL: Bitboard = Bitboard(
     (1 << 3) | (1 << 7) | (1 << 10) | (1 << 14) | (1 << 17) | (1 << 21) | (1 << 24) | (1 << 28),
 );
+/// The bridge of each colour: White 30 and 32, Black 1 and 3.
+pub const BRIDGE: [Bitboard; 2] = [Bitboard((1 << 29) | (1 << 31)), Bitboard(1 | (1 << 2))];
+/// Pieces on the board at the start; `24 - pieces` is how far the game has gone.
+pub const FULL: i32 = 24;
+
 /// Squares 14, 15, 18, 19.
-const CENTRE: Bitboard = Bitboard((1 << 13) | (1 << 14) | (1 << 17) | (1 << 18));
+pub const CENTRE: Bitboard = Bitboard((1 << 13) | (1 << 14) | (1 << 17) | (1 << 18));
 
 /// Rows advanced by a man of `c` on `sq`: 0 on its own back row, 6 next to the crowning row.
 #[inline]
-fn rows_advanced(c: Color, sq: Square) -> usize {
+pub fn rows_advanced(c: Color, sq: Square) -> usize {
     match c {
         Color::White => 7 - sq.row() as usize,
         Color::Black => sq.row() as usize,
@@ -58,13 +67,13 @@ const fn build_cones() -> [[Bitboard; 32]; 2] {
 }
 
 #[inline]
-fn forward_cone(c: Color, sq: Square) -> Bitboard {
+pub fn forward_cone(c: Color, sq: Square) -> Bitboard {
     CONES[c as usize][sq.index()]
 }
 
 /// Kings only, one side with a lone king and the other with at most two: nobody can force a
 /// win (RULES.md counts it a draw for R19 as well), so the value is exactly 0.
-fn dead_draw(pos: &Position) -> bool {
+pub fn dead_draw(pos: &Position) -> bool {
     pos.men().is_empty()
         && matches!(
             (pos.white().count(), pos.black().count()),
@@ -80,10 +89,12 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let white = side_terms(pos, Color::White, w);
     let black = side_terms(pos, Color::Black, w);
     let mut score = white - black;
+    let pieces = pos.occupied().count() as i32;
+    let late = late_terms(pos, Color::White, w) - late_terms(pos, Color::Black, w);
+    score += late * (FULL - pieces) / FULL;
 
     // Trading down when ahead: the fewer pieces, the more a material lead counts.
     let material = material(pos, Color::White, w) - material(pos, Color::Black, w);
-    let pieces = pos.occupied().count() as i32;
     if material != 0 {
         score += material.signum() * w.trade_down * (24 - pieces);
     }
@@ -97,7 +108,7 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     from_side + w.tempo
 }
 
-fn material(pos: &Position, c: Color, w: &Weights) -> i32 {
+pub fn material(pos: &Position, c: Color, w: &Weights) -> i32 {
     let own = pos.pieces(c);
     (own & !pos.kings()).count() as i32 * w.man + (own & pos.kings()).count() as i32 * w.king
 }
@@ -119,20 +130,52 @@ fn side_terms(pos: &Position, c: Color, w: &Weights) -> i32 {
             s += w.runaway * (adv as i32 + 1) / 7;
         }
     }
-    let back_row = match c {
-        Color::White => Bitboard::ROW_BOTTOM,
-        Color::Black => Bitboard::ROW_TOP,
-    };
     if enemy_men.any() {
-        s += (men & back_row).count() as i32 * w.back_rank_guard;
+        s += (men & back_row(c)).count() as i32 * w.back_rank_guard;
+        if (men & BRIDGE[c as usize]) == BRIDGE[c as usize] {
+            s += w.bridge;
+        }
     }
     s += (men & CENTRE).count() as i32 * w.centre;
+    s += stuck_men(pos, c).count() as i32 * w.stuck_man;
 
     let occ = pos.occupied();
     for k in kings {
         s += (king_attacks(k, occ) & !occ).count() as i32 * w.king_mobility;
     }
     s += (kings & LONG_DIAGONAL).count() as i32 * w.long_diagonal;
+    s
+}
+
+/// The own back row of `c`.
+#[inline]
+pub fn back_row(c: Color) -> Bitboard {
+    match c {
+        Color::White => Bitboard::ROW_BOTTOM,
+        Color::Black => Bitboard::ROW_TOP,
+    }
+}
+
+/// Men of `c` with no empty square to step to (they may still capture).
+#[inline]
+pub fn stuck_men(pos: &Position, c: Color) -> Bitboard {
+    let empty = !pos.occupied();
+    let men = pos.pieces(c) & !pos.kings();
+    // A man can step if an empty square lies one step ahead: look back from the empty ones.
+    let movable = match c {
+        Color::White => Bitboard(empty.step_sw().0 | empty.step_se().0),
+        Color::Black => Bitboard(empty.step_nw().0 | empty.step_ne().0),
+    };
+    men & !movable
+}
+
+/// The terms that grow as pieces come off, before scaling by `(FULL - pieces) / FULL`.
+fn late_terms(pos: &Position, c: Color, w: &Weights) -> i32 {
+    let own = pos.pieces(c);
+    let mut s = (own & pos.kings()).count() as i32 * w.king_late;
+    for sq in own & !pos.kings() {
+        s += w.advance_late[rows_advanced(c, sq).min(6)];
+    }
     s
 }
 
@@ -188,6 +231,40 @@ mod tests {
         let mut pos = Position::start();
         for _ in 0..400 {
             assert_eq!(evaluate(&pos, &w), evaluate(&mirror(&pos), &w), "{pos:?}");
+            let moves = crate::core::movegen::legal_moves(&pos);
+            if moves.is_empty() {
+                pos = Position::start();
+                continue;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            pos = pos.play(&moves[(seed >> 33) as usize % moves.len()]);
+        }
+    }
+
+    #[test]
+    fn stuck_men_match_a_square_by_square_check() {
+        use crate::core::square::Direction;
+        let mut seed = 3u64;
+        let mut pos = Position::start();
+        for _ in 0..2000 {
+            for c in [Color::White, Color::Black] {
+                let dirs = match c {
+                    Color::White => [Direction::NW, Direction::NE],
+                    Color::Black => [Direction::SW, Direction::SE],
+                };
+                let mut slow = Bitboard::EMPTY;
+                for sq in pos.pieces(c) & !pos.kings() {
+                    let free = dirs
+                        .iter()
+                        .any(|&d| sq.neighbour(d).is_some_and(|t| !pos.occupied().contains(t)));
+                    if !free {
+                        slow = Bitboard(slow.0 | (1 << sq.index()));
+                    }
+                }
+                assert_eq!(stuck_men(&pos, c), slow, "{pos:?}");
+            }
             let moves = crate::core::movegen::legal_moves(&pos);
             if moves.is_empty() {
                 pos = Position::start();

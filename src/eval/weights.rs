@@ -1,5 +1,12 @@
-//! `Weights`: every number the evaluation uses, in one struct, in hundredths of a man. The
-//! hand-set values are `Weights::default()`; a tuner will later fill the struct from a file.
+//! `Weights`: every number the evaluation uses, in one struct, in hundredths of a man.
+//!
+//! The weights the engine plays with are data: `tuning/weights.txt`, embedded at build time
+//! and read by `Weights::default()`. `Weights::handset()` keeps the original hand-set values
+//! (also in `tuning/handset.txt`) so that a match can compare the two. `LAYOUT` names every
+//! field and its length; the file format (`eval::file`) and the tuner (`tune`) both walk it.
+
+use crate::eval::file::{self, WeightsError};
+use std::sync::OnceLock;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
@@ -25,10 +32,59 @@ pub struct Weights {
     pub lone_king_off_diagonal: i32,
     /// A tempo (one move) of the side to move.
     pub tempo: i32,
+    /// Like `advance`, but scaled by how far the game has gone: full weight with no pieces
+    /// traded... none at the start, `(24 - pieces) / 24` of it later (tempo by phase).
+    pub advance_late: [i32; 7],
+    /// Extra value of a king, scaled by phase as `advance_late` (kings against men in the
+    /// ending).
+    pub king_late: i32,
+    /// The bridge: both back-corner guards (1 and 3 for Black, 30 and 32 for White) in place
+    /// while the opponent has men.
+    pub bridge: i32,
+    /// A man that cannot move: both forward squares taken (or off the board).
+    pub stuck_man: i32,
 }
 
+/// Every field in file and vector order: its name and how many numbers it holds.
+pub const LAYOUT: &[(&str, usize)] = &[
+    ("man", 1),
+    ("king", 1),
+    ("trade_down", 1),
+    ("advance", 7),
+    ("back_rank_guard", 1),
+    ("centre", 1),
+    ("runaway", 1),
+    ("king_mobility", 1),
+    ("long_diagonal", 1),
+    ("lone_king_off_diagonal", 1),
+    ("tempo", 1),
+    ("advance_late", 7),
+    ("king_late", 1),
+    ("bridge", 1),
+    ("stuck_man", 1),
+];
+
+/// The number of values in `LAYOUT`.
+pub fn len() -> usize {
+    LAYOUT.iter().map(|(_, n)| n).sum()
+}
+
+/// The weights file built into the binary.
+pub const BUILTIN: &str = include_str!("../../tuning/weights.txt");
+
 impl Default for Weights {
+    /// The built-in weights file. It is checked by a test, so it cannot fail here.
     fn default() -> Self {
+        static BUILT: OnceLock<Weights> = OnceLock::new();
+        BUILT
+            .get_or_init(|| file::parse(BUILTIN).expect("tuning/weights.txt is valid"))
+            .clone()
+    }
+}
+
+impl Weights {
+    /// The original hand-set values (`tuning/handset.txt`).
+    pub fn handset() -> Weights {
         Weights {
             man: 100,
             king: 300,
@@ -41,6 +97,81 @@ impl Default for Weights {
             long_diagonal: 12,
             lone_king_off_diagonal: 400,
             tempo: 3,
+            advance_late: [0; 7],
+            king_late: 0,
+            bridge: 0,
+            stuck_man: 0,
         }
+    }
+
+    /// Read a weights file from disk.
+    pub fn load(path: &std::path::Path) -> Result<Weights, WeightsError> {
+        let text = std::fs::read_to_string(path).map_err(|e| WeightsError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        file::parse(&text)
+    }
+
+    /// All values in `LAYOUT` order.
+    pub fn to_vec(&self) -> Vec<i32> {
+        let mut v = vec![self.man, self.king, self.trade_down];
+        v.extend_from_slice(&self.advance);
+        v.extend_from_slice(&[
+            self.back_rank_guard,
+            self.centre,
+            self.runaway,
+            self.king_mobility,
+            self.long_diagonal,
+            self.lone_king_off_diagonal,
+            self.tempo,
+        ]);
+        v.extend_from_slice(&self.advance_late);
+        v.extend_from_slice(&[self.king_late, self.bridge, self.stuck_man]);
+        v
+    }
+
+    /// The weights from values in `LAYOUT` order (`v.len()` must be `len()`).
+    pub fn from_vec(v: &[i32]) -> Weights {
+        assert_eq!(v.len(), len(), "weights vector length");
+        let arr7 = |i: usize| -> [i32; 7] { v[i..i + 7].try_into().expect("seven values") };
+        Weights {
+            man: v[0],
+            king: v[1],
+            trade_down: v[2],
+            advance: arr7(3),
+            back_rank_guard: v[10],
+            centre: v[11],
+            runaway: v[12],
+            king_mobility: v[13],
+            long_diagonal: v[14],
+            lone_king_off_diagonal: v[15],
+            tempo: v[16],
+            advance_late: arr7(17),
+            king_late: v[24],
+            bridge: v[25],
+            stuck_man: v[26],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vector_round_trip() {
+        let w = Weights::handset();
+        assert_eq!(w.to_vec().len(), len());
+        assert_eq!(Weights::from_vec(&w.to_vec()), w);
+        let v: Vec<i32> = (0..len() as i32).collect();
+        assert_eq!(Weights::from_vec(&v).to_vec(), v);
+    }
+
+    #[test]
+    fn the_builtin_file_parses() {
+        assert!(file::parse(BUILTIN).is_ok());
+        let handset = include_str!("../../tuning/handset.txt");
+        assert_eq!(file::parse(handset).unwrap(), Weights::handset());
     }
 }

@@ -51,6 +51,12 @@ struct Hub {
 
 /// Run the loop on stdin and stdout until `quit` or the end of input. Returns the exit code.
 pub fn run() -> i32 {
+    run_with("")
+}
+
+/// `run`, with the evaluation weights from `eval_file` (empty: the built-in ones) as if the
+/// client had set `eval-file`. A bad file ends it at once with exit code 2.
+pub fn run_with(eval_file: &str) -> i32 {
     let (tx, rx) = channel();
     if let Err(e) = spawn_reader(tx.clone()) {
         log::error!("cannot start the stdin reader: {e}");
@@ -75,6 +81,12 @@ pub fn run() -> i32 {
         book: load_book(),
         rng: Rng::from_env(),
     };
+    if !eval_file.is_empty() {
+        if let Err(e) = hub.set_param("eval-file", eval_file) {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    }
     hub.serve(&rx)
 }
 
@@ -235,6 +247,21 @@ impl Hub {
         }
         if next.threads != self.params.threads {
             self.engine().set_threads(next.threads);
+        }
+        if next.eval_file != self.params.eval_file {
+            let weights = if next.eval_file.is_empty() {
+                Ok(crate::eval::Weights::default())
+            } else {
+                crate::eval::Weights::load(std::path::Path::new(&next.eval_file))
+            };
+            match weights {
+                Ok(w) => self.engine().weights = w,
+                Err(e) => {
+                    return Err(HubError::Refused(format!(
+                        "eval-file: {e}; the weights stay as they were"
+                    )))
+                }
+            }
         }
         let tt_log2 = self.params.tt_log2;
         self.params = Params { tt_log2, ..next };

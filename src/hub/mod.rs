@@ -10,4 +10,4 @@ pub mod input;
 pub mod output;
 pub mod params;
 
-pub use engine_loop::run;
+pub use engine_loop::{run, run_with};

@@ -15,8 +15,13 @@ pub const MAX_THREADS: usize = 256;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
     Bool,
-    Int { min: i64, max: i64 },
+    Int {
+        min: i64,
+        max: i64,
+    },
     Enum(&'static [&'static str]),
+    /// Any text (a quoted string on the wire).
+    Text,
 }
 
 /// A parameter's declaration, with the help text logged at start-up.
@@ -36,6 +41,8 @@ pub struct Params {
     pub book: bool,
     pub book_ply: u32,
     pub book_margin: u32,
+    /// A weights file for the evaluation; empty for the built-in weights.
+    pub eval_file: String,
     /// Largest tt-size allowed here (it depends on the machine's memory).
     pub max_tt_log2: u32,
 }
@@ -53,6 +60,7 @@ impl Params {
             book: true,
             book_ply: 8,
             book_margin: 4,
+            eval_file: String::new(),
             max_tt_log2,
         }
     }
@@ -100,6 +108,11 @@ impl Params {
                 kind: Kind::Int { min: 0, max: 100 },
                 help: "pick at random among book moves within this many hundredths of a man of the best (0: always the best)",
             },
+            Declared {
+                name: "eval-file",
+                kind: Kind::Text,
+                help: "evaluation weights file (tuning/weights.txt format); empty for the built-in weights",
+            },
         ]
     }
 
@@ -113,6 +126,7 @@ impl Params {
             "book" => self.book.to_string(),
             "book-ply" => self.book_ply.to_string(),
             "book-margin" => self.book_margin.to_string(),
+            "eval-file" => format!("\"{}\"", self.eval_file.replace(['"', '\n', '\r'], "'")),
             _ => String::new(),
         }
     }
@@ -127,6 +141,7 @@ impl Params {
                     Kind::Bool => "type=bool".to_string(),
                     Kind::Int { min, max } => format!("type=int min={min} max={max}"),
                     Kind::Enum(values) => format!("type=enum values=\"{}\"", values.join(" ")),
+                    Kind::Text => "type=string".to_string(),
                 };
                 format!("name={} value={value} {kind}", d.name)
             })
@@ -171,6 +186,7 @@ impl Params {
                     _ => next.book_margin = v as u32,
                 }
             }
+            Kind::Text => next.eval_file = text.to_string(),
             Kind::Enum(values) => {
                 if !values.contains(&text) {
                     return Err(HubError::BadValue {
@@ -235,8 +251,15 @@ mod tests {
             ("ponder", "yes"),
             ("variant", "english"),
             ("book-ply", "-1"),
-            ("no-such", "1"),
         ] {
+            assert!(p.with(name, value).is_err(), "{name}={value}");
+        }
+        assert_eq!(p.with("eval-file", "a b.txt").unwrap().eval_file, "a b.txt");
+        assert_eq!(
+            p.param_lines().last().unwrap(),
+            "name=eval-file value=\"\" type=string"
+        );
+        for (name, value) in [] {
             assert!(p.with(name, value).is_err(), "{name}={value}");
         }
     }

@@ -611,3 +611,47 @@ impl<'a> Worker<'a> {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::notation::parse_fen;
+
+    #[test]
+    fn table_keys_separate_counts_that_can_matter() {
+        let pos = parse_fen("W:WK1,K2,K3:BK18").unwrap();
+        let key = |quiet, lone| {
+            tt_key(
+                &pos,
+                DrawCounts {
+                    quiet_king_plies: quiet,
+                    lone_king_moves: lone,
+                },
+            )
+        };
+        // Every lone-king count has its own key.
+        let lone: Vec<u64> = (0..=13).map(|n| key(0, Some(n))).collect();
+        for i in 0..lone.len() {
+            for j in i + 1..lone.len() {
+                assert_ne!(lone[i], lone[j], "lone counts {i} and {j}");
+            }
+        }
+        assert_ne!(key(0, Some(0)), key(0, None));
+        // Low 40-move counts cannot reach 80 within one search: they share a key...
+        assert_eq!(key(0, None), key(QUIET_COUNT_EXACT_FROM - 1, None));
+        // ...and from the threshold on, each count has its own.
+        let high: Vec<u64> = (QUIET_COUNT_EXACT_FROM..=FORTY_MOVE_PLIES)
+            .map(|c| key(c, None))
+            .collect();
+        for i in 0..high.len() {
+            assert_ne!(high[i], key(0, None));
+            for j in i + 1..high.len() {
+                assert_ne!(high[i], high[j]);
+            }
+        }
+        assert_eq!(
+            QUIET_COUNT_EXACT_FROM as usize + MAX_SEARCH_PLY,
+            FORTY_MOVE_PLIES as usize
+        );
+    }
+}

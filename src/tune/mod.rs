@@ -1,0 +1,13 @@
+//! Evaluation tuning, Texel style: fit the evaluation weights so that
+//! `sigmoid(k * eval)` predicts the results of self-play games.
+//!
+//! `data` reads `FEN ; result` lines (as `poolshark selfplay` writes them) into feature
+//! vectors, computed once (`eval::features`), so that each pass over the data is only dot
+//! products. `texel` fits the scaling constant `k`, then the weights by Adam on the mean
+//! squared error, in parallel with rayon. `tuning/README.md` gives the whole pipeline.
+
+pub mod data;
+pub mod texel;
+
+pub use data::{load, Samples};
+pub use texel::{fit_k, loss, tune, TuneConfig};
