@@ -301,6 +301,14 @@ impl<'a> Worker<'a> {
         false
     }
 
+    /// `mv` is the new best move at `ply`: the line there becomes `mv`, then the child's line.
+    fn set_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
     /// Has the current position (not yet pushed) stood on the board before in a way that
     /// makes it a draw? Inside the search line one repetition is enough (the side that
     /// repeated can repeat again); against the game before the root it takes two (R17).
@@ -531,10 +539,7 @@ impl<'a> Worker<'a> {
                 best_index = Some(idx);
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.set_pv(ply, mv);
                     if alpha >= beta {
                         let tried = order[..i].iter().map(|&(j, _)| moves[j as usize]);
                         self.heur.on_cutoff(pos.side(), ply, depth, &mv, tried);
@@ -598,10 +603,7 @@ impl<'a> Worker<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.set_pv(ply, mv);
                     if alpha >= beta {
                         break;
                     }
