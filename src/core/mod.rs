@@ -8,6 +8,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod position;
+pub mod random_games;
 pub mod square;
 pub mod zobrist;
 

@@ -117,27 +117,12 @@ pub fn dot(w: &[f32], f: &[f32]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::movegen::legal_moves;
+    use crate::core::random_games::RandomPositions;
     use crate::eval::evaluate;
 
     /// Positions from random games, endings included.
     fn random_positions(n: usize) -> Vec<Position> {
-        let mut seed = 11u64;
-        let mut pos = Position::start();
-        let mut out = Vec::new();
-        while out.len() < n {
-            out.push(pos);
-            let moves = legal_moves(&pos);
-            if moves.is_empty() {
-                pos = Position::start();
-                continue;
-            }
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            pos = pos.play(&moves[(seed >> 33) as usize % moves.len()]);
-        }
-        out
+        RandomPositions::new(11, usize::MAX).take(n).collect()
     }
 
     #[test]

@@ -208,6 +208,7 @@ fn king_ending(pos: &Position, score: i32, w: &Weights) -> i32 {
 mod tests {
     use super::*;
     use crate::core::notation::parse_fen;
+    use crate::core::random_games::RandomPositions;
 
     fn eval(fen: &str) -> i32 {
         evaluate(&parse_fen(fen).unwrap(), &Weights::default())
@@ -227,28 +228,15 @@ mod tests {
     #[test]
     fn mirrored_positions_score_the_same() {
         let w = Weights::default();
-        let mut seed = 7u64;
-        let mut pos = Position::start();
-        for _ in 0..400 {
+        for pos in RandomPositions::new(7, usize::MAX).take(400) {
             assert_eq!(evaluate(&pos, &w), evaluate(&mirror(&pos), &w), "{pos:?}");
-            let moves = crate::core::movegen::legal_moves(&pos);
-            if moves.is_empty() {
-                pos = Position::start();
-                continue;
-            }
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            pos = pos.play(&moves[(seed >> 33) as usize % moves.len()]);
         }
     }
 
     #[test]
     fn stuck_men_match_a_square_by_square_check() {
         use crate::core::square::Direction;
-        let mut seed = 3u64;
-        let mut pos = Position::start();
-        for _ in 0..2000 {
+        for pos in RandomPositions::new(3, usize::MAX).take(2000) {
             for c in [Color::White, Color::Black] {
                 let dirs = match c {
                     Color::White => [Direction::NW, Direction::NE],
@@ -265,15 +253,6 @@ mod tests {
                 }
                 assert_eq!(stuck_men(&pos, c), slow, "{pos:?}");
             }
-            let moves = crate::core::movegen::legal_moves(&pos);
-            if moves.is_empty() {
-                pos = Position::start();
-                continue;
-            }
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            pos = pos.play(&moves[(seed >> 33) as usize % moves.len()]);
         }
     }
 

@@ -198,32 +198,15 @@ fn gradient(s: &Samples, w: &[f32], k: f64, batch: &[usize]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::movegen::legal_moves;
+    use crate::core::random_games::RandomPositions;
     use crate::core::Position;
 
     /// Positions from random games (quiet ones: the data selfplay writes has no captures).
     fn positions(n: usize, seed: u64) -> Vec<Position> {
-        let mut seed = seed;
-        let mut pos = Position::start();
-        let mut out = Vec::new();
-        let mut ply = 0;
-        while out.len() < n {
-            if !crate::core::movegen::has_capture(&pos) {
-                out.push(pos);
-            }
-            let moves = legal_moves(&pos);
-            ply += 1;
-            if moves.is_empty() || ply > 120 {
-                pos = Position::start();
-                ply = 0;
-                continue;
-            }
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            pos = pos.play(&moves[(seed >> 33) as usize % moves.len()]);
-        }
-        out
+        RandomPositions::new(seed, 120)
+            .filter(|p| !crate::core::movegen::has_capture(p))
+            .take(n)
+            .collect()
     }
 
     fn as_f32(w: &Weights) -> Vec<f32> {
