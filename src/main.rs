@@ -101,46 +101,7 @@ enum Command {
     /// Play an engine-vs-engine match over the Hub protocol, refereed by poolshark's rules.
     /// Each opening is played twice with colours swapped. Prints a line per game and a summary
     /// with the Elo difference (95% interval), draw ratio, LOS and the SPRT state.
-    #[command(group(clap::ArgGroup::new("time_control").args(["tc", "movetime", "depth", "nodes"]).required(true)))]
-    Match {
-        /// An engine command line (give two), e.g. `"poolshark hub"`.
-        #[arg(long = "engine", required = true, num_args = 1)]
-        engines: Vec<String>,
-        /// Number of games (rounded up to whole pairs is not required).
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-        games: u32,
-        /// Clock: base seconds + increment, e.g. `10+0.1`; `10+0.1,5+0.05` gives each engine
-        /// its own.
-        #[arg(long)]
-        tc: Option<String>,
-        /// Seconds per move (`1` or, per engine, `1,0.5`).
-        #[arg(long)]
-        movetime: Option<String>,
-        /// Fixed depth per move (`6` or, per engine, `6,4`).
-        #[arg(long)]
-        depth: Option<String>,
-        /// Fixed nodes per move (`20000` or, per engine, `20000,5000`).
-        #[arg(long)]
-        nodes: Option<String>,
-        /// Games played at once.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-        concurrency: u16,
-        /// Openings file, one FEN a line (default: the built-in 3-ply set).
-        #[arg(long)]
-        openings: Option<std::path::PathBuf>,
-        /// Write the games here as PDN.
-        #[arg(long)]
-        pdn: Option<std::path::PathBuf>,
-        /// A Hub parameter: `1:NAME=VALUE` for engine 1 or 2, `NAME=VALUE` for both.
-        #[arg(long = "param", value_parser = parse_param)]
-        params: Vec<(Option<usize>, String, String)>,
-        /// Stop when a sequential test decides: `"elo0=0 elo1=5 alpha=0.05 beta=0.05"`.
-        #[arg(long, value_parser = parse_sprt)]
-        sprt: Option<poolshark::arena::stats::Sprt>,
-        /// With --depth or --nodes: seconds to wait for a move before the engine forfeits.
-        #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
-        move_timeout: f64,
-    },
+    Match(MatchArgs),
     /// Write self-play positions for evaluation tuning: `<FEN> ; <White's score>` per line.
     Selfplay {
         /// Games to play.
@@ -279,6 +240,49 @@ enum BookCommand {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+}
+
+/// The options of `poolshark match`.
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("time_control").args(["tc", "movetime", "depth", "nodes"]).required(true)))]
+struct MatchArgs {
+    /// An engine command line (give two), e.g. `"poolshark hub"`.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Number of games (an odd number plays the last opening with one colour only).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    games: u32,
+    /// Clock: base seconds + increment, e.g. `10+0.1`; `10+0.1,5+0.05` gives each engine
+    /// its own.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Seconds per move (`1` or, per engine, `1,0.5`).
+    #[arg(long)]
+    movetime: Option<String>,
+    /// Fixed depth per move (`6` or, per engine, `6,4`).
+    #[arg(long)]
+    depth: Option<String>,
+    /// Fixed nodes per move (`20000` or, per engine, `20000,5000`).
+    #[arg(long)]
+    nodes: Option<String>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    concurrency: u16,
+    /// Openings file, one FEN a line (default: the built-in 3-ply set).
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Write the games here as PDN.
+    #[arg(long)]
+    pdn: Option<std::path::PathBuf>,
+    /// A Hub parameter: `1:NAME=VALUE` for engine 1 or 2, `NAME=VALUE` for both.
+    #[arg(long = "param", value_parser = parse_param)]
+    params: Vec<(Option<usize>, String, String)>,
+    /// Stop when a sequential test decides: `"elo0=0 elo1=5 alpha=0.05 beta=0.05"`.
+    #[arg(long, value_parser = parse_sprt)]
+    sprt: Option<poolshark::arena::stats::Sprt>,
+    /// With --depth or --nodes: seconds to wait for a move before the engine forfeits.
+    #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
+    move_timeout: f64,
 }
 
 /// `--param 1:NAME=VALUE` (engine 1 or 2) or `--param NAME=VALUE` (both engines).
@@ -441,33 +445,7 @@ fn main() -> ExitCode {
                 w,
             )
         }),
-        Command::Match {
-            engines,
-            games,
-            tc,
-            movetime,
-            depth,
-            nodes,
-            concurrency,
-            openings,
-            pdn,
-            params,
-            sprt,
-            move_timeout,
-        } => run_match(
-            engines,
-            games,
-            tc,
-            movetime,
-            depth,
-            nodes,
-            concurrency,
-            openings,
-            pdn,
-            params,
-            sprt,
-            move_timeout,
-        ),
+        Command::Match(args) => run_match(args),
         Command::Selfplay {
             games,
             nodes,
@@ -636,21 +614,21 @@ fn run_analyze(
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_match(
-    engines: Vec<String>,
-    games: u32,
-    tc: Option<String>,
-    movetime: Option<String>,
-    depth: Option<String>,
-    nodes: Option<String>,
-    concurrency: u16,
-    openings: Option<std::path::PathBuf>,
-    pdn: Option<std::path::PathBuf>,
-    params: Vec<(Option<usize>, String, String)>,
-    sprt: Option<poolshark::arena::stats::Sprt>,
-    move_timeout: f64,
-) -> Result<(), ExitCode> {
+fn run_match(args: MatchArgs) -> Result<(), ExitCode> {
+    let MatchArgs {
+        engines,
+        games,
+        tc,
+        movetime,
+        depth,
+        nodes,
+        concurrency,
+        openings,
+        pdn,
+        params,
+        sprt,
+        move_timeout,
+    } = args;
     use poolshark::arena::{self, client::EngineSpec};
     let fail = |msg: String| {
         eprintln!("error: {msg}");
