@@ -131,7 +131,8 @@ enum Command {
     /// the mean squared error. Prints the loss on the data and on a held-out tenth after each
     /// epoch and writes the weights file. tuning/README.md gives the whole pipeline.
     Tune {
-        /// `FEN ; White's score` lines, as `selfplay` writes them.
+        /// `FEN ; White's score ; search score` lines, as `selfplay` writes them (the search
+        /// score may be left out).
         #[arg(long)]
         data: std::path::PathBuf,
         /// Where to write the tuned weights.
@@ -159,6 +160,10 @@ enum Command {
         /// Fit K again every this many epochs (0: keep the first fit).
         #[arg(long, default_value_t = 5)]
         refit_k: usize,
+        /// Aim at LAMBDA * result + (1 - LAMBDA) * sigmoid(K * search score) where a line has
+        /// a search score (1: the game results only). K is the one fitted to the results.
+        #[arg(long, default_value_t = 1.0, value_parser = parse_unit_interval)]
+        lambda: f64,
     },
     /// Print balanced openings, one FEN a line: every distinct position PLIES plies from the
     /// start scoring within MARGIN men at DEPTH (books/openings-3ply.txt is made this way).
@@ -386,6 +391,13 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+fn parse_unit_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number from 0 to 1")),
+    }
+}
+
 fn read_fen(text: &str) -> Result<Position, ExitCode> {
     notation::parse_fen(text).map_err(|e| {
         eprintln!("error: bad FEN '{text}': {e}");
@@ -466,6 +478,7 @@ fn main() -> ExitCode {
             fix,
             l2,
             refit_k,
+            lambda,
         } => load_weights(start.as_deref()).and_then(|w| {
             let cfg = poolshark::tune::TuneConfig {
                 epochs: epochs as usize,
@@ -474,7 +487,7 @@ fn main() -> ExitCode {
                 refit_k,
                 ..poolshark::tune::TuneConfig::default()
             };
-            run_tune(&data, &out, threads, w, cfg, &fix)
+            run_tune(&data, &out, threads, w, cfg, &fix, lambda)
         }),
         Command::Openings {
             plies,
@@ -824,6 +837,7 @@ fn run_tune(
     start: Weights,
     mut cfg: poolshark::tune::TuneConfig,
     fix: &str,
+    lambda: f64,
 ) -> Result<(), ExitCode> {
     use poolshark::eval::{file, weights};
     use poolshark::tune;
@@ -862,8 +876,7 @@ fn run_tune(
     let (mut train, mut held) = (tune::Samples::new(), tune::Samples::new());
     for i in 0..all.len() {
         let s = if i % 10 == 9 { &mut held } else { &mut train };
-        s.features.extend_from_slice(all.row(i));
-        s.results.push(all.results[i]);
+        s.push_from(&all, i);
     }
     let w0: Vec<f32> = start.to_vec().iter().map(|&x| x as f32).collect();
     eprintln!(
@@ -873,9 +886,13 @@ fn run_tune(
         all.width,
         t0.elapsed().as_secs_f64()
     );
+    // K is fitted to the game results; the search scores are then scaled by the same K.
     let k = tune::fit_k(&train, &w0);
+    let searched = all.search.iter().filter(|s| !s.is_nan()).count();
+    train.blend(lambda, k);
+    held.blend(lambda, k);
     eprintln!(
-        "K {k:.6} loss {:.6} held-out {:.6}",
+        "K {k:.6} lambda {lambda} (search scores on {searched} positions) loss {:.6} held-out {:.6}",
         tune::loss(&train, &w0, k),
         tune::loss(&held, &w0, k)
     );
@@ -892,7 +909,7 @@ fn run_tune(
     let secs = t0.elapsed().as_secs_f64();
     let comment = format!(
         "Tuned by `poolshark tune --data {} --epochs {epochs} --learning-rate {} --l2 {} \
-         --refit-k {}{}`\n\
+         --refit-k {} --lambda {lambda}{}`\n\
          on {} positions: K {k:.6}, loss {lt:.6}, held-out {lh:.6}, {secs:.0} s.",
         data.display(),
         cfg.learning_rate,

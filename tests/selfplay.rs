@@ -1,9 +1,10 @@
 //! Self-play data: every line is a valid quiet position (no pending capture) with a result,
 //! and the same seed gives the same data.
 
-use poolshark::arena::selfplay::{run, SelfplayConfig};
+use poolshark::arena::selfplay::{play_one, run, SelfplayConfig, SEARCH_CLAMP};
 use poolshark::core::movegen::has_capture;
 use poolshark::core::notation::parse_fen;
+use poolshark::search::Engine;
 use std::sync::Mutex;
 
 fn generate(seed: u64) -> String {
@@ -30,11 +31,46 @@ fn generate(seed: u64) -> String {
 fn selfplay_lines_are_quiet_positions_with_results() {
     let text = generate(7);
     assert!(text.lines().count() > 20);
+    let mut searched = 0;
     for line in text.lines() {
-        let (fen, result) = line.split_once(" ; ").expect("FEN ; result");
+        let fields: Vec<&str> = line.split(" ; ").collect();
+        let [fen, result, search] = fields[..] else {
+            panic!("expected FEN ; result ; search: {line}")
+        };
         let pos = parse_fen(fen).unwrap_or_else(|e| panic!("{line}: {e}"));
         assert!(!has_capture(&pos), "{line}");
         assert!(["0", "0.5", "1"].contains(&result), "{line}");
+        if search != "-" {
+            let s: i32 = search.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert!(s.abs() <= SEARCH_CLAMP, "{line}");
+            searched += 1;
+        }
     }
+    // The opening and random plies are not searched; the rest are.
+    assert!(searched > text.lines().count() / 2, "{searched}");
     assert_eq!(text, generate(7));
+}
+
+/// The search score is written from White's side: with White far ahead, it is positive
+/// whoever is to move, and White wins.
+#[test]
+fn search_scores_are_from_whites_side() {
+    for fen in ["B:W21,22,23,24,25,26:B3", "W:W21,22,23,24,25,26:B3"] {
+        let cfg = SelfplayConfig {
+            games: 1,
+            nodes: 2000,
+            random_plies: 0,
+            seed: 1,
+            concurrency: 1,
+            weights: poolshark::eval::Weights::default(),
+        };
+        let mut engine = Engine::new(16, 1);
+        let data = play_one(&cfg, 0, &mut engine, &[parse_fen(fen).unwrap()]);
+        assert_eq!(data.white_score, 1.0, "{fen}");
+        let (_, first) = data.positions[0];
+        assert!(
+            first.expect("the first position is searched") > 300,
+            "{fen}: {first:?}"
+        );
+    }
 }

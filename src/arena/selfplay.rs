@@ -2,8 +2,11 @@
 //! count from the built-in openings plus a few random plies, and every position of each
 //! finished game without a pending capture is written with the game's result.
 //!
-//! Output, one position a line: `<FEN> ; <result>` where the result is White's score,
-//! `1`, `0.5` or `0`.
+//! Output, one position a line: `<FEN> ; <result> ; <search>` where the result is White's
+//! score, `1`, `0.5` or `0`, and `<search>` is the score of the search that chose the move
+//! there, from White's side in hundredths of a man (proved wins and losses as
+//! `±SEARCH_CLAMP`), or `-` for positions nobody searched (the opening and random plies).
+//! The tuner can fit to a blend of the two (`poolshark tune --lambda`).
 
 use crate::arena::openings;
 use crate::core::game::GameResult;
@@ -24,10 +27,21 @@ pub struct SelfplayConfig {
     pub weights: crate::eval::Weights,
 }
 
-/// One finished game's positions and White's score.
+/// Search scores beyond this (proved wins and losses) are written as this, in hundredths of
+/// a man: far enough out that any sensible scaling makes it a certain result.
+pub const SEARCH_CLAMP: i32 = 3000;
+
+/// One finished game's positions (each with the score of the search made there, from White's
+/// side, if one was made) and White's score.
 pub struct GameData {
-    pub positions: Vec<Position>,
+    pub positions: Vec<(Position, Option<i32>)>,
     pub white_score: f64,
+}
+
+/// One data line: `FEN ; result ; search` (see the module notes).
+pub fn data_line(pos: &Position, white_score: f64, search: Option<i32>) -> String {
+    let search = search.map_or("-".to_string(), |s| s.to_string());
+    format!("{} ; {} ; {}\n", write_fen(pos), white_score, search)
 }
 
 fn xorshift(s: &mut u64) -> u64 {
@@ -55,6 +69,8 @@ pub fn play_one(
         game.play(&moves[(xorshift(&mut rng) % moves.len() as u64) as usize]);
     }
     engine.clear();
+    // The search score at each position of the game, from White's side.
+    let mut searched: Vec<Option<i32>> = vec![None; game.positions().len()];
     let limits = Limits {
         nodes: Some(cfg.nodes),
         ..Limits::default()
@@ -70,6 +86,14 @@ pub fn play_one(
             break 0.5;
         }
         let out = engine.search(&game, &limits, &SearchControl::new(), &mut |_| {});
+        let score = out.score.0.clamp(-SEARCH_CLAMP, SEARCH_CLAMP);
+        let white = if game.position().side() == Color::White {
+            score
+        } else {
+            -score
+        };
+        searched.resize(game.positions().len() - 1, None);
+        searched.push(Some(white));
         match out.best {
             Some(mv) => game.play(&mv),
             None => {
@@ -81,11 +105,13 @@ pub fn play_one(
             }
         }
     };
+    searched.resize(game.positions().len(), None);
     let positions = game
         .positions()
         .iter()
-        .filter(|p| !movegen::has_capture(p))
-        .copied()
+        .zip(searched)
+        .filter(|(p, _)| !movegen::has_capture(p))
+        .map(|(p, s)| (*p, s))
         .collect();
     GameData {
         positions,
@@ -118,8 +144,8 @@ pub fn run(
                     }
                     let data = play_one(cfg, i, &mut engine, &openings);
                     let mut text = String::new();
-                    for p in &data.positions {
-                        text.push_str(&format!("{} ; {}\n", write_fen(p), data.white_score));
+                    for (p, s) in &data.positions {
+                        text.push_str(&data_line(p, data.white_score, *s));
                     }
                     let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
                     let (sink, progress, games, lines, err) = &mut *guard;

@@ -1,4 +1,6 @@
-//! Tuning data: positions as feature vectors from White's point of view, with White's score.
+//! Tuning data: positions as feature vectors from White's point of view, with White's score
+//! in the game, the score of the search made there (if any), and the target the fit aims at:
+//! the game's score, or a blend of it and the search score (`Samples::blend`).
 
 use crate::core::notation::parse_fen;
 use crate::core::{Color, Position};
@@ -12,6 +14,10 @@ pub struct Samples {
     pub features: Vec<f32>,
     /// White's score: 1, 0.5 or 0 (or anything between, for synthetic data).
     pub results: Vec<f32>,
+    /// The search score there, from White's side in hundredths of a man; NaN when none.
+    pub search: Vec<f32>,
+    /// What the fit aims at (White's expected score): the result unless `blend` changed it.
+    pub targets: Vec<f32>,
 }
 
 impl Samples {
@@ -35,9 +41,10 @@ impl Samples {
         &self.features[i * self.width..(i + 1) * self.width]
     }
 
-    /// Add a position with White's score; its features are taken under `w` (see
-    /// `eval::features` for the two terms that depend on the weights).
-    pub fn push(&mut self, pos: &Position, white_score: f32, w: &Weights) {
+    /// Add a position with White's score and the search score there (White's side), if any;
+    /// its features are taken under `w` (see `eval::features` for the two terms that depend
+    /// on the weights).
+    pub fn push(&mut self, pos: &Position, white_score: f32, search: Option<f32>, w: &Weights) {
         let f = features(pos, w);
         let sign = if pos.side() == Color::White {
             1.0
@@ -46,10 +53,36 @@ impl Samples {
         };
         self.features.extend(f.iter().map(|x| x * sign));
         self.results.push(white_score);
+        self.search.push(search.unwrap_or(f32::NAN));
+        self.targets.push(white_score);
+    }
+
+    /// Copy sample `i` of `other` to the end.
+    pub fn push_from(&mut self, other: &Samples, i: usize) {
+        self.features.extend_from_slice(other.row(i));
+        self.results.push(other.results[i]);
+        self.search.push(other.search[i]);
+        self.targets.push(other.targets[i]);
+    }
+
+    /// Aim at `lambda * result + (1 - lambda) * sigmoid(k * search)` where a position has a
+    /// search score, and at the result where it has none. `lambda` 1 is the plain result.
+    /// The search sees the tactics and endings a game's result only hints at, and far less
+    /// noisily: one result stands for a whole game's positions.
+    pub fn blend(&mut self, lambda: f64, k: f64) {
+        for i in 0..self.len() {
+            let (r, s) = (self.results[i] as f64, self.search[i] as f64);
+            self.targets[i] = if s.is_nan() {
+                r as f32
+            } else {
+                (lambda * r + (1.0 - lambda) / (1.0 + (-k * s).exp())) as f32
+            };
+        }
     }
 }
 
-/// Read `FEN ; score` lines (blank lines and `#` comments skipped). An error names the line.
+/// Read `FEN ; score` or `FEN ; score ; search` lines, as `selfplay` writes them (`search` is
+/// a whole number or `-`). Blank lines and `#` comments are skipped. An error names the line.
 pub fn load(text: &str, w: &Weights) -> Result<Samples, String> {
     let mut out = Samples::new();
     for (i, raw) in text.lines().enumerate() {
@@ -58,9 +91,14 @@ pub fn load(text: &str, w: &Weights) -> Result<Samples, String> {
             continue;
         }
         let err = |m: String| format!("line {}: {m}", i + 1);
-        let (fen, score) = line
-            .split_once(';')
-            .ok_or_else(|| err("expected 'FEN ; score'".into()))?;
+        let mut fields = line.split(';');
+        let (Some(fen), Some(score), search, None) =
+            (fields.next(), fields.next(), fields.next(), fields.next())
+        else {
+            return Err(err(
+                "expected 'FEN ; score' or 'FEN ; score ; search'".into()
+            ));
+        };
         let pos = parse_fen(fen.trim()).map_err(|e| err(format!("bad FEN: {e}")))?;
         let score: f32 = score
             .trim()
@@ -68,7 +106,15 @@ pub fn load(text: &str, w: &Weights) -> Result<Samples, String> {
             .ok()
             .filter(|s: &f32| (0.0..=1.0).contains(s))
             .ok_or_else(|| err(format!("'{}' is not a score from 0 to 1", score.trim())))?;
-        out.push(&pos, score, w);
+        let search = match search.map(str::trim) {
+            None | Some("-") => None,
+            Some(t) => Some(
+                t.parse::<i32>()
+                    .map_err(|_| err(format!("'{t}' is not a search score")))?
+                    as f32,
+            ),
+        };
+        out.push(&pos, score, search, w);
     }
     Ok(out)
 }
@@ -94,5 +140,27 @@ mod tests {
         assert!(load("B:W21-32:B1-12 ; 1\nB:W21-32:Bx ; 1", &w)
             .unwrap_err()
             .starts_with("line 2"));
+        for bad in ["B:W21-32:B1-12 ; 1 ; x", "B:W21-32:B1-12 ; 1 ; 5 ; 6"] {
+            assert!(load(bad, &w).unwrap_err().starts_with("line 1"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn blend_mixes_the_result_and_the_search_score() {
+        let w = Weights::handset();
+        let text = "B:W21-32:B1-12 ; 1 ; 0\nB:W21-32:B1-12 ; 0 ; 400\nW:W21-32:B1-12 ; 0.5 ; -\n";
+        let mut s = load(text, &w).unwrap();
+        assert_eq!(s.targets, s.results);
+        s.blend(1.0, 0.005);
+        assert_eq!(s.targets, vec![1.0, 0.0, 0.5]);
+        s.blend(0.0, 0.005);
+        let win = 1.0 / (1.0 + (-2.0f32).exp());
+        assert_eq!(s.targets[0], 0.5);
+        assert!((s.targets[1] - win).abs() < 1e-6, "{:?}", s.targets);
+        // No search score: the result, whatever lambda.
+        assert_eq!(s.targets[2], 0.5);
+        s.blend(0.25, 0.005);
+        assert!((s.targets[0] - (0.25 + 0.75 * 0.5)).abs() < 1e-6);
+        assert!((s.targets[1] - 0.75 * win).abs() < 1e-6);
     }
 }

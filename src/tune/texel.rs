@@ -55,7 +55,7 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The mean squared error of `sigmoid(k * w . features)` against the results.
+/// The mean squared error of `sigmoid(k * w . features)` against the targets.
 pub fn loss(s: &Samples, w: &[f32], k: f64) -> f64 {
     if s.is_empty() {
         return 0.0;
@@ -64,7 +64,7 @@ pub fn loss(s: &Samples, w: &[f32], k: f64) -> f64 {
         .into_par_iter()
         .map(|i| {
             let p = sigmoid(k * dot(w, s.row(i)) as f64);
-            let e = s.results[i] as f64 - p;
+            let e = s.targets[i] as f64 - p;
             e * e
         })
         .sum();
@@ -178,7 +178,7 @@ fn gradient(s: &Samples, w: &[f32], k: f64, batch: &[usize]) -> Vec<f64> {
                 let f = s.row(i);
                 let p = sigmoid(k * dot(w, f) as f64);
                 // d/dw (r - p)^2 = -2 (r - p) p (1 - p) k f
-                let scale = -2.0 * (s.results[i] as f64 - p) * p * (1.0 - p) * k;
+                let scale = -2.0 * (s.targets[i] as f64 - p) * p * (1.0 - p) * k;
                 for (gj, &fj) in g.iter_mut().zip(f) {
                     *gj += scale * fj as f64;
                 }
@@ -218,9 +218,9 @@ mod tests {
         let tw = as_f32(truth);
         let mut s = Samples::new();
         for pos in positions(n, 5) {
-            s.push(&pos, 0.0, &Weights::handset());
+            s.push(&pos, 0.0, None, &Weights::handset());
             let i = s.len() - 1;
-            s.results[i] = sigmoid(k * dot(&tw, s.row(i)) as f64) as f32;
+            s.targets[i] = sigmoid(k * dot(&tw, s.row(i)) as f64) as f32;
         }
         s
     }
