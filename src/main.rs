@@ -165,6 +165,49 @@ enum Command {
         #[arg(long, default_value_t = 1.0, value_parser = parse_unit_interval)]
         lambda: f64,
     },
+    /// Tune the weights by playing games (SPSA): every pair perturbs all free weights by
+    /// +-c at once, plays the + set against the - set from one opening with each colour,
+    /// and moves the weights by the result. Reproducible: a run depends on its options, not
+    /// on the threads. Writes the weights (also every 5% of the run, so a stopped run
+    /// leaves its latest). tuning/README.md gives the pipeline.
+    Spsa {
+        /// Game pairs to play.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        pairs: u64,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+        /// Starting weights (default: the built-in ones).
+        #[arg(long)]
+        start: Option<std::path::PathBuf>,
+        /// Where to write the tuned weights.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        concurrency: u16,
+        /// Pairs played against the same weights before updating them.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=4096))]
+        batch: u16,
+        /// Seed for the perturbations and the random plies.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Random plies after each built-in opening.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=40))]
+        random_plies: u32,
+        /// Weights held besides man and lone_king_off_diagonal, comma separated.
+        #[arg(long, default_value = "")]
+        fix: String,
+        /// a_end / c_end^2: the step at the end relative to the perturbation.
+        #[arg(long, default_value_t = 0.002, value_parser = parse_unit_interval)]
+        r_end: f64,
+        /// The perturbation at the end, as a fraction of each starting value...
+        #[arg(long, default_value_t = 0.1, value_parser = parse_unit_interval)]
+        c_frac: f64,
+        /// ...but at least this many hundredths of a man.
+        #[arg(long, default_value_t = 4.0, value_parser = parse_seconds)]
+        c_min: f64,
+    },
     /// Print balanced openings, one FEN a line: every distinct position PLIES plies from the
     /// start scoring within MARGIN men at DEPTH (books/openings-3ply.txt is made this way).
     Openings {
@@ -489,6 +532,37 @@ fn main() -> ExitCode {
             };
             run_tune(&data, &out, threads, w, cfg, &fix, lambda)
         }),
+        Command::Spsa {
+            pairs,
+            nodes,
+            start,
+            out,
+            concurrency,
+            batch,
+            seed,
+            random_plies,
+            fix,
+            r_end,
+            c_frac,
+            c_min,
+        } => load_weights(start.as_deref()).and_then(|w| {
+            let mut cfg = poolshark::tune::SpsaConfig::new(&w, pairs as usize, nodes);
+            cfg.concurrency = concurrency as usize;
+            cfg.batch = batch as usize;
+            cfg.seed = seed;
+            cfg.random_plies = random_plies;
+            cfg.r_end = r_end;
+            cfg.c_end = w
+                .to_vec()
+                .iter()
+                .map(|&v| (v.abs() as f64 * c_frac).max(c_min))
+                .collect();
+            hold_fields(&mut cfg.fixed, &fix).map_err(|e| {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            })?;
+            run_spsa(&w, &cfg, &out, &fix, c_frac, c_min)
+        }),
         Command::Openings {
             plies,
             depth,
@@ -532,6 +606,16 @@ fn main() -> ExitCode {
 }
 
 /// The weights in `path`, or the built-in ones; a bad file is reported and exits with 2.
+/// Mark the comma-separated weight names in `list` as held.
+fn hold_fields(fixed: &mut [bool], list: &str) -> Result<(), String> {
+    for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let r = poolshark::eval::weights::field_range(name)
+            .ok_or_else(|| format!("--fix: no weight named '{name}'"))?;
+        fixed[r].iter_mut().for_each(|f| *f = true);
+    }
+    Ok(())
+}
+
 fn load_weights(path: Option<&std::path::Path>) -> Result<Weights, ExitCode> {
     match path {
         None => Ok(Weights::default()),
@@ -830,6 +914,96 @@ fn run_book(cmd: BookCommand) -> Result<(), ExitCode> {
     Ok(())
 }
 
+fn run_spsa(
+    start: &Weights,
+    cfg: &poolshark::tune::SpsaConfig,
+    out: &std::path::Path,
+    fix: &str,
+    c_frac: f64,
+    c_min: f64,
+) -> Result<(), ExitCode> {
+    use poolshark::eval::file;
+    let t0 = Instant::now();
+    let command = format!(
+        "poolshark spsa --pairs {} --nodes {} --batch {} --seed {} --random-plies {} \
+         --r-end {} --c-frac {c_frac} --c-min {c_min}{}",
+        cfg.pairs,
+        cfg.nodes,
+        cfg.batch,
+        cfg.seed,
+        cfg.random_plies,
+        cfg.r_end,
+        if fix.is_empty() {
+            String::new()
+        } else {
+            format!(" --fix {fix}")
+        },
+    );
+    // Written whole to a temporary file and renamed over `out`, so `out` is never half
+    // written.
+    let save = |w: &Weights, note: &str| -> std::io::Result<()> {
+        let tmp = out.with_extension("tmp");
+        std::fs::write(
+            &tmp,
+            file::write(w, &format!("Tuned by `{command}`\n{note}")),
+        )?;
+        std::fs::rename(&tmp, out)
+    };
+    save(start, "(not started)").map_err(|e| {
+        eprintln!("error: cannot write {}: {e}", out.display());
+        ExitCode::from(2)
+    })?;
+    let mut openings = poolshark::arena::openings::builtin();
+    if openings.is_empty() {
+        openings.push(Position::start());
+    }
+    let every = (cfg.pairs / 20).max(1);
+    let mut last_saved = 0;
+    let mut save_error = None;
+    let tuned = poolshark::tune::spsa::run(start, cfg, &openings, &mut |p| {
+        if p.pairs_done / every > last_saved / every || p.pairs_done == cfg.pairs {
+            last_saved = p.pairs_done;
+            let w: Vec<i32> = p.theta.iter().map(|x| x.round() as i32).collect();
+            eprintln!(
+                "pairs {}/{} plus-score {:.1}% time {:.1}s weights {}",
+                p.pairs_done,
+                cfg.pairs,
+                100.0 * p.plus_points / p.games.max(1) as f64,
+                t0.elapsed().as_secs_f64(),
+                w.iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            let note = format!("after {} of {} pairs", p.pairs_done, cfg.pairs);
+            if let Err(e) = save(&Weights::from_vec(&w), &note) {
+                save_error.get_or_insert(e);
+            }
+        }
+    });
+    let note = format!(
+        "{} pairs at {} nodes in {:.0} s.",
+        cfg.pairs,
+        cfg.nodes,
+        t0.elapsed().as_secs_f64()
+    );
+    match save_error.map_or_else(|| save(&tuned, &note), Err) {
+        Ok(()) => {
+            println!(
+                "pairs {} time {:.1}s out {}",
+                cfg.pairs,
+                t0.elapsed().as_secs_f64(),
+                out.display()
+            );
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", out.display());
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
 fn run_tune(
     data: &std::path::Path,
     out: &std::path::Path,
@@ -839,7 +1013,7 @@ fn run_tune(
     fix: &str,
     lambda: f64,
 ) -> Result<(), ExitCode> {
-    use poolshark::eval::{file, weights};
+    use poolshark::eval::file;
     use poolshark::tune;
     let epochs = cfg.epochs;
     let fail = |msg: String| {
@@ -852,19 +1026,7 @@ fn run_tune(
             .num_threads(t as usize)
             .build_global();
     }
-    for name in fix.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let mut at = 0;
-        let Some(&(_, n)) = weights::LAYOUT.iter().find(|(k, n)| {
-            let found = *k == name;
-            if !found {
-                at += n;
-            }
-            found
-        }) else {
-            return Err(fail(format!("--fix: no weight named '{name}'")));
-        };
-        cfg.fixed[at..at + n].iter_mut().for_each(|f| *f = true);
-    }
+    hold_fields(&mut cfg.fixed, fix).map_err(fail)?;
     let t0 = Instant::now();
     let text = std::fs::read_to_string(data)
         .map_err(|e| fail(format!("cannot read {}: {e}", data.display())))?;

@@ -128,3 +128,26 @@ fn weights_files_load_and_bad_ones_exit_with_status_2() {
     assert!(err.contains("cannot read"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `spsa` writes a weights file that loads, names its command in the header, and refuses
+/// an unknown weight name with status 2.
+#[test]
+fn spsa_writes_a_loadable_weights_file() {
+    let dir = std::env::temp_dir().join(format!("poolshark-spsa-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("spsa.txt");
+    let out_s = out.to_str().unwrap();
+    let args = ["spsa", "--pairs", "4", "--nodes", "300", "--batch", "2"];
+    let (code, stdout, err) = run(&[&args[..], &["--out", out_s]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.starts_with("pairs 4 time "), "{stdout}");
+    assert!(err.contains("pairs 4/4 plus-score "), "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("# Tuned by `poolshark spsa --pairs 4 --nodes 300 --batch 2"));
+    let (code, _, err) = run(&["bench", "--depth", "2", "--weights", out_s]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(&[&args[..], &["--out", out_s, "--fix", "queen"]].concat());
+    assert_eq!(code, 2);
+    assert!(err.contains("no weight named 'queen'"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

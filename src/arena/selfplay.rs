@@ -11,7 +11,7 @@
 use crate::arena::openings;
 use crate::core::game::GameResult;
 use crate::core::notation::write_fen;
-use crate::core::{movegen, Color, Game, Position};
+use crate::core::{movegen, Color, Game, Move, Position};
 use crate::search::{Engine, Limits, SearchControl};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -51,6 +51,52 @@ fn xorshift(s: &mut u64) -> u64 {
     *s
 }
 
+/// Longest game played out, in plies; longer ones are scored as draws (the 40-move rule ends
+/// real ones long before).
+pub const MAX_GAME_PLIES: usize = 600;
+
+/// Play `game` to its end, asking `choose` for each move (None: no legal move), and return
+/// White's score: 1, 0.5 or 0.
+pub fn play_out(game: &mut Game, choose: &mut dyn FnMut(&Game) -> Option<Move>) -> f64 {
+    loop {
+        match game.result() {
+            GameResult::Win(Color::White) => return 1.0,
+            GameResult::Win(Color::Black) => return 0.0,
+            GameResult::Draw(_) => return 0.5,
+            GameResult::Ongoing => {}
+        }
+        if game.moves().len() >= MAX_GAME_PLIES {
+            return 0.5;
+        }
+        match choose(game) {
+            Some(mv) => game.play(&mv),
+            None => {
+                return if game.position().side() == Color::White {
+                    0.0
+                } else {
+                    1.0
+                }
+            }
+        }
+    }
+}
+
+/// The start of game `index`: opening `index` (cycling through `openings`, which must not be
+/// empty) and then `random_plies` random moves drawn from `seed` and `index`.
+pub fn opening(openings: &[Position], index: usize, seed: u64, random_plies: u32) -> Game {
+    let mut rng = seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    xorshift(&mut rng);
+    let mut game = Game::new(openings[index % openings.len()]);
+    for _ in 0..random_plies {
+        let moves = movegen::legal_moves(game.position());
+        if moves.is_empty() {
+            break;
+        }
+        game.play(&moves[(xorshift(&mut rng) % moves.len() as u64) as usize]);
+    }
+    game
+}
+
 /// Play game `index` (the same index and config give the same game).
 pub fn play_one(
     cfg: &SelfplayConfig,
@@ -58,16 +104,7 @@ pub fn play_one(
     engine: &mut Engine,
     openings: &[Position],
 ) -> GameData {
-    let mut rng = cfg.seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    xorshift(&mut rng);
-    let mut game = Game::new(openings[index % openings.len()]);
-    for _ in 0..cfg.random_plies {
-        let moves = movegen::legal_moves(game.position());
-        if moves.is_empty() {
-            break;
-        }
-        game.play(&moves[(xorshift(&mut rng) % moves.len() as u64) as usize]);
-    }
+    let mut game = opening(openings, index, cfg.seed, cfg.random_plies);
     engine.clear();
     // The search score at each position of the game, from White's side.
     let mut searched: Vec<Option<i32>> = vec![None; game.positions().len()];
@@ -75,36 +112,18 @@ pub fn play_one(
         nodes: Some(cfg.nodes),
         ..Limits::default()
     };
-    let white_score = loop {
-        match game.result() {
-            GameResult::Win(Color::White) => break 1.0,
-            GameResult::Win(Color::Black) => break 0.0,
-            GameResult::Draw(_) => break 0.5,
-            GameResult::Ongoing => {}
-        }
-        if game.moves().len() >= 600 {
-            break 0.5;
-        }
-        let out = engine.search(&game, &limits, &SearchControl::new(), &mut |_| {});
+    let white_score = play_out(&mut game, &mut |g| {
+        let out = engine.search(g, &limits, &SearchControl::new(), &mut |_| {});
         let score = out.score.0.clamp(-SEARCH_CLAMP, SEARCH_CLAMP);
-        let white = if game.position().side() == Color::White {
+        let white = if g.position().side() == Color::White {
             score
         } else {
             -score
         };
-        searched.resize(game.positions().len() - 1, None);
+        searched.resize(g.positions().len() - 1, None);
         searched.push(Some(white));
-        match out.best {
-            Some(mv) => game.play(&mv),
-            None => {
-                break if game.position().side() == Color::White {
-                    0.0
-                } else {
-                    1.0
-                }
-            }
-        }
-    };
+        out.best
+    });
     searched.resize(game.positions().len(), None);
     let positions = game
         .positions()

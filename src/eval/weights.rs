@@ -69,6 +69,18 @@ pub fn len() -> usize {
     LAYOUT.iter().map(|(_, n)| n).sum()
 }
 
+/// Where the field `name` lies in `Weights::to_vec()`; None for an unknown name.
+pub fn field_range(name: &str) -> Option<std::ops::Range<usize>> {
+    let mut at = 0;
+    for &(key, n) in LAYOUT {
+        if key == name {
+            return Some(at..at + n);
+        }
+        at += n;
+    }
+    None
+}
+
 /// The weights file built into the binary.
 pub const BUILTIN: &str = include_str!("../../tuning/weights.txt");
 
@@ -158,6 +170,20 @@ impl Weights {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn field_ranges_tile_the_vector() {
+        let mut at = 0;
+        for &(name, n) in LAYOUT {
+            assert_eq!(field_range(name), Some(at..at + n), "{name}");
+            at += n;
+        }
+        assert_eq!(at, len());
+        assert_eq!(field_range("nonsense"), None);
+        let mut w = Weights::handset();
+        w.king = 12345;
+        assert_eq!(w.to_vec()[field_range("king").unwrap()], [12345]);
+    }
 
     #[test]
     fn vector_round_trip() {

@@ -4,10 +4,13 @@
 //! `data` reads `FEN ; result` lines (as `poolshark selfplay` writes them) into feature
 //! vectors, computed once (`eval::features`), so that each pass over the data is only dot
 //! products. `texel` fits the scaling constant `k`, then the weights by Adam on the mean
-//! squared error, in parallel with rayon. `tuning/README.md` gives the whole pipeline.
+//! squared error, in parallel with rayon. `spsa` tunes by playing games instead, which
+//! measures strength itself. `tuning/README.md` gives the whole pipeline.
 
 pub mod data;
+pub mod spsa;
 pub mod texel;
 
 pub use data::{load, Samples};
+pub use spsa::{SpsaConfig, SpsaProgress};
 pub use texel::{fit_k, loss, tune, TuneConfig};
