@@ -530,7 +530,15 @@ fn main() -> ExitCode {
                 refit_k,
                 ..poolshark::tune::TuneConfig::default()
             };
-            run_tune(&data, &out, threads, w, cfg, &fix, lambda)
+            run_tune(
+                &data,
+                &out,
+                threads,
+                (w, start.as_deref()),
+                cfg,
+                &fix,
+                lambda,
+            )
         }),
         Command::Spsa {
             pairs,
@@ -561,7 +569,7 @@ fn main() -> ExitCode {
                 eprintln!("error: {e}");
                 ExitCode::from(2)
             })?;
-            run_spsa(&w, &cfg, &out, &fix, c_frac, c_min)
+            run_spsa(&w, &cfg, &out, start.as_deref(), &fix, c_frac, c_min)
         }),
         Command::Openings {
             plies,
@@ -606,6 +614,20 @@ fn main() -> ExitCode {
 }
 
 /// The weights in `path`, or the built-in ones; a bad file is reported and exits with 2.
+/// ` --fix LIST` for a command line written into a weights file, or nothing.
+fn fix_flag(fix: &str) -> String {
+    if fix.is_empty() {
+        String::new()
+    } else {
+        format!(" --fix {fix}")
+    }
+}
+
+/// ` --start FILE` for a command line written into a weights file, or nothing (built-in).
+fn start_flag(start: Option<&std::path::Path>) -> String {
+    start.map_or(String::new(), |p| format!(" --start {}", p.display()))
+}
+
 /// Mark the comma-separated weight names in `list` as held.
 fn hold_fields(fixed: &mut [bool], list: &str) -> Result<(), String> {
     for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -918,6 +940,7 @@ fn run_spsa(
     start: &Weights,
     cfg: &poolshark::tune::SpsaConfig,
     out: &std::path::Path,
+    start_path: Option<&std::path::Path>,
     fix: &str,
     c_frac: f64,
     c_min: f64,
@@ -925,19 +948,16 @@ fn run_spsa(
     use poolshark::eval::file;
     let t0 = Instant::now();
     let command = format!(
-        "poolshark spsa --pairs {} --nodes {} --batch {} --seed {} --random-plies {} \
+        "poolshark spsa --pairs {} --nodes {}{} --batch {} --seed {} --random-plies {} \
          --r-end {} --c-frac {c_frac} --c-min {c_min}{}",
         cfg.pairs,
         cfg.nodes,
+        start_flag(start_path),
         cfg.batch,
         cfg.seed,
         cfg.random_plies,
         cfg.r_end,
-        if fix.is_empty() {
-            String::new()
-        } else {
-            format!(" --fix {fix}")
-        },
+        fix_flag(fix),
     );
     // Written whole to a temporary file and renamed over `out`, so `out` is never half
     // written.
@@ -1008,7 +1028,7 @@ fn run_tune(
     data: &std::path::Path,
     out: &std::path::Path,
     threads: Option<u16>,
-    start: Weights,
+    (start, start_path): (Weights, Option<&std::path::Path>),
     mut cfg: poolshark::tune::TuneConfig,
     fix: &str,
     lambda: f64,
@@ -1070,18 +1090,15 @@ fn run_tune(
     let (lt, lh) = (tune::loss(&train, &wt, k), tune::loss(&held, &wt, k));
     let secs = t0.elapsed().as_secs_f64();
     let comment = format!(
-        "Tuned by `poolshark tune --data {} --epochs {epochs} --learning-rate {} --l2 {} \
+        "Tuned by `poolshark tune --data {}{} --epochs {epochs} --learning-rate {} --l2 {} \
          --refit-k {} --lambda {lambda}{}`\n\
          on {} positions: K {k:.6}, loss {lt:.6}, held-out {lh:.6}, {secs:.0} s.",
         data.display(),
+        start_flag(start_path),
         cfg.learning_rate,
         cfg.l2,
         cfg.refit_k,
-        if fix.is_empty() {
-            String::new()
-        } else {
-            format!(" --fix {fix}")
-        },
+        fix_flag(fix),
         all.len(),
     );
     std::fs::write(out, file::write(&tuned, &comment))

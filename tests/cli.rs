@@ -151,3 +151,37 @@ fn spsa_writes_a_loadable_weights_file() {
     assert!(err.contains("no weight named 'queen'"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `tune` reads selfplay's three-field lines and refuses a lambda outside 0..1.
+#[test]
+fn tune_takes_search_scores_and_checks_lambda() {
+    let dir = std::env::temp_dir().join(format!("poolshark-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let out = dir.join("tuned.txt");
+    let mut text = String::new();
+    for i in 0..40 {
+        let score = ["0", "0.5", "1"][i % 3];
+        text.push_str(&format!(
+            "B:W21-32:B1-12 ; {score} ; {}\n",
+            10 * i as i32 - 200
+        ));
+        text.push_str(&format!("W:W21-32:B1-12 ; {score} ; -\n"));
+    }
+    std::fs::write(&data, text).unwrap();
+    let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let args = ["tune", "--data", data_s, "--out", out_s, "--epochs", "2"];
+    let (code, _, err) = run(&[&args[..], &["--lambda", "0.3"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("lambda 0.3 (search scores on 40 positions)"),
+        "{err}"
+    );
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("--lambda 0.3"));
+    let (code, _, err) = run(&[&args[..], &["--lambda", "1.5"]].concat());
+    assert_eq!(code, 2);
+    assert!(err.contains("'1.5' is not a number from 0 to 1"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
