@@ -20,7 +20,6 @@ use crate::core::Position;
 use crate::eval::weights::{self, Weights};
 use crate::search::{Engine, Limits, SearchControl};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Spall's recommended exponents for the step size and the perturbation.
 const ALPHA: f64 = 0.602;
@@ -178,8 +177,8 @@ pub fn run(
     let (mut plus_points, mut games) = (0.0, 0);
     let batch = cfg.batch.max(1);
     let threads = cfg.concurrency.clamp(1, batch);
-    let mut engines: Vec<Mutex<[Engine; 2]>> = (0..threads)
-        .map(|_| Mutex::new([Engine::new(4, 1), Engine::new(4, 1)]))
+    let mut engines: Vec<[Engine; 2]> = (0..threads)
+        .map(|_| [Engine::new(4, 1), Engine::new(4, 1)])
         .collect();
     let mut first = 1;
     while first <= cfg.pairs {
@@ -198,27 +197,34 @@ pub fn run(
                 (k, delta, ck, rounded(&plus), rounded(&minus))
             })
             .collect();
-        let results: Vec<Mutex<f64>> = jobs.iter().map(|_| Mutex::new(0.0)).collect();
+        // The `+` side's points of each job, by job index.
+        let mut results = vec![0.0; jobs.len()];
         let next = AtomicUsize::new(0);
         std::thread::scope(|scope| {
-            for slot in engines.iter_mut() {
-                let (jobs, results, next) = (&jobs, &results, &next);
-                scope.spawn(move || {
-                    let engines = slot.get_mut().unwrap_or_else(|e| e.into_inner());
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((k, _, _, plus, minus)) = jobs.get(i) else {
-                            break;
-                        };
-                        let p = play_pair(engines, plus, minus, *k, cfg, openings);
-                        *results[i].lock().unwrap_or_else(|e| e.into_inner()) = p;
-                    }
-                });
+            let handles: Vec<_> = engines
+                .iter_mut()
+                .map(|pair| {
+                    let (jobs, next) = (&jobs, &next);
+                    scope.spawn(move || {
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some((k, _, _, plus, minus)) = jobs.get(i) else {
+                                break done;
+                            };
+                            done.push((i, play_pair(pair, plus, minus, *k, cfg, openings)));
+                        }
+                    })
+                })
+                .collect();
+            for h in handles {
+                for (i, points) in h.join().expect("an SPSA game thread panicked") {
+                    results[i] = points;
+                }
             }
         });
         // The updates, in pair order.
-        for ((_, delta, ck, _, _), r) in jobs.iter().zip(&results) {
-            let points = *r.lock().unwrap_or_else(|e| e.into_inner());
+        for ((_, delta, ck, _, _), &points) in jobs.iter().zip(&results) {
             plus_points += points;
             games += 2;
             // Wins minus losses of `+` over the pair: from -2 to 2.
