@@ -7,8 +7,8 @@
 //! (a drawn three-against-one scales everything down). Both rarely change as weights move.
 
 use super::{
-    back_row, dead_draw, forward_cone, material, rows_advanced, stuck_men, BRIDGE, CENTRE, FULL,
-    LONG_DIAGONAL,
+    back_row, dead_draw, en_prise, forward_cone, man_steps, material, rows_advanced, stuck_men,
+    BRIDGE, CENTRE, FULL, LONG_DIAGONAL,
 };
 use crate::core::attacks::king_attacks;
 use crate::core::{Color, Position};
@@ -31,6 +31,8 @@ mod at {
     pub const KING_LATE: usize = 24;
     pub const BRIDGE: usize = 25;
     pub const STUCK_MAN: usize = 26;
+    pub const MAN_MOBILITY: usize = 27;
+    pub const EN_PRISE: usize = 28;
 }
 
 /// The features of `pos` from the side to move, in `weights::LAYOUT` order.
@@ -84,6 +86,8 @@ fn side_features(pos: &Position, c: Color, sign: f32, late: f32, f: &mut [f32]) 
     }
     f[at::CENTRE] += sign * (men & CENTRE).count() as f32;
     f[at::STUCK_MAN] += sign * stuck_men(pos, c).count() as f32;
+    f[at::MAN_MOBILITY] += sign * man_steps(pos, c) as f32;
+    f[at::EN_PRISE] += sign * en_prise(pos, c).count() as f32;
     let occ = pos.occupied();
     for k in kings {
         f[at::KING_MOBILITY] += sign * (king_attacks(k, occ) & !occ).count() as f32;

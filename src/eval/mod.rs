@@ -4,7 +4,8 @@
 //! ahead), advancement, back-rank guards, centre control, runaway men, king mobility and the
 //! long diagonal in king endings, where three kings beat one only off the long diagonal and
 //! two kings cannot beat one; and, tapered by phase, advancement and king value as pieces come
-//! off, the bridge and men that cannot move. All numbers come from `Weights`; `features`
+//! off, the bridge, men that cannot move, the men's quiet steps (mobility) and pieces an enemy
+//! man could jump at once (en prise). All numbers come from `Weights`; `features`
 //! gives the same evaluation as a vector to dot with them, for the tuner.
 
 pub mod features;
@@ -138,6 +139,8 @@ fn side_terms(pos: &Position, c: Color, w: &Weights) -> i32 {
     }
     s += (men & CENTRE).count() as i32 * w.centre;
     s += stuck_men(pos, c).count() as i32 * w.stuck_man;
+    s += man_steps(pos, c) * w.man_mobility;
+    s += en_prise(pos, c).count() as i32 * w.en_prise;
 
     let occ = pos.occupied();
     for k in kings {
@@ -167,6 +170,34 @@ pub fn stuck_men(pos: &Position, c: Color) -> Bitboard {
         Color::Black => Bitboard(empty.step_nw().0 | empty.step_ne().0),
     };
     men & !movable
+}
+
+/// Quiet steps the men of `c` have: pairs of a man and an empty square ahead of it.
+#[inline]
+pub fn man_steps(pos: &Position, c: Color) -> i32 {
+    let empty = !pos.occupied();
+    let men = pos.pieces(c) & !pos.kings();
+    let (a, b) = match c {
+        Color::White => (men.step_nw(), men.step_ne()),
+        Color::Black => (men.step_sw(), men.step_se()),
+    };
+    ((a & empty).count() + (b & empty).count()) as i32
+}
+
+/// Pieces of `c` an enemy man could jump at once: an enemy man next to it on one side, an
+/// empty square on the other (men capture in all four directions). Kings' long captures are
+/// left out.
+#[inline]
+pub fn en_prise(pos: &Position, c: Color) -> Bitboard {
+    let empty = !pos.occupied();
+    let attackers = pos.pieces(c.flip()) & !pos.kings();
+    // A piece taken by a jump to the north-east has the attacker south-west of it and the
+    // landing square north-east of it; and so on for the other three directions.
+    let taken = (attackers.step_ne() & empty.step_sw())
+        | (attackers.step_nw() & empty.step_se())
+        | (attackers.step_se() & empty.step_nw())
+        | (attackers.step_sw() & empty.step_ne());
+    pos.pieces(c) & taken
 }
 
 /// The terms that grow as pieces come off, before scaling by `(FULL - pieces) / FULL`.
@@ -230,6 +261,39 @@ mod tests {
         let w = Weights::default();
         for pos in RandomPositions::new(7, usize::MAX).take(400) {
             assert_eq!(evaluate(&pos, &w), evaluate(&mirror(&pos), &w), "{pos:?}");
+        }
+    }
+
+    #[test]
+    fn man_steps_and_en_prise_match_a_square_by_square_check() {
+        use crate::core::square::Direction;
+        let all = [Direction::NW, Direction::NE, Direction::SW, Direction::SE];
+        for pos in RandomPositions::new(5, usize::MAX).take(2000) {
+            let empty = |sq: Option<Square>| sq.is_some_and(|t| !pos.occupied().contains(t));
+            for c in [Color::White, Color::Black] {
+                let ahead = match c {
+                    Color::White => [Direction::NW, Direction::NE],
+                    Color::Black => [Direction::SW, Direction::SE],
+                };
+                let mut steps = 0;
+                for sq in pos.pieces(c) & !pos.kings() {
+                    steps += ahead.iter().filter(|&&d| empty(sq.neighbour(d))).count() as i32;
+                }
+                assert_eq!(man_steps(&pos, c), steps, "{pos:?}");
+                let enemy_men = pos.pieces(c.flip()) & !pos.kings();
+                let mut slow = Bitboard::EMPTY;
+                for sq in pos.pieces(c) {
+                    // Attacked from d: an enemy man one step toward d, empty the other way.
+                    let hit = all.iter().any(|&d| {
+                        let from = sq.neighbour(d).is_some_and(|t| enemy_men.contains(t));
+                        from && empty(sq.neighbour(d.opposite()))
+                    });
+                    if hit {
+                        slow = Bitboard(slow.0 | (1 << sq.index()));
+                    }
+                }
+                assert_eq!(en_prise(&pos, c), slow, "{pos:?}");
+            }
         }
     }
 

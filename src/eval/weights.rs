@@ -43,6 +43,11 @@ pub struct Weights {
     pub bridge: i32,
     /// A man that cannot move: both forward squares taken (or off the board).
     pub stuck_man: i32,
+    /// Per quiet step the men have (a man and an empty square ahead of it).
+    pub man_mobility: i32,
+    /// Per piece an enemy man could jump at once (an enemy man on one side, an empty square
+    /// on the other), whoever is to move. Kings' long captures are not counted.
+    pub en_prise: i32,
 }
 
 /// Every field in file and vector order: its name and how many numbers it holds.
@@ -62,6 +67,8 @@ pub const LAYOUT: &[(&str, usize)] = &[
     ("king_late", 1),
     ("bridge", 1),
     ("stuck_man", 1),
+    ("man_mobility", 1),
+    ("en_prise", 1),
 ];
 
 /// The number of values in `LAYOUT`.
@@ -113,6 +120,8 @@ impl Weights {
             king_late: 0,
             bridge: 0,
             stuck_man: 0,
+            man_mobility: 0,
+            en_prise: 0,
         }
     }
 
@@ -139,7 +148,13 @@ impl Weights {
             self.tempo,
         ]);
         v.extend_from_slice(&self.advance_late);
-        v.extend_from_slice(&[self.king_late, self.bridge, self.stuck_man]);
+        v.extend_from_slice(&[
+            self.king_late,
+            self.bridge,
+            self.stuck_man,
+            self.man_mobility,
+            self.en_prise,
+        ]);
         v
     }
 
@@ -163,6 +178,8 @@ impl Weights {
             king_late: v[24],
             bridge: v[25],
             stuck_man: v[26],
+            man_mobility: v[27],
+            en_prise: v[28],
         }
     }
 }
