@@ -560,11 +560,7 @@ fn main() -> ExitCode {
             cfg.seed = seed;
             cfg.random_plies = random_plies;
             cfg.r_end = r_end;
-            cfg.c_end = w
-                .to_vec()
-                .iter()
-                .map(|&v| (v.abs() as f64 * c_frac).max(c_min))
-                .collect();
+            cfg.c_end = poolshark::tune::spsa::perturbations(&w, c_frac, c_min);
             hold_fields(&mut cfg.fixed, &fix).map_err(|e| {
                 eprintln!("error: {e}");
                 ExitCode::from(2)

@@ -57,11 +57,7 @@ impl SpsaConfig {
             let r = weights::field_range(name).expect("a weight of the layout");
             fixed[r].iter_mut().for_each(|f| *f = true);
         }
-        let c_end = start
-            .to_vec()
-            .iter()
-            .map(|&v| (v.abs() as f64 / 10.0).max(4.0))
-            .collect();
+        let c_end = perturbations(start, 0.1, 4.0);
         SpsaConfig {
             pairs,
             nodes,
@@ -74,6 +70,16 @@ impl SpsaConfig {
             r_end: 0.002,
         }
     }
+}
+
+/// The perturbation at the end for each value of `start`: `frac` of its size, but at least
+/// `min` (hundredths of a man), so that weights starting at 0 move too.
+pub fn perturbations(start: &Weights, frac: f64, min: f64) -> Vec<f64> {
+    start
+        .to_vec()
+        .iter()
+        .map(|&v| (v.abs() as f64 * frac).max(min))
+        .collect()
 }
 
 /// Where a run stands, for progress lines.
