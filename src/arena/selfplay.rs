@@ -7,6 +7,9 @@
 //! there, from White's side in hundredths of a man (proved wins and losses as
 //! `±SEARCH_CLAMP`), or `-` for positions nobody searched (the opening and random plies).
 //! The tuner can fit to a blend of the two (`poolshark tune --lambda`).
+//!
+//! `opening` and `play_out` (a game's start, and a game played to its end in-process) serve
+//! `tune::spsa` as well.
 
 use crate::arena::openings;
 use crate::core::game::GameResult;
