@@ -3,22 +3,12 @@
 use poolshark::arena::pdn;
 use poolshark::core::game::GameResult;
 use poolshark::core::Color;
-use std::process::Command;
+
+mod support;
+use support::run_cli as run;
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_poolshark")
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(bin())
-        .args(args)
-        .output()
-        .expect("run poolshark");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn tmp(name: &str) -> std::path::PathBuf {

@@ -1,18 +1,8 @@
 //! The command line, run as a real process: the output shapes that scripts parse.
 
-use std::process::Command;
+mod support;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_poolshark"))
-        .args(args)
-        .output()
-        .expect("run poolshark");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::{run_cli as run, scratch_dir};
 
 #[test]
 fn perft_prints_one_line_per_depth() {
@@ -105,8 +95,7 @@ fn bad_fen_exits_with_status_2_and_says_why() {
 
 #[test]
 fn weights_files_load_and_bad_ones_exit_with_status_2() {
-    let dir = std::env::temp_dir().join(format!("poolshark-weights-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("weights");
     let bad = dir.join("bad.txt");
     let handset = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/handset.txt");
     let text = std::fs::read_to_string(handset).unwrap();
@@ -133,8 +122,7 @@ fn weights_files_load_and_bad_ones_exit_with_status_2() {
 /// an unknown weight name with status 2.
 #[test]
 fn spsa_writes_a_loadable_weights_file() {
-    let dir = std::env::temp_dir().join(format!("poolshark-spsa-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("spsa");
     let out = dir.join("spsa.txt");
     let out_s = out.to_str().unwrap();
     let args = ["spsa", "--pairs", "4", "--nodes", "300", "--batch", "2"];
@@ -155,8 +143,7 @@ fn spsa_writes_a_loadable_weights_file() {
 /// `tune` reads selfplay's three-field lines and refuses a lambda outside 0..1.
 #[test]
 fn tune_takes_search_scores_and_checks_lambda() {
-    let dir = std::env::temp_dir().join(format!("poolshark-tune-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("tune");
     let data = dir.join("data.txt");
     let out = dir.join("tuned.txt");
     let mut text = String::new();

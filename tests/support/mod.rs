@@ -176,3 +176,23 @@ pub fn legal_moves(fen: &str, moves: &[String]) -> Vec<String> {
         .map(|l| l.split(' ').next().unwrap().to_string())
         .collect()
 }
+
+/// Run the binary with `args` to the end: (exit status, stdout, stderr).
+pub fn run_cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+        .args(args)
+        .output()
+        .expect("run poolshark");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A fresh folder for one test's files, named after the test and this process.
+pub fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("poolshark-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create a scratch folder");
+    dir
+}
