@@ -6,6 +6,9 @@
 //! `tune`, which fits the evaluation weights to self-play results, and `cli`, the command
 //! line (`main.rs` only calls `cli::main`).
 
+// Every unsafe block says why it is sound (`// SAFETY: ...`).
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 pub mod arena;
 pub mod bench;
 pub mod book;

@@ -47,12 +47,12 @@ impl AnalyzeArgs {
         engine.weights = weights;
         let control = SearchControl::new();
         let out = engine.search(&game, &limits, &control, &mut |info| {
-            println!("info {}", info.hub_fields())
+            outln!("info {}", info.hub_fields())
         });
         let pv: Vec<String> = out.pv.iter().map(|m| m.hub()).collect();
         match out.best {
             Some(mv) => {
-                println!(
+                outln!(
                     "bestmove {} score {} depth {} nodes {} pv {}",
                     mv.hub(),
                     out.score.hub(),
@@ -62,8 +62,8 @@ impl AnalyzeArgs {
                 );
             }
             None => {
-                eprintln!("no legal move: {}", game.result());
-                println!("bestmove none score {} depth 0 nodes 0 pv", out.score.hub());
+                errln!("no legal move: {}", game.result());
+                outln!("bestmove none score {} depth 0 nodes 0 pv", out.score.hub());
             }
         }
         Ok(())
@@ -92,10 +92,10 @@ impl BenchArgs {
             search.hash as usize,
             &weights,
             &mut |i, fen, nodes| {
-                eprintln!("position {}/{n} nodes {nodes} fen {fen}", i + 1);
+                errln!("position {}/{n} nodes {nodes} fen {fen}", i + 1);
             },
         );
-        println!("nodes {} nps {}", r.nodes, r.nps());
+        outln!("nodes {} nps {}", r.nodes, r.nps());
         Ok(())
     }
 }

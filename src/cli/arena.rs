@@ -183,7 +183,7 @@ impl MatchArgs {
             move_timeout: Duration::from_secs_f64(self.move_timeout),
             event: "poolshark match".into(),
         };
-        arena::run_match(&cfg, &mut |line| println!("{line}")).map_err(input)?;
+        arena::run_match(&cfg, &mut |line| outln!("{line}")).map_err(input)?;
         Ok(())
     }
 }
@@ -237,7 +237,7 @@ impl SelfplayArgs {
             &mut |text| writer.write_all(text.as_bytes()),
             &mut |g, lines| {
                 if g % 10 == 0 || g == games as usize {
-                    eprintln!(
+                    errln!(
                         "games {g}/{games} positions {lines} time {:.1}s",
                         start.elapsed().as_secs_f64()
                     );
@@ -247,7 +247,7 @@ impl SelfplayArgs {
         let n = result
             .and_then(|n| writer.flush().map(|_| n))
             .map_err(|e| runtime(format!("writing {}: {e}", out.display())))?;
-        println!("games {games} positions {n} file {}", out.display());
+        outln!("games {games} positions {n} file {}", out.display());
         Ok(())
     }
 }
@@ -270,12 +270,62 @@ impl OpeningsArgs {
         let margin = (self.margin * 100.0).round() as i32;
         let lines = arena::openings::generate(self.plies, self.depth, margin, &mut |i, n| {
             if i % 50 == 0 || i == n {
-                eprintln!("searched {i}/{n}");
+                errln!("searched {i}/{n}");
             }
         });
         for l in lines {
-            println!("{l}");
+            outln!("{l}");
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_name_an_engine_or_both() {
+        assert_eq!(
+            parse_param("2:book=false").unwrap(),
+            (Some(1), "book".into(), "false".into())
+        );
+        assert_eq!(
+            parse_param(" tt-size = 20").unwrap(),
+            (None, "tt-size".into(), "20".into())
+        );
+        assert!(parse_param("=1").is_err());
+        assert!(parse_param("book").is_err());
+    }
+
+    #[test]
+    fn time_controls_take_one_value_or_one_per_engine() {
+        let s = |t: &str| Some(t.to_string());
+        assert_eq!(
+            parse_time_controls(None, None, s("6,4"), None).unwrap(),
+            [TimeControl::Depth(6), TimeControl::Depth(4)]
+        );
+        assert_eq!(
+            parse_time_controls(None, None, None, s("500")).unwrap(),
+            [TimeControl::Nodes(500); 2]
+        );
+        let movetime = parse_time_controls(None, s("0.5"), None, None).unwrap();
+        assert_eq!(
+            movetime[1],
+            TimeControl::MoveTime(Duration::from_millis(500))
+        );
+        for (depth, nodes) in [(s("0"), None), (s("1,2,3"), None), (None, s("-1"))] {
+            assert!(parse_time_controls(None, None, depth, nodes).is_err());
+        }
+        assert!(parse_time_controls(None, None, None, None).is_err());
+    }
+
+    #[test]
+    fn sprt_keys_are_checked() {
+        let t = parse_sprt("elo1=10 alpha=0.1").unwrap();
+        assert_eq!((t.elo0, t.elo1, t.alpha, t.beta), (0.0, 10.0, 0.1, 0.05));
+        for bad in ["elo0=5 elo1=5", "alpha=0.6", "elo2=1", "elo1", "elo1=NaN"] {
+            assert!(parse_sprt(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -66,7 +66,7 @@ impl BuildArgs {
         let mut book = if out.exists() {
             let book = Book::load(out)
                 .map_err(|e| input(format!("{}: {e} (not overwritten)", out.display())))?;
-            eprintln!("resuming from {} ({} positions)", out.display(), book.len());
+            errln!("resuming from {} ({} positions)", out.display(), book.len());
             book
         } else {
             Book::new()
@@ -91,7 +91,7 @@ impl BuildArgs {
         let mut saved = Ok(());
         build::grow(&mut book, &cfg, &mut |book, p| {
             saved = book.save(out);
-            eprintln!(
+            errln!(
                 "positions {} ply {} root {} time {:.1}s",
                 p.positions,
                 p.ply,
@@ -102,7 +102,7 @@ impl BuildArgs {
         });
         saved.map_err(cannot_write)?;
         book.save(out).map_err(cannot_write)?;
-        println!(
+        outln!(
             "positions {} bytes {} time {:.1}s file {}",
             book.len(),
             book.to_bytes().len(),
@@ -135,10 +135,10 @@ impl ShowArgs {
         let pos = game.position();
         let moves = book.moves(pos);
         if moves.is_empty() {
-            println!("no book moves");
+            outln!("no book moves");
         }
         for m in moves {
-            println!(
+            outln!(
                 "{} {} {}",
                 m.mv.hub(),
                 notation::pdn_move(pos, &m.mv),
@@ -166,7 +166,7 @@ impl MergeArgs {
         merged
             .save(&self.out)
             .map_err(|e| input(format!("cannot write {}: {e}", self.out.display())))?;
-        println!("positions {} file {}", merged.len(), self.out.display());
+        outln!("positions {} file {}", merged.len(), self.out.display());
         Ok(())
     }
 }

@@ -16,8 +16,12 @@
 //! - **1, runtime failure**: the input was fine but the work failed part way, for example
 //!   writing the output after the run had started.
 //!
-//! Success is 0. Without a subcommand (or with `hub`) poolshark speaks the Hub protocol and
+//! Success is 0, and so is a stdout closed by its reader (`poolshark moves | head -1`): the
+//! command stops quietly (see `output`). Without a subcommand (or with `hub`) poolshark speaks the Hub protocol and
 //! exits with the Hub loop's status.
+
+#[macro_use]
+mod output;
 
 mod analyze;
 mod arena;
@@ -169,7 +173,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(e.status())
         }
     }

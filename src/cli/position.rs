@@ -11,7 +11,7 @@ use std::time::Instant;
 pub struct PerftArgs {
     #[command(flatten)]
     fen: FenArg,
-    /// Deepest depth to count; every depth from 1 is printed.
+    /// Deepest depth to count; every depth from 1 is printed (depth 0 counts the position).
     #[arg(long)]
     depth: u32,
     /// First print the count under each root move at the deepest depth.
@@ -31,10 +31,12 @@ impl PerftArgs {
         crate::core::attacks::init();
         if self.divide && self.depth > 0 {
             for (mv, n) in perft::divide(&pos, self.depth, threads) {
-                println!("{} {}", mv.hub(), n);
+                outln!("{} {}", mv.hub(), n);
             }
         }
-        for d in 1..=self.depth {
+        // Depth 0 is counted too when asked for alone (one node, the position itself); a
+        // deeper count starts its lines at depth 1, as scripts expect.
+        for d in self.depth.min(1)..=self.depth {
             let t = Instant::now();
             let nodes = perft::perft_parallel(&pos, d, threads);
             let secs = t.elapsed().as_secs_f64();
@@ -43,7 +45,7 @@ impl PerftArgs {
             } else {
                 0.0
             };
-            println!("depth={d} nodes={nodes} time={secs:.3} mnps={mnps:.1}");
+            outln!("depth={d} nodes={nodes} time={secs:.3} mnps={mnps:.1}");
         }
         Ok(())
     }
@@ -62,7 +64,7 @@ impl MovesArgs {
         let game = self.position.game()?;
         let pos = game.position();
         for mv in movegen::legal_moves(pos).iter() {
-            println!("{} {}", mv.hub(), notation::pdn_move(pos, mv));
+            outln!("{} {}", mv.hub(), notation::pdn_move(pos, mv));
         }
         Ok(())
     }
@@ -79,9 +81,9 @@ impl ShowArgs {
     /// Prints the diagram, and with `--moves` the game's result.
     pub fn run(self) -> Result<(), CliError> {
         let game = self.position.game()?;
-        print!("{}", notation::diagram(game.position()));
+        out!("{}", notation::diagram(game.position()));
         if self.position.moves.is_some() {
-            println!("Result: {}", game.result());
+            outln!("Result: {}", game.result());
         }
         Ok(())
     }

@@ -3,10 +3,13 @@
 use super::args::{load_weights, parse_seconds, parse_unit_interval};
 use super::{input, runtime, CliError};
 use crate::core::Position;
-use crate::eval::{file, Weights};
+use crate::eval::Weights;
 use crate::tune;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
+
+/// `spsa` saves its weights this many times over a run, so a stopped run leaves its latest.
+const SAVES_PER_RUN: usize = 20;
 
 /// The options of `poolshark tune`.
 #[derive(clap::Args)]
@@ -92,37 +95,18 @@ impl TuneArgs {
     /// summary line.
     pub fn run(self) -> Result<(), CliError> {
         let start = load_weights(self.start.as_deref())?;
-        let mut cfg = tune::TuneConfig {
-            epochs: self.epochs as usize,
-            learning_rate: self.learning_rate,
-            l2: self.l2,
-            refit_k: self.refit_k,
-            ..tune::TuneConfig::default()
-        };
-        let (epochs, lambda, data, out) = (cfg.epochs, self.lambda, &self.data, &self.out);
         if let Some(t) = self.threads {
             // Only fails when a pool already exists, which it cannot here.
             let _ = rayon::ThreadPoolBuilder::new()
                 .num_threads(t as usize)
                 .build_global();
         }
-        hold_fields(&mut cfg.fixed, &self.fix).map_err(input)?;
+        let cfg = self.config()?;
         let t0 = Instant::now();
-        let text = std::fs::read_to_string(data)
-            .map_err(|e| input(format!("cannot read {}: {e}", data.display())))?;
-        let all =
-            tune::load(&text, &start).map_err(|e| input(format!("{}: {e}", data.display())))?;
-        if all.len() < 10 {
-            return Err(input(format!("{}: too few positions", data.display())));
-        }
-        // Every tenth position is held out, to see whether the fit generalises.
-        let (mut train, mut held) = (tune::Samples::new(), tune::Samples::new());
-        for i in 0..all.len() {
-            let s = if i % 10 == 9 { &mut held } else { &mut train };
-            s.push_from(&all, i);
-        }
+        let all = self.load_data(&start)?;
+        let (mut train, mut held) = tune::hold_out(&all);
         let w0: Vec<f32> = start.to_vec().iter().map(|&x| x as f32).collect();
-        eprintln!(
+        errln!(
             "positions {} (held out {}) features {} loaded in {:.1}s",
             all.len(),
             held.len(),
@@ -132,16 +116,18 @@ impl TuneArgs {
         // K is fitted to the game results; the search scores are then scaled by the same K.
         let k = tune::fit_k(&train, &w0);
         let searched = all.search.iter().filter(|s| !s.is_nan()).count();
-        train.blend(lambda, k);
-        held.blend(lambda, k);
-        eprintln!(
-            "K {k:.6} lambda {lambda} (search scores on {searched} positions) loss {:.6} held-out {:.6}",
+        train.blend(self.lambda, k);
+        held.blend(self.lambda, k);
+        errln!(
+            "K {k:.6} lambda {} (search scores on {searched} positions) loss {:.6} held-out {:.6}",
+            self.lambda,
             tune::loss(&train, &w0, k),
             tune::loss(&held, &w0, k)
         );
         let (tuned, k) = tune::tune(&train, &start, k, &cfg, &mut |epoch, w, k| {
-            eprintln!(
-                "epoch {epoch}/{epochs} K {k:.6} loss {:.6} held-out {:.6} time {:.1}s",
+            errln!(
+                "epoch {epoch}/{} K {k:.6} loss {:.6} held-out {:.6} time {:.1}s",
+                cfg.epochs,
                 tune::loss(&train, w, k),
                 tune::loss(&held, w, k),
                 t0.elapsed().as_secs_f64()
@@ -150,26 +136,58 @@ impl TuneArgs {
         let wt: Vec<f32> = tuned.to_vec().iter().map(|&x| x as f32).collect();
         let (lt, lh) = (tune::loss(&train, &wt, k), tune::loss(&held, &wt, k));
         let secs = t0.elapsed().as_secs_f64();
-        let comment = format!(
-            "Tuned by `poolshark tune --data {}{} --epochs {epochs} --learning-rate {} --l2 {} \
-             --refit-k {} --lambda {lambda}{}`\n\
-             on {} positions: K {k:.6}, loss {lt:.6}, held-out {lh:.6}, {secs:.0} s.",
-            data.display(),
-            start_flag(self.start.as_deref()),
-            cfg.learning_rate,
-            cfg.l2,
-            cfg.refit_k,
-            fix_flag(&self.fix),
-            all.len(),
+        let note = format!(
+            "on {} positions: K {k:.6}, loss {lt:.6}, held-out {lh:.6}, {secs:.0} s.",
+            all.len()
         );
-        std::fs::write(out, file::write(&tuned, &comment))
+        let out = &self.out;
+        tune::save_weights(out, &tuned, &self.command_line().header(&note))
             .map_err(|e| input(format!("cannot write {}: {e}", out.display())))?;
-        println!(
+        outln!(
             "positions {} K {k:.6} loss {lt:.6} held-out {lh:.6} time {secs:.1}s out {}",
             all.len(),
             out.display()
         );
         Ok(())
+    }
+
+    /// The fit's settings from the options.
+    fn config(&self) -> Result<tune::TuneConfig, CliError> {
+        let mut cfg = tune::TuneConfig {
+            epochs: self.epochs as usize,
+            learning_rate: self.learning_rate,
+            l2: self.l2,
+            refit_k: self.refit_k,
+            ..tune::TuneConfig::default()
+        };
+        tune::hold_fields(&mut cfg.fixed, &self.fix).map_err(input)?;
+        Ok(cfg)
+    }
+
+    /// The positions of `--data` as feature vectors under the starting weights.
+    fn load_data(&self, start: &Weights) -> Result<tune::Samples, CliError> {
+        let data = &self.data;
+        let text = std::fs::read_to_string(data)
+            .map_err(|e| input(format!("cannot read {}: {e}", data.display())))?;
+        let all =
+            tune::load(&text, start).map_err(|e| input(format!("{}: {e}", data.display())))?;
+        if all.len() < tune::run::HELD_OUT_EVERY {
+            return Err(input(format!("{}: too few positions", data.display())));
+        }
+        Ok(all)
+    }
+
+    /// This run's command line, for the weights file's header.
+    fn command_line(&self) -> tune::CommandLine {
+        tune::CommandLine::new("poolshark tune")
+            .arg("--data", self.data.display())
+            .opt("--start", self.start.as_ref().map(|p| p.display()))
+            .arg("--epochs", self.epochs)
+            .arg("--learning-rate", self.learning_rate)
+            .arg("--l2", self.l2)
+            .arg("--refit-k", self.refit_k)
+            .arg("--lambda", self.lambda)
+            .list("--fix", &self.fix)
     }
 }
 
@@ -177,62 +195,33 @@ impl SpsaArgs {
     /// Plays the pairs, printing progress on stderr and saving `--out` every 5% of the run,
     /// then a summary line.
     pub fn run(self) -> Result<(), CliError> {
-        let w = load_weights(self.start.as_deref())?;
-        let mut cfg = tune::SpsaConfig::new(&w, self.pairs as usize, self.nodes);
-        cfg.concurrency = self.concurrency as usize;
-        cfg.batch = self.batch as usize;
-        cfg.seed = self.seed;
-        cfg.random_plies = self.random_plies;
-        cfg.r_end = self.r_end;
-        cfg.c_end = tune::spsa::perturbations(&w, self.c_frac, self.c_min);
-        hold_fields(&mut cfg.fixed, &self.fix).map_err(input)?;
-        let (out, c_frac, c_min) = (&self.out, self.c_frac, self.c_min);
+        let start = load_weights(self.start.as_deref())?;
+        let cfg = self.config(&start)?;
+        let out = &self.out;
         let t0 = Instant::now();
-        let command = format!(
-            "poolshark spsa --pairs {} --nodes {}{} --batch {} --seed {} --random-plies {} \
-             --r-end {} --c-frac {c_frac} --c-min {c_min}{}",
-            cfg.pairs,
-            cfg.nodes,
-            start_flag(self.start.as_deref()),
-            cfg.batch,
-            cfg.seed,
-            cfg.random_plies,
-            cfg.r_end,
-            fix_flag(&self.fix),
-        );
-        // Written whole to a temporary file and renamed over `out`, so `out` is never half
-        // written.
-        let save = |w: &Weights, note: &str| -> std::io::Result<()> {
-            let tmp = out.with_extension("tmp");
-            std::fs::write(
-                &tmp,
-                file::write(w, &format!("Tuned by `{command}`\n{note}")),
-            )?;
-            std::fs::rename(&tmp, out)
-        };
-        save(&w, "(not started)")
+        let command = self.command_line();
+        let save = |w: &Weights, note: &str| tune::save_weights(out, w, &command.header(note));
+        save(&start, "(not started)")
             .map_err(|e| input(format!("cannot write {}: {e}", out.display())))?;
         let mut openings = crate::arena::openings::builtin();
         if openings.is_empty() {
             openings.push(Position::start());
         }
-        let every = (cfg.pairs / 20).max(1);
+        let every = (cfg.pairs / SAVES_PER_RUN).max(1);
         let mut last_saved = 0;
         let mut save_error = None;
-        let tuned = tune::spsa::run(&w, &cfg, &openings, &mut |p| {
+        let tuned = tune::spsa::run(&start, &cfg, &openings, &mut |p| {
             if p.pairs_done / every > last_saved / every || p.pairs_done == cfg.pairs {
                 last_saved = p.pairs_done;
                 let w: Vec<i32> = p.theta.iter().map(|x| x.round() as i32).collect();
-                eprintln!(
+                let list: Vec<String> = w.iter().map(|v| v.to_string()).collect();
+                errln!(
                     "pairs {}/{} plus-score {:.1}% time {:.1}s weights {}",
                     p.pairs_done,
                     cfg.pairs,
                     100.0 * p.plus_points / p.games.max(1) as f64,
                     t0.elapsed().as_secs_f64(),
-                    w.iter()
-                        .map(|v| v.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
+                    list.join(" ")
                 );
                 let note = format!("after {} of {} pairs", p.pairs_done, cfg.pairs);
                 if let Err(e) = save(&Weights::from_vec(&w), &note) {
@@ -240,16 +229,12 @@ impl SpsaArgs {
                 }
             }
         });
-        let note = format!(
-            "{} pairs at {} nodes in {:.0} s.",
-            cfg.pairs,
-            cfg.nodes,
-            t0.elapsed().as_secs_f64()
-        );
+        let secs = t0.elapsed().as_secs_f64();
+        let note = format!("{} pairs at {} nodes in {secs:.0} s.", cfg.pairs, cfg.nodes);
         save_error
             .map_or_else(|| save(&tuned, &note), Err)
             .map_err(|e| runtime(format!("cannot write {}: {e}", out.display())))?;
-        println!(
+        outln!(
             "pairs {} time {:.1}s out {}",
             cfg.pairs,
             t0.elapsed().as_secs_f64(),
@@ -257,28 +242,32 @@ impl SpsaArgs {
         );
         Ok(())
     }
-}
 
-/// ` --fix LIST` for a command line written into a weights file, or nothing.
-fn fix_flag(fix: &str) -> String {
-    if fix.is_empty() {
-        String::new()
-    } else {
-        format!(" --fix {fix}")
+    /// SPSA's settings from the options and the starting weights.
+    fn config(&self, start: &Weights) -> Result<tune::SpsaConfig, CliError> {
+        let mut cfg = tune::SpsaConfig::new(start, self.pairs as usize, self.nodes);
+        cfg.concurrency = self.concurrency as usize;
+        cfg.batch = self.batch as usize;
+        cfg.seed = self.seed;
+        cfg.random_plies = self.random_plies;
+        cfg.r_end = self.r_end;
+        cfg.c_end = tune::spsa::perturbations(start, self.c_frac, self.c_min);
+        tune::hold_fields(&mut cfg.fixed, &self.fix).map_err(input)?;
+        Ok(cfg)
     }
-}
 
-/// ` --start FILE` for a command line written into a weights file, or nothing (built-in).
-fn start_flag(start: Option<&Path>) -> String {
-    start.map_or(String::new(), |p| format!(" --start {}", p.display()))
-}
-
-/// Mark the comma-separated weight names in `list` as held.
-fn hold_fields(fixed: &mut [bool], list: &str) -> Result<(), String> {
-    for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let r = crate::eval::weights::field_range(name)
-            .ok_or_else(|| format!("--fix: no weight named '{name}'"))?;
-        fixed[r].iter_mut().for_each(|f| *f = true);
+    /// This run's command line, for the weights file's header.
+    fn command_line(&self) -> tune::CommandLine {
+        tune::CommandLine::new("poolshark spsa")
+            .arg("--pairs", self.pairs)
+            .arg("--nodes", self.nodes)
+            .opt("--start", self.start.as_ref().map(|p| p.display()))
+            .arg("--batch", self.batch)
+            .arg("--seed", self.seed)
+            .arg("--random-plies", self.random_plies)
+            .arg("--r-end", self.r_end)
+            .arg("--c-frac", self.c_frac)
+            .arg("--c-min", self.c_min)
+            .list("--fix", &self.fix)
     }
-    Ok(())
 }
