@@ -3,7 +3,8 @@
 //! Layers, each looking only down: `core` (rules, no I/O), `eval` (static evaluation),
 //! `search` (iterative deepening, transposition table, Lazy SMP), and the tools built on
 //! them (`perft`, `bench`), the opening `book`, `hub`, the Hub protocol front end, and
-//! `tune`, which fits the evaluation weights to self-play results. The CLI in `main.rs` calls
+//! `tune`, which fits the evaluation weights to self-play results. `files` reads and writes
+//! every file a user names. The CLI in `main.rs` calls
 //! into this library.
 
 pub mod arena;
@@ -11,6 +12,7 @@ pub mod bench;
 pub mod book;
 pub mod core;
 pub mod eval;
+pub mod files;
 pub mod hub;
 pub mod perft;
 pub mod search;

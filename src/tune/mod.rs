@@ -11,6 +11,6 @@ pub mod data;
 pub mod spsa;
 pub mod texel;
 
-pub use data::{load, Samples};
+pub use data::{load, read, Samples};
 pub use spsa::{SpsaConfig, SpsaProgress};
 pub use texel::{fit_k, loss, tune, TuneConfig};
