@@ -274,8 +274,8 @@ mod tests {
     fn devices_directories_and_fifos_are_not_read() {
         let dir = scratch("read-special");
         for (path, what) in [
-            (Path::new("/dev/zero"), "a device"),
             (dir.as_path(), "a directory"),
+            (Path::new("/dev/zero"), "a device"),
         ] {
             let e = read(path, Kind::Weights).unwrap_err();
             assert_eq!(e.reason(), format!("not a regular file ({what})"));
