@@ -165,9 +165,10 @@ pub fn read_to_string(path: &Path, kind: Kind) -> Result<String, FileError> {
     String::from_utf8(read(path, kind)?).map_err(|_| FileError::new(path, Why::NotText))
 }
 
-/// Refuse an existing target that is not a regular file. A symlink is refused too, whatever
-/// it points to (`symlink_metadata` does not follow it).
-fn check_target(path: &Path) -> Result<(), FileError> {
+/// Refuse an existing output target that is not a regular file. A symlink is refused too,
+/// whatever it points to (`symlink_metadata` does not follow it). `save` and `create` check
+/// this themselves; a long job calls it first, so a bad `--out` fails before the work.
+pub fn check_output(path: &Path) -> Result<(), FileError> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) => regular(path, &meta),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
@@ -191,7 +192,7 @@ pub fn save_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), FileError> {
-    check_target(path)?;
+    check_output(path)?;
     let name = path
         .file_name()
         .ok_or_else(|| FileError::new(path, Why::NotRegular("a directory")))?;
@@ -234,7 +235,7 @@ pub fn save_with(
 /// (self-play positions, match games), where a part is worth keeping if the run stops. A
 /// target that exists and is not a regular file is refused.
 pub fn create(path: &Path) -> Result<File, FileError> {
-    check_target(path)?;
+    check_output(path)?;
     let file = File::create(path).map_err(|e| FileError::io(path, e))?;
     regular(path, &file.metadata().map_err(|e| FileError::io(path, e))?)?;
     Ok(file)
