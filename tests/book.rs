@@ -115,6 +115,63 @@ fn save_and_load_round_trip() {
 }
 
 #[test]
+fn books_that_are_not_regular_files_are_not_read() {
+    // /dev/zero never ends: reading it whole would take all memory.
+    let dir = support::scratch_dir("book-special-read");
+    // The directory first: code that opens /dev/zero runs out of memory instead of failing.
+    for (path, what) in [
+        (dir.clone(), "a directory"),
+        (PathBuf::from("/dev/zero"), "a device"),
+    ] {
+        let err = Book::load(&path).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "cannot read the book: {}: not a regular file ({what})",
+                path.display()
+            )
+        );
+    }
+    let big = dir.join("big.book");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(poolshark::files::Kind::Book.limit() + 1)
+        .unwrap();
+    let err = Book::load(&big).unwrap_err().to_string();
+    assert!(
+        err.ends_with("larger than 64 MiB, the limit for a book"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn saving_refuses_a_symlink_or_directory_and_leaves_no_temporary_file() {
+    let dir = support::scratch_dir("book-special-save");
+    let book = small_book(3);
+    let real = dir.join("real.book");
+    std::fs::write(&real, "not replaced").unwrap();
+    let link = dir.join("link.book");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let err = book.save(&link).unwrap_err().to_string();
+    assert!(
+        err.ends_with("not a regular file (a symbolic link)"),
+        "{err}"
+    );
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), "not replaced");
+    let err = book.save(&dir).unwrap_err().to_string();
+    assert!(err.ends_with("not a regular file (a directory)"), "{err}");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["link.book", "real.book"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn missing_truncated_and_corrupt_files_are_refused() {
     let bytes = small_book(5).to_bytes();
     for len in 0..bytes.len() {

@@ -85,9 +85,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
         names[1] = format!("{} [2]", names[1]);
     }
     let mut pdn_file = match &cfg.pdn {
-        Some(p) => Some(
-            std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
-        ),
+        Some(p) => Some(crate::files::create(p).map_err(|e| format!("cannot write {e}"))?),
         None => None,
     };
     let next = AtomicUsize::new(0);

@@ -10,6 +10,7 @@ pub mod format;
 pub mod tree;
 
 use crate::core::{movegen, Move, Position};
+use crate::files;
 pub use format::BookError;
 use std::collections::HashMap;
 use std::path::Path;
@@ -48,20 +49,17 @@ impl Book {
         format::encode(self)
     }
 
+    /// Read a book file (at most `files::Kind::Book`'s limit, a regular file only).
     pub fn load(path: &Path) -> Result<Book, BookError> {
         let bytes =
-            std::fs::read(path).map_err(|e| BookError::Io(format!("{}: {e}", path.display())))?;
+            files::read(path, files::Kind::Book).map_err(|e| BookError::Io(e.to_string()))?;
         format::decode(&bytes)
     }
 
-    /// Write the book to a temporary file beside `path`, then rename it over `path`, so an
-    /// interrupted save leaves the old file whole.
-    pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = std::path::PathBuf::from(tmp);
-        std::fs::write(&tmp, self.to_bytes())?;
-        std::fs::rename(&tmp, path)
+    /// Save the book atomically (`files::save`): an interrupted save leaves the old file
+    /// whole, and a target that is not a regular file is refused.
+    pub fn save(&self, path: &Path) -> Result<(), files::FileError> {
+        files::save(path, &self.to_bytes())
     }
 
     /// Number of positions.

@@ -154,12 +154,7 @@ impl MatchArgs {
         let tc =
             parse_time_controls(self.tc, self.movetime, self.depth, self.nodes).map_err(input)?;
         let openings = match self.openings {
-            Some(path) => {
-                let text = std::fs::read_to_string(&path)
-                    .map_err(|e| input(format!("cannot read {}: {e}", path.display())))?;
-                arena::openings::parse(&text)
-                    .map_err(|(line, e)| input(format!("{} line {line}: {e}", path.display())))?
-            }
+            Some(path) => arena::openings::load(&path).map_err(input)?,
             None => arena::openings::builtin(),
         };
         let params = &self.params;
@@ -219,8 +214,7 @@ impl SelfplayArgs {
         use arena::selfplay::{run, SelfplayConfig};
         let weights = self.weights.load()?;
         let out = &self.out;
-        let file = std::fs::File::create(out)
-            .map_err(|e| input(format!("cannot write {}: {e}", out.display())))?;
+        let file = crate::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
         let mut writer = std::io::BufWriter::new(file);
         let games = self.games;
         let cfg = SelfplayConfig {

@@ -103,6 +103,22 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A finite number above 0 (a NaN or infinite step would write nonsense weights).
+pub fn parse_positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a number above 0")),
+    }
+}
+
+/// A finite number, 0 or more.
+pub fn parse_non_negative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a number, 0 or more")),
+    }
+}
+
 /// A number from 0 to 1.
 pub fn parse_unit_interval(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {

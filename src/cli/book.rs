@@ -61,8 +61,9 @@ impl BuildArgs {
     /// Grows the book, saving `--out` after every position; progress goes to stderr.
     pub fn run(self) -> Result<(), CliError> {
         let out = &self.out;
-        let cannot_write =
-            |e: std::io::Error| input(format!("cannot write {}: {e}", out.display()));
+        let cannot_write = |e: crate::files::FileError| input(format!("cannot write {e}"));
+        // Before the build's first search, rather than at its first save.
+        crate::files::check_output(out).map_err(cannot_write)?;
         let mut book = self.resume()?;
         let cfg = self.config();
         let start = Instant::now();
@@ -174,7 +175,7 @@ impl MergeArgs {
         let merged = tree::merge(&load(&self.a)?, &load(&self.b)?, &Position::start());
         merged
             .save(&self.out)
-            .map_err(|e| input(format!("cannot write {}: {e}", self.out.display())))?;
+            .map_err(|e| input(format!("cannot write {e}")))?;
         outln!("positions {} file {}", merged.len(), self.out.display());
         Ok(())
     }

@@ -1,6 +1,8 @@
 //! The tuning commands: `tune` (Texel's fit to self-play data) and `spsa` (by games).
 
-use super::args::{load_weights, parse_seconds, parse_unit_interval};
+use super::args::{
+    load_weights, parse_non_negative, parse_positive, parse_seconds, parse_unit_interval,
+};
 use super::{input, runtime, CliError};
 use crate::core::Position;
 use crate::eval::Weights;
@@ -18,8 +20,9 @@ pub struct TuneArgs {
     /// score may be left out).
     #[arg(long)]
     data: PathBuf,
-    /// Where to write the tuned weights.
-    #[arg(long, default_value = "tuning/weights.txt")]
+    /// Where to write the tuned weights. Required, so that a run never replaces the
+    /// built-in tuning/weights.txt by accident.
+    #[arg(long)]
     out: PathBuf,
     /// Passes over the data.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -31,14 +34,14 @@ pub struct TuneArgs {
     #[arg(long)]
     start: Option<PathBuf>,
     /// Adam's step size (hundredths of a man) at the first epoch; it falls to a tenth.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, value_parser = parse_positive)]
     learning_rate: f64,
     /// Fields kept at their starting values, comma separated (man and advance always
     /// are: they set the unit). E.g. `bridge,stuck_man` to measure what those add.
     #[arg(long, default_value = "")]
     fix: String,
     /// Pull toward the starting weights: l2 * (w - start)^2 added to the loss per weight.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = parse_non_negative)]
     l2: f64,
     /// Fit K again every this many epochs (0: keep the first fit).
     #[arg(long, default_value_t = 5)]
@@ -109,6 +112,8 @@ impl TuneArgs {
                 .build_global();
         }
         let cfg = self.config()?;
+        // Before the fit, which may take hours, rather than at the save after it.
+        crate::files::check_output(&self.out).map_err(|e| input(format!("cannot write {e}")))?;
         let t0 = Instant::now();
         let all = self.load_data(&start)?;
         let (tuned, fit) = self.fit(&all, &start, &cfg, t0);
@@ -122,7 +127,7 @@ impl TuneArgs {
         );
         let out = &self.out;
         tune::save_weights(out, &tuned, &self.command_line().header(&note))
-            .map_err(|e| input(format!("cannot write {}: {e}", out.display())))?;
+            .map_err(|e| input(format!("cannot write {e}")))?;
         outln!(
             "positions {} K {:.6} loss {:.6} held-out {:.6} time {secs:.1}s out {}",
             all.len(),
@@ -193,10 +198,7 @@ impl TuneArgs {
     /// The positions of `--data` as feature vectors under the starting weights.
     fn load_data(&self, start: &Weights) -> Result<tune::Samples, CliError> {
         let data = &self.data;
-        let text = std::fs::read_to_string(data)
-            .map_err(|e| input(format!("cannot read {}: {e}", data.display())))?;
-        let all =
-            tune::load(&text, start).map_err(|e| input(format!("{}: {e}", data.display())))?;
+        let all = tune::read(data, start).map_err(input)?;
         if all.len() < tune::run::HELD_OUT_EVERY {
             return Err(input(format!("{}: too few positions", data.display())));
         }
@@ -227,8 +229,7 @@ impl SpsaArgs {
         let t0 = Instant::now();
         let command = self.command_line();
         let save = |w: &Weights, note: &str| tune::save_weights(out, w, &command.header(note));
-        save(&start, "(not started)")
-            .map_err(|e| input(format!("cannot write {}: {e}", out.display())))?;
+        save(&start, "(not started)").map_err(|e| input(format!("cannot write {e}")))?;
         let mut openings = crate::arena::openings::builtin();
         if openings.is_empty() {
             openings.push(Position::start());
@@ -248,7 +249,7 @@ impl SpsaArgs {
         let note = format!("{} pairs at {} nodes in {secs:.0} s.", cfg.pairs, cfg.nodes);
         save_error
             .map_or_else(|| save(&tuned, &note), Err)
-            .map_err(|e| runtime(format!("cannot write {}: {e}", out.display())))?;
+            .map_err(|e| runtime(format!("cannot write {e}")))?;
         outln!(
             "pairs {} time {:.1}s out {}",
             cfg.pairs,

@@ -232,12 +232,15 @@ impl Default for Weights {
 }
 
 impl Weights {
-    /// Read a weights file from disk.
+    /// Read a weights file from disk (a regular file, at most `files::Kind::Weights`'s limit).
     pub fn load(path: &std::path::Path) -> Result<Weights, WeightsError> {
-        let text = std::fs::read_to_string(path).map_err(|e| WeightsError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+        let text =
+            crate::files::read_to_string(path, crate::files::Kind::Weights).map_err(|e| {
+                WeightsError::Io {
+                    path: path.display().to_string(),
+                    message: e.reason(),
+                }
+            })?;
         file::parse(&text)
     }
 

@@ -6,6 +6,8 @@ use crate::core::notation::parse_fen;
 use crate::core::{Color, Position};
 use crate::eval::features::features;
 use crate::eval::weights::{self, Weights};
+use crate::files;
+use std::path::Path;
 
 /// Feature vectors stored flat, `width` numbers a position, and each game's result.
 #[derive(Clone, Debug, Default)]
@@ -79,6 +81,14 @@ impl Samples {
             };
         }
     }
+}
+
+/// Read a tuning data file (a regular file, at most `files::Kind::TuneData`'s limit) with
+/// `load`. The error names the path.
+pub fn read(path: &Path, w: &Weights) -> Result<Samples, String> {
+    let text = files::read_to_string(path, files::Kind::TuneData)
+        .map_err(|e| format!("cannot read {e}"))?;
+    load(&text, w).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Read `FEN ; score` or `FEN ; score ; search` lines, as `selfplay` writes them (`search` is

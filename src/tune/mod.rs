@@ -14,7 +14,7 @@ pub mod run;
 pub mod spsa;
 pub mod texel;
 
-pub use data::{load, Samples};
+pub use data::{load, read, Samples};
 pub use run::{hold_fields, hold_out, save_weights, CommandLine};
 pub use spsa::{SpsaConfig, SpsaProgress};
 pub use texel::{fit_k, loss, tune, TuneConfig};

@@ -4,6 +4,7 @@
 
 use crate::eval::file;
 use crate::eval::weights::{self, Weights};
+use crate::files::{self, FileError};
 use crate::tune::data::Samples;
 use std::fmt::Display;
 use std::path::Path;
@@ -82,13 +83,11 @@ impl Display for CommandLine {
 }
 
 /// Write `weights` to `path` in the weights file format with `comment` at the top (see
-/// `CommandLine::header`). The file is written whole to a temporary file beside it and
-/// renamed over `path`, so `path` is never half written, even when a long run is stopped
-/// while saving.
-pub fn save_weights(path: &Path, weights: &Weights, comment: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, file::write(weights, comment))?;
-    std::fs::rename(&tmp, path)
+/// `CommandLine::header`), atomically (`files::save`): `path` is never half written, even
+/// when a long run is stopped while saving, and a `path` that is not a regular file is
+/// refused.
+pub fn save_weights(path: &Path, weights: &Weights, comment: &str) -> Result<(), FileError> {
+    files::save(path, file::write(weights, comment).as_bytes())
 }
 
 #[cfg(test)]
@@ -151,7 +150,11 @@ mod tests {
         assert_eq!(Weights::load(&path).unwrap(), w);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains("# Tuned by `test`\n# note\n"), "{text}");
-        assert!(!dir.join("w.tmp").exists());
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["w.txt"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,0 +1,398 @@
+//! Reading and writing the files a user names: weights, books, openings, tuning data and
+//! every output file. Nothing else in the crate opens a user's path.
+//!
+//! A path can name anything, so reading checks it before trusting it: only a regular file is
+//! read (a FIFO, a device such as `/dev/zero` or a directory is refused before it is opened,
+//! so a FIFO cannot block us), and never more than the limit for its `Kind`, even if the file
+//! grows while it is read. Writing refuses a target that exists and is not a regular file (a
+//! symlink, FIFO, device or directory): the atomic `save` would otherwise replace it with a
+//! regular file, and a streaming `create` would write into a device. Refusing a symlink,
+//! rather than writing through it, keeps a save from landing somewhere the user did not name.
+
+use std::fmt;
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+const MIB: u64 = 1 << 20;
+
+/// What a file holds, which sets how large it may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An evaluation weights file (`tuning/weights.txt`, about 1 KiB).
+    Weights,
+    /// A match openings file, one FEN a line (the built-in one is 11 KiB).
+    Openings,
+    /// An opening book (the built-in one is 122 KiB, 5,000 positions).
+    Book,
+    /// Tuning data, `FEN ; score` lines (the shipped set is 14 MiB).
+    TuneData,
+}
+
+impl Kind {
+    /// The largest file of this kind that is read: every limit, in one place. Each is far
+    /// above any real file, and far below what would exhaust memory.
+    pub const fn limit(self) -> u64 {
+        match self {
+            Kind::Weights => 4 * MIB,
+            Kind::Openings => 16 * MIB,
+            Kind::Book => 64 * MIB,
+            Kind::TuneData => 1024 * MIB,
+        }
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            Kind::Weights => "a weights file",
+            Kind::Openings => "an openings file",
+            Kind::Book => "a book",
+            Kind::TuneData => "tuning data",
+        }
+    }
+}
+
+/// Why a file could not be read or written. Its `Display` leads with the path.
+#[derive(Debug)]
+pub struct FileError {
+    pub path: PathBuf,
+    pub why: Why,
+}
+
+#[derive(Debug)]
+pub enum Why {
+    /// The path names something other than a regular file ("a FIFO", "a directory"...).
+    NotRegular(&'static str),
+    TooLarge(Kind),
+    NotText,
+    Io(io::Error),
+}
+
+impl FileError {
+    fn new(path: &Path, why: Why) -> FileError {
+        FileError {
+            path: path.to_path_buf(),
+            why,
+        }
+    }
+
+    fn io(path: &Path, e: io::Error) -> FileError {
+        FileError::new(path, Why::Io(e))
+    }
+
+    /// The reason alone, without the path.
+    pub fn reason(&self) -> String {
+        match &self.why {
+            Why::NotRegular(what) => format!("not a regular file ({what})"),
+            Why::TooLarge(kind) => format!(
+                "larger than {} MiB, the limit for {}",
+                kind.limit() / MIB,
+                kind.noun()
+            ),
+            Why::NotText => "not UTF-8 text".to_string(),
+            Why::Io(e) => e.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.reason())
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// What a non-regular file is, in words.
+fn describe(meta: &Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    if t.is_symlink() {
+        return "a symbolic link";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "a special file"
+}
+
+fn regular(path: &Path, meta: &Metadata) -> Result<(), FileError> {
+    if meta.is_file() {
+        Ok(())
+    } else {
+        Err(FileError::new(path, Why::NotRegular(describe(meta))))
+    }
+}
+
+/// The bytes of the regular file at `path` (a symlink to one is followed), at most
+/// `kind.limit()` of them.
+pub fn read(path: &Path, kind: Kind) -> Result<Vec<u8>, FileError> {
+    // Checked before opening: opening a FIFO for reading blocks until a writer appears.
+    let meta = std::fs::metadata(path).map_err(|e| FileError::io(path, e))?;
+    regular(path, &meta)?;
+    let limit = kind.limit();
+    if meta.len() > limit {
+        return Err(FileError::new(path, Why::TooLarge(kind)));
+    }
+    let file = File::open(path).map_err(|e| FileError::io(path, e))?;
+    // The path may have been replaced since it was checked; this checks what was opened.
+    regular(path, &file.metadata().map_err(|e| FileError::io(path, e))?)?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // One byte past the limit tells a file that grew while read from one that fits.
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| FileError::io(path, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(FileError::new(path, Why::TooLarge(kind)));
+    }
+    Ok(bytes)
+}
+
+/// The text of the regular file at `path`, as `read` checks it.
+pub fn read_to_string(path: &Path, kind: Kind) -> Result<String, FileError> {
+    String::from_utf8(read(path, kind)?).map_err(|_| FileError::new(path, Why::NotText))
+}
+
+/// Refuse an existing output target that is not a regular file. A symlink is refused too,
+/// whatever it points to (`symlink_metadata` does not follow it). `save` and `create` check
+/// this themselves; a long job calls it first, so a bad `--out` fails before the work.
+pub fn check_output(path: &Path) -> Result<(), FileError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) => regular(path, &meta),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(FileError::io(path, e)),
+    }
+}
+
+/// Tells the temporary files of concurrent saves in one process apart.
+static SAVES: AtomicU64 = AtomicU64::new(0);
+
+/// Write `bytes` to `path` atomically: see `save_with`.
+pub fn save(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    save_with(path, |w| w.write_all(bytes))
+}
+
+/// Write a file atomically: `write` fills a new temporary file in the same directory, which
+/// is flushed to disk and renamed over `path`, so `path` holds either its old contents or the
+/// whole new ones, never a part. A target that exists and is not a regular file is refused.
+/// On any failure, `write`'s included, the temporary file is removed and `path` is untouched.
+pub fn save_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), FileError> {
+    check_output(path)?;
+    let name = path
+        .file_name()
+        .ok_or_else(|| FileError::new(path, Why::NotRegular("a directory")))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(
+        ".{}.{}.tmp",
+        std::process::id(),
+        SAVES.fetch_add(1, Ordering::Relaxed)
+    ));
+    let tmp = dir.join(tmp_name);
+    // `create_new` never follows or reuses whatever already has the temporary name.
+    let file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(|e| FileError::io(path, e))?;
+    let result = (|| {
+        let mut out = io::BufWriter::new(file);
+        write(&mut out)?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        // Keep the target's permissions, as writing it in place would.
+        if let Ok(meta) = std::fs::metadata(path) {
+            file.set_permissions(meta.permissions())?;
+        }
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        FileError::io(path, e)
+    })
+}
+
+/// Create (or truncate) `path` for writing as a stream, for outputs written as they are made
+/// (self-play positions, match games), where a part is worth keeping if the run stops. A
+/// target that exists and is not a regular file is refused.
+pub fn create(path: &Path) -> Result<File, FileError> {
+    check_output(path)?;
+    let file = File::create(path).map_err(|e| FileError::io(path, e))?;
+    regular(path, &file.metadata().map_err(|e| FileError::io(path, e))?)?;
+    Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("poolshark-files-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// A FIFO at `path`, or None where `mkfifo` is not available.
+    fn mkfifo(path: &Path) -> Option<()> {
+        let ok = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(())
+    }
+
+    #[test]
+    fn devices_directories_and_fifos_are_not_read() {
+        let dir = scratch("read-special");
+        for (path, what) in [
+            (dir.as_path(), "a directory"),
+            (Path::new("/dev/zero"), "a device"),
+        ] {
+            let e = read(path, Kind::Weights).unwrap_err();
+            assert_eq!(e.reason(), format!("not a regular file ({what})"));
+        }
+        let fifo = dir.join("fifo");
+        if mkfifo(&fifo).is_some() {
+            // Would block forever if it were opened: nothing writes to it.
+            let e = read(&fifo, Kind::Book).unwrap_err();
+            assert_eq!(e.reason(), "not a regular file (a FIFO)");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn files_over_the_limit_are_refused_and_the_error_states_it() {
+        let dir = scratch("read-large");
+        let path = dir.join("big.txt");
+        let f = File::create(&path).unwrap();
+        // Sparse: no disk used.
+        f.set_len(Kind::Weights.limit() + 1).unwrap();
+        let e = read_to_string(&path, Kind::Weights).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: larger than 4 MiB, the limit for a weights file",
+                path.display()
+            )
+        );
+        f.set_len(Kind::Weights.limit()).unwrap();
+        assert_eq!(
+            read(&path, Kind::Weights).unwrap().len() as u64,
+            Kind::Weights.limit()
+        );
+        std::fs::write(&path, [0xff, 0xfe]).unwrap();
+        assert_eq!(
+            read_to_string(&path, Kind::Weights).unwrap_err().reason(),
+            "not UTF-8 text"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn save_replaces_a_regular_file_and_leaves_nothing_else() {
+        let dir = scratch("save");
+        let path = dir.join("out.txt");
+        save(&path, b"one").unwrap();
+        save(&path, b"two").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        assert_eq!(entries(&dir), ["out.txt"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn save_refuses_special_targets_and_leaves_them_as_they_were() {
+        let dir = scratch("save-special");
+        let real = dir.join("real.txt");
+        std::fs::write(&real, "kept").unwrap();
+        let link = dir.join("link.txt");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let sub = dir.join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        let fifo = dir.join("fifo");
+        let mut targets = vec![
+            (link.clone(), "a symbolic link"),
+            (sub.clone(), "a directory"),
+            (PathBuf::from("/dev/full"), "a device"),
+        ];
+        if mkfifo(&fifo).is_some() {
+            targets.push((fifo.clone(), "a FIFO"));
+        }
+        for (target, what) in &targets {
+            let e = save(target, b"new").unwrap_err();
+            assert_eq!(e.reason(), format!("not a regular file ({what})"));
+            let e = create(target).unwrap_err();
+            assert_eq!(e.reason(), format!("not a regular file ({what})"));
+        }
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert!(std::fs::metadata(&sub).unwrap().is_dir());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "kept");
+        let mut left = vec!["link.txt", "real.txt", "sub"];
+        if targets.len() == 4 {
+            left.insert(0, "fifo");
+        }
+        assert_eq!(entries(&dir), left);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_failed_save_removes_its_temporary_file_and_keeps_the_old_one() {
+        let dir = scratch("save-fail");
+        let path = dir.join("out.txt");
+        std::fs::write(&path, "old").unwrap();
+        let e = save_with(&path, |w| {
+            w.write_all(&[b'x'; 100_000])?;
+            Err(io::Error::other("disk full"))
+        })
+        .unwrap_err();
+        assert_eq!(e.reason(), "disk full");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(entries(&dir), ["out.txt"]);
+        // A directory that does not exist: nothing is created anywhere.
+        let e = save(&dir.join("none/out.txt"), b"x").unwrap_err();
+        assert!(matches!(e.why, Why::Io(_)), "{e}");
+        assert_eq!(entries(&dir), ["out.txt"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn create_truncates_a_regular_file() {
+        let dir = scratch("create");
+        let path = dir.join("games.pdn");
+        std::fs::write(&path, "old games").unwrap();
+        let mut f = create(&path).unwrap();
+        f.write_all(b"new").unwrap();
+        drop(f);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
