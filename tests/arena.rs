@@ -1,4 +1,6 @@
-//! The match runner end to end: two real poolshark processes, and broken engines.
+//! The match runner end to end: two real poolshark processes, broken engines
+//! (tests/data/broken_engine.py), and real engines that misbehave in one way
+//! (tests/data/wrap_engine.py).
 
 use poolshark::arena::pdn;
 use poolshark::core::game::GameResult;
@@ -41,11 +43,21 @@ fn twenty_game_match_at_tiny_depth_gives_a_legal_pdn() {
         "{out}"
     );
     assert!(out.contains("elo: "), "{out}");
+    assert!(
+        out.contains("pairs: 10 pentanomial ["),
+        "the pairs are counted: {out}"
+    );
+    assert!(out.contains("time per move: "), "{out}");
     let text = std::fs::read_to_string(&pdn_path).unwrap();
+    assert!(
+        text.contains("s}"),
+        "each move's time is in the PDN: {text}"
+    );
     let games = pdn::read(&text).expect("the PDN reads back");
     assert_eq!(games.len(), 20);
     for g in &games {
         assert_eq!(g.tag("GameType"), Some("23"));
+        assert_eq!(g.times.len(), g.moves.len(), "a time for every move");
         // Replaying checked every move; the result must match the final position or reason.
         let end = g.replay();
         let termination = g.tag("Termination").unwrap();
@@ -62,31 +74,67 @@ fn twenty_game_match_at_tiny_depth_gives_a_legal_pdn() {
     let _ = std::fs::remove_file(pdn_path);
 }
 
-fn broken_match(mode: &str) -> String {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/broken_engine.py");
-    let broken = format!("python3 {script} {mode}");
+/// What a finished match left: its output, its games, and the second engine's stderr log.
+struct Played {
+    out: String,
+    games: Vec<pdn::PdnGame>,
+    log2: String,
+}
+
+/// Play a match between poolshark and `second`, with these limit options; it must end with
+/// status 0 and write every game.
+fn play(name: &str, second: &str, games: usize, limits: &[&str]) -> Played {
     let good = format!("{} hub", bin());
-    let pdn_path = tmp(&format!("broken-{mode}.pdn"));
-    let (code, out, err) = run(&[
+    let pdn_path = tmp(&format!("{name}.pdn"));
+    let games_text = games.to_string();
+    let mut args = vec![
         "match",
         "--engine",
         &good,
         "--engine",
-        &broken,
+        second,
         "--games",
-        "4",
-        "--depth",
-        "1",
+        &games_text,
         "--move-timeout",
         "1",
         "--pdn",
         pdn_path.to_str().unwrap(),
-    ]);
+    ];
+    args.extend_from_slice(limits);
+    let (code, out, err) = run(&args);
     assert_eq!(code, 0, "{out}\n{err}");
-    let games = pdn::read(&std::fs::read_to_string(&pdn_path).unwrap()).unwrap();
-    assert_eq!(games.len(), 4, "{out}");
-    let _ = std::fs::remove_file(pdn_path);
-    out
+    let text = std::fs::read_to_string(&pdn_path).unwrap();
+    let played = pdn::read(&text).unwrap();
+    assert_eq!(played.len(), games, "{out}");
+    let logs = [1, 2].map(|i| pdn_path.with_extension(format!("engine{i}.log")));
+    let log2 = std::fs::read_to_string(&logs[1]).expect("engine 2's stderr log");
+    for p in logs.iter().chain([&pdn_path]) {
+        let _ = std::fs::remove_file(p);
+    }
+    Played {
+        out,
+        games: played,
+        log2,
+    }
+}
+
+fn broken_match(mode: &str) -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/broken_engine.py");
+    play(
+        &format!("broken-{mode}"),
+        &format!("python3 {script} {mode}"),
+        4,
+        &["--depth", "1"],
+    )
+    .out
+}
+
+/// poolshark at depth 1 against poolshark wrapped to misbehave in `mode`, with `limits` for
+/// the wrapped one (it searches to depth 1 whatever it is told).
+fn wrapped_match(mode: &str, limits: &[&str]) -> Played {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wrap_engine.py");
+    let wrapped = format!("python3 {script} {mode} {} hub", bin());
+    play(&format!("wrap-{mode}"), &wrapped, 2, limits)
 }
 
 #[test]
@@ -94,13 +142,137 @@ fn an_engine_that_plays_an_illegal_move_loses_every_game() {
     let out = broken_match("illegal");
     assert!(out.contains("wins 4 draws 0 losses 0"), "{out}");
     assert!(out.contains("illegal move 1-2"), "{out}");
+    // A clean sweep has no upper bound, and two pairs bound it only loosely.
+    assert!(out.contains("elo: +inf (95% interval -"), "{out}");
+    assert!(out.contains(" to +inf)"), "{out}");
+    assert!(
+        out.contains("pairs: 2 pentanomial [0, 0, 0, 0, 2]"),
+        "{out}"
+    );
+    assert!(out.contains("note: every pair scored 2/2"), "{out}");
 }
 
 #[test]
 fn an_engine_that_exits_in_mid_game_loses_and_the_match_goes_on() {
-    let out = broken_match("exit");
-    assert!(out.contains("wins 4 draws 0 losses 0"), "{out}");
-    assert!(out.contains("forfeits"), "{out}");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/broken_engine.py");
+    let p = play(
+        "broken-exit",
+        &format!("python3 {script} exit"),
+        4,
+        &["--depth", "1"],
+    );
+    assert!(p.out.contains("wins 4 draws 0 losses 0"), "{}", p.out);
+    assert!(p.out.contains("forfeits"), "{}", p.out);
+    // Its last words are quoted and kept in its log.
+    assert!(
+        p.out
+            .contains("exit status: 3; its stderr ends: broken-exit: out of cheese"),
+        "{}",
+        p.out
+    );
+    assert!(p.log2.contains("out of cheese, giving up"), "{}", p.log2);
+}
+
+#[test]
+fn a_missing_engine_says_not_found() {
+    let (code, _, err) = run(&[
+        "match",
+        "--engine",
+        "/nonexistent/engine",
+        "--engine",
+        "/nonexistent/engine",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("engine 1"), "{err}");
+    assert!(err.contains("not found"), "{err}");
+}
+
+#[test]
+fn invalid_utf8_from_an_engine_is_read_not_a_forfeit() {
+    let p = wrapped_match("bad-utf8", &["--depth", "1"]);
+    assert!(!p.out.contains("forfeit"), "{}", p.out);
+    assert!(!p.out.contains("exited"), "{}", p.out);
+}
+
+#[test]
+fn an_over_long_line_is_a_fault() {
+    let p = wrapped_match("long-line", &["--depth", "1"]);
+    assert!(
+        p.out
+            .contains("forfeits: it wrote a line longer than 65536 bytes"),
+        "{}",
+        p.out
+    );
+    assert!(p.out.contains("wins 2 draws 0 losses 0"), "{}", p.out);
+}
+
+#[test]
+fn a_slow_new_game_is_not_charged_to_the_clock() {
+    // The wrapped engine takes 3 s over `new-game` and has a 1 s clock.
+    let p = wrapped_match("slow-new-game", &["--depth", "1,-", "--tc", "-,1+0.1"]);
+    assert!(!p.out.contains("lost on time"), "{}", p.out);
+    assert!(!p.out.contains("forfeit"), "{}", p.out);
+    for g in &p.games {
+        assert!(g.moves.len() > 1, "{:?}", g.tag("Termination"));
+    }
+}
+
+#[test]
+fn a_move_past_the_move_time_margin_loses() {
+    // The wrapped engine waits 1 s before each move; at 0.05 s a move the margin ends at
+    // 0.05 x 1.25 + 0.25 = 0.3125 s.
+    let p = wrapped_match("slow-move", &["--depth", "1,-", "--movetime", "-,0.05"]);
+    assert!(p.out.contains("wins 2 draws 0 losses 0"), "{}", p.out);
+    assert!(
+        p.out
+            .contains("lost on time (no move within 0.312 s, move time 0.050 s)"),
+        "{}",
+        p.out
+    );
+}
+
+#[test]
+fn each_engine_may_have_its_own_kind_of_limit() {
+    let p = wrapped_match("plain", &["--nodes", "-,500", "--depth", "2,-"]);
+    assert!(!p.out.contains("forfeit"), "{}", p.out);
+    assert!(p.out.contains("time per move: "), "{}", p.out);
+    for g in &p.games {
+        assert_eq!(g.times.len(), g.moves.len());
+    }
+}
+
+#[test]
+fn parameters_an_engine_refuses_stop_the_match() {
+    let engine = format!("{} hub", bin());
+    for (param, why) in [
+        ("1:bok=false", "unknown parameter bok"),
+        ("1:book=flase", "book=flase is not valid"),
+        ("tt-size=40", "tt-size=40 is not valid"),
+        ("2:threads=0", "threads=0 is not valid"),
+    ] {
+        let (code, out, err) = run(&[
+            "match", "--engine", &engine, "--engine", &engine, "--depth", "1", "--param", param,
+        ]);
+        assert_eq!(code, 2, "{param}: {out}\n{err}");
+        assert!(err.contains("was refused"), "{param}: {err}");
+        assert!(err.contains(why), "{param}: {err}");
+        assert!(!out.contains("game 1"), "{param}: {out}");
+    }
+    let (code, _, err) = run(&[
+        "match",
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--depth",
+        "1",
+        "--param",
+        "3:book=false",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("engine 3 does not exist"), "{err}");
 }
 
 #[test]
@@ -123,6 +295,14 @@ fn bad_options_are_refused_clearly() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("two separated by a comma"), "{err}");
+    let (code, _, err) = run(&["match", "--engine", "a", "--engine", "b", "--depth", "6,-"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("engine 2 has no limit"), "{err}");
+    let (code, _, err) = run(&[
+        "match", "--engine", "a", "--engine", "b", "--depth", "6", "--nodes", "5,-",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("engine 1 has two limits"), "{err}");
     let (code, _, err) = run(&["match", "--engine", "a", "--engine", "b", "--tc", "fast"]);
     assert_eq!(code, 2);
     assert!(err.contains("time control"), "{err}");

@@ -47,7 +47,7 @@ const SEEDS: &[&str] = &[
     "level nodes=50",
     "level move-time=0.001",
     "level time=0.01 inc=0 moves=3",
-    "level time=-1 inc=0.001",
+    "level time=-0.001 inc=0.002",
     "level infinite",
     "go think",
     "go analyze",

@@ -1,25 +1,30 @@
 //! Engine-vs-engine matches over the Hub protocol: openings played in pairs with colours
-//! swapped, a referee built on the rules core, the runner's own clock, PDN output, Elo with
-//! its interval, and an optional SPRT that stops the match once it decides. Also self-play
-//! data for evaluation tuning.
+//! swapped, a referee built on the rules core, the runner's own clock, PDN output with each
+//! move's time, engines' stderr kept in log files, Elo with its interval from the game pairs,
+//! and an optional SPRT that stops the match once it decides. Also self-play data for
+//! evaluation tuning.
 
 pub mod client;
 pub mod openings;
+pub mod options;
 pub mod pdn;
 pub mod referee;
 pub mod selfplay;
 pub mod stats;
 
 use crate::core::Position;
-use client::{EngineProcess, EngineSpec};
+use client::{EngineProcess, EngineSpec, START_TIMEOUT};
 use referee::{GameRecord, TimeControl};
-use stats::{Sprt, SprtDecision, Wdl};
+use stats::{show_elo, Pairs, Sprt, SprtDecision, Wdl};
+use std::collections::HashMap;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 pub struct MatchConfig {
+    /// The engines; one without a `stderr_log` gets `stderr_log_path`'s.
     pub engines: [EngineSpec; 2],
     pub games: usize,
     /// Each engine's time control (by engine, not by colour).
@@ -41,6 +46,52 @@ pub struct MatchSummary {
     pub elapsed: Duration,
     /// Games lost by forfeit (illegal move, crash, silence), per engine.
     pub forfeits: [u32; 2],
+    /// Complete game pairs (one opening, colours swapped) by score.
+    pub pairs: Pairs,
+    /// Each engine's time per move.
+    pub move_times: [MoveTimes; 2],
+}
+
+/// The time one engine took per move over a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveTimes {
+    pub moves: u32,
+    pub total: Duration,
+    pub max: Duration,
+}
+
+impl MoveTimes {
+    pub fn add(&mut self, t: Duration) {
+        self.moves += 1;
+        self.total += t;
+        self.max = self.max.max(t);
+    }
+    pub fn mean(&self) -> Duration {
+        if self.moves == 0 {
+            Duration::ZERO
+        } else {
+            self.total / self.moves
+        }
+    }
+}
+
+/// Where engine `index` (0 or 1) writes its stderr: beside the PDN (`games.pdn` gives
+/// `games.engine1.log`), or without a PDN in the temporary directory, named by process id.
+pub fn stderr_log_path(pdn: Option<&Path>, index: usize) -> PathBuf {
+    let name = format!("engine{}.log", index + 1);
+    match pdn {
+        Some(p) => p.with_extension(name),
+        None => std::env::temp_dir().join(format!("poolshark-match-{}.{name}", std::process::id())),
+    }
+}
+
+/// The first engine's points in a game (1, 1/2 or 0).
+fn first_engine_points(winner: Option<crate::core::Color>, first: crate::core::Color) -> f64 {
+    match winner {
+        None => 0.5,
+        Some(c) if c == first => 1.0,
+        Some(_) => 0.0,
+    }
 }
 
 /// Game `i` of the match: its opening and whether engine 0 plays Black (moves first).
@@ -72,14 +123,31 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
     if cfg.openings.is_empty() {
         return Err("no openings".into());
     }
-    // Check both engines start before spawning workers, for a clear error.
+    let mut engines = cfg.engines.clone();
+    for (i, spec) in engines.iter_mut().enumerate() {
+        let path = spec
+            .stderr_log
+            .get_or_insert_with(|| stderr_log_path(cfg.pdn.as_deref(), i));
+        // Each process appends; the match starts the file afresh.
+        std::fs::File::create(&path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let engines = &engines;
+    // Check both engines start, and take their parameters, before any game, for a clear
+    // error.
     let mut names = [String::new(), String::new()];
-    for (i, spec) in cfg.engines.iter().enumerate() {
-        let e = EngineProcess::start(spec, Duration::from_secs(10))
+    for (i, spec) in engines.iter().enumerate() {
+        let e = EngineProcess::start(spec, START_TIMEOUT)
             .map_err(|e| format!("engine {} ('{}'): {e}", i + 1, spec.command))?;
         names[i] = e.name.clone();
         e.quit();
     }
+    let logs: Vec<String> = engines
+        .iter()
+        .filter_map(|e| e.stderr_log.as_ref())
+        .map(|p| p.display().to_string())
+        .collect();
+    out(&format!("engine stderr logs: {}", logs.join(", ")));
     if names[0] == names[1] {
         names[0] = format!("{} [1]", names[0]);
         names[1] = format!("{} [2]", names[1]);
@@ -112,27 +180,34 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                         break;
                     }
                     let (opening, first_is_black) = schedule(i, cfg.openings.len());
+                    let mut failed = None;
                     for (k, p) in procs.iter_mut().enumerate() {
                         if !p.as_mut().is_some_and(|e| e.alive()) {
-                            *p =
-                                EngineProcess::start(&cfg.engines[k], Duration::from_secs(10)).ok();
+                            *p = match EngineProcess::start(&engines[k], START_TIMEOUT) {
+                                Ok(e) => Some(e),
+                                Err(e) => {
+                                    failed = Some(format!("engine {} failed to start: {e}", k + 1));
+                                    None
+                                }
+                            };
                         }
                     }
-                    let record = match &mut procs {
-                        [Some(a), Some(b)] => {
-                            let (engines, tcs) = if first_is_black {
+                    let record = match (failed, &mut procs) {
+                        (Some(e), _) => Err(e),
+                        (None, [Some(a), Some(b)]) => {
+                            let (players, tcs) = if first_is_black {
                                 ([b, a], [cfg.tc[1], cfg.tc[0]])
                             } else {
                                 ([a, b], cfg.tc)
                             };
                             Ok(referee::play_game(
-                                engines,
+                                players,
                                 cfg.openings[opening],
                                 tcs,
                                 cfg.move_timeout,
                             ))
                         }
-                        _ => Err("an engine failed to start".to_string()),
+                        (None, _) => Err("an engine failed to start".to_string()),
                     };
                     // A forfeiting engine may be stuck or confused: start it afresh.
                     if let Ok(r) = &record {
@@ -155,6 +230,8 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
         }
         drop(tx);
         let mut done = 0;
+        // The first engine's points in the first-finished game of each pair, by pair.
+        let mut half_pairs: HashMap<usize, f64> = HashMap::new();
         for (i, first_is_black, record) in rx {
             done += 1;
             let r = match record {
@@ -174,8 +251,21 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                 Some(c) if c == first_colour => summary.wdl.wins += 1,
                 Some(_) => summary.wdl.losses += 1,
             }
+            let points = first_engine_points(r.winner, first_colour);
+            match half_pairs.remove(&(i / 2)) {
+                Some(other) => summary.pairs.add(other, points),
+                None => {
+                    half_pairs.insert(i / 2, points);
+                }
+            }
             if let Some(loser) = r.forfeit {
                 summary.forfeits[usize::from(loser != first_colour)] += 1;
+            }
+            // Ply k is Black's when the game starts with Black to move and k is even.
+            let mut mover = r.start.side();
+            for t in &r.times {
+                summary.move_times[usize::from(mover != first_colour)].add(*t);
+                mover = mover.flip();
             }
             let (white, black) = if first_is_black {
                 (&names[1], &names[0])
@@ -209,6 +299,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                     tags,
                     start: r.start,
                     moves: r.moves.clone(),
+                    times: r.times.clone(),
                     result: result.to_string(),
                 };
                 if let Err(e) = f.write_all(game.write().as_bytes()).and_then(|_| f.flush()) {
@@ -235,7 +326,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
 /// The closing lines of a match.
 pub fn summary_lines(s: &MatchSummary, sprt: Option<&Sprt>) -> Vec<String> {
     let w = &s.wdl;
-    let (lo, hi) = w.elo_interval();
+    let (lo, hi) = s.pairs.elo_interval();
     let mut lines = vec![
         format!(
             "match: {} vs {}: {} games in {:.1} s",
@@ -255,10 +346,10 @@ pub fn summary_lines(s: &MatchSummary, sprt: Option<&Sprt>) -> Vec<String> {
             w.score() * 100.0
         ),
         format!(
-            "elo: {:+.1} (95% interval {:+.1} to {:+.1})",
-            w.elo(),
-            lo,
-            hi
+            "elo: {} (95% interval {} to {})",
+            show_elo(stats::elo_of_score_exact(w.score())),
+            show_elo(lo),
+            show_elo(hi)
         ),
         format!(
             "draw ratio: {:.1}%  los: {:.1}%",
@@ -285,6 +376,29 @@ pub fn summary_lines(s: &MatchSummary, sprt: Option<&Sprt>) -> Vec<String> {
             t.elo0, t.elo1, t.alpha, t.beta, llr, lo, hi, decision
         ));
     }
+    // Lines added after those above, which scripts parse.
+    lines.push(format!(
+        "pairs: {} pentanomial {:?} (pairs scoring 0, 1/2, 1, 3/2, 2 points of 2)",
+        s.pairs.pairs(),
+        s.pairs.counts
+    ));
+    lines.extend(s.pairs.note());
+    let times: Vec<String> = (0..2)
+        .filter(|&i| s.move_times[i].moves > 0)
+        .map(|i| {
+            let t = &s.move_times[i];
+            format!(
+                "{} mean {:.3} s max {:.3} s over {} moves",
+                s.names[i],
+                t.mean().as_secs_f64(),
+                t.max.as_secs_f64(),
+                t.moves
+            )
+        })
+        .collect();
+    if !times.is_empty() {
+        lines.push(format!("time per move: {}", times.join(", ")));
+    }
     lines
 }
 
@@ -298,6 +412,49 @@ mod tests {
         assert_eq!(schedule(1, 5), (0, false));
         assert_eq!(schedule(2, 5), (1, true));
         assert_eq!(schedule(11, 5), (0, false));
+    }
+
+    #[test]
+    fn an_even_score_reads_plus_zero_and_new_lines_follow_the_old() {
+        let mut s = MatchSummary {
+            names: ["a".into(), "b".into()],
+            wdl: Wdl {
+                wins: 1,
+                draws: 0,
+                losses: 1,
+            },
+            ..MatchSummary::default()
+        };
+        s.pairs.add(1.0, 0.0);
+        s.move_times[0].add(Duration::from_millis(100));
+        s.move_times[0].add(Duration::from_millis(300));
+        let lines = summary_lines(&s, None);
+        assert!(
+            lines[2].starts_with("elo: +0.0 (95% interval -"),
+            "{lines:?}"
+        );
+        assert!(lines[3].starts_with("draw ratio: "), "{lines:?}");
+        assert_eq!(
+            lines[4],
+            "pairs: 1 pentanomial [0, 0, 1, 0, 0] (pairs scoring 0, 1/2, 1, 3/2, 2 points of 2)"
+        );
+        assert!(
+            lines[5].starts_with("note: every pair scored 1/2"),
+            "{lines:?}"
+        );
+        assert_eq!(
+            lines[6],
+            "time per move: a mean 0.200 s max 0.300 s over 2 moves"
+        );
+    }
+
+    #[test]
+    fn logs_sit_beside_the_pdn() {
+        assert_eq!(
+            stderr_log_path(Some(Path::new("out/games.pdn")), 1),
+            Path::new("out/games.engine2.log")
+        );
+        assert!(stderr_log_path(None, 0).starts_with(std::env::temp_dir()));
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! PDN games: writing finished games (GameType 23, American pool checkers) and reading them
 //! back. Moves are written in PDN notation with their landing squares, so any PDN reader can
 //! follow them; the reader replays every move with the rules core, so a file that reads back
-//! is a file of legal games.
+//! is a file of legal games. A match writes the time each move took as a comment after it,
+//! `{time 0.102s}`, which readers that skip comments pass over.
 
 use crate::core::notation::{self, write_fen, NotationError};
 use crate::core::{Color, Game, Move, Position};
 use std::fmt;
+use std::time::Duration;
 
 /// A game for PDN: its tags (in order) and moves from the start position in the `FEN` tag.
 #[derive(Clone, Debug, PartialEq)]
@@ -13,6 +15,9 @@ pub struct PdnGame {
     pub tags: Vec<(String, String)>,
     pub start: Position,
     pub moves: Vec<Move>,
+    /// The time each move took (written as `{time 0.102s}` after it): one per move, or
+    /// empty when not known. Read back only when every move has one.
+    pub times: Vec<Duration>,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`, from White's point of view as PDN writes it... see
     /// `result_text`.
     pub result: String,
@@ -65,6 +70,9 @@ impl PdnGame {
                 tokens.push(format!("{}. {text}", i / 2 + 1));
             } else {
                 tokens.push(text);
+            }
+            if let Some(t) = self.times.get(i) {
+                tokens.push(time_comment(*t));
             }
             pos = pos.play(mv);
         }
@@ -130,6 +138,22 @@ impl fmt::Display for PdnError {
 
 impl std::error::Error for PdnError {}
 
+/// A move's time as a comment: `{time 0.102s}` (milliseconds).
+pub fn time_comment(t: Duration) -> String {
+    format!("{{time {:.3}s}}", t.as_secs_f64())
+}
+
+/// The time in a `time 0.102s` comment (without its braces), if it is one.
+fn parse_time_comment(text: &str) -> Option<Duration> {
+    let seconds = text
+        .trim()
+        .strip_prefix("time ")?
+        .trim()
+        .strip_suffix('s')?;
+    let v: f64 = seconds.parse().ok()?;
+    (0.0..1e9).contains(&v).then(|| Duration::from_secs_f64(v))
+}
+
 fn is_result(t: &str) -> bool {
     matches!(
         t,
@@ -157,7 +181,7 @@ pub fn read(text: &str) -> Result<Vec<PdnGame>, PdnError> {
             }
             None => Position::start(),
         };
-        let (moves, result) = parse_movetext(n, start, movetext)?;
+        let (moves, times, result) = parse_movetext(n, start, movetext)?;
         let result = result.or_else(|| {
             tags.iter()
                 .find(|(k, _)| k == "Result")
@@ -167,6 +191,7 @@ pub fn read(text: &str) -> Result<Vec<PdnGame>, PdnError> {
             tags: std::mem::take(tags),
             start,
             moves,
+            times,
             result: result.unwrap_or_else(|| "*".into()),
         });
         movetext.clear();
@@ -206,18 +231,32 @@ pub fn read(text: &str) -> Result<Vec<PdnGame>, PdnError> {
     Ok(games)
 }
 
-fn parse_movetext(
-    game: usize,
-    start: Position,
-    text: &str,
-) -> Result<(Vec<Move>, Option<String>), PdnError> {
-    // Drop comments and variations first.
+/// The moves of a movetext, the time of each (when every move has one) and its result.
+type Movetext = (Vec<Move>, Vec<Duration>, Option<String>);
+
+fn parse_movetext(game: usize, start: Position, text: &str) -> Result<Movetext, PdnError> {
+    // Drop comments and variations first; a `{time ...}` comment outside a variation stays
+    // as a `{N}` token, N its index in `times`.
     let mut clean = String::new();
     let (mut brace, mut paren) = (false, 0usize);
+    let mut comment = String::new();
+    let mut comment_times = Vec::new();
     for c in text.chars() {
         match c {
-            '{' if !brace => brace = true,
-            '}' if brace => brace = false,
+            '{' if !brace => {
+                brace = true;
+                comment.clear();
+            }
+            '}' if brace => {
+                brace = false;
+                if paren == 0 {
+                    if let Some(t) = parse_time_comment(&comment) {
+                        clean.push_str(&format!(" {{{}}} ", comment_times.len()));
+                        comment_times.push(t);
+                    }
+                }
+            }
+            _ if brace => comment.push(c),
             '(' if !brace => paren += 1,
             ')' if !brace && paren > 0 => paren -= 1,
             _ if brace || paren > 0 => {}
@@ -238,8 +277,15 @@ fn parse_movetext(
     }
     let mut pos = start;
     let mut moves = Vec::new();
+    let mut times: Vec<Option<Duration>> = Vec::new();
     let mut result = None;
     for token in clean.split_whitespace() {
+        if let Some(k) = token.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+            if let (Some(slot), Ok(k)) = (times.last_mut(), k.parse::<usize>()) {
+                *slot = comment_times.get(k).copied();
+            }
+            continue;
+        }
         if is_result(token) {
             result = Some(token.to_string());
             continue;
@@ -263,8 +309,13 @@ fn parse_movetext(
         })?;
         pos = pos.play(&mv);
         moves.push(mv);
+        times.push(None);
     }
-    Ok((moves, result))
+    let times = times
+        .into_iter()
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_default();
+    Ok((moves, times, result))
 }
 
 /// The tags poolshark writes for a match game, in order.
@@ -334,10 +385,19 @@ mod tests {
                 &start,
                 "unterminated",
             );
+            // Every other game carries move times, which read back.
+            let times = if g % 2 == 0 {
+                (0..moves.len() as u64)
+                    .map(|k| Duration::from_millis(k * 37 % 5000))
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let game = PdnGame {
                 tags,
                 start,
                 moves,
+                times,
                 result: "*".into(),
             };
             text.push_str(&game.write());
@@ -354,6 +414,13 @@ mod tests {
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].moves.len(), 4);
         assert_eq!(games[0].result, "1/2-1/2");
+        // Times only when every move has one.
+        assert!(games[0].times.is_empty());
+        let timed = read("1. 11-15 {time 0.250s} 23-19 {time 1.5s} 1/2-1/2").unwrap();
+        assert_eq!(
+            timed[0].times,
+            vec![Duration::from_millis(250), Duration::from_millis(1500)]
+        );
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! The referee: plays one game between two engine processes with the runner's own clock,
 //! checks every move with the rules core, and ends the game by R16-R19 or by forfeit (an
-//! illegal move, a crash, silence or a flag fall), recording why.
+//! illegal move, a crash, silence or a flag fall), recording why and how long each move took.
 
-use crate::arena::client::{EngineError, EngineProcess};
+use crate::arena::client::{EngineError, EngineProcess, NEW_GAME_TIMEOUT};
 use crate::core::game::GameResult;
 use crate::core::notation::{parse_hub_move, write_hub_position};
 use crate::core::{Color, Game, Move, Position};
@@ -43,6 +43,17 @@ impl TimeControl {
     }
 }
 
+/// The fixed part of the margin a move may take past `--movetime` before it is lost on time.
+pub const MOVE_TIME_GRACE: Duration = Duration::from_millis(250);
+/// The part of the margin that grows with the move time: a quarter of it.
+pub const MOVE_TIME_GRACE_DIVISOR: u32 = 4;
+
+/// The longest a move may take under a fixed move time `t`: `t + t/4 + 0.25 s`. The margin
+/// covers process start-up, pipes and a loaded machine, not a search that ignores `t`.
+pub fn move_time_allowed(t: Duration) -> Duration {
+    t + t / MOVE_TIME_GRACE_DIVISOR + MOVE_TIME_GRACE
+}
+
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -53,6 +64,8 @@ pub struct GameRecord {
     pub termination: String,
     /// Whether an engine lost by forfeit rather than on the board (the runner restarts it).
     pub forfeit: Option<Color>,
+    /// The time each move in `moves` took, from `go` to `done` as the runner saw it.
+    pub times: Vec<Duration>,
 }
 
 /// Play one game. `engines[0]` plays White, `engines[1]` Black, each under its own time
@@ -74,29 +87,46 @@ pub fn play_game(
         }
     }
     let hub_start = write_hub_position(&start);
-    for e in engines.iter_mut() {
-        let _ = e.new_game();
-    }
-    let end = |game: &Game, winner: Option<Color>, termination: String, forfeit: Option<Color>| {
-        GameRecord {
-            start,
-            moves: game.moves().to_vec(),
-            winner,
-            termination,
-            forfeit,
-        }
+    let mut times = Vec::new();
+    let end = |game: &Game,
+               times: Vec<Duration>,
+               winner: Option<Color>,
+               termination: String,
+               forfeit: Option<Color>| GameRecord {
+        start,
+        moves: game.moves().to_vec(),
+        winner,
+        termination,
+        forfeit,
+        times,
     };
+    // Each engine confirms `new-game` with a `pong` before any clock runs.
+    for (side, e) in [Color::White, Color::Black]
+        .into_iter()
+        .zip(engines.iter_mut())
+    {
+        if let Err(e) = e.new_game(NEW_GAME_TIMEOUT) {
+            return end(
+                &game,
+                times,
+                Some(side.flip()),
+                format!("{} forfeits: {e}", side.name()),
+                Some(side),
+            );
+        }
+    }
     loop {
         match game.result() {
             GameResult::Win(c) => {
                 return end(
                     &game,
+                    times,
                     Some(c),
                     format!("{} has no legal move", c.flip().name()),
                     None,
                 );
             }
-            GameResult::Draw(r) => return end(&game, None, format!("draw by {r}"), None),
+            GameResult::Draw(r) => return end(&game, times, None, format!("draw by {r}"), None),
             GameResult::Ongoing => {}
         }
         let side = game.position().side();
@@ -116,7 +146,7 @@ pub fn play_game(
             }
             TimeControl::MoveTime(t) => (
                 format!("move-time={:.3}", t.as_secs_f64()),
-                t * 3 + Duration::from_secs(2),
+                move_time_allowed(t),
             ),
             TimeControl::Depth(d) => (format!("depth={d}"), move_timeout),
             TimeControl::Nodes(n) => (format!("nodes={n}"), move_timeout),
@@ -127,13 +157,18 @@ pub fn play_game(
         let (text, elapsed) = match reply {
             Ok(r) => r,
             Err(EngineError::Timeout(_)) => {
-                let why = if matches!(tc, TimeControl::Clock { .. }) {
-                    "lost on time"
-                } else {
-                    "did not answer"
+                let why = match tc {
+                    TimeControl::Clock { .. } => "lost on time".to_string(),
+                    TimeControl::MoveTime(t) => format!(
+                        "lost on time (no move within {:.3} s, move time {:.3} s)",
+                        timeout.as_secs_f64(),
+                        t.as_secs_f64()
+                    ),
+                    _ => "did not answer".to_string(),
                 };
                 return end(
                     &game,
+                    times,
                     Some(loser.flip()),
                     format!("{} {why}", loser.name()),
                     Some(loser),
@@ -142,28 +177,50 @@ pub fn play_game(
             Err(e) => {
                 return end(
                     &game,
+                    times,
                     Some(loser.flip()),
                     format!("{} forfeits: {e}", loser.name()),
                     Some(loser),
                 )
             }
         };
-        if let TimeControl::Clock { .. } = tc {
-            if elapsed > clocks[i] {
+        match tc {
+            TimeControl::Clock { .. } if elapsed > clocks[i] => {
                 return end(
                     &game,
+                    times,
                     Some(loser.flip()),
                     format!("{} lost on time", loser.name()),
                     None,
                 );
             }
-            clocks[i] -= elapsed;
+            TimeControl::Clock { .. } => clocks[i] -= elapsed,
+            TimeControl::MoveTime(t) if elapsed > timeout => {
+                return end(
+                    &game,
+                    times,
+                    Some(loser.flip()),
+                    format!(
+                        "{} lost on time ({:.3} s for a move, move time {:.3} s, limit {:.3} s)",
+                        loser.name(),
+                        elapsed.as_secs_f64(),
+                        t.as_secs_f64(),
+                        timeout.as_secs_f64()
+                    ),
+                    None,
+                );
+            }
+            _ => {}
         }
         match parse_hub_move(game.position(), &text) {
-            Ok(mv) => game.play(&mv),
+            Ok(mv) => {
+                game.play(&mv);
+                times.push(elapsed);
+            }
             Err(e) => {
                 return end(
                     &game,
+                    times,
                     Some(loser.flip()),
                     format!("{} played an illegal move {text}: {e}", loser.name()),
                     Some(loser),
@@ -173,6 +230,7 @@ pub fn play_game(
         if game.moves().len() > 5000 {
             return end(
                 &game,
+                times,
                 None,
                 "adjudicated a draw after 5000 plies".into(),
                 None,

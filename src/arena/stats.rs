@@ -1,9 +1,11 @@
 //! Match statistics: Elo difference with a 95% interval, draw ratio, likelihood of
 //! superiority, and the sequential probability ratio test (SPRT).
 //!
-//! Elo uses the logistic model: a score fraction `s` is `-400 log10(1/s - 1)` Elo. The
-//! interval comes from the per-game variance of the score (wins 1, draws 1/2, losses 0) under
-//! the normal approximation. The SPRT uses the same normal approximation of the trinomial
+//! Elo uses the logistic model: a score fraction `s` is `-400 log10(1/s - 1)` Elo. Openings
+//! are played in pairs with colours swapped, and the two games of a pair are not independent
+//! (an unbalanced opening favours one colour), so the interval comes from the pentanomial
+//! counts of the pairs (`Pairs`): the variance of the pair scores under the normal
+//! approximation, or an exact bound when every pair scored the same. The SPRT uses the same normal approximation of the trinomial
 //! model: `LLR = n (s1 - s0) (2 m - s0 - s1) / (2 v)`, where `m` and `v` are the observed mean
 //! score and per-game variance, and `s0`, `s1` are the expected scores at `elo0` and `elo1`.
 
@@ -15,9 +17,35 @@ pub struct Wdl {
     pub losses: u32,
 }
 
+/// Fewer complete game pairs than this and the interval is only a rough guide (the normal
+/// approximation needs a few dozen pairs), which the summary says.
+pub const FEW_PAIRS: u32 = 20;
+
 /// The score fraction of a logistic Elo difference.
 pub fn expected_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo difference of a score fraction, infinite at 0 and 1.
+pub fn elo_of_score_exact(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
+/// An Elo figure as the summary prints it: a sign, one decimal, `+inf`/`-inf` when
+/// unbounded, and never `-0.0`.
+pub fn show_elo(elo: f64) -> String {
+    if elo.is_infinite() {
+        return if elo > 0.0 { "+inf" } else { "-inf" }.to_string();
+    }
+    let rounded = (elo * 10.0).round() / 10.0;
+    // `+ 0.0` turns -0.0 into 0.0.
+    format!("{:+.1}", rounded + 0.0)
 }
 
 /// The Elo difference of a score fraction (clamped away from 0 and 1).
@@ -162,6 +190,100 @@ impl Wdl {
     }
 }
 
+/// Game pairs (one opening, colours swapped) by the first engine's points in the pair:
+/// `counts[k]` pairs scored `k/2` points of 2 (0: lost both, 2: a win and a loss or two
+/// draws, 4: won both).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pairs {
+    pub counts: [u32; 5],
+}
+
+impl Pairs {
+    /// Add a pair whose two games scored `a` and `b` (each 0, 0.5 or 1).
+    pub fn add(&mut self, a: f64, b: f64) {
+        let k = ((a + b) * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.counts[k] += 1;
+    }
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+    /// The mean score per game over the pairs, 0..1.
+    pub fn score(&self) -> f64 {
+        let n = self.pairs();
+        if n == 0 {
+            return 0.5;
+        }
+        let points: u32 = self.counts.iter().zip(0..).map(|(c, k)| c * k).sum();
+        points as f64 / (4.0 * n as f64)
+    }
+    /// The variance of one pair's mean score (each pair scores 0, 1/4, 1/2, 3/4 or 1).
+    pub fn variance(&self) -> f64 {
+        let n = self.pairs() as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let m = self.score();
+        self.counts
+            .iter()
+            .zip(0..)
+            .map(|(&c, k)| c as f64 * (k as f64 / 4.0 - m).powi(2))
+            .sum::<f64>()
+            / n
+    }
+    /// The 95% interval of the Elo difference, as (low, high); infinite where the data do
+    /// not bound it.
+    ///
+    /// - No pairs: nothing is known, (-inf, +inf).
+    /// - Every pair scored the same `v`: the sample variance is 0 and the normal
+    ///   approximation would give a point. Instead, the chance `p` that a pair scores
+    ///   anything else is at most `q = 1 - 0.025^(1/n)` (the one-sided 97.5% bound after `n`
+    ///   pairs without one), and the mean lies in `[v - q v, v + q (1 - v)]`.
+    /// - Otherwise: mean ± 1.96 standard errors of the pair scores, mapped to Elo; a bound
+    ///   past 0 or 1 is infinite.
+    pub fn elo_interval(&self) -> (f64, f64) {
+        let n = self.pairs();
+        if n == 0 {
+            return (f64::NEG_INFINITY, f64::INFINITY);
+        }
+        let m = self.score();
+        let (lo, hi) = if self.one_way() {
+            let q = 1.0 - 0.025f64.powf(1.0 / n as f64);
+            (m - q * m, m + q * (1.0 - m))
+        } else {
+            let z = normal_quantile(0.975);
+            let se = (self.variance() / n as f64).sqrt();
+            (m - z * se, m + z * se)
+        };
+        (elo_of_score_exact(lo), elo_of_score_exact(hi))
+    }
+    /// Whether every pair scored the same.
+    pub fn one_way(&self) -> bool {
+        self.counts.iter().filter(|&&c| c > 0).count() == 1
+    }
+    /// A note on how far to trust the interval, if it needs one.
+    pub fn note(&self) -> Option<String> {
+        let n = self.pairs();
+        if n == 0 {
+            return Some("note: no complete game pair, so the Elo has no interval".into());
+        }
+        let mut parts = Vec::new();
+        if self.one_way() {
+            let k = self.counts.iter().position(|&c| c > 0).unwrap_or(0);
+            parts.push(format!(
+                "every pair scored {}/2, so the interval is an exact bound, not a normal one",
+                k as f64 / 2.0
+            ));
+        }
+        if n < FEW_PAIRS {
+            parts.push(format!(
+                "only {n} game pair{}; {FEW_PAIRS} or more give a usable interval",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+        (!parts.is_empty()).then(|| format!("note: {}", parts.join("; ")))
+    }
+}
+
 /// An SPRT between `elo0` (H0) and `elo1` (H1) with error rates `alpha` and `beta`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -281,6 +403,53 @@ mod tests {
             losses: 650,
         };
         assert_eq!(t.decision(&weak), SprtDecision::AcceptH0);
+    }
+
+    #[test]
+    fn pentanomial_interval_by_hand() {
+        // 10 pairs: 1 lost both, 2 at 1/2, 4 at 1, 2 at 3/2, 1 won both. Pair means
+        // 0, .25, .5, .75, 1: m = 0.5, v = (1*.25 + 2*.0625 + 0 + 2*.0625 + 1*.25)/10 = 0.075;
+        // se = sqrt(0.0075) = 0.086603; 1.96 se = 0.169738; elo(0.330262) = -122.8.
+        let p = Pairs {
+            counts: [1, 2, 4, 2, 1],
+        };
+        assert!(close(p.score(), 0.5, 1e-12));
+        assert!(close(p.variance(), 0.075, 1e-12));
+        let (lo, hi) = p.elo_interval();
+        assert!(close(lo, -122.8, 0.1) && close(hi, 122.8, 0.1), "{lo} {hi}");
+        assert!(p.note().unwrap().contains("only 10 game pairs"));
+    }
+
+    #[test]
+    fn one_way_samples_get_an_honest_interval() {
+        // One pair won twice: the lower bound is elo(0.025) = -636.4, the upper unbounded.
+        let mut p = Pairs::default();
+        p.add(1.0, 1.0);
+        let (lo, hi) = p.elo_interval();
+        assert!(close(lo, -636.4, 0.1) && hi == f64::INFINITY, "{lo} {hi}");
+        assert!(p.note().unwrap().contains("every pair scored 2/2"));
+        // 30 pairs all drawn (or split): q = 1 - 0.025^(1/30) = 0.11570, [0.44215, 0.55785].
+        let p = Pairs {
+            counts: [0, 0, 30, 0, 0],
+        };
+        let (lo, hi) = p.elo_interval();
+        assert!(close(lo, -40.4, 0.1) && close(hi, 40.4, 0.1), "{lo} {hi}");
+        assert!(p.note().unwrap().contains("exact bound"));
+        assert!(!p.note().unwrap().contains("only"));
+        // Nothing bounds an empty sample.
+        let (lo, hi) = Pairs::default().elo_interval();
+        assert!(lo == f64::NEG_INFINITY && hi == f64::INFINITY);
+    }
+
+    #[test]
+    fn elo_is_shown_without_negative_zero() {
+        assert_eq!(show_elo(-0.0), "+0.0");
+        assert_eq!(show_elo(-0.04), "+0.0");
+        assert_eq!(show_elo(-0.06), "-0.1");
+        assert_eq!(show_elo(12.34), "+12.3");
+        assert_eq!(show_elo(f64::INFINITY), "+inf");
+        assert_eq!(show_elo(f64::NEG_INFINITY), "-inf");
+        assert_eq!(show_elo(elo_of_score_exact(1.0)), "+inf");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 /// The options of `poolshark match`.
 #[derive(clap::Args)]
-#[command(group(clap::ArgGroup::new("time_control").args(["tc", "movetime", "depth", "nodes"]).required(true)))]
+#[command(group(clap::ArgGroup::new("time_control").args(["tc", "movetime", "depth", "nodes"]).required(true).multiple(true)))]
 pub struct MatchArgs {
     /// An engine command line (give two), e.g. `"poolshark hub"`.
     #[arg(long = "engine", required = true, num_args = 1)]
@@ -19,17 +19,19 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     games: u32,
     /// Clock: base seconds + increment, e.g. `10+0.1`; `10+0.1,5+0.05` gives each engine
-    /// its own.
-    #[arg(long)]
+    /// its own. In every limit option, `-` leaves an engine to another one:
+    /// `--depth 6,- --movetime -,0.1` (each engine needs exactly one limit).
+    #[arg(long, allow_hyphen_values = true)]
     tc: Option<String>,
-    /// Seconds per move (`1` or, per engine, `1,0.5`).
-    #[arg(long)]
+    /// Seconds per move (`1` or, per engine, `1,0.5`). A move that takes longer than
+    /// 1.25 x this + 0.25 s loses on time.
+    #[arg(long, allow_hyphen_values = true)]
     movetime: Option<String>,
-    /// Fixed depth per move (`6` or, per engine, `6,4`).
-    #[arg(long)]
+    /// Fixed depth per move (`6` or, per engine, `6,4` or `6,-`).
+    #[arg(long, allow_hyphen_values = true)]
     depth: Option<String>,
-    /// Fixed nodes per move (`20000` or, per engine, `20000,5000`).
-    #[arg(long)]
+    /// Fixed nodes per move (`20000` or, per engine, `20000,5000` or `-,20000`).
+    #[arg(long, allow_hyphen_values = true)]
     nodes: Option<String>,
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -37,11 +39,14 @@ pub struct MatchArgs {
     /// Openings file, one FEN a line (default: the built-in 3-ply set).
     #[arg(long)]
     openings: Option<PathBuf>,
-    /// Write the games here as PDN.
+    /// Write the games here as PDN, with each move's time as a `{time 0.102s}` comment.
+    /// Each engine's stderr goes beside it (`NAME.engine1.log`, `NAME.engine2.log`);
+    /// without --pdn, to the temporary directory (the match prints where).
     #[arg(long)]
     pdn: Option<PathBuf>,
-    /// A Hub parameter: `1:NAME=VALUE` for engine 1 or 2, `NAME=VALUE` for both.
-    #[arg(long = "param", value_parser = parse_param)]
+    /// A Hub parameter: `1:NAME=VALUE` for engine 1 or 2, `NAME=VALUE` for both. An engine
+    /// that answers `error` to it stops the match before the first game.
+    #[arg(long = "param", value_parser = arena::options::parse_param)]
     params: Vec<(Option<usize>, String, String)>,
     /// Stop when a sequential test decides: `"elo0=0 elo1=5 alpha=0.05 beta=0.05"`.
     #[arg(long, value_parser = parse_sprt)]
@@ -51,63 +56,24 @@ pub struct MatchArgs {
     move_timeout: f64,
 }
 
-/// `--param 1:NAME=VALUE` (engine 1 or 2) or `--param NAME=VALUE` (both engines).
-fn parse_param(s: &str) -> Result<(Option<usize>, String, String), String> {
-    let (engine, rest) = match s.split_once(':') {
-        Some((n @ ("1" | "2"), rest)) => (Some(n.parse::<usize>().unwrap_or(1) - 1), rest),
-        _ => (None, s),
-    };
-    match rest.split_once('=') {
-        Some((k, v)) if !k.trim().is_empty() => {
-            Ok((engine, k.trim().to_string(), v.trim().to_string()))
-        }
-        _ => Err(format!("'{s}' is not NAME=VALUE or 1:NAME=VALUE")),
-    }
-}
-
-/// The match time control from whichever option was given, for each engine: one value for
-/// both, or two separated by a comma.
+/// Each engine's limit from whichever limit options were given (see `arena::options`).
 fn parse_time_controls(
     tc: Option<String>,
     movetime: Option<String>,
     depth: Option<String>,
     nodes: Option<String>,
 ) -> Result<[TimeControl; 2], String> {
-    let (text, kind) = match (tc, movetime, depth, nodes) {
-        (Some(t), _, _, _) => (t, "tc"),
-        (_, Some(t), _, _) => (t, "movetime"),
-        (_, _, Some(t), _) => (t, "depth"),
-        (_, _, _, Some(t)) => (t, "nodes"),
-        _ => return Err("give --tc, --movetime, --depth or --nodes".into()),
-    };
-    let one = |s: &str| -> Result<TimeControl, String> {
-        let s = s.trim();
-        match kind {
-            "tc" => TimeControl::parse_clock(s),
-            "movetime" => {
-                parse_seconds(s).map(|v| TimeControl::MoveTime(Duration::from_secs_f64(v)))
-            }
-            "depth" => match s.parse::<u32>() {
-                Ok(d) if (1..=60).contains(&d) => Ok(TimeControl::Depth(d)),
-                _ => Err(format!("--depth '{s}': a whole number from 1 to 60")),
-            },
-            _ => match s.parse::<u64>() {
-                Ok(n) if n >= 1 => Ok(TimeControl::Nodes(n)),
-                _ => Err(format!("--nodes '{s}': a whole number from 1")),
-            },
-        }
-    };
-    let parts: Vec<&str> = text.split(',').collect();
-    match parts.as_slice() {
-        [a] => {
-            let t = one(a)?;
-            Ok([t, t])
-        }
-        [a, b] => Ok([one(a)?, one(b)?]),
-        _ => Err(format!(
-            "--{kind} '{text}': one value, or two separated by a comma"
-        )),
-    }
+    use arena::options::{parse_limits, LimitKind};
+    let given: Vec<(LimitKind, &str)> = [
+        (LimitKind::Clock, &tc),
+        (LimitKind::MoveTime, &movetime),
+        (LimitKind::Depth, &depth),
+        (LimitKind::Nodes, &nodes),
+    ]
+    .into_iter()
+    .filter_map(|(kind, text)| text.as_deref().map(|t| (kind, t)))
+    .collect();
+    parse_limits(&given)
 }
 
 /// `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; missing ones take these values).
@@ -166,6 +132,7 @@ impl MatchArgs {
                 .filter(|(e, _, _)| e.is_none_or(|e| e == i))
                 .map(|(_, k, v)| (k.clone(), v.clone()))
                 .collect(),
+            stderr_log: None,
         };
         let cfg = arena::MatchConfig {
             engines: [spec(0), spec(1)],
@@ -277,6 +244,7 @@ impl OpeningsArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::options::parse_param;
 
     #[test]
     fn params_name_an_engine_or_both() {
@@ -312,6 +280,13 @@ mod tests {
             assert!(parse_time_controls(None, None, depth, nodes).is_err());
         }
         assert!(parse_time_controls(None, None, None, None).is_err());
+        assert_eq!(
+            parse_time_controls(None, s("-,0.5"), s("6,-"), None).unwrap(),
+            [
+                TimeControl::Depth(6),
+                TimeControl::MoveTime(Duration::from_millis(500))
+            ]
+        );
     }
 
     #[test]

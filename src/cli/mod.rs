@@ -66,7 +66,9 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Play an engine-vs-engine match over the Hub protocol, refereed by poolshark's rules.
     /// Each opening is played twice with colours swapped. Prints a line per game and a summary
-    /// with the Elo difference (95% interval), draw ratio, LOS and the SPRT state.
+    /// with the Elo difference (95% interval from the game pairs), draw ratio, LOS, the
+    /// pentanomial counts, each engine's time per move and the SPRT state. Before each game
+    /// an engine has up to 60 s to answer `ping` after `new-game`; its clock starts after.
     Match(arena::MatchArgs),
     /// Write self-play positions for evaluation tuning: `<FEN> ; <White's score>` per line.
     Selfplay(arena::SelfplayArgs),

@@ -106,6 +106,21 @@ fn shown_long(text: &str) -> String {
         .collect()
 }
 
+/// A value written for a Hub line, the inverse of `tokenize`: bare when it is a plain word,
+/// in double quotes when it is empty or holds a space or `=`. A value cannot hold `"` or a
+/// line end, so those (and other control characters) become `'`.
+pub fn quote(value: &str) -> String {
+    let clean: String = value
+        .chars()
+        .map(|c| if c == '"' || c.is_control() { '\'' } else { c })
+        .collect();
+    if clean.is_empty() || !clean.chars().all(is_word) {
+        format!("\"{clean}\"")
+    } else {
+        clean
+    }
+}
+
 /// A tokenized line: the command name, then each key with its value (None for a flag).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
@@ -114,6 +129,10 @@ pub struct Line {
 }
 
 impl Line {
+    /// The value of the last `key=value`, if any (`None` also for a bare flag).
+    pub fn arg(&self, key: &str) -> Option<&str> {
+        self.get(key).and_then(|v| v.as_deref())
+    }
     /// The last occurrence of `key`, if any.
     fn get(&self, key: &str) -> Option<&Option<String>> {
         self.args
@@ -223,10 +242,10 @@ pub fn tokenize(line: &str) -> Result<Option<Line>, HubError> {
             '"' => {
                 let close = chars[i + 1..].iter().position(|&c| c == '"');
                 let Some(len) = close else {
-                    return Err(HubError::Syntax(
-                        format!("the quoted value of {} has no closing '\"'", shown(&key))
-                            .replace('"', "'"),
-                    ));
+                    return Err(HubError::Syntax(format!(
+                        "the quoted value of {} has no closing double quote",
+                        shown(&key)
+                    )));
                 };
                 let v: String = chars[i + 1..i + 1 + len].iter().collect();
                 i += len + 2;
@@ -265,8 +284,8 @@ pub struct Level {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub move_time: Option<Duration>,
-    /// Time on the clock, in seconds. May be negative: some clients send the time left minus
-    /// the increment that the engine adds back.
+    /// Time on the clock, in seconds. Negative only down to minus `inc` given on the same
+    /// line: some clients send the time left minus the increment that the engine adds back.
     pub time: Option<f64>,
     pub moves: Option<u32>,
     pub inc: Option<Duration>,
@@ -427,6 +446,18 @@ fn parse_level(line: &Line) -> Result<Level, HubError> {
         level.infinite = true;
         any = true;
     }
+    // A clock below zero has fallen, except the time left minus the increment that some
+    // clients send (pydraughts' HubEngine), which the `inc=` on the same line makes good.
+    if let Some(t) = level.time.filter(|&t| t < 0.0) {
+        let inc = level.inc.map_or(0.0, |d| d.as_secs_f64());
+        if t + inc < 0.0 {
+            return Err(bad(
+                "time",
+                line.value("time")?.unwrap_or_default(),
+                "seconds from 0, or down to minus the inc= on the same line",
+            ));
+        }
+    }
     if !any {
         return Err(HubError::Missing {
             command: "level".into(),
@@ -554,7 +585,10 @@ mod tests {
             })
         );
         assert!(parse("level infinite").is_ok());
+        assert!(parse("level time=0 inc=1").is_ok());
+        // pydraughts sends the time left minus the increment.
         assert!(parse("level time=-0.5 inc=1").is_ok());
+        assert!(parse("level time=-1 inc=1").is_ok());
         for bad in [
             "level",
             "level depth=0",
@@ -565,6 +599,9 @@ mod tests {
             "level move-time=nan",
             "level move-time=inf",
             "level move-time=-1",
+            "level time=-1",
+            "level time=-1.5 inc=1",
+            "level inc=1 time=-2",
             "level time=1e300",
             "level moves=0",
             "level inc=-1",
@@ -593,6 +630,31 @@ mod tests {
             let e = parse(bad).unwrap_err();
             assert!(!e.to_string().contains('"'), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn errors_read_well() {
+        assert_eq!(
+            tokenize(r#"pos moves="11-15"#).unwrap_err().to_string(),
+            "the quoted value of moves has no closing double quote"
+        );
+        assert_eq!(
+            parse("level time=-1").unwrap_err().to_string(),
+            "time=-1 is not valid: expected seconds from 0, or down to minus the inc= on the same line"
+        );
+    }
+
+    #[test]
+    fn quoted_values_read_back() {
+        for v in ["", "a", "11-15 23-19", "k=v", "x\ty", "say \"hi\""] {
+            let line = format!("set-param name=x value={}", quote(v));
+            let back = tokenize(&line).unwrap().unwrap();
+            let want = v.replace(['"', '\t'], "'");
+            assert_eq!(back.arg("value"), Some(want.as_str()), "{line}");
+        }
+        assert_eq!(quote("11-15"), "11-15");
+        assert_eq!(quote("a b"), "\"a b\"");
+        assert_eq!(quote(""), "\"\"");
     }
 
     #[test]

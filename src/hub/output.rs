@@ -1,6 +1,7 @@
 //! Protocol output: every line goes to stdout under one lock and is flushed at once, so the
 //! loop's answers and the search thread's `info`/`done` lines never interleave.
 
+use crate::hub::command::quote;
 use std::fmt::Display;
 use std::io::Write;
 
@@ -16,13 +17,9 @@ pub fn line(text: &str) {
     let _ = out.flush();
 }
 
-/// Write `error message="..."`; the message is made safe for a quoted value.
+/// Write `error message="..."`; the message is made safe for a Hub value.
 pub fn error(message: &dyn Display) {
-    let text: String = message
-        .to_string()
-        .chars()
-        .map(|c| if c == '"' || c.is_control() { '\'' } else { c })
-        .collect();
+    let text = quote(&message.to_string());
     log::debug!("error: {text}");
-    line(&format!("error message=\"{text}\""));
+    line(&format!("error message={text}"));
 }

@@ -3,7 +3,7 @@
 //! `Params` only checks and stores values; the loop applies them to the engine (and keeps the
 //! old value when the engine cannot take a new one, for example a table that does not fit).
 
-use crate::hub::command::{parse_int, HubError};
+use crate::hub::command::{parse_int, quote, HubError};
 use crate::search::tt::TranspositionTable;
 
 /// The table size at start-up: 2^22 entries of 16 bytes, 64 MiB.
@@ -126,7 +126,7 @@ impl Params {
             "book" => self.book.to_string(),
             "book-ply" => self.book_ply.to_string(),
             "book-margin" => self.book_margin.to_string(),
-            "eval-file" => format!("\"{}\"", self.eval_file.replace(['"', '\n', '\r'], "'")),
+            "eval-file" => quote(&self.eval_file),
             _ => String::new(),
         }
     }

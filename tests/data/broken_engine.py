@@ -3,7 +3,7 @@
 
 Usage: broken_engine.py MODE, where MODE is
   illegal  answer every `go` with an illegal move;
-  exit     exit when asked for its first move;
+  exit     exit when asked for its first move, saying why on stderr;
   silent   never answer `go`.
 It hand-shakes correctly so that the failure comes in the middle of a game.
 """
@@ -32,6 +32,7 @@ for raw in sys.stdin:
         if mode == "illegal":
             say("done move=1-2")
         elif mode == "exit":
+            sys.stderr.write("broken-exit: out of cheese, giving up\n")
             sys.exit(3)
         # silent: say nothing
     elif cmd[0] == "quit":

@@ -6,6 +6,7 @@ movetext poolshark wrote (which poolshark's own reader replays in tests/arena.rs
 """
 
 import os
+import re
 import subprocess
 import tempfile
 
@@ -26,10 +27,13 @@ def test_match_pdn_reads_in_pydraughts():
         text = open(path).read()
     games = PDNReader(pdn_text=text).games
     assert len(games) == 6
-    # Our own view of each game's moves: the movetext tokens that are not numbers or results.
+    # Our own view of each game's moves: the movetext tokens that are not numbers, results or
+    # comments (each move's time, `{time 0.102s}`).
+    assert "s}" in text
     ours = []
     for block in text.strip().split("\n\n"):
         movetext = " ".join(l for l in block.splitlines() if not l.startswith("["))
+        movetext = re.sub(r"\{[^}]*\}", " ", movetext)
         tokens = [t for t in movetext.split() if not t.endswith(".")]
         ours.append(tokens[:-1])
     for game, moves in zip(games, ours):
