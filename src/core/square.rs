@@ -8,7 +8,7 @@ use std::fmt;
 pub struct Square(u8);
 
 impl Square {
-    pub const COUNT: usize = 32;
+    pub const COUNT: usize = crate::core::rules::BOARD_SQUARES;
 
     /// From a bit index 0..32.
     #[inline]
