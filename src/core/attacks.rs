@@ -1,4 +1,4 @@
-//! Diagonal attack tables for the flying kings (RULES.md R7, R10).
+//! Diagonal attack tables for the flying kings (docs/RULES.md R7, R10).
 //!
 //! `king_attacks(sq, occ)` gives every square a king on `sq` sees along its two diagonals: the
 //! empty squares up to the first occupied one in each direction, and that occupied square. The
