@@ -7,8 +7,8 @@ use crate::core::rules::MAX_PIECES_PER_SIDE;
 // from these: a change here resizes them all together.
 
 /// Plies of full-width search from the root (`worker::search`); a node this deep goes to the
-/// capture search. The iterations stop short of it (`max_depth`), so that single-reply
-/// extensions rather than this cap end the deepest lines.
+/// capture search. The iterations stop short of it (`max_depth`), which leaves a few plies
+/// for the single-reply extensions of the deepest iteration.
 pub const MAX_SEARCH_PLY: usize = 64;
 
 /// How far the capture search may go past `MAX_SEARCH_PLY`. Every ply of it removes at least
@@ -20,7 +20,8 @@ pub const CAPTURE_SEARCH_PLIES: usize = 32;
 pub const MAX_PLY: usize = MAX_SEARCH_PLY + CAPTURE_SEARCH_PLIES;
 
 /// Entries of a per-ply array (principal variations, killers): one for each ply from 0 to
-/// `MAX_PLY`, because a node at the deepest parent ply reads its child's entry.
+/// `MAX_PLY` inclusive. Every node, the deepest too, clears its own line, and a parent reads
+/// its child's, one ply deeper.
 pub const PLY_SLOTS: usize = MAX_PLY + 1;
 
 /// Plies over which a proved win's score counts down from `Score::WIN`. It must exceed
