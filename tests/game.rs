@@ -3,21 +3,12 @@
 use poolshark::core::game::{DrawCounts, DrawReason};
 use poolshark::core::movegen::legal_moves;
 use poolshark::core::notation::parse_fen;
+use poolshark::core::rng::Xorshift64;
 use poolshark::core::{Color, Game, GameResult, Position};
-
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 #[test]
 fn incremental_key_equals_key_from_scratch_along_random_games() {
-    let mut rng = Rng(0xDEAD_BEEF_1234_5678);
+    let mut rng = Xorshift64::new(0xDEAD_BEEF_1234_5678);
     let mut plies = 0;
     for _ in 0..300 {
         let mut pos = Position::start();

@@ -1,5 +1,5 @@
 //! The Hub protocol, spoken to the real binary: start-up, a game, searches that are stopped,
-//! pinged and ponder-hit, the end of input, and every error case of PROTOCOL.md.
+//! pinged and ponder-hit, the end of input, and every error case of docs/PROTOCOL.md.
 
 mod support;
 

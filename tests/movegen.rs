@@ -4,11 +4,12 @@
 use poolshark::core::movegen::{
     count_moves, generate_captures, generate_quiet, has_capture, has_quiet_move, legal_moves,
 };
+use poolshark::core::rng::Xorshift64;
 use poolshark::core::{MoveList, Position};
 
 #[test]
 fn shortcuts_agree_with_full_generation() {
-    let mut seed = 0xABCD_EF01_2345_6789u64;
+    let mut rng = Xorshift64::new(0xABCD_EF01_2345_6789u64);
     let mut checked = 0;
     let mut most = 0;
     for _ in 0..800 {
@@ -33,10 +34,7 @@ fn shortcuts_agree_with_full_generation() {
             if moves.is_empty() {
                 break;
             }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            pos = pos.play(&moves[(seed % moves.len() as u64) as usize]);
+            pos = pos.play(&moves[rng.below(moves.len())]);
         }
     }
     assert!(checked > 10_000, "{checked}");

@@ -2,6 +2,7 @@
 
 use poolshark::core::movegen::legal_moves;
 use poolshark::core::notation::*;
+use poolshark::core::rng::Xorshift64;
 use poolshark::core::{Color, Position, PositionError, Square};
 
 fn sq(n: u8) -> Square {
@@ -11,7 +12,7 @@ fn sq(n: u8) -> Square {
 /// Positions from random games, reproducible.
 fn sample_positions() -> Vec<Position> {
     let mut out = Vec::new();
-    let mut seed = 0x1234_5678_9ABC_DEF0u64;
+    let mut rng = Xorshift64::new(0x1234_5678_9ABC_DEF0u64);
     for _ in 0..60 {
         let mut pos = Position::start();
         for _ in 0..120 {
@@ -19,10 +20,7 @@ fn sample_positions() -> Vec<Position> {
             if moves.is_empty() {
                 break;
             }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            pos = pos.play(&moves[(seed % moves.len() as u64) as usize]);
+            pos = pos.play(&moves[rng.below(moves.len())]);
             out.push(pos);
         }
     }

@@ -1,11 +1,11 @@
-//! Perft against the published start-position table (RULES.md) and the 80 positions of
-//! `tests/data/perft_random.txt` (a copy of `shared/perft/random.txt`).
+//! Perft against the published start-position table and the 80 positions of
+//! `tests/data/perft_random.txt` (docs/RULES.md, "Perft reference", gives both).
 
 use poolshark::core::notation::parse_fen;
 use poolshark::core::Position;
 use poolshark::perft::{divide, perft, perft_parallel};
 
-/// RULES.md, "Perft reference".
+/// docs/RULES.md, "Perft reference".
 const START: [u64; 13] = [
     7,
     49,

@@ -1,5 +1,5 @@
-//! Every worked example of RULES.md, as the exact set of legal moves, with the PDN forms the
-//! table gives and the moves it lists as not legal.
+//! Every worked example of docs/RULES.md, as the exact set of legal moves, with the PDN forms
+//! the table gives and the moves it lists as not legal.
 
 use poolshark::core::movegen::legal_moves;
 use poolshark::core::notation::{

@@ -4,6 +4,7 @@
 use poolshark::core::game::DrawCounts;
 use poolshark::core::movegen::legal_moves;
 use poolshark::core::notation::parse_fen;
+use poolshark::core::rng::Xorshift64;
 use poolshark::core::{Game, Position};
 use poolshark::search::{Engine, Limits, Outcome, SearchControl};
 use std::sync::Arc;
@@ -23,7 +24,7 @@ fn depth(d: u32) -> Limits {
 
 #[test]
 fn best_move_is_always_legal_in_200_random_positions() {
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = Xorshift64::new(0x9E37_79B9_7F4A_7C15u64);
     let mut pos = Position::start();
     let mut searched = 0;
     let engine = Engine::new(4, 1);
@@ -44,10 +45,7 @@ fn best_move_is_always_legal_in_200_random_positions() {
             p = p.play(mv);
         }
         searched += 1;
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        pos = pos.play(&moves[(seed % moves.len() as u64) as usize]);
+        pos = pos.play(&moves[rng.below(moves.len())]);
     }
 }
 

@@ -352,7 +352,7 @@ mod tests {
 
     #[test]
     fn round_trip_of_random_games() {
-        let mut seed = 5u64;
+        let mut rng = crate::core::rng::SplitMix64::new(5);
         let mut text = String::new();
         let mut written = Vec::new();
         for g in 0..10 {
@@ -368,10 +368,7 @@ mod tests {
                 if legal.is_empty() {
                     break;
                 }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let mv = legal[(seed >> 33) as usize % legal.len()];
+                let mv = *rng.pick(legal.as_slice());
                 pos = pos.play(&mv);
                 moves.push(mv);
             }

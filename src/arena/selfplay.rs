@@ -14,6 +14,7 @@
 use crate::arena::openings;
 use crate::core::game::GameResult;
 use crate::core::notation::write_fen;
+use crate::core::rng::Xorshift64;
 use crate::core::{movegen, Color, Game, Move, Position};
 use crate::search::{Engine, Limits, SearchControl};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -45,13 +46,6 @@ pub struct GameData {
 pub fn data_line(pos: &Position, white_score: f64, search: Option<i32>) -> String {
     let search = search.map_or("-".to_string(), |s| s.to_string());
     format!("{} ; {} ; {}\n", write_fen(pos), white_score, search)
-}
-
-fn xorshift(s: &mut u64) -> u64 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    *s
 }
 
 /// Longest game played out, in plies; longer ones are scored as draws (the 40-move rule ends
@@ -87,15 +81,15 @@ pub fn play_out(game: &mut Game, choose: &mut dyn FnMut(&Game) -> Option<Move>) 
 /// The start of game `index`: opening `index` (cycling through `openings`, which must not be
 /// empty) and then `random_plies` random moves drawn from `seed` and `index`.
 pub fn opening(openings: &[Position], index: usize, seed: u64, random_plies: u32) -> Game {
-    let mut rng = seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    xorshift(&mut rng);
+    let mut rng = Xorshift64::new(seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    rng.next_u64();
     let mut game = Game::new(openings[index % openings.len()]);
     for _ in 0..random_plies {
         let moves = movegen::legal_moves(game.position());
         if moves.is_empty() {
             break;
         }
-        game.play(&moves[(xorshift(&mut rng) % moves.len() as u64) as usize]);
+        game.play(&moves[rng.below(moves.len())]);
     }
     game
 }

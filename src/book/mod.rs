@@ -127,43 +127,17 @@ impl Book {
         if margin == 0 {
             return Some(*near[0]);
         }
-        Some(*near[rng.below(near.len() as u64) as usize])
+        Some(**rng.pick(&near))
     }
 }
 
-/// A small random generator for book choices (xorshift64*), seedable for tests.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
+/// The generator for book choices (`core::rng`), seedable for tests.
+pub use crate::core::rng::SplitMix64 as Rng;
 
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(crate::core::zobrist::splitmix(seed).1 | 1)
-    }
-
-    /// Seeded from `POOLSHARK_BOOK_SEED` if set, else from the clock.
-    pub fn from_env() -> Rng {
-        let seed = std::env::var("POOLSHARK_BOOK_SEED")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_nanos() as u64)
-                    .unwrap_or(1)
-                    ^ std::process::id() as u64
-            });
-        Rng::new(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number in 0..n (n > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() >> 32) * n) >> 32
-    }
+/// The book's generator: seeded from `POOLSHARK_BOOK_SEED` if set, else from the clock.
+pub fn rng_from_env() -> Rng {
+    std::env::var("POOLSHARK_BOOK_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or_else(Rng::from_clock, Rng::new)
 }

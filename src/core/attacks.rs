@@ -1,4 +1,4 @@
-//! Diagonal attack tables for the flying kings (RULES.md R7, R10).
+//! Diagonal attack tables for the flying kings (docs/RULES.md R7, R10).
 //!
 //! `king_attacks(sq, occ)` gives every square a king on `sq` sees along its two diagonals: the
 //! empty squares up to the first occupied one in each direction, and that occupied square. The
@@ -9,6 +9,7 @@
 //! rays one square at a time; a test compares the two on every square and every occupancy.
 
 use crate::core::bitboard::Bitboard;
+use crate::core::rng::SplitMix64;
 use crate::core::square::{Direction, Square};
 use std::sync::LazyLock;
 
@@ -145,19 +146,6 @@ pub fn king_attacks_dir(sq: Square, dir: Direction, occ: Bitboard) -> Bitboard {
     king_attacks(sq, occ) & ray(dir, sq)
 }
 
-/// A small, seeded generator: the magics must be the same on every run.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// Every subset of `mask` (the carry-rippler trick).
 fn subsets(mask: u32) -> impl Iterator<Item = u32> {
     let mut sub = 0u32;
@@ -203,12 +191,12 @@ fn occupancies(sq: Square) -> Vec<(u32, Bitboard)> {
 /// 2^popcount slots is not always quick to find (the centre squares see nine bits), so after
 /// a while one more index bit is allowed. Returns (magic, bits).
 pub fn find_magic(sq: Square, seed: u64) -> (u64, u32) {
-    let mut rng = SplitMix(seed ^ sq.index() as u64);
+    let mut rng = SplitMix64::new(seed ^ sq.index() as u64);
     let occ = occupancies(sq);
     let mut bits = relevant_mask(sq).count().max(1);
     loop {
         for _ in 0..200_000 {
-            let candidate = rng.next() & rng.next() & rng.next();
+            let candidate = rng.next_u64() & rng.next_u64() & rng.next_u64();
             if fill_table(&occ, candidate, bits).is_some() {
                 return (candidate, bits);
             }
@@ -313,12 +301,12 @@ mod tests {
 
     #[test]
     fn table_matches_reference_on_every_square_and_occupancy() {
-        let mut rng = SplitMix(42);
+        let mut rng = SplitMix64::new(42);
         for sq in Square::all() {
             let mask = relevant_mask(sq).0;
             for occ in subsets(mask) {
                 // Bits outside the mask (and on sq itself) must not matter.
-                let noise = rng.next() as u32 & !mask;
+                let noise = rng.next_u64() as u32 & !mask;
                 for extra in [0, noise, !mask] {
                     let o = Bitboard(occ | extra);
                     assert_eq!(

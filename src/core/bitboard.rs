@@ -1,7 +1,7 @@
 //! `Bitboard`: a set of the 32 playable squares, one bit each (bit `i` is square `i + 1`).
 //!
 //! The board geometry that the shifts below rely on: the squares are numbered row by row from
-//! White's far side (RULES.md R2). Row `r` (0 = rank 8) holds bits `4r..4r+3`. On even rows
+//! White's far side (docs/RULES.md R2). Row `r` (0 = rank 8) holds bits `4r..4r+3`. On even rows
 //! those bits sit on files b, d, f, h; on odd rows on files a, c, e, g. So one step toward
 //! rank 1 is `+4` from every square, plus `+5` (even rows) or `+3` (odd rows) for the other
 //! diagonal, and a jump is always `±7` or `±9`.

@@ -8,13 +8,17 @@ use crate::core::movegen;
 use crate::core::moves::Move;
 use crate::core::notation::{self, NotationError};
 use crate::core::position::Position;
+use crate::core::rules::{
+    FORTY_MOVE_PLIES, LONE_KING_MOVES, LONE_KING_STRONG_KINGS, LONE_KING_WEAK_KINGS,
+    REPETITIONS_FOR_DRAW,
+};
 use crate::core::square::Color;
 use std::fmt;
 
-/// R18: 40 moves by each side without a capture or a man move.
-pub const FORTY_MOVE_PLIES: u16 = 80;
-/// R19: the lone king's 13th move ends the game as a draw.
-pub const LONE_KING_MOVES: u8 = 13;
+// The counters are small because the search copies them at every node: the 40-move count
+// must reach its limit in a `u16` and the lone king's in a `u8` (both saturate beyond).
+const _: () = assert!(FORTY_MOVE_PLIES <= u16::MAX as u32);
+const _: () = assert!(LONE_KING_MOVES <= u8::MAX as u32);
 
 /// The draw-rule counters of one position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -27,14 +31,14 @@ pub struct DrawCounts {
 }
 
 /// If one side has exactly three kings and nothing else and the other exactly one king and
-/// nothing else, the side with the lone king.
+/// nothing else (R19), the side with the lone king.
 pub fn lone_king_side(pos: &Position) -> Option<Color> {
-    if pos.men().any() || pos.kings().count() != 4 {
+    if pos.men().any() || pos.kings().count() != LONE_KING_STRONG_KINGS + LONE_KING_WEAK_KINGS {
         return None;
     }
     match (pos.white().count(), pos.black().count()) {
-        (3, 1) => Some(Color::Black),
-        (1, 3) => Some(Color::White),
+        (LONE_KING_STRONG_KINGS, LONE_KING_WEAK_KINGS) => Some(Color::Black),
+        (LONE_KING_WEAK_KINGS, LONE_KING_STRONG_KINGS) => Some(Color::White),
         _ => None,
     }
 }
@@ -81,9 +85,12 @@ impl DrawCounts {
     /// Does a count already force a draw (R18, R19)?
     #[inline]
     pub fn draw_reason(&self) -> Option<DrawReason> {
-        if self.lone_king_moves.is_some_and(|n| n >= LONE_KING_MOVES) {
+        if self
+            .lone_king_moves
+            .is_some_and(|n| u32::from(n) >= LONE_KING_MOVES)
+        {
             Some(DrawReason::ThirteenMoveRule)
-        } else if self.quiet_king_plies >= FORTY_MOVE_PLIES {
+        } else if u32::from(self.quiet_king_plies) >= FORTY_MOVE_PLIES {
             Some(DrawReason::FortyMoveRule)
         } else {
             None
@@ -231,7 +238,7 @@ impl Game {
         if let Some(reason) = self.counts().draw_reason() {
             return GameResult::Draw(reason);
         }
-        if self.occurrences() >= 3 {
+        if self.occurrences() >= REPETITIONS_FOR_DRAW {
             return GameResult::Draw(DrawReason::Repetition);
         }
         GameResult::Ongoing

@@ -1,5 +1,6 @@
 //! The rules core: squares, bitboards, positions, moves, attack tables, move generation,
-//! Zobrist keys, notation and the game state with its draw counts. No I/O, no threads.
+//! Zobrist keys, notation and the game state with its draw counts; the rules as constants
+//! (`rules`) and the seeded random numbers (`rng`). No I/O, no threads.
 
 pub mod attacks;
 pub mod bitboard;
@@ -9,6 +10,8 @@ pub mod moves;
 pub mod notation;
 pub mod position;
 pub mod random_games;
+pub mod rng;
+pub mod rules;
 pub mod square;
 pub mod zobrist;
 

@@ -1,4 +1,4 @@
-//! Legal move generation (RULES.md R6-R15).
+//! Legal move generation (docs/RULES.md R6-R15).
 //!
 //! Captures come first: if the side to move has any, only captures are legal (R8), and every
 //! capture is generated whatever its length (free choice). A capture goes on while the piece
@@ -11,7 +11,35 @@ use crate::core::attacks::{self, Tables, NEIGHBOURS, RAYS};
 use crate::core::bitboard::Bitboard;
 use crate::core::moves::{Move, MoveList};
 use crate::core::position::Position;
+use crate::core::rules;
 use crate::core::square::{Color, Direction, Square};
+
+// This generator implements pool's choices (`rules`) and no other variant's: each assertion
+// names the code a different choice would have to change.
+const _: () = assert!(
+    rules::KINGS_FLY,
+    "king_jumps and for_each_quiet use the flying tables"
+);
+const _: () = assert!(rules::CAPTURE_IS_MANDATORY, "generate drops quiet moves");
+const _: () = assert!(
+    !rules::MAJORITY_CAPTURE,
+    "generate keeps captures of every length"
+);
+const _: () = assert!(
+    rules::MEN_CAPTURE_BACKWARD,
+    "man_jumps tries all four directions"
+);
+const _: () = assert!(
+    rules::CAPTURE_TO_THE_END,
+    "man_jumps and king_jumps add only ends"
+);
+const _: () = assert!(rules::KING_LANDS_TO_CONTINUE, "king_jumps filters landings");
+const _: () = assert!(
+    rules::CAPTURED_REMOVED_AT_END,
+    "captured pieces stay in ctx.occ"
+);
+const _: () = assert!(!rules::CROWNED_IN_PASSING, "man_jumps goes on as a man");
+const _: () = assert!(rules::DUPLICATE_PATHS_MERGED, "the sinks drop equal moves");
 
 /// `JUMPS[dir][sq]`: the landing square of a man's jump from `sq` in `dir`, or empty.
 static JUMPS: [[Bitboard; 32]; 4] = build_jumps();

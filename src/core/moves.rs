@@ -1,4 +1,4 @@
-//! `Move`: origin, destination and captured set (RULES.md R15), and `MoveList`.
+//! `Move`: origin, destination and captured set (docs/RULES.md R15), and `MoveList`.
 //!
 //! Two jump paths with the same origin, destination and captured set reach the same position,
 //! so they are one move; equality on these three fields is move identity. Origin and
@@ -34,7 +34,7 @@ impl Move {
     pub const fn is_capture(&self) -> bool {
         self.captured.any()
     }
-    /// Hub notation (RULES.md R5): `11-15`, or `24x3x7x15` (from, to, captured ascending).
+    /// Hub notation (docs/RULES.md R5): `11-15`, or `24x3x7x15` (from, to, captured ascending).
     pub fn hub(&self) -> String {
         if self.is_capture() {
             let mut s = format!("{}x{}", self.from, self.to);
@@ -65,6 +65,9 @@ impl fmt::Display for Move {
 /// stay under 12 kings x 13 squares; distinct captures are far fewer in practice (the fuzz
 /// test in movegen looks for the largest it can find).
 pub const MAX_MOVES: usize = 256;
+
+// Move ordering and the transposition table name a move by its index in a list, in a `u8`.
+const _: () = assert!(MAX_MOVES <= u8::MAX as usize + 1);
 
 /// A fixed-capacity list of moves, on the stack.
 #[derive(Clone, Default)]

@@ -1,6 +1,6 @@
 //! Text in and out: PDN FEN, the Hub 33-character position string, and moves in Hub and PDN
-//! notation (RULES.md R4, R5). Parsing a move resolves it against the legal moves, so a parsed
-//! move is always legal. Every error says what is wrong.
+//! notation (docs/RULES.md R4, R5). Parsing a move resolves it against the legal moves, so a
+//! parsed move is always legal. Every error says what is wrong.
 
 use crate::core::bitboard::Bitboard;
 use crate::core::movegen::{self, PathSink};

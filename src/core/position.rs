@@ -1,9 +1,10 @@
 //! `Position`: the pieces and the side to move, a small `Copy` value, with its Zobrist key
 //! kept up to date by `play` (copy-make). Validation of a position built from parts lives
-//! here too (RULES.md R4).
+//! here too (docs/RULES.md R4).
 
 use crate::core::bitboard::Bitboard;
 use crate::core::moves::Move;
+use crate::core::rules::{self, BOARD_SQUARES, FIRST_TO_MOVE, MAX_PIECES_PER_SIDE, START_MEN};
 use crate::core::square::{Color, Square};
 use crate::core::zobrist::{self, piece_row};
 use std::fmt;
@@ -24,7 +25,7 @@ pub enum PositionError {
     Overlap(Square),
     /// A man on the row where it would have been crowned.
     ManOnCrowningRow(Color, Square),
-    /// More than 12 pieces for one side.
+    /// More than `rules::MAX_PIECES_PER_SIDE` pieces for one side.
     TooManyPieces(Color, u32),
     /// The side that is not to move has no pieces (the game ended a move ago).
     NoPiecesForWaitingSide(Color),
@@ -46,7 +47,11 @@ impl fmt::Display for PositionError {
                 )
             }
             PositionError::TooManyPieces(c, n) => {
-                write!(f, "{} has {n} pieces, more than 12", c.name())
+                write!(
+                    f,
+                    "{} has {n} pieces, more than {MAX_PIECES_PER_SIDE}",
+                    c.name()
+                )
             }
             PositionError::NoPiecesForWaitingSide(c) => {
                 write!(f, "{} has no pieces but is not to move", c.name())
@@ -59,18 +64,16 @@ impl fmt::Display for PositionError {
 impl std::error::Error for PositionError {}
 
 impl Position {
-    /// The start (RULES.md R3): Black men on 1-12, White men on 21-32, Black to move.
+    /// The start (docs/RULES.md R3): Black men on 1-12, White men on 21-32, Black to move.
     pub fn start() -> Position {
-        Position::new(
-            Bitboard(0xFFF0_0000),
-            Bitboard(0x0000_0FFF),
-            Bitboard::EMPTY,
-            Color::Black,
-        )
-        .expect("the start position is valid")
+        // Square n is bit n - 1: Black's men fill the low bits, White's the high ones.
+        let first = Bitboard((1 << START_MEN) - 1);
+        let last = Bitboard(first.0 << (BOARD_SQUARES as u32 - START_MEN));
+        Position::new(last, first, Bitboard::EMPTY, FIRST_TO_MOVE)
+            .expect("the start position is valid")
     }
 
-    /// A position from its parts, checked against RULES.md R4.
+    /// A position from its parts, checked against docs/RULES.md R4.
     pub fn new(
         white: Bitboard,
         black: Bitboard,
@@ -90,7 +93,7 @@ impl Position {
             return Err(PositionError::ManOnCrowningRow(Color::Black, s));
         }
         for (c, set) in [(Color::White, white), (Color::Black, black)] {
-            if set.count() > 12 {
+            if set.count() > MAX_PIECES_PER_SIDE {
                 return Err(PositionError::TooManyPieces(c, set.count()));
             }
         }
@@ -192,8 +195,14 @@ impl Position {
 
     /// The position after `mv`, which must be legal here. Captured pieces leave together at
     /// the end (R13); a man is crowned only if it ends on its crowning row (R14).
+    ///
+    /// A move is applied in one step from its origin, destination and captured set, which is
+    /// all the Turkish strike and crowning at the end need; the asserts name the rules a
+    /// path-by-path application would be needed for.
     #[inline]
     pub fn play(&self, mv: &Move) -> Position {
+        const _: () = assert!(rules::CAPTURED_REMOVED_AT_END, "captures leave one by one");
+        const _: () = assert!(!rules::CROWNED_IN_PASSING, "a man crowned mid-capture");
         self.play_with::<true>(mv)
     }
 

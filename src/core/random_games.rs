@@ -3,12 +3,13 @@
 
 use crate::core::movegen::legal_moves;
 use crate::core::position::Position;
+use crate::core::rng::SplitMix64;
 
 /// Positions of random games from the start position, each yielded before its random move.
 /// A game starts again when it ends or after `max_plies` plies.
 pub struct RandomPositions {
     pos: Position,
-    seed: u64,
+    rng: SplitMix64,
     ply: usize,
     max_plies: usize,
 }
@@ -17,7 +18,7 @@ impl RandomPositions {
     pub fn new(seed: u64, max_plies: usize) -> RandomPositions {
         RandomPositions {
             pos: Position::start(),
-            seed,
+            rng: SplitMix64::new(seed),
             ply: 0,
             max_plies,
         }
@@ -35,13 +36,7 @@ impl Iterator for RandomPositions {
             self.pos = Position::start();
             self.ply = 0;
         } else {
-            self.seed = self
-                .seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            self.pos = self
-                .pos
-                .play(&moves[(self.seed >> 33) as usize % moves.len()]);
+            self.pos = self.pos.play(self.rng.pick(moves.as_slice()));
         }
         Some(current)
     }

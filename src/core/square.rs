@@ -3,12 +3,12 @@
 
 use std::fmt;
 
-/// A playable square, stored as its bit index 0..32 (square number minus one, RULES.md R2).
+/// A playable square, stored as its bit index 0..32 (square number minus one, docs/RULES.md R2).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Square(u8);
 
 impl Square {
-    pub const COUNT: usize = 32;
+    pub const COUNT: usize = crate::core::rules::BOARD_SQUARES;
 
     /// From a bit index 0..32.
     #[inline]
@@ -108,7 +108,7 @@ impl Direction {
     }
 }
 
-/// A side. Black moves first (RULES.md R3).
+/// A side. Black moves first (docs/RULES.md R3).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Color {
     White = 0,

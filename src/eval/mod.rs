@@ -78,7 +78,8 @@ pub fn forward_cone(c: Color, sq: Square) -> Bitboard {
 }
 
 /// Kings only, one side with a lone king and the other with at most two: nobody can force a
-/// win (RULES.md counts it a draw for R19 as well), so the value is exactly 0.
+/// win (docs/RULES.md R19 draws even three kings against one that do not win in 13 moves),
+/// so the value is exactly 0.
 pub fn dead_draw(pos: &Position) -> bool {
     pos.men().is_empty()
         && matches!(

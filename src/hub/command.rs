@@ -1,4 +1,5 @@
-//! Hub input lines: the tokenizer (quoting as PROTOCOL.md gives it) and the typed commands.
+//! Hub input lines: the tokenizer (quoting as docs/PROTOCOL.md gives it) and the typed
+//! commands.
 //!
 //! `parse` turns one line into a `Command` or a `HubError` that says what is wrong. It knows
 //! the protocol's grammar and checks every number; it keeps no state and does no I/O.

@@ -79,7 +79,7 @@ pub fn run_with(eval_file: &str) -> i32 {
         searches: 0,
         tx,
         book: load_book(),
-        rng: Rng::from_env(),
+        rng: crate::book::rng_from_env(),
     };
     if !eval_file.is_empty() {
         if let Err(e) = hub.set_param("eval-file", eval_file) {

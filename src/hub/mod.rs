@@ -1,4 +1,4 @@
-//! The Hub protocol (PROTOCOL.md): lines in, typed commands, the engine driven, lines out.
+//! The Hub protocol (docs/PROTOCOL.md): lines in, typed commands, the engine driven, lines out.
 //!
 //! `command` parses lines, `params` holds the parameters a client can set, `input` reads
 //! stdin on its own thread, `output` writes protocol lines, and `engine_loop` ties them

@@ -117,7 +117,7 @@ impl Info {
             0.0
         }
     }
-    /// The fields in the order of the Hub `info` message (PROTOCOL.md).
+    /// The fields in the order of the Hub `info` message (docs/PROTOCOL.md).
     pub fn hub_fields(&self) -> String {
         let pv: Vec<String> = self.pv.iter().map(|m| m.hub()).collect();
         let pv = if pv.len() == 1 {

@@ -3,13 +3,11 @@
 
 use crate::core::moves::MAX_MOVES;
 use crate::core::{Color, Move, MoveList, Position};
+use crate::search::params::PLY_SLOTS;
 use arrayvec::ArrayVec;
 
 /// Moves of one node as (index in the generated list, order score).
 pub type Ordered = ArrayVec<(u8, i32), MAX_MOVES>;
-
-/// Plies the search can reach, root included.
-pub const MAX_PLY: usize = 128;
 
 /// Per-thread killer moves and history scores.
 pub struct Heuristics {
@@ -26,7 +24,7 @@ const KILLER: i32 = 1 << 26;
 impl Heuristics {
     pub fn new(history_max: i32) -> Heuristics {
         Heuristics {
-            killers: vec![[None; 2]; MAX_PLY + 1],
+            killers: vec![[None; 2]; PLY_SLOTS],
             history: Box::new([[[0; 32]; 32]; 2]),
             history_max,
         }

@@ -1,14 +1,12 @@
 //! `Score`: a search value from the side to move, in hundredths of a man, with proved wins
-//! and losses at the top and bottom of the range, and its Hub text (PROTOCOL.md).
+//! and losses at the top and bottom of the range, and its Hub text (docs/PROTOCOL.md).
 
+use crate::search::params::WIN_DISTANCE_PLIES;
 use std::fmt;
 use std::ops::{Add, Neg, Sub};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
 pub struct Score(pub i32);
-
-/// Plies that a win score can count down; beyond that a win is still a win.
-pub const MAX_PLY: i32 = 256;
 
 impl Score {
     pub const ZERO: Score = Score(0);
@@ -16,8 +14,9 @@ impl Score {
     /// A win at the root itself; a win in `n` plies is `WIN - n`.
     pub const WIN: Score = Score(30_000);
     pub const INFINITE: Score = Score(32_000);
-    /// Scores at or beyond this are proved wins.
-    pub const WIN_BOUND: Score = Score(30_000 - MAX_PLY);
+    /// Scores at or beyond this are proved wins: a win counts down over
+    /// `WIN_DISTANCE_PLIES` plies at most.
+    pub const WIN_BOUND: Score = Score(Self::WIN.0 - WIN_DISTANCE_PLIES as i32);
 
     /// A win `ply` plies from the root.
     #[inline]

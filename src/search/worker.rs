@@ -4,15 +4,17 @@
 //! The transposition table key mixes in the draw counts where they can change a result: the
 //! lone-king count (R19) always, since three kings against one is rare and every count
 //! matters; the 40-move count (R18) once it is within `MAX_SEARCH_PLY` plies of the limit.
-//! No line is longer than `MAX_SEARCH_PLY`, so below that threshold the count cannot reach 80
-//! inside any subtree, and entries written at different low counts are interchangeable.
+//! No line makes more than `MAX_SEARCH_PLY` non-capture moves (the capture search beyond
+//! resets the count), so below that threshold the count cannot reach its limit inside any
+//! subtree, and entries written at different low counts are interchangeable.
 
-use crate::core::game::{DrawCounts, FORTY_MOVE_PLIES, LONE_KING_MOVES};
-use crate::core::zobrist::splitmix;
+use crate::core::game::DrawCounts;
+use crate::core::rng::splitmix64;
+use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES, REPETITIONS_FOR_DRAW};
 use crate::core::{movegen, Move, MoveList, Position};
 use crate::eval::{evaluate, Weights};
 use crate::search::ordering::{pick_next, Heuristics, Ordered};
-use crate::search::params::SearchParams;
+use crate::search::params::{SearchParams, MAX_PLY, MAX_SEARCH_PLY, PLY_SLOTS};
 use crate::search::score::Score;
 use crate::search::time::Budget;
 use crate::search::tt::{Bound, TranspositionTable};
@@ -20,21 +22,32 @@ use crate::search::SearchControl;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-/// The longest line searched, in plies from the root (quiescence included).
-pub const MAX_SEARCH_PLY: usize = 64;
 /// Below this 40-move count, the count cannot matter within one search (see module docs).
-const QUIET_COUNT_EXACT_FROM: u16 = FORTY_MOVE_PLIES - MAX_SEARCH_PLY as u16;
+const QUIET_COUNT_EXACT_FROM: u16 = (FORTY_MOVE_PLIES as usize - MAX_SEARCH_PLY) as u16;
 /// Nodes between two looks at the clock and the shared stop flag.
 const POLL_INTERVAL: u64 = 256;
+/// Rows (remaining depth) and columns (move number) of the reduction table; larger values
+/// share its last row or column.
+const LMR_TABLE: usize = 64;
 
-static COUNT_KEYS: [u64; 96] = make_count_keys();
+/// `COUNT_KEYS` holds first the keys of the lone king's counts (R19)...
+const LONE_COUNT_KEYS: usize = 16;
+/// ...then those of the 40-move counts from `QUIET_COUNT_EXACT_FROM` on (R18).
+const QUIET_COUNT_KEYS: usize = 80;
+// Every lone-king count up to the limit has a key, and so has every 40-move count that a
+// search can meet from the threshold to the limit.
+const _: () = assert!(LONE_KING_MOVES < LONE_COUNT_KEYS as u32);
+const _: () = assert!(MAX_SEARCH_PLY < QUIET_COUNT_KEYS);
+const _: () = assert!(FORTY_MOVE_PLIES as usize > MAX_SEARCH_PLY);
 
-const fn make_count_keys() -> [u64; 96] {
-    let mut keys = [0u64; 96];
+static COUNT_KEYS: [u64; LONE_COUNT_KEYS + QUIET_COUNT_KEYS] = make_count_keys();
+
+const fn make_count_keys() -> [u64; LONE_COUNT_KEYS + QUIET_COUNT_KEYS] {
+    let mut keys = [0u64; LONE_COUNT_KEYS + QUIET_COUNT_KEYS];
     let mut state = 0xC0FF_EE00_D15E_A5E5u64;
     let mut i = 0;
-    while i < 96 {
-        let (s, v) = splitmix(state);
+    while i < keys.len() {
+        let (s, v) = splitmix64(state);
         state = s;
         keys[i] = v;
         i += 1;
@@ -47,10 +60,11 @@ const fn make_count_keys() -> [u64; 96] {
 pub fn tt_key(pos: &Position, counts: DrawCounts) -> u64 {
     let mut key = pos.key();
     if let Some(n) = counts.lone_king_moves {
-        key ^= COUNT_KEYS[n.min(LONE_KING_MOVES) as usize];
+        key ^= COUNT_KEYS[(n as usize).min(LONE_KING_MOVES as usize)];
     }
     if counts.quiet_king_plies >= QUIET_COUNT_EXACT_FROM {
-        key ^= COUNT_KEYS[16 + (counts.quiet_king_plies - QUIET_COUNT_EXACT_FROM).min(79) as usize];
+        let above = (counts.quiet_king_plies - QUIET_COUNT_EXACT_FROM) as usize;
+        key ^= COUNT_KEYS[LONE_COUNT_KEYS + above.min(QUIET_COUNT_KEYS - 1)];
     }
     key
 }
@@ -119,7 +133,7 @@ pub struct Worker<'a> {
     leaf_plies: u64,
     leaves: u64,
     /// Quiet-move reductions by [depth][move number], in plies.
-    lmr: Vec<[i32; 64]>,
+    lmr: Vec<[i32; LMR_TABLE]>,
 }
 
 impl<'a> Worker<'a> {
@@ -131,9 +145,9 @@ impl<'a> Worker<'a> {
         history: &[u64],
     ) -> Worker<'a> {
         let p = shared.params;
-        let lmr = (0..64)
+        let lmr = (0..LMR_TABLE)
             .map(|d| {
-                let mut row = [0; 64];
+                let mut row = [0; LMR_TABLE];
                 for (m, r) in row.iter_mut().enumerate().skip(1) {
                     if d > 0 {
                         *r =
@@ -143,7 +157,8 @@ impl<'a> Worker<'a> {
                 row
             })
             .collect();
-        let mut keys = Vec::with_capacity(history.len() + MAX_SEARCH_PLY + 2);
+        // One key for each full-width ply of the line.
+        let mut keys = Vec::with_capacity(history.len() + MAX_SEARCH_PLY);
         keys.extend_from_slice(history);
         Worker {
             id,
@@ -152,7 +167,7 @@ impl<'a> Worker<'a> {
             root_counts: counts,
             keys,
             heur: Heuristics::new(p.history_max),
-            pv: vec![Vec::new(); MAX_SEARCH_PLY + 40],
+            pv: vec![Vec::new(); PLY_SLOTS],
             nodes: 0,
             unflushed: 0,
             stopped: false,
@@ -323,7 +338,8 @@ impl<'a> Worker<'a> {
                     return true;
                 }
                 seen += 1;
-                if seen >= 2 {
+                // The current position is one more occurrence.
+                if seen + 1 >= REPETITIONS_FOR_DRAW {
                     return true;
                 }
             }
@@ -501,7 +517,7 @@ impl<'a> Worker<'a> {
             let quiet = !mv.is_capture() && !crowns && !self.heur.is_killer(ply, &mv);
             let mut r = 0;
             if quiet && depth >= p.lmr_min_depth && i >= p.lmr_min_moves {
-                r = self.lmr[(depth as usize).min(63)][i.min(63)];
+                r = self.lmr[(depth as usize).min(LMR_TABLE - 1)][i.min(LMR_TABLE - 1)];
                 if pv_node {
                     r -= 1;
                 }
@@ -578,7 +594,7 @@ impl<'a> Worker<'a> {
         }
         let mut captures = MoveList::new();
         movegen::generate_captures(pos, &mut captures);
-        if captures.is_empty() || ply >= MAX_SEARCH_PLY + 32 {
+        if captures.is_empty() || ply >= MAX_PLY {
             if captures.is_empty() && !movegen::has_quiet_move(pos) {
                 return Score::loss_in(ply as i32);
             }
@@ -632,7 +648,9 @@ mod tests {
             )
         };
         // Every lone-king count has its own key.
-        let lone: Vec<u64> = (0..=13).map(|n| key(0, Some(n))).collect();
+        let lone: Vec<u64> = (0..=LONE_KING_MOVES as u8)
+            .map(|n| key(0, Some(n)))
+            .collect();
         for i in 0..lone.len() {
             for j in i + 1..lone.len() {
                 assert_ne!(lone[i], lone[j], "lone counts {i} and {j}");
@@ -642,7 +660,7 @@ mod tests {
         // Low 40-move counts cannot reach 80 within one search: they share a key...
         assert_eq!(key(0, None), key(QUIET_COUNT_EXACT_FROM - 1, None));
         // ...and from the threshold on, each count has its own.
-        let high: Vec<u64> = (QUIET_COUNT_EXACT_FROM..=FORTY_MOVE_PLIES)
+        let high: Vec<u64> = (QUIET_COUNT_EXACT_FROM..=FORTY_MOVE_PLIES as u16)
             .map(|c| key(c, None))
             .collect();
         for i in 0..high.len() {

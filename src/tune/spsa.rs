@@ -19,6 +19,7 @@
 //! the perturbed `+` and `-` weights are clamped too.
 
 use crate::arena::selfplay::{opening, play_out};
+use crate::core::rng::mix64;
 use crate::core::Position;
 use crate::eval::weights::{self, Weights};
 use crate::search::{Engine, Limits, SearchControl};
@@ -95,23 +96,17 @@ pub struct SpsaProgress<'a> {
     pub theta: &'a [f64],
 }
 
-fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The signs of pair `k`'s perturbation: ±1 per value, 0 for held ones.
 fn signs(cfg: &SpsaConfig, k: usize) -> Vec<f64> {
-    let base = splitmix(cfg.seed ^ splitmix(k as u64));
+    // Hashed from (seed, k, j) alone, so pair k's signs do not depend on the pairs before it.
+    let base = mix64(cfg.seed ^ mix64(k as u64));
     cfg.fixed
         .iter()
         .enumerate()
         .map(|(j, &held)| {
             if held {
                 0.0
-            } else if splitmix(base ^ (j as u64 + 1)) & 1 == 0 {
+            } else if mix64(base ^ (j as u64 + 1)) & 1 == 0 {
                 1.0
             } else {
                 -1.0

@@ -11,6 +11,7 @@
 //! Every step ends with each weight moved back into its range (`weights::TERMS`), so the fit
 //! never leaves the weights a file may hold.
 
+use crate::core::rng::Xorshift64;
 use crate::eval::features::dot;
 use crate::eval::weights::{self, Weights, AT};
 use crate::tune::data::Samples;
@@ -126,13 +127,10 @@ pub fn tune(
     let (mut m, mut v) = (vec![0f64; width], vec![0f64; width]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
     let mut order: Vec<usize> = (0..s.len()).collect();
-    let mut rng = cfg.seed | 1;
-    // A fixed shuffle (Fisher-Yates, xorshift), so a run is reproducible.
+    // A fixed shuffle (Fisher-Yates), so a run is reproducible.
+    let mut rng = Xorshift64::new(cfg.seed | 1);
     for i in (1..order.len()).rev() {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        order.swap(i, (rng % (i as u64 + 1)) as usize);
+        order.swap(i, rng.below(i + 1));
     }
     let mut step = 0i32;
     for epoch in 1..=cfg.epochs {
