@@ -3,12 +3,16 @@
 //! Layers, each looking only down: `core` (rules, no I/O), `eval` (static evaluation),
 //! `search` (iterative deepening, transposition table, Lazy SMP), and the tools built on
 //! them (`perft`, `bench`), the opening `book`, `hub`, the Hub protocol front end, and
-//! `tune`, which fits the evaluation weights to self-play results. The CLI in `main.rs` calls
-//! into this library.
+//! `tune`, which fits the evaluation weights to self-play results, and `cli`, the command
+//! line (`main.rs` only calls `cli::main`).
+
+// Every unsafe block says why it is sound (`// SAFETY: ...`).
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod arena;
 pub mod bench;
 pub mod book;
+pub mod cli;
 pub mod core;
 pub mod eval;
 pub mod hub;

@@ -2,6 +2,8 @@
 
 mod support;
 
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
 use support::{run_cli as run, scratch_dir};
 
 #[test]
@@ -171,4 +173,123 @@ fn tune_takes_search_scores_and_checks_lambda() {
     assert_eq!(code, 2);
     assert!(err.contains("'1.5' is not a number from 0 to 1"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn perft_depth_0_counts_the_position_itself() {
+    let (code, out, err) = run(&["perft", "--depth", "0"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].starts_with("depth=0 nodes=1 time="), "{out}");
+    let (_, out, _) = run(&["perft", "--depth", "0", "--divide"]);
+    assert!(out.starts_with("depth=0 nodes=1 "), "{out}");
+}
+
+/// Run the binary with `stdin` as its input, its stdout and/or stderr already closed by the
+/// reader (as `poolshark ... | head -0` leaves them), so that its first write there fails.
+/// Returns the exit code (None: killed by a signal) and what it wrote to the open one.
+fn run_closed(
+    args: &[&str],
+    stdin: &str,
+    close_stdout: bool,
+    close_stderr: bool,
+) -> (Option<i32>, String) {
+    let closed = || {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        Stdio::from(writer)
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(if close_stdout {
+            closed()
+        } else {
+            Stdio::piped()
+        })
+        .stderr(if close_stderr {
+            closed()
+        } else {
+            Stdio::piped()
+        })
+        .spawn()
+        .expect("start poolshark");
+    let mut input = child.stdin.take().unwrap();
+    // The engine may be gone before it reads everything; that is not this test's concern.
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    let out = child.wait_with_output().expect("wait for poolshark");
+    let text = if close_stdout { out.stderr } else { out.stdout };
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&text).into_owned(),
+    )
+}
+
+/// Defect 5b: a closed stdout (`poolshark perft | head -1`) ends a command quietly, with
+/// status 0 and nothing on stderr; `println!` panicked with "Broken pipe" (status 101).
+#[test]
+fn a_closed_stdout_ends_each_command_quietly() {
+    let engine = env!("CARGO_BIN_EXE_poolshark");
+    let commands: [&[&str]; 7] = [
+        &["perft", "--depth", "9"],
+        &["perft", "--depth", "3", "--divide"],
+        &["moves"],
+        &["show", "--moves", "11-15"],
+        &["analyze", "--depth", "3"],
+        &["book", "show"],
+        &[
+            "match", "--engine", engine, "--engine", engine, "--games", "2", "--depth", "1",
+        ],
+    ];
+    for args in commands {
+        let (code, err) = run_closed(args, "", true, false);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!((code, err.as_str()), (Some(0), ""), "{args:?}");
+    }
+}
+
+/// The same when the reader goes after the first line, as `analyze --movetime 2 | head -1`
+/// does: the search's later lines end it quietly, long before its 2 seconds.
+#[test]
+fn analyze_stops_quietly_when_its_reader_goes() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+        .args(["analyze", "--movetime", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start poolshark");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("info depth=1 "), "{first}");
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}
+
+/// Progress on a closed stderr (`2>&1 | head -1` closes both) is dropped, not a panic; the
+/// command still finishes its work and prints its result.
+#[test]
+fn a_closed_stderr_loses_only_progress() {
+    let (code, out) = run_closed(&["bench", "--depth", "1"], "", false, true);
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("nodes "), "{out}");
+}
+
+/// The Hub loop already treats a closed stdout as a client that has gone: it reads on until
+/// `quit` and exits normally.
+#[test]
+fn the_hub_loop_survives_a_closed_stdout() {
+    let (code, err) = run_closed(
+        &[],
+        "hub\ninit\npos start\nlevel depth=2\ngo think\nquit\n",
+        true,
+        false,
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(code, Some(0), "{err}");
 }

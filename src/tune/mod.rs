@@ -5,12 +5,16 @@
 //! vectors, computed once (`eval::features`), so that each pass over the data is only dot
 //! products. `texel` fits the scaling constant `k`, then the weights by Adam on the mean
 //! squared error, in parallel with rayon. `spsa` tunes by playing games instead, which
-//! measures strength itself. `tuning/README.md` gives the whole pipeline.
+//! measures strength itself. `run` holds what both do around the fit: the held-out split and
+//! the weights file, saved whole with the command that made it. `tuning/README.md` gives
+//! the whole pipeline.
 
 pub mod data;
+pub mod run;
 pub mod spsa;
 pub mod texel;
 
 pub use data::{load, Samples};
+pub use run::{hold_fields, hold_out, save_weights, CommandLine};
 pub use spsa::{SpsaConfig, SpsaProgress};
 pub use texel::{fit_k, loss, tune, TuneConfig};

@@ -1,0 +1,331 @@
+//! The match commands: `match` (two Hub engines, refereed), `selfplay` (tuning data) and
+//! `openings` (balanced start positions).
+
+use super::args::{parse_seconds, WeightsArg};
+use super::{input, runtime, CliError};
+use crate::arena::{self, client::EngineSpec, referee::TimeControl, stats::Sprt};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The options of `poolshark match`.
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("time_control").args(["tc", "movetime", "depth", "nodes"]).required(true)))]
+pub struct MatchArgs {
+    /// An engine command line (give two), e.g. `"poolshark hub"`.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Number of games (an odd number plays the last opening with one colour only).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    games: u32,
+    /// Clock: base seconds + increment, e.g. `10+0.1`; `10+0.1,5+0.05` gives each engine
+    /// its own.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Seconds per move (`1` or, per engine, `1,0.5`).
+    #[arg(long)]
+    movetime: Option<String>,
+    /// Fixed depth per move (`6` or, per engine, `6,4`).
+    #[arg(long)]
+    depth: Option<String>,
+    /// Fixed nodes per move (`20000` or, per engine, `20000,5000`).
+    #[arg(long)]
+    nodes: Option<String>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    concurrency: u16,
+    /// Openings file, one FEN a line (default: the built-in 3-ply set).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Write the games here as PDN.
+    #[arg(long)]
+    pdn: Option<PathBuf>,
+    /// A Hub parameter: `1:NAME=VALUE` for engine 1 or 2, `NAME=VALUE` for both.
+    #[arg(long = "param", value_parser = parse_param)]
+    params: Vec<(Option<usize>, String, String)>,
+    /// Stop when a sequential test decides: `"elo0=0 elo1=5 alpha=0.05 beta=0.05"`.
+    #[arg(long, value_parser = parse_sprt)]
+    sprt: Option<Sprt>,
+    /// With --depth or --nodes: seconds to wait for a move before the engine forfeits.
+    #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
+    move_timeout: f64,
+}
+
+/// `--param 1:NAME=VALUE` (engine 1 or 2) or `--param NAME=VALUE` (both engines).
+fn parse_param(s: &str) -> Result<(Option<usize>, String, String), String> {
+    let (engine, rest) = match s.split_once(':') {
+        Some((n @ ("1" | "2"), rest)) => (Some(n.parse::<usize>().unwrap_or(1) - 1), rest),
+        _ => (None, s),
+    };
+    match rest.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => {
+            Ok((engine, k.trim().to_string(), v.trim().to_string()))
+        }
+        _ => Err(format!("'{s}' is not NAME=VALUE or 1:NAME=VALUE")),
+    }
+}
+
+/// The match time control from whichever option was given, for each engine: one value for
+/// both, or two separated by a comma.
+fn parse_time_controls(
+    tc: Option<String>,
+    movetime: Option<String>,
+    depth: Option<String>,
+    nodes: Option<String>,
+) -> Result<[TimeControl; 2], String> {
+    let (text, kind) = match (tc, movetime, depth, nodes) {
+        (Some(t), _, _, _) => (t, "tc"),
+        (_, Some(t), _, _) => (t, "movetime"),
+        (_, _, Some(t), _) => (t, "depth"),
+        (_, _, _, Some(t)) => (t, "nodes"),
+        _ => return Err("give --tc, --movetime, --depth or --nodes".into()),
+    };
+    let one = |s: &str| -> Result<TimeControl, String> {
+        let s = s.trim();
+        match kind {
+            "tc" => TimeControl::parse_clock(s),
+            "movetime" => {
+                parse_seconds(s).map(|v| TimeControl::MoveTime(Duration::from_secs_f64(v)))
+            }
+            "depth" => match s.parse::<u32>() {
+                Ok(d) if (1..=60).contains(&d) => Ok(TimeControl::Depth(d)),
+                _ => Err(format!("--depth '{s}': a whole number from 1 to 60")),
+            },
+            _ => match s.parse::<u64>() {
+                Ok(n) if n >= 1 => Ok(TimeControl::Nodes(n)),
+                _ => Err(format!("--nodes '{s}': a whole number from 1")),
+            },
+        }
+    };
+    let parts: Vec<&str> = text.split(',').collect();
+    match parts.as_slice() {
+        [a] => {
+            let t = one(a)?;
+            Ok([t, t])
+        }
+        [a, b] => Ok([one(a)?, one(b)?]),
+        _ => Err(format!(
+            "--{kind} '{text}': one value, or two separated by a comma"
+        )),
+    }
+}
+
+/// `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; missing ones take these values).
+fn parse_sprt(s: &str) -> Result<Sprt, String> {
+    let mut t = Sprt {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    for item in s.split([' ', ',']).filter(|x| !x.is_empty()) {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| format!("'{item}' is not key=value"))?;
+        let v: f64 = v
+            .parse()
+            .ok()
+            .filter(|x: &f64| x.is_finite())
+            .ok_or_else(|| format!("'{item}': not a number"))?;
+        match k {
+            "elo0" => t.elo0 = v,
+            "elo1" => t.elo1 = v,
+            "alpha" if v > 0.0 && v < 0.5 => t.alpha = v,
+            "beta" if v > 0.0 && v < 0.5 => t.beta = v,
+            "alpha" | "beta" => return Err(format!("'{item}': must be between 0 and 0.5")),
+            _ => return Err(format!("unknown SPRT key '{k}' (elo0, elo1, alpha, beta)")),
+        }
+    }
+    if t.elo1 <= t.elo0 {
+        return Err("elo1 must be greater than elo0".into());
+    }
+    Ok(t)
+}
+
+impl MatchArgs {
+    /// Prints a line per game, then the summary.
+    pub fn run(self) -> Result<(), CliError> {
+        if self.engines.len() != 2 {
+            return Err(input(format!(
+                "give exactly two --engine options, not {}",
+                self.engines.len()
+            )));
+        }
+        let tc =
+            parse_time_controls(self.tc, self.movetime, self.depth, self.nodes).map_err(input)?;
+        let openings = match self.openings {
+            Some(path) => {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| input(format!("cannot read {}: {e}", path.display())))?;
+                arena::openings::parse(&text)
+                    .map_err(|(line, e)| input(format!("{} line {line}: {e}", path.display())))?
+            }
+            None => arena::openings::builtin(),
+        };
+        let params = &self.params;
+        let engines = &self.engines;
+        let spec = |i: usize| EngineSpec {
+            command: engines[i].clone(),
+            params: params
+                .iter()
+                .filter(|(e, _, _)| e.is_none_or(|e| e == i))
+                .map(|(_, k, v)| (k.clone(), v.clone()))
+                .collect(),
+        };
+        let cfg = arena::MatchConfig {
+            engines: [spec(0), spec(1)],
+            games: self.games as usize,
+            tc,
+            concurrency: self.concurrency as usize,
+            openings,
+            pdn: self.pdn,
+            sprt: self.sprt,
+            move_timeout: Duration::from_secs_f64(self.move_timeout),
+            event: "poolshark match".into(),
+        };
+        arena::run_match(&cfg, &mut |line| outln!("{line}")).map_err(input)?;
+        Ok(())
+    }
+}
+
+/// The options of `poolshark selfplay`.
+#[derive(clap::Args)]
+pub struct SelfplayArgs {
+    /// Games to play.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    games: u32,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Output file.
+    #[arg(long)]
+    out: PathBuf,
+    /// Random plies after each opening, so games differ.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=40))]
+    random_plies: u32,
+    /// Seed for the random plies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    concurrency: u16,
+    #[command(flatten)]
+    weights: WeightsArg,
+}
+
+impl SelfplayArgs {
+    /// Writes the positions to `--out`, progress to stderr, and a summary line.
+    pub fn run(self) -> Result<(), CliError> {
+        use arena::selfplay::{run, SelfplayConfig};
+        let weights = self.weights.load()?;
+        let out = &self.out;
+        let file = std::fs::File::create(out)
+            .map_err(|e| input(format!("cannot write {}: {e}", out.display())))?;
+        let mut writer = std::io::BufWriter::new(file);
+        let games = self.games;
+        let cfg = SelfplayConfig {
+            games: games as usize,
+            nodes: self.nodes,
+            random_plies: self.random_plies,
+            seed: self.seed,
+            concurrency: self.concurrency as usize,
+            weights,
+        };
+        let start = Instant::now();
+        let result = run(
+            &cfg,
+            &mut |text| writer.write_all(text.as_bytes()),
+            &mut |g, lines| {
+                if g % 10 == 0 || g == games as usize {
+                    errln!(
+                        "games {g}/{games} positions {lines} time {:.1}s",
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            },
+        );
+        let n = result
+            .and_then(|n| writer.flush().map(|_| n))
+            .map_err(|e| runtime(format!("writing {}: {e}", out.display())))?;
+        outln!("games {games} positions {n} file {}", out.display());
+        Ok(())
+    }
+}
+
+/// The options of `poolshark openings`.
+#[derive(clap::Args)]
+pub struct OpeningsArgs {
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=8))]
+    plies: u32,
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// Largest score (men) kept, either side.
+    #[arg(long, default_value_t = 0.5)]
+    margin: f64,
+}
+
+impl OpeningsArgs {
+    /// Prints the openings, one FEN a line, with progress on stderr.
+    pub fn run(self) -> Result<(), CliError> {
+        let margin = (self.margin * 100.0).round() as i32;
+        let lines = arena::openings::generate(self.plies, self.depth, margin, &mut |i, n| {
+            if i % 50 == 0 || i == n {
+                errln!("searched {i}/{n}");
+            }
+        });
+        for l in lines {
+            outln!("{l}");
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_name_an_engine_or_both() {
+        assert_eq!(
+            parse_param("2:book=false").unwrap(),
+            (Some(1), "book".into(), "false".into())
+        );
+        assert_eq!(
+            parse_param(" tt-size = 20").unwrap(),
+            (None, "tt-size".into(), "20".into())
+        );
+        assert!(parse_param("=1").is_err());
+        assert!(parse_param("book").is_err());
+    }
+
+    #[test]
+    fn time_controls_take_one_value_or_one_per_engine() {
+        let s = |t: &str| Some(t.to_string());
+        assert_eq!(
+            parse_time_controls(None, None, s("6,4"), None).unwrap(),
+            [TimeControl::Depth(6), TimeControl::Depth(4)]
+        );
+        assert_eq!(
+            parse_time_controls(None, None, None, s("500")).unwrap(),
+            [TimeControl::Nodes(500); 2]
+        );
+        let movetime = parse_time_controls(None, s("0.5"), None, None).unwrap();
+        assert_eq!(
+            movetime[1],
+            TimeControl::MoveTime(Duration::from_millis(500))
+        );
+        for (depth, nodes) in [(s("0"), None), (s("1,2,3"), None), (None, s("-1"))] {
+            assert!(parse_time_controls(None, None, depth, nodes).is_err());
+        }
+        assert!(parse_time_controls(None, None, None, None).is_err());
+    }
+
+    #[test]
+    fn sprt_keys_are_checked() {
+        let t = parse_sprt("elo1=10 alpha=0.1").unwrap();
+        assert_eq!((t.elo0, t.elo1, t.alpha, t.beta), (0.0, 10.0, 0.1, 0.05));
+        for bad in ["elo0=5 elo1=5", "alpha=0.6", "elo2=1", "elo1", "elo1=NaN"] {
+            assert!(parse_sprt(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Option groups that several commands share, declared once and flattened into each
+//! command's `Args`, and the value parsers for numbers clap has no type for.
+
+use super::{input, CliError};
+use crate::core::{notation, Game, Position};
+use crate::eval::Weights;
+use std::path::PathBuf;
+
+/// `--fen`: the position a command starts from.
+#[derive(clap::Args)]
+pub struct FenArg {
+    /// Position as a PDN FEN, or `startpos`.
+    #[arg(long, default_value = "startpos")]
+    pub fen: String,
+}
+
+impl FenArg {
+    /// The position, or a bad-input error that quotes the FEN.
+    pub fn position(&self) -> Result<Position, CliError> {
+        notation::parse_fen(&self.fen).map_err(|e| input(format!("bad FEN '{}': {e}", self.fen)))
+    }
+}
+
+/// `--fen` and `--moves`: a game from a position and the moves played since.
+#[derive(clap::Args)]
+pub struct PositionArgs {
+    #[command(flatten)]
+    pub fen: FenArg,
+    /// Moves played from the FEN first (Hub or PDN notation, space separated). They count
+    /// toward repetition and the 40- and 13-move rules.
+    #[arg(long)]
+    pub moves: Option<String>,
+}
+
+impl PositionArgs {
+    /// The game after playing `--moves` from `--fen`.
+    pub fn game(&self) -> Result<Game, CliError> {
+        let mut game = Game::new(self.fen.position()?);
+        for text in self.moves.as_deref().unwrap_or("").split_whitespace() {
+            if let Err(e) = game.play_text(text) {
+                return Err(input(format!(
+                    "move '{text}' after {} moves: {e}",
+                    game.moves().len()
+                )));
+            }
+        }
+        Ok(game)
+    }
+}
+
+/// `--threads` and `--hash`: the search's resources.
+#[derive(clap::Args)]
+pub struct SearchArgs {
+    /// Search threads (Lazy SMP).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+    /// Transposition table size in MiB (rounded down to a power of two entries).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub hash: u32,
+}
+
+/// `--weights`: the evaluation weights.
+#[derive(clap::Args)]
+pub struct WeightsArg {
+    /// Evaluation weights file (tuning/weights.txt format) instead of the built-in one.
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+}
+
+impl WeightsArg {
+    /// The weights in the file, or the built-in ones.
+    pub fn load(&self) -> Result<Weights, CliError> {
+        load_weights(self.weights.as_deref())
+    }
+}
+
+/// `--threads`, `--hash` and `--weights`: an engine as the search commands build it.
+#[derive(clap::Args)]
+pub struct EngineArgs {
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub weights: WeightsArg,
+}
+
+/// The weights in `path`, or the built-in ones; a bad file is bad input.
+pub fn load_weights(path: Option<&std::path::Path>) -> Result<Weights, CliError> {
+    match path {
+        None => Ok(Weights::default()),
+        Some(p) => {
+            Weights::load(p).map_err(|e| input(format!("weights file {}: {e}", p.display())))
+        }
+    }
+}
+
+/// A number of seconds, more than 0 and at most a million.
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 1.0e6 => Ok(v),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds between 0 and 1000000"
+        )),
+    }
+}
+
+/// A number from 0 to 1.
+pub fn parse_unit_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number from 0 to 1")),
+    }
+}

@@ -1,0 +1,180 @@
+//! The command line: clap subcommands that parse their options and call the library.
+//!
+//! One file per command family: `position` (perft, moves, show), `analyze` (analyze,
+//! bench), `arena` (match, selfplay, openings), `tune` (tune, spsa) and `book`. Each
+//! subcommand is an `Args` struct with a `run` method; the option groups several commands
+//! share (`--fen`/`--moves`, `--threads`/`--hash`/`--weights`) are declared once in `args`
+//! and flattened into them.
+//!
+//! # Errors and exit status
+//!
+//! A command fails with one [`CliError`], which `main` prints once to stderr as
+//! `error: <message>`. The exit status says whose fault it was:
+//! - **2, bad input**: the command line or what it names was rejected: a bad FEN, move,
+//!   number or option (clap's own usage errors also exit with 2), a file that cannot be read
+//!   or parsed, an output path that cannot be written.
+//! - **1, runtime failure**: the input was fine but the work failed part way, for example
+//!   writing the output after the run had started.
+//!
+//! Success is 0, and so is a stdout closed by its reader (`poolshark moves | head -1`): the
+//! command stops quietly (see `output`). Without a subcommand (or with `hub`) poolshark speaks the Hub protocol and
+//! exits with the Hub loop's status.
+
+#[macro_use]
+mod output;
+
+mod analyze;
+mod arena;
+mod args;
+mod book;
+mod position;
+mod tune;
+
+use clap::{Parser, Subcommand};
+use std::fmt;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "poolshark",
+    version,
+    about = "An engine for American Pool Checkers"
+)]
+struct Cli {
+    /// Without a subcommand, poolshark speaks the Hub protocol (as `poolshark hub`).
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Speak the Hub protocol on stdin/stdout (the default). Parameters: variant (pool),
+    /// threads, tt-size (log2 of table entries), ponder, book, book-ply, book-margin, and
+    /// eval-file (a weights file). The book is the built-in one, or the file in
+    /// POOLSHARK_BOOK; POOLSHARK_BOOK_SEED fixes its random choices. Logs go to stderr; set
+    /// RUST_LOG=debug to see them.
+    Hub(HubArgs),
+    /// Count the leaf nodes of the legal-move tree, depth by depth (a move generator check).
+    Perft(position::PerftArgs),
+    /// List the legal moves: Hub notation, then PDN notation.
+    Moves(position::MovesArgs),
+    /// Draw the board with square numbers, the side to move and the FEN; with --moves, also
+    /// the game's result (`Result: ...`), draws by repetition and move counts included.
+    Show(position::ShowArgs),
+    /// Search a position and print the best move, with progress lines as the search deepens.
+    /// Without a limit it thinks for 5 seconds.
+    Analyze(analyze::AnalyzeArgs),
+    /// Play an engine-vs-engine match over the Hub protocol, refereed by poolshark's rules.
+    /// Each opening is played twice with colours swapped. Prints a line per game and a summary
+    /// with the Elo difference (95% interval), draw ratio, LOS and the SPRT state.
+    Match(arena::MatchArgs),
+    /// Write self-play positions for evaluation tuning: `<FEN> ; <White's score>` per line.
+    Selfplay(arena::SelfplayArgs),
+    /// Fit the evaluation weights to self-play results (Texel's method): fit the scaling
+    /// constant K of sigmoid(K * eval) under the starting weights, then the weights by Adam on
+    /// the mean squared error. Prints the loss on the data and on a held-out tenth after each
+    /// epoch and writes the weights file. tuning/README.md gives the whole pipeline.
+    Tune(tune::TuneArgs),
+    /// Tune the weights by playing games (SPSA): every pair perturbs all free weights by
+    /// +-c at once, plays the + set against the - set from one opening with each colour,
+    /// and moves the weights by the result. Reproducible: a run depends on its options, not
+    /// on the threads. Writes the weights (also every 5% of the run, so a stopped run
+    /// leaves its latest). tuning/README.md gives the pipeline.
+    Spsa(tune::SpsaArgs),
+    /// Print balanced openings, one FEN a line: every distinct position PLIES plies from the
+    /// start scoring within MARGIN men at DEPTH (books/openings-3ply.txt is made this way).
+    Openings(arena::OpeningsArgs),
+    /// The opening book: build one by searching, show a position's book moves, merge two.
+    #[command(subcommand)]
+    Book(book::BookCommand),
+    /// Search a fixed set of positions to a fixed depth; the last line is `nodes <n> nps <n>`.
+    /// With one thread the node count is the same every run.
+    // Bench keeps its smaller table (16 MiB), so its node count stays comparable.
+    #[command(mut_arg("hash", |a| a.default_value("16")))]
+    Bench(analyze::BenchArgs),
+}
+
+/// The options of `poolshark hub`.
+#[derive(clap::Args)]
+struct HubArgs {
+    #[command(flatten)]
+    weights: args::WeightsArg,
+}
+
+impl HubArgs {
+    /// Runs the Hub loop until `quit` or the end of input, then exits with its status.
+    fn run(self) -> ! {
+        let file = self
+            .weights
+            .weights
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        std::process::exit(crate::hub::run_with(&file))
+    }
+}
+
+/// Why a command failed, and so its exit status (see the module notes).
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad input: exit status 2.
+    Input(String),
+    /// The work failed part way: exit status 1.
+    Runtime(String),
+}
+
+impl CliError {
+    /// The exit status for this error.
+    pub fn status(&self) -> u8 {
+        match self {
+            CliError::Input(_) => 2,
+            CliError::Runtime(_) => 1,
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            CliError::Input(m) | CliError::Runtime(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Shorthand for a bad-input error (status 2).
+fn input(message: impl Into<String>) -> CliError {
+    CliError::Input(message.into())
+}
+
+/// Shorthand for a runtime error (status 1).
+fn runtime(message: impl Into<String>) -> CliError {
+    CliError::Runtime(message.into())
+}
+
+/// The whole program: parse the command line, run the command, print its error once.
+pub fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let Some(command) = Cli::parse().command else {
+        std::process::exit(crate::hub::run());
+    };
+    let result = match command {
+        Command::Hub(a) => a.run(),
+        Command::Perft(a) => a.run(),
+        Command::Moves(a) => a.run(),
+        Command::Show(a) => a.run(),
+        Command::Analyze(a) => a.run(),
+        Command::Match(a) => a.run(),
+        Command::Selfplay(a) => a.run(),
+        Command::Tune(a) => a.run(),
+        Command::Spsa(a) => a.run(),
+        Command::Openings(a) => a.run(),
+        Command::Book(c) => c.run(),
+        Command::Bench(a) => a.run(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            errln!("error: {e}");
+            ExitCode::from(e.status())
+        }
+    }
+}
