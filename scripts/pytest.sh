@@ -18,5 +18,11 @@ if [ ! -x "$VENV/bin/python" ]; then
         "$PYTHON" -m virtualenv --quiet "$VENV"
     fi
 fi
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "pydraughts==0.6.7" pytest
+# Every package pinned, dependencies included (the set pip chose on Python 3.11 when these
+# were pinned), so a fresh machine tests against what was tested here.
+PINS=(
+    "pydraughts==0.6.7" "msl-loadlib==0.10.0"
+    "pytest==9.2.0" "iniconfig==2.3.1" "packaging==26.4" "pluggy==1.7.0" "Pygments==2.21.0"
+)
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PINS[@]}"
 POOLSHARK="$PWD/target/$PROFILE/poolshark" "$VENV/bin/python" -m pytest -q tests/python "$@"

@@ -63,30 +63,8 @@ impl BuildArgs {
         let out = &self.out;
         let cannot_write =
             |e: std::io::Error| input(format!("cannot write {}: {e}", out.display()));
-        let mut book = if out.exists() {
-            let book = Book::load(out)
-                .map_err(|e| input(format!("{}: {e} (not overwritten)", out.display())))?;
-            errln!("resuming from {} ({} positions)", out.display(), book.len());
-            book
-        } else {
-            Book::new()
-        };
-        let limits = Limits {
-            depth: self.depth,
-            nodes: self.nodes.or(if self.depth.is_none() {
-                Some(DEFAULT_BUILD_NODES)
-            } else {
-                None
-            }),
-            ..Limits::default()
-        };
-        let cfg = build::BuildConfig {
-            plies: self.plies,
-            positions: self.positions as usize,
-            limits,
-            threads: self.search.threads as usize,
-            hash_mb: self.search.hash as usize,
-        };
+        let mut book = self.resume()?;
+        let cfg = self.config();
         let start = Instant::now();
         let mut saved = Ok(());
         let grown = build::grow(&mut book, &cfg, &mut |book, p| {
@@ -111,6 +89,37 @@ impl BuildArgs {
             out.display()
         );
         Ok(())
+    }
+}
+
+impl BuildArgs {
+    /// The book in `--out` to resume from, or an empty one; a file that is not a book is an
+    /// error, and is left as it is.
+    fn resume(&self) -> Result<Book, CliError> {
+        let out = &self.out;
+        if !out.exists() {
+            return Ok(Book::new());
+        }
+        let book = Book::load(out)
+            .map_err(|e| input(format!("{}: {e} (not overwritten)", out.display())))?;
+        errln!("resuming from {} ({} positions)", out.display(), book.len());
+        Ok(book)
+    }
+
+    /// The build's settings: `--nodes`, `--depth`, or by default `DEFAULT_BUILD_NODES`.
+    fn config(&self) -> build::BuildConfig {
+        let default_nodes = self.depth.is_none().then_some(DEFAULT_BUILD_NODES);
+        build::BuildConfig {
+            plies: self.plies,
+            positions: self.positions as usize,
+            limits: Limits {
+                depth: self.depth,
+                nodes: self.nodes.or(default_nodes),
+                ..Limits::default()
+            },
+            threads: self.search.threads as usize,
+            hash_mb: self.search.hash as usize,
+        }
     }
 }
 

@@ -49,6 +49,13 @@ pub struct TuneArgs {
     lambda: f64,
 }
 
+/// Where a fit ended: its K and its loss on the fitted and the held-out positions.
+struct Fit {
+    k: f64,
+    loss: f64,
+    held_out: f64,
+}
+
 /// The options of `poolshark spsa`.
 #[derive(clap::Args)]
 pub struct SpsaArgs {
@@ -104,7 +111,39 @@ impl TuneArgs {
         let cfg = self.config()?;
         let t0 = Instant::now();
         let all = self.load_data(&start)?;
-        let (mut train, mut held) = tune::hold_out(&all);
+        let (tuned, fit) = self.fit(&all, &start, &cfg, t0);
+        let secs = t0.elapsed().as_secs_f64();
+        let note = format!(
+            "on {} positions: K {:.6}, loss {:.6}, held-out {:.6}, {secs:.0} s.",
+            all.len(),
+            fit.k,
+            fit.loss,
+            fit.held_out
+        );
+        let out = &self.out;
+        tune::save_weights(out, &tuned, &self.command_line().header(&note))
+            .map_err(|e| input(format!("cannot write {}: {e}", out.display())))?;
+        outln!(
+            "positions {} K {:.6} loss {:.6} held-out {:.6} time {secs:.1}s out {}",
+            all.len(),
+            fit.k,
+            fit.loss,
+            fit.held_out,
+            out.display()
+        );
+        Ok(())
+    }
+
+    /// Hold out a tenth of `all`, fit K and then the weights to the rest, printing the losses
+    /// on stderr as the fit goes.
+    fn fit(
+        &self,
+        all: &tune::Samples,
+        start: &Weights,
+        cfg: &tune::TuneConfig,
+        t0: Instant,
+    ) -> (Weights, Fit) {
+        let (mut train, mut held) = tune::hold_out(all);
         let w0: Vec<f32> = start.to_vec().iter().map(|&x| x as f32).collect();
         errln!(
             "positions {} (held out {}) features {} loaded in {:.1}s",
@@ -124,7 +163,7 @@ impl TuneArgs {
             tune::loss(&train, &w0, k),
             tune::loss(&held, &w0, k)
         );
-        let (tuned, k) = tune::tune(&train, &start, k, &cfg, &mut |epoch, w, k| {
+        let (tuned, k) = tune::tune(&train, start, k, cfg, &mut |epoch, w, k| {
             errln!(
                 "epoch {epoch}/{} K {k:.6} loss {:.6} held-out {:.6} time {:.1}s",
                 cfg.epochs,
@@ -134,21 +173,8 @@ impl TuneArgs {
             );
         });
         let wt: Vec<f32> = tuned.to_vec().iter().map(|&x| x as f32).collect();
-        let (lt, lh) = (tune::loss(&train, &wt, k), tune::loss(&held, &wt, k));
-        let secs = t0.elapsed().as_secs_f64();
-        let note = format!(
-            "on {} positions: K {k:.6}, loss {lt:.6}, held-out {lh:.6}, {secs:.0} s.",
-            all.len()
-        );
-        let out = &self.out;
-        tune::save_weights(out, &tuned, &self.command_line().header(&note))
-            .map_err(|e| input(format!("cannot write {}: {e}", out.display())))?;
-        outln!(
-            "positions {} K {k:.6} loss {lt:.6} held-out {lh:.6} time {secs:.1}s out {}",
-            all.len(),
-            out.display()
-        );
-        Ok(())
+        let (loss, held_out) = (tune::loss(&train, &wt, k), tune::loss(&held, &wt, k));
+        (tuned, Fit { k, loss, held_out })
     }
 
     /// The fit's settings from the options.
@@ -207,28 +233,17 @@ impl SpsaArgs {
         if openings.is_empty() {
             openings.push(Position::start());
         }
-        let every = (cfg.pairs / SAVES_PER_RUN).max(1);
-        let mut last_saved = 0;
         let mut save_error = None;
-        let tuned = tune::spsa::run(&start, &cfg, &openings, &mut |p| {
-            if p.pairs_done / every > last_saved / every || p.pairs_done == cfg.pairs {
-                last_saved = p.pairs_done;
-                let w: Vec<i32> = p.theta.iter().map(|x| x.round() as i32).collect();
-                let list: Vec<String> = w.iter().map(|v| v.to_string()).collect();
-                errln!(
-                    "pairs {}/{} plus-score {:.1}% time {:.1}s weights {}",
-                    p.pairs_done,
-                    cfg.pairs,
-                    100.0 * p.plus_points / p.games.max(1) as f64,
-                    t0.elapsed().as_secs_f64(),
-                    list.join(" ")
-                );
-                let note = format!("after {} of {} pairs", p.pairs_done, cfg.pairs);
-                if let Err(e) = save(&Weights::from_vec(&w), &note) {
+        let tuned = tune::spsa::run(
+            &start,
+            &cfg,
+            &openings,
+            &mut progress(&cfg, t0, |w, note| {
+                if let Err(e) = save(w, note) {
                     save_error.get_or_insert(e);
                 }
-            }
-        });
+            }),
+        );
         let secs = t0.elapsed().as_secs_f64();
         let note = format!("{} pairs at {} nodes in {secs:.0} s.", cfg.pairs, cfg.nodes);
         save_error
@@ -269,5 +284,33 @@ impl SpsaArgs {
             .arg("--c-frac", self.c_frac)
             .arg("--c-min", self.c_min)
             .list("--fix", &self.fix)
+    }
+}
+
+/// SPSA's progress callback: every `SAVES_PER_RUN`-th of the run and at its end, print the
+/// weights on stderr and hand them to `save` with a note of how far the run got.
+fn progress<'a>(
+    cfg: &'a tune::SpsaConfig,
+    t0: Instant,
+    mut save: impl FnMut(&Weights, &str) + 'a,
+) -> impl FnMut(&tune::SpsaProgress) + 'a {
+    let every = (cfg.pairs / SAVES_PER_RUN).max(1);
+    let mut last_saved = 0;
+    move |p| {
+        if p.pairs_done / every > last_saved / every || p.pairs_done == cfg.pairs {
+            last_saved = p.pairs_done;
+            let w: Vec<i32> = p.theta.iter().map(|x| x.round() as i32).collect();
+            let list: Vec<String> = w.iter().map(|v| v.to_string()).collect();
+            errln!(
+                "pairs {}/{} plus-score {:.1}% time {:.1}s weights {}",
+                p.pairs_done,
+                cfg.pairs,
+                100.0 * p.plus_points / p.games.max(1) as f64,
+                t0.elapsed().as_secs_f64(),
+                list.join(" ")
+            );
+            let note = format!("after {} of {} pairs", p.pairs_done, cfg.pairs);
+            save(&Weights::from_vec(&w), &note);
+        }
     }
 }
