@@ -114,6 +114,14 @@ fn weights_files_load_and_bad_ones_exit_with_status_2() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown key 'center'"), "{err}");
+    // A value out of its range (issue 11: this one made a false proved loss).
+    std::fs::write(&bad, text.replace("king_mobility 2", "king_mobility 30000")).unwrap();
+    let (code, _, err) = run(&["bench", "--depth", "2", "--weights", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("'king_mobility': 30000 is out of range (from -30 to 30)"),
+        "{err}"
+    );
     let (code, _, err) = run(&["bench", "--depth", "2", "--weights", "no/such/file"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");

@@ -398,6 +398,22 @@ fn eval_file_loads_weights_and_refuses_bad_files() {
         "{err}"
     );
     let handset = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/handset.txt");
+    // A value out of its range is refused like any other bad file (issue 11).
+    let dir = support::scratch_dir("eval-file");
+    let bad = dir.join("bad.txt");
+    let text = std::fs::read_to_string(handset).unwrap();
+    std::fs::write(&bad, text.replace("king_mobility 2", "king_mobility 30000")).unwrap();
+    e.send(&format!(
+        "set-param name=eval-file value=\"{}\"",
+        bad.display()
+    ));
+    let err = e.recv();
+    assert!(err.starts_with("error message="), "{err}");
+    assert!(
+        err.contains("30000 is out of range (from -30 to 30)"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
     e.send(&format!("set-param name=eval-file value=\"{handset}\""));
     e.send("set-param name=eval-file value=\"\"");
     assert_eq!(e.sync(), Vec::<String>::new());

@@ -1,116 +1,63 @@
 //! The evaluation as a feature vector: `evaluate(pos, w)` equals the dot product of
-//! `w.to_vec()` and `features(pos, w)`, up to the integer rounding `evaluate` does.
+//! `w.to_vec()` and `features(pos, w)`, up to the integer rounding `evaluate` does (and its
+//! clamp at `EVAL_LIMIT`, which sane weights never reach).
 //!
-//! The tuner computes these once per position and then fits the weights by linear algebra
-//! alone. Two parts of the evaluation are not linear in the weights and are taken as they
-//! stand under `w`: which side is ahead in material (for `trade_down`) and the king endings
-//! (a drawn three-against-one scales everything down). Both rarely change as weights move.
+//! The vector comes from the evaluation itself (`eval::terms`) run into the `Features` sink,
+//! so the two cannot drift apart. The tuner computes it once per position and then fits the
+//! weights by linear algebra alone. Two parts of the evaluation are not linear in the weights
+//! and are taken as they stand under `w`: which side is ahead in material (for `trade_down`)
+//! and the king endings (a drawn three-against-one scales everything down). Both rarely
+//! change as weights move.
 
-use super::{
-    back_row, dead_draw, en_prise, forward_cone, man_steps, material, rows_advanced, stuck_men,
-    BRIDGE, CENTRE, FULL, LONG_DIAGONAL,
-};
-use crate::core::attacks::king_attacks;
-use crate::core::{Color, Position};
-use crate::eval::weights::{self, Weights};
+use super::{terms, Sink, FULL};
+use crate::core::Position;
+use crate::eval::weights::{Weights, LEN};
 
-/// Where each field starts in the vector (see `weights::LAYOUT`).
-mod at {
-    pub const MAN: usize = 0;
-    pub const KING: usize = 1;
-    pub const TRADE_DOWN: usize = 2;
-    pub const ADVANCE: usize = 3;
-    pub const BACK_RANK_GUARD: usize = 10;
-    pub const CENTRE: usize = 11;
-    pub const RUNAWAY: usize = 12;
-    pub const KING_MOBILITY: usize = 13;
-    pub const LONG_DIAGONAL: usize = 14;
-    pub const LONE_KING: usize = 15;
-    pub const TEMPO: usize = 16;
-    pub const ADVANCE_LATE: usize = 17;
-    pub const KING_LATE: usize = 24;
-    pub const BRIDGE: usize = 25;
-    pub const STUCK_MAN: usize = 26;
-    pub const MAN_MOBILITY: usize = 27;
-    pub const EN_PRISE: usize = 28;
+/// The sink for tuning: how many times each weight counts, as real numbers.
+pub struct Features {
+    f: [f32; LEN],
+    late: [f32; LEN],
 }
 
-/// The features of `pos` from the side to move, in `weights::LAYOUT` order.
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            f: [0.0; LEN],
+            late: [0.0; LEN],
+        }
+    }
+}
+
+impl Sink for Features {
+    fn add(&mut self, i: usize, n: i32) {
+        self.f[i] += n as f32;
+    }
+    fn add_ratio(&mut self, i: usize, n: i32, d: i32) {
+        self.f[i] += n as f32 / d as f32;
+    }
+    fn add_late(&mut self, i: usize, n: i32) {
+        self.late[i] += n as f32;
+    }
+    fn taper(&mut self, pieces: i32) {
+        let phase = (FULL - pieces) as f32 / FULL as f32;
+        for (x, l) in self.f.iter_mut().zip(&mut self.late) {
+            *x += *l * phase;
+            *l = 0.0;
+        }
+    }
+    fn divide(&mut self, d: i32) {
+        self.f.iter_mut().for_each(|x| *x /= d as f32);
+    }
+    fn negate(&mut self) {
+        self.f.iter_mut().for_each(|x| *x = -*x);
+    }
+}
+
+/// The features of `pos` from the side to move, in `weights::TERMS` order.
 pub fn features(pos: &Position, w: &Weights) -> Vec<f32> {
-    let mut f = vec![0f32; weights::len()];
-    if dead_draw(pos) {
-        return f;
-    }
-    let pieces = pos.occupied().count() as i32;
-    let late = (FULL - pieces) as f32 / FULL as f32;
-    for c in [Color::White, Color::Black] {
-        let sign = if c == Color::White { 1.0 } else { -1.0 };
-        side_features(pos, c, sign, late, &mut f);
-    }
-    let material = material(pos, Color::White, w) - material(pos, Color::Black, w);
-    if material != 0 {
-        f[at::TRADE_DOWN] += (material.signum() * (FULL - pieces)) as f32;
-    }
-    king_ending(pos, &mut f);
-    if pos.side() == Color::Black {
-        f.iter_mut().for_each(|x| *x = -*x);
-    }
-    f[at::TEMPO] += 1.0;
-    f
-}
-
-/// Adds `sign` times side `c`'s terms (White +1, Black -1).
-fn side_features(pos: &Position, c: Color, sign: f32, late: f32, f: &mut [f32]) {
-    let own = pos.pieces(c);
-    let men = own & !pos.kings();
-    let kings = own & pos.kings();
-    let enemy = pos.pieces(c.flip());
-    let enemy_men = enemy & !pos.kings();
-    let enemy_kings = enemy & pos.kings();
-    f[at::MAN] += sign * men.count() as f32;
-    f[at::KING] += sign * kings.count() as f32;
-    f[at::KING_LATE] += sign * late * kings.count() as f32;
-    for sq in men {
-        let adv = rows_advanced(c, sq);
-        f[at::ADVANCE + adv.min(6)] += sign;
-        f[at::ADVANCE_LATE + adv.min(6)] += sign * late;
-        if enemy_kings.is_empty() && (forward_cone(c, sq) & enemy).is_empty() {
-            f[at::RUNAWAY] += sign * (adv as f32 + 1.0) / 7.0;
-        }
-    }
-    if enemy_men.any() {
-        f[at::BACK_RANK_GUARD] += sign * (men & back_row(c)).count() as f32;
-        if (men & BRIDGE[c as usize]) == BRIDGE[c as usize] {
-            f[at::BRIDGE] += sign;
-        }
-    }
-    f[at::CENTRE] += sign * (men & CENTRE).count() as f32;
-    f[at::STUCK_MAN] += sign * stuck_men(pos, c).count() as f32;
-    f[at::MAN_MOBILITY] += sign * man_steps(pos, c) as f32;
-    f[at::EN_PRISE] += sign * en_prise(pos, c).count() as f32;
-    let occ = pos.occupied();
-    for k in kings {
-        f[at::KING_MOBILITY] += sign * (king_attacks(k, occ) & !occ).count() as f32;
-    }
-    f[at::LONG_DIAGONAL] += sign * (kings & LONG_DIAGONAL).count() as f32;
-}
-
-/// `eval::king_ending` on the features (White's view, before the tempo).
-fn king_ending(pos: &Position, f: &mut [f32]) {
-    if pos.men().any() {
-        return;
-    }
-    let (nw, nb) = (pos.white().count(), pos.black().count());
-    let (strong, lone) = match (nw, nb) {
-        (_, 1) if nw > 1 => (Color::White, pos.black()),
-        (1, _) if nb > 1 => (Color::Black, pos.white()),
-        _ => return,
-    };
-    if (lone & LONG_DIAGONAL).any() && pos.pieces(strong).count() == 3 {
-        f.iter_mut().for_each(|x| *x /= 16.0);
-        return;
-    }
-    f[at::LONE_KING] += if strong == Color::White { 1.0 } else { -1.0 };
+    let mut sink = Features::default();
+    terms(pos, w, &mut sink);
+    sink.f.to_vec()
 }
 
 /// The dot product of weights and features.
@@ -129,6 +76,24 @@ mod tests {
         RandomPositions::new(11, usize::MAX).take(n).collect()
     }
 
+    /// Weights with every value drawn from its range (a fixed xorshift sequence).
+    fn random_weights(seed: u64) -> Weights {
+        let mut x = seed | 1;
+        let v: Vec<i32> = (0..LEN)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let r = &crate::eval::weights::term_at(i).range;
+                r.start() + (x % (r.end() - r.start() + 1) as u64) as i32
+            })
+            .collect();
+        Weights::from_vec(&v)
+    }
+
+    /// The two sinks agree: the play sum is the dot product of the weights and the features,
+    /// up to the sum's rounding, under the shipped weights and weights from all over the
+    /// ranges; and every value of the vector is used by some position, so each is checked.
     #[test]
     fn dot_of_features_is_the_evaluation() {
         let handset = Weights::handset();
@@ -148,16 +113,31 @@ mod tests {
         .map(|s| crate::core::notation::parse_fen(s).unwrap())
         .collect::<Vec<_>>();
         fens.extend(random_positions(3000));
-        for w in [handset, Weights::from_vec(&other), Weights::default()] {
+        let mut all = vec![handset, Weights::from_vec(&other), Weights::default()];
+        all.extend((1..=8).map(random_weights));
+        let mut used = [false; LEN];
+        for w in all {
             let wf: Vec<f32> = w.to_vec().iter().map(|&x| x as f32).collect();
             for pos in &fens {
                 let e = evaluate(pos, &w) as f32;
-                let d = dot(&wf, &features(pos, &w));
+                let f = features(pos, &w);
+                let d = dot(&wf, &f);
+                f.iter().zip(&mut used).for_each(|(x, u)| *u |= *x != 0.0);
+                if d.abs() >= crate::eval::EVAL_LIMIT as f32 {
+                    // Clamped: the sum stops at the limit.
+                    assert_eq!(e.abs(), crate::eval::EVAL_LIMIT as f32, "{pos:?}");
+                    continue;
+                }
                 // evaluate rounds the runaway term per man, the late terms and the drawn
                 // king ending once each.
                 let slack = pos.men().count() as f32 + 2.0;
-                assert!((e - d).abs() <= slack, "{pos:?}: eval {e} dot {d}");
+                assert!((e - d).abs() <= slack, "{pos:?}: eval {e} dot {d}\n{w:?}");
             }
         }
+        let unused: Vec<&str> = (0..LEN)
+            .filter(|&i| !used[i])
+            .map(|i| crate::eval::weights::term_at(i).name)
+            .collect();
+        assert!(unused.is_empty(), "never counted: {unused:?}");
     }
 }

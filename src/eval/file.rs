@@ -7,12 +7,14 @@
 //! advance 0 2 4 7 11 16 22
 //! ```
 //!
-//! Every field of `weights::LAYOUT` must appear exactly once with its number of values; any
-//! other line is an error, so a file made for another version of the evaluation is refused
-//! instead of being half read.
+//! Every term of `weights::TERMS` must appear exactly once with its number of values, each
+//! within the term's range; any other line is an error, so a file made for another version of
+//! the evaluation is refused instead of being half read, and a value that would swamp the
+//! evaluation is refused instead of played with.
 
-use crate::eval::weights::{self, Weights, LAYOUT};
+use crate::eval::weights::{Weights, LEN, TERMS};
 use std::fmt;
+use std::ops::RangeInclusive;
 
 /// The first line of every file this version reads and writes.
 pub const HEADER: &str = "poolshark-weights";
@@ -48,6 +50,13 @@ pub enum WeightsError {
         key: String,
         text: String,
     },
+    /// A value outside its term's range (`weights::TERMS`).
+    OutOfRange {
+        line: usize,
+        key: String,
+        value: i32,
+        range: RangeInclusive<i32>,
+    },
 }
 
 impl fmt::Display for WeightsError {
@@ -74,6 +83,17 @@ impl fmt::Display for WeightsError {
             WeightsError::NotANumber { line, key, text } => {
                 write!(f, "line {line}: '{key}': '{text}' is not a whole number")
             }
+            WeightsError::OutOfRange {
+                line,
+                key,
+                value,
+                range,
+            } => write!(
+                f,
+                "line {line}: '{key}': {value} is out of range (from {} to {})",
+                range.start(),
+                range.end()
+            ),
         }
     }
 }
@@ -93,7 +113,7 @@ pub fn parse(text: &str) -> Result<Weights, WeightsError> {
             found: first.chars().take(60).collect(),
         });
     }
-    let mut values: Vec<Option<Vec<i32>>> = vec![None; LAYOUT.len()];
+    let mut values: Vec<Option<Vec<i32>>> = vec![None; TERMS.len()];
     for (i, raw) in lines {
         let line = i + 1;
         let l = raw.trim();
@@ -102,7 +122,7 @@ pub fn parse(text: &str) -> Result<Weights, WeightsError> {
         }
         let mut parts = l.split_whitespace();
         let key = parts.next().unwrap_or_default().to_string();
-        let Some(slot) = LAYOUT.iter().position(|(name, _)| *name == key) else {
+        let Some(slot) = TERMS.iter().position(|t| t.name == key) else {
             return Err(WeightsError::UnknownKey { line, key });
         };
         if values[slot].is_some() {
@@ -117,20 +137,28 @@ pub fn parse(text: &str) -> Result<Weights, WeightsError> {
                 })
             })
             .collect::<Result<Vec<i32>, _>>()?;
-        let expected = LAYOUT[slot].1;
-        if nums.len() != expected {
+        let term = &TERMS[slot];
+        if nums.len() != term.len {
             return Err(WeightsError::WrongCount {
                 line,
                 key,
-                expected,
+                expected: term.len,
                 found: nums.len(),
+            });
+        }
+        if let Some(&value) = nums.iter().find(|x| !term.range.contains(x)) {
+            return Err(WeightsError::OutOfRange {
+                line,
+                key,
+                value,
+                range: term.range.clone(),
             });
         }
         values[slot] = Some(nums);
     }
-    let mut flat = Vec::with_capacity(weights::len());
+    let mut flat = Vec::with_capacity(LEN);
     for (slot, v) in values.into_iter().enumerate() {
-        flat.extend(v.ok_or(WeightsError::MissingKey(LAYOUT[slot].0))?);
+        flat.extend(v.ok_or(WeightsError::MissingKey(TERMS[slot].name))?);
     }
     Ok(Weights::from_vec(&flat))
 }
@@ -144,10 +172,10 @@ pub fn write(w: &Weights, comment: &str) -> String {
     }
     let v = w.to_vec();
     let mut at = 0;
-    for (name, n) in LAYOUT {
-        let vals: Vec<String> = v[at..at + n].iter().map(|x| x.to_string()).collect();
-        out.push_str(&format!("{name} {}\n", vals.join(" ")));
-        at += n;
+    for t in TERMS {
+        let vals: Vec<String> = v[at..at + t.len].iter().map(|x| x.to_string()).collect();
+        out.push_str(&format!("{} {}\n", t.name, vals.join(" ")));
+        at += t.len;
     }
     out
 }
@@ -160,7 +188,17 @@ mod tests {
     fn round_trip() {
         let w = Weights::handset();
         assert_eq!(parse(&write(&w, "a comment\nsecond line")).unwrap(), w);
-        let v: Vec<i32> = (0..weights::len() as i32).map(|x| x * 7 - 40).collect();
+        // Every value different, at either end of its range or inside it.
+        let v: Vec<i32> = (0..LEN)
+            .map(|i| {
+                let r = &crate::eval::weights::term_at(i).range;
+                [
+                    *r.start(),
+                    *r.end(),
+                    (r.start() + r.end()) / 2 + i as i32 % 5,
+                ][i % 3]
+            })
+            .collect();
         let odd = Weights::from_vec(&v);
         assert_eq!(parse(&write(&odd, "")).unwrap(), odd);
     }
@@ -213,5 +251,40 @@ mod tests {
         ));
         let e = parse(&with_line("king", "king x")).unwrap_err();
         assert_eq!(e.to_string(), "line 3: 'king': 'x' is not a whole number");
+    }
+
+    /// Values that made the search hang or see a proved loss that is not there (issue 11).
+    #[test]
+    fn values_out_of_range_are_refused_with_the_field_value_and_range() {
+        let e = parse(&with_line("king_mobility", "king_mobility 30000")).unwrap_err();
+        assert_eq!(
+            e,
+            WeightsError::OutOfRange {
+                line: 9,
+                key: "king_mobility".into(),
+                value: 30000,
+                range: -30..=30,
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "line 9: 'king_mobility': 30000 is out of range (from -30 to 30)"
+        );
+        // Every field at i32::MAX: the first line is refused.
+        let mut text = format!("{HEADER} {VERSION}\n");
+        for t in TERMS {
+            text += &format!("{} {}\n", t.name, vec!["2147483647"; t.len].join(" "));
+        }
+        assert!(matches!(
+            parse(&text),
+            Err(WeightsError::OutOfRange { line: 2, value: i32::MAX, ref key, .. }) if key == "man"
+        ));
+        // One value of a table out of range is enough; the ends of a range are in it.
+        assert!(matches!(
+            parse(&with_line("advance", "advance 0 0 0 101 0 0 0")),
+            Err(WeightsError::OutOfRange { value: 101, .. })
+        ));
+        assert!(parse(&with_line("king_mobility", "king_mobility -30")).is_ok());
+        assert!(parse(&with_line("king_mobility", "king_mobility -31")).is_err());
     }
 }

@@ -5,8 +5,12 @@
 //! long diagonal in king endings, where three kings beat one only off the long diagonal and
 //! two kings cannot beat one; and, tapered by phase, advancement and king value as pieces come
 //! off, the bridge, men that cannot move, the men's quiet steps (mobility) and pieces an enemy
-//! man could jump at once (en prise). All numbers come from `Weights`; `features`
-//! gives the same evaluation as a vector to dot with them, for the tuner.
+//! man could jump at once (en prise). All numbers come from `Weights`.
+//!
+//! The evaluation is written once, in `terms`, against a `Sink`: `Sum` adds the terms up for
+//! play (monomorphised and inlined, so it compiles to plain arithmetic on the fields), and
+//! `features::Features` counts them, giving the same evaluation as a vector to dot with the
+//! weights, for the tuner.
 
 pub mod features;
 pub mod file;
@@ -15,6 +19,7 @@ pub mod weights;
 use crate::core::attacks::king_attacks;
 use crate::core::{Bitboard, Color, Position, Square};
 pub use weights::Weights;
+use weights::AT;
 
 /// The long diagonal a1-h8: squares 4, 8, 11, 15, 18, 22, 25, 29.
 pub const LONG_DIAGONAL: Bitboard = Bitboard(
@@ -82,31 +87,113 @@ pub fn dead_draw(pos: &Position) -> bool {
         )
 }
 
-/// The evaluation, from the side to move.
-pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
-    if dead_draw(pos) {
-        return 0;
+/// The evaluation never goes beyond this, in hundredths of a man (a hundred men), whatever
+/// the weights: far below the proved-win scores of the search (`Score::WIN_BOUND`, 29,744),
+/// so a static score is never read as a won or lost game. The shipped weights stay well
+/// inside it (a few thousand at most), so the clamp changes nothing for them.
+pub const EVAL_LIMIT: i32 = 10_000;
+
+/// Where the evaluation's terms go. The evaluation is written once (`terms`) against this:
+/// `Sum` adds the terms up under the weights for play, `features::Features` counts them
+/// for the tuner. A term is named by its index in `Weights::to_vec()`, as `AT.king` or
+/// `AT.advance + rows`.
+pub trait Sink {
+    /// `n` times value `i`.
+    fn add(&mut self, i: usize, n: i32);
+    /// `n / d` times value `i` (play rounds toward zero, each call on its own).
+    fn add_ratio(&mut self, i: usize, n: i32, d: i32);
+    /// `n` times value `i` among the late terms, which `taper` scales by phase.
+    fn add_late(&mut self, i: usize, n: i32);
+    /// Add the late terms, scaled by `(FULL - pieces) / FULL` (play rounds once, toward zero).
+    fn taper(&mut self, pieces: i32);
+    /// Divide everything so far by `d` (play rounds toward zero). Only after `taper`.
+    fn divide(&mut self, d: i32);
+    /// Everything so far from the other side's view. Only after `taper`.
+    fn negate(&mut self);
+}
+
+/// The sink for play: the weighted sum, in whole hundredths of a man.
+pub struct Sum<'a> {
+    w: &'a Weights,
+    score: i32,
+    late: i32,
+}
+
+impl<'a> Sum<'a> {
+    #[inline(always)]
+    pub fn new(w: &'a Weights) -> Sum<'a> {
+        Sum {
+            w,
+            score: 0,
+            late: 0,
+        }
     }
-    let white = side_terms(pos, Color::White, w);
-    let black = side_terms(pos, Color::Black, w);
-    let mut score = white - black;
+
+    /// The sum (after `taper`).
+    #[inline(always)]
+    pub fn score(&self) -> i32 {
+        self.score
+    }
+}
+
+impl Sink for Sum<'_> {
+    #[inline(always)]
+    fn add(&mut self, i: usize, n: i32) {
+        self.score += self.w.get(i) * n;
+    }
+    #[inline(always)]
+    fn add_ratio(&mut self, i: usize, n: i32, d: i32) {
+        self.score += self.w.get(i) * n / d;
+    }
+    #[inline(always)]
+    fn add_late(&mut self, i: usize, n: i32) {
+        self.late += self.w.get(i) * n;
+    }
+    #[inline(always)]
+    fn taper(&mut self, pieces: i32) {
+        self.score += self.late * (FULL - pieces) / FULL;
+        self.late = 0;
+    }
+    #[inline(always)]
+    fn divide(&mut self, d: i32) {
+        self.score /= d;
+    }
+    #[inline(always)]
+    fn negate(&mut self) {
+        self.score = -self.score;
+    }
+}
+
+/// The evaluation, from the side to move, within `EVAL_LIMIT`.
+pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+    let mut sum = Sum::new(w);
+    terms(pos, w, &mut sum);
+    sum.score().clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// Every term of the evaluation of `pos`, from the side to move, into `s`. `w` decides only
+/// what is not linear in the weights: which side is ahead in material (for `trade_down`).
+#[inline(always)]
+pub fn terms<S: Sink>(pos: &Position, w: &Weights, s: &mut S) {
+    if dead_draw(pos) {
+        return;
+    }
+    side_terms(pos, Color::White, 1, s);
+    side_terms(pos, Color::Black, -1, s);
     let pieces = pos.occupied().count() as i32;
-    let late = late_terms(pos, Color::White, w) - late_terms(pos, Color::Black, w);
-    score += late * (FULL - pieces) / FULL;
+    s.taper(pieces);
 
     // Trading down when ahead: the fewer pieces, the more a material lead counts.
     let material = material(pos, Color::White, w) - material(pos, Color::Black, w);
     if material != 0 {
-        score += material.signum() * w.trade_down * (24 - pieces);
+        s.add(AT.trade_down, material.signum() * (FULL - pieces));
     }
 
-    score = king_ending(pos, score, w);
-    let from_side = if pos.side() == Color::White {
-        score
-    } else {
-        -score
-    };
-    from_side + w.tempo
+    king_ending(pos, s);
+    if pos.side() == Color::Black {
+        s.negate();
+    }
+    s.add(AT.tempo, 1);
 }
 
 pub fn material(pos: &Position, c: Color, w: &Weights) -> i32 {
@@ -114,40 +201,45 @@ pub fn material(pos: &Position, c: Color, w: &Weights) -> i32 {
     (own & !pos.kings()).count() as i32 * w.man + (own & pos.kings()).count() as i32 * w.king
 }
 
-fn side_terms(pos: &Position, c: Color, w: &Weights) -> i32 {
+/// Side `c`'s terms, times `sign` (White 1, Black -1), the late ones included.
+#[inline(always)]
+fn side_terms<S: Sink>(pos: &Position, c: Color, sign: i32, s: &mut S) {
     let own = pos.pieces(c);
     let men = own & !pos.kings();
     let kings = own & pos.kings();
     let enemy = pos.pieces(c.flip());
     let enemy_men = enemy & !pos.kings();
     let enemy_kings = enemy & pos.kings();
-    let mut s = material(pos, c, w);
+    let count = |b: Bitboard| sign * b.count() as i32;
+    s.add(AT.man, count(men));
+    s.add(AT.king, count(kings));
+    s.add_late(AT.king_late, count(kings));
 
     for sq in men {
         let adv = rows_advanced(c, sq);
-        s += w.advance[adv.min(6)];
+        s.add(AT.advance + adv.min(6), sign);
+        s.add_late(AT.advance_late + adv.min(6), sign);
         // A runaway: nothing of the enemy's in the way, and no enemy king to chase it.
         if enemy_kings.is_empty() && (forward_cone(c, sq) & enemy).is_empty() {
-            s += w.runaway * (adv as i32 + 1) / 7;
+            s.add_ratio(AT.runaway, sign * (adv as i32 + 1), 7);
         }
     }
     if enemy_men.any() {
-        s += (men & back_row(c)).count() as i32 * w.back_rank_guard;
+        s.add(AT.back_rank_guard, count(men & back_row(c)));
         if (men & BRIDGE[c as usize]) == BRIDGE[c as usize] {
-            s += w.bridge;
+            s.add(AT.bridge, sign);
         }
     }
-    s += (men & CENTRE).count() as i32 * w.centre;
-    s += stuck_men(pos, c).count() as i32 * w.stuck_man;
-    s += man_steps(pos, c) * w.man_mobility;
-    s += en_prise(pos, c).count() as i32 * w.en_prise;
+    s.add(AT.centre, count(men & CENTRE));
+    s.add(AT.stuck_man, count(stuck_men(pos, c)));
+    s.add(AT.man_mobility, sign * man_steps(pos, c));
+    s.add(AT.en_prise, count(en_prise(pos, c)));
 
     let occ = pos.occupied();
     for k in kings {
-        s += (king_attacks(k, occ) & !occ).count() as i32 * w.king_mobility;
+        s.add(AT.king_mobility, count(king_attacks(k, occ) & !occ));
     }
-    s += (kings & LONG_DIAGONAL).count() as i32 * w.long_diagonal;
-    s
+    s.add(AT.long_diagonal, count(kings & LONG_DIAGONAL));
 }
 
 /// The own back row of `c`.
@@ -200,39 +292,27 @@ pub fn en_prise(pos: &Position, c: Color) -> Bitboard {
     pos.pieces(c) & taken
 }
 
-/// The terms that grow as pieces come off, before scaling by `(FULL - pieces) / FULL`.
-fn late_terms(pos: &Position, c: Color, w: &Weights) -> i32 {
-    let own = pos.pieces(c);
-    let mut s = (own & pos.kings()).count() as i32 * w.king_late;
-    for sq in own & !pos.kings() {
-        s += w.advance_late[rows_advanced(c, sq).min(6)];
-    }
-    s
-}
-
 /// King endings with no men: three or more kings beat one only when the lone king is off the
 /// long diagonal (two against one is a `dead_draw`).
-fn king_ending(pos: &Position, score: i32, w: &Weights) -> i32 {
+#[inline(always)]
+fn king_ending<S: Sink>(pos: &Position, s: &mut S) {
     if pos.men().any() {
-        return score;
+        return;
     }
     let (nw, nb) = (pos.white().count(), pos.black().count());
     let (strong, lone) = match (nw, nb) {
         (_, 1) if nw > 1 => (Color::White, pos.black()),
         (1, _) if nb > 1 => (Color::Black, pos.white()),
-        _ => return score,
+        _ => return,
     };
     let strong_count = pos.pieces(strong).count();
     if (lone & LONG_DIAGONAL).any() && strong_count == 3 {
         // A draw with correct play: keep only a small edge so the stronger side still tries.
-        return score / 16;
+        s.divide(16);
+        return;
     }
-    let bonus = w.lone_king_off_diagonal;
-    if strong == Color::White {
-        score + bonus
-    } else {
-        score - bonus
-    }
+    let sign = if strong == Color::White { 1 } else { -1 };
+    s.add(AT.lone_king_off_diagonal, sign);
 }
 
 #[cfg(test)]
@@ -328,6 +408,109 @@ mod tests {
             eval("W:WK21:B10,11") > 50,
             "a king is worth more than two men"
         );
+    }
+
+    /// Weights with each value at one end of its range: all at the bottom, all at the top,
+    /// and mixes drawn by a fixed xorshift sequence.
+    fn extreme_weights() -> Vec<Weights> {
+        use weights::{term_at, LEN};
+        let pick = |top: &dyn Fn(usize) -> bool| -> Weights {
+            let v: Vec<i32> = (0..LEN)
+                .map(|i| {
+                    let r = &term_at(i).range;
+                    if top(i) {
+                        *r.end()
+                    } else {
+                        *r.start()
+                    }
+                })
+                .collect();
+            Weights::from_vec(&v)
+        };
+        let mut out = vec![pick(&|_| false), pick(&|_| true)];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..40 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let bits = x;
+            out.push(pick(&|i| bits >> i & 1 == 1));
+        }
+        out
+    }
+
+    /// The worst weights a file may hold never give a score in (or near) the range of
+    /// proved wins and losses, nor overflow on the way: issue 11 had `king_mobility 30000`
+    /// read as a proved loss.
+    #[test]
+    fn extreme_weights_in_range_stay_far_from_the_win_scores() {
+        use crate::search::score::Score;
+        const _: () = assert!(EVAL_LIMIT < Score::WIN_BOUND.0 / 2);
+        let mut positions: Vec<Position> = [
+            "W:WK1,K2,K3,K4,K5,K6,K7,K8,K9,K10,K11,K12:BK32",
+            "B:WK1,K2,K3,K4,K5,K6,K7,K8,K9,K10,K11,K12:B13",
+            "W:W21-32:B1-12",
+            "W:W5,6,7,8,9,10,11,12,13,14,15,16:B20",
+            "W:W21,22,K18:B5,6,9,K14",
+        ]
+        .iter()
+        .map(|f| parse_fen(f).unwrap())
+        .collect();
+        positions.extend(RandomPositions::new(13, usize::MAX).take(3000));
+        let (mut clamped, mut most) = (0, 0f64);
+        for w in extreme_weights() {
+            let wf: Vec<f64> = w.to_vec().iter().map(|&x| x as f64).collect();
+            for pos in &positions {
+                let e = evaluate(pos, &w);
+                assert!(e.abs() <= EVAL_LIMIT, "{pos:?}: {e}\n{w:?}");
+                assert!(!Score(e).is_decisive(), "{pos:?}: {e}");
+                // The unclamped sum, exactly: far inside i32, so nothing wrapped on the way.
+                let raw: f64 = features::features(pos, &w)
+                    .iter()
+                    .zip(&wf)
+                    .map(|(&f, w)| f as f64 * w)
+                    .sum();
+                assert!(raw.abs() < 1e6, "{pos:?}: {raw}");
+                most = most.max(raw.abs());
+                clamped += (raw.abs() > EVAL_LIMIT as f64) as usize;
+            }
+        }
+        // The clamp is exercised here, so the bound above is the clamp's doing where needed.
+        assert!(clamped > 0, "largest {most}");
+    }
+
+    /// With the most extreme `king_mobility` a file may hold, the position that showed the
+    /// false proved loss searches to a plain score, and the search with every weight at the
+    /// top of its range finishes.
+    #[test]
+    fn searches_with_extreme_weights_give_no_proved_result() {
+        use crate::core::Game;
+        use crate::search::{Engine, Limits, SearchControl};
+        let game = Game::new(parse_fen("W:W21,22,K18:B5,6,9,K14").unwrap());
+        let limits = Limits {
+            depth: Some(8),
+            ..Limits::default()
+        };
+        let mut engine = Engine::new(4, 1);
+        let top = extreme_weights()[1].clone();
+        engine.weights.king_mobility = top.king_mobility;
+        for w in [engine.weights.clone(), top] {
+            engine.weights = w;
+            engine.clear();
+            let out = engine.search(&game, &limits, &SearchControl::new(), &mut |_| {});
+            assert!(!out.score.is_decisive(), "{:?}", out.score);
+            assert_eq!(out.depth, 8);
+        }
+    }
+
+    #[test]
+    fn shipped_weights_stay_far_inside_the_clamp() {
+        for w in [Weights::default(), Weights::handset()] {
+            for pos in RandomPositions::new(17, usize::MAX).take(3000) {
+                let e = evaluate(&pos, &w);
+                assert!(e.abs() < EVAL_LIMIT / 2, "{pos:?}: {e}");
+            }
+        }
     }
 
     #[test]

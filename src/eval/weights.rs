@@ -1,91 +1,221 @@
-//! `Weights`: every number the evaluation uses, in one struct, in hundredths of a man.
+//! `Weights`: every number the evaluation uses, in hundredths of a man, each term declared
+//! once in `terms!` below with its hand-set value, its range and its meaning.
 //!
 //! The weights the engine plays with are data: `tuning/weights.txt`, embedded at build time
 //! and read by `Weights::default()`. `Weights::handset()` keeps the original hand-set values
-//! (also in `tuning/handset.txt`) so that a match can compare the two. `LAYOUT` names every
-//! field and its length; the file format (`eval::file`) and the tuner (`tune`) both walk it.
+//! (also in `tuning/handset.txt`) so that a match can compare the two. `TERMS` lists every
+//! term in file and vector order; the file format (`eval::file`), the evaluation's sinks
+//! (`eval::Sink`) and the tuners (`tune`) all walk it or index the vector through `AT`.
+//!
+//! Each term has a range, checked when a file is read and kept by the tuners: wide enough
+//! to tune in, narrow enough that no term can swamp the material by orders of magnitude or
+//! overflow the sums. The evaluation is also clamped (`eval::EVAL_LIMIT`), so even the worst
+//! weights in range stay far from the scores of proved wins.
 
 use crate::eval::file::{self, WeightsError};
+use std::ops::{Range, RangeInclusive};
 use std::sync::OnceLock;
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct Weights {
-    pub man: i32,
+/// One term of the evaluation: its name (in files, `--fix` lists and `field_range`), how
+/// many values it holds, the range each value must lie in, and its meaning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    pub name: &'static str,
+    pub len: usize,
+    pub range: RangeInclusive<i32>,
+    pub doc: &'static str,
+}
+
+/// The shapes a term's values take: one number or a table.
+pub trait Values: Sized {
+    const LEN: usize;
+    fn as_slice(&self) -> &[i32];
+    /// From exactly `LEN` values.
+    fn from_slice(v: &[i32]) -> Self;
+}
+
+impl Values for i32 {
+    const LEN: usize = 1;
+    #[inline(always)]
+    fn as_slice(&self) -> &[i32] {
+        std::slice::from_ref(self)
+    }
+    fn from_slice(v: &[i32]) -> Self {
+        v[0]
+    }
+}
+
+impl<const N: usize> Values for [i32; N] {
+    const LEN: usize = N;
+    #[inline(always)]
+    fn as_slice(&self) -> &[i32] {
+        self
+    }
+    fn from_slice(v: &[i32]) -> Self {
+        v.try_into().expect("a table of the declared length")
+    }
+}
+
+/// Declares the terms: the `Weights` struct, `Offsets` and `AT` (where each term starts in
+/// the vector), `TERMS`, `LEN`, `Weights::handset`, and the vector conversions.
+macro_rules! terms {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident: $ty:ty = $handset:expr, range $lo:literal..=$hi:literal;
+    )*) => {
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Weights {
+            $( $(#[doc = $doc])* pub $name: $ty, )*
+        }
+
+        /// Where each term's first value lies in `Weights::to_vec()` (and in a feature
+        /// vector): `AT.advance + 2` is the third value of `advance`.
+        #[derive(Clone, Copy, Debug)]
+        pub struct Offsets {
+            $( pub $name: usize, )*
+        }
+
+        pub const AT: Offsets = {
+            let at = 0;
+            $( let $name = at; let at = at + <$ty as Values>::LEN; )*
+            let _ = at;
+            Offsets { $( $name, )* }
+        };
+
+        /// Every term, in file and vector order.
+        pub const TERMS: &[Term] = &[
+            $( Term {
+                name: stringify!($name),
+                len: <$ty as Values>::LEN,
+                range: $lo..=$hi,
+                doc: concat!($($doc, "\n",)*),
+            }, )*
+        ];
+
+        /// The number of values in `Weights::to_vec()`.
+        pub const LEN: usize = 0 $( + <$ty as Values>::LEN )*;
+
+        impl Weights {
+            /// The original hand-set values (`tuning/handset.txt`).
+            pub fn handset() -> Weights {
+                Weights { $( $name: $handset, )* }
+            }
+
+            /// All values in `TERMS` order.
+            pub fn to_vec(&self) -> Vec<i32> {
+                let mut v = Vec::with_capacity(LEN);
+                $( v.extend_from_slice(Values::as_slice(&self.$name)); )*
+                v
+            }
+
+            /// The weights from values in `TERMS` order (`v.len()` must be `LEN`). The values
+            /// are taken as they are; `check` tells whether they are in range.
+            pub fn from_vec(v: &[i32]) -> Weights {
+                assert_eq!(v.len(), LEN, "weights vector length");
+                Weights {
+                    $( $name: Values::from_slice(&v[AT.$name..AT.$name + <$ty as Values>::LEN]), )*
+                }
+            }
+
+            /// Value `i` of `to_vec()`, without building it: with `i` known at compile time
+            /// (`AT.king`) this is a plain field read, which keeps the play sink fast.
+            #[inline(always)]
+            pub fn get(&self, i: usize) -> i32 {
+                $(
+                    if i < AT.$name + <$ty as Values>::LEN {
+                        return Values::as_slice(&self.$name)[i - AT.$name];
+                    }
+                )*
+                panic!("weight index {i} out of range");
+            }
+        }
+    };
+}
+
+terms! {
+    /// The unit: a man is worth a hundred (the tuners hold it).
+    man: i32 = 100, range 50..=200;
     /// About three men (pool kings fly, so they are worth a little less than in English
     /// checkers... and far more than a man).
-    pub king: i32,
+    king: i32 = 300, range 0..=1000;
     /// When ahead in material: this much per piece traded off the board (24 at the start).
-    pub trade_down: i32,
+    trade_down: i32 = 4, range -20..=20;
     /// By rows advanced (0 = own back row, 6 = one step from crowning), for each man.
-    pub advance: [i32; 7],
+    advance: [i32; 7] = [0, 2, 4, 7, 11, 16, 22], range -100..=100;
     /// Each man still on its own back row, while the opponent has men to crown.
-    pub back_rank_guard: i32,
+    back_rank_guard: i32 = 8, range -100..=100;
     /// Each man on one of the four centre squares (14, 15, 18, 19).
-    pub centre: i32,
+    centre: i32 = 6, range -100..=100;
     /// A man with a free path to the crowning row, scaled down the farther it is.
-    pub runaway: i32,
-    /// Per square a king can move to.
-    pub king_mobility: i32,
+    runaway: i32 = 60, range -300..=300;
+    /// Per square a king can move to (up to 13 a king, so this one is kept small).
+    king_mobility: i32 = 2, range -30..=30;
     /// A king on the long diagonal (a1-h8).
-    pub long_diagonal: i32,
+    long_diagonal: i32 = 12, range -100..=100;
     /// Three or more kings against a lone king off the long diagonal: a win is near.
-    pub lone_king_off_diagonal: i32,
+    lone_king_off_diagonal: i32 = 400, range 0..=1000;
     /// A tempo (one move) of the side to move.
-    pub tempo: i32,
-    /// Like `advance`, but scaled by how far the game has gone: full weight with no pieces
-    /// traded... none at the start, `(24 - pieces) / 24` of it later (tempo by phase).
-    pub advance_late: [i32; 7],
+    tempo: i32 = 3, range -50..=50;
+    /// Like `advance`, but scaled by how far the game has gone: none at the start,
+    /// `(24 - pieces) / 24` of it later (tempo by phase).
+    advance_late: [i32; 7] = [0; 7], range -100..=100;
     /// Extra value of a king, scaled by phase as `advance_late` (kings against men in the
     /// ending).
-    pub king_late: i32,
+    king_late: i32 = 0, range -500..=500;
     /// The bridge: both back-corner guards (1 and 3 for Black, 30 and 32 for White) in place
     /// while the opponent has men.
-    pub bridge: i32,
+    bridge: i32 = 0, range -100..=100;
     /// A man that cannot move: both forward squares taken (or off the board).
-    pub stuck_man: i32,
+    stuck_man: i32 = 0, range -100..=100;
     /// Per quiet step the men have (a man and an empty square ahead of it).
-    pub man_mobility: i32,
+    man_mobility: i32 = 0, range -30..=30;
     /// Per piece an enemy man could jump at once (an enemy man on one side, an empty square
     /// on the other), whoever is to move. Kings' long captures are not counted.
-    pub en_prise: i32,
+    en_prise: i32 = 0, range -100..=100;
 }
 
-/// Every field in file and vector order: its name and how many numbers it holds.
-pub const LAYOUT: &[(&str, usize)] = &[
-    ("man", 1),
-    ("king", 1),
-    ("trade_down", 1),
-    ("advance", 7),
-    ("back_rank_guard", 1),
-    ("centre", 1),
-    ("runaway", 1),
-    ("king_mobility", 1),
-    ("long_diagonal", 1),
-    ("lone_king_off_diagonal", 1),
-    ("tempo", 1),
-    ("advance_late", 7),
-    ("king_late", 1),
-    ("bridge", 1),
-    ("stuck_man", 1),
-    ("man_mobility", 1),
-    ("en_prise", 1),
-];
-
-/// The number of values in `LAYOUT`.
+/// The number of values in `Weights::to_vec()` (`LEN`).
 pub fn len() -> usize {
-    LAYOUT.iter().map(|(_, n)| n).sum()
+    LEN
 }
 
-/// Where the field `name` lies in `Weights::to_vec()`; None for an unknown name.
-pub fn field_range(name: &str) -> Option<std::ops::Range<usize>> {
+/// The term named `name`; None for an unknown name.
+pub fn term(name: &str) -> Option<&'static Term> {
+    TERMS.iter().find(|t| t.name == name)
+}
+
+/// Where the term `name` lies in `Weights::to_vec()`; None for an unknown name.
+pub fn field_range(name: &str) -> Option<Range<usize>> {
     let mut at = 0;
-    for &(key, n) in LAYOUT {
-        if key == name {
-            return Some(at..at + n);
+    for t in TERMS {
+        if t.name == name {
+            return Some(at..at + t.len);
         }
-        at += n;
+        at += t.len;
     }
     None
+}
+
+/// The term that value `i` of `Weights::to_vec()` belongs to.
+pub fn term_at(i: usize) -> &'static Term {
+    let mut at = 0;
+    for t in TERMS {
+        at += t.len;
+        if i < at {
+            return t;
+        }
+    }
+    panic!("weight index {i} out of range (there are {LEN})");
+}
+
+/// `x` moved into the range of value `i` of `Weights::to_vec()`; the tuners keep their real
+/// valued weights in range with it. NaN goes to the bottom of the range.
+pub fn clamp_value(i: usize, x: f64) -> f64 {
+    let r = &term_at(i).range;
+    if x.is_nan() {
+        return *r.start() as f64;
+    }
+    x.clamp(*r.start() as f64, *r.end() as f64)
 }
 
 /// The weights file built into the binary.
@@ -102,29 +232,6 @@ impl Default for Weights {
 }
 
 impl Weights {
-    /// The original hand-set values (`tuning/handset.txt`).
-    pub fn handset() -> Weights {
-        Weights {
-            man: 100,
-            king: 300,
-            trade_down: 4,
-            advance: [0, 2, 4, 7, 11, 16, 22],
-            back_rank_guard: 8,
-            centre: 6,
-            runaway: 60,
-            king_mobility: 2,
-            long_diagonal: 12,
-            lone_king_off_diagonal: 400,
-            tempo: 3,
-            advance_late: [0; 7],
-            king_late: 0,
-            bridge: 0,
-            stuck_man: 0,
-            man_mobility: 0,
-            en_prise: 0,
-        }
-    }
-
     /// Read a weights file from disk.
     pub fn load(path: &std::path::Path) -> Result<Weights, WeightsError> {
         let text = std::fs::read_to_string(path).map_err(|e| WeightsError::Io {
@@ -134,53 +241,24 @@ impl Weights {
         file::parse(&text)
     }
 
-    /// All values in `LAYOUT` order.
-    pub fn to_vec(&self) -> Vec<i32> {
-        let mut v = vec![self.man, self.king, self.trade_down];
-        v.extend_from_slice(&self.advance);
-        v.extend_from_slice(&[
-            self.back_rank_guard,
-            self.centre,
-            self.runaway,
-            self.king_mobility,
-            self.long_diagonal,
-            self.lone_king_off_diagonal,
-            self.tempo,
-        ]);
-        v.extend_from_slice(&self.advance_late);
-        v.extend_from_slice(&[
-            self.king_late,
-            self.bridge,
-            self.stuck_man,
-            self.man_mobility,
-            self.en_prise,
-        ]);
-        v
+    /// Weights from real values in `TERMS` order (what the tuners work with): each rounded
+    /// and moved into its range.
+    pub fn from_reals(v: &[f64]) -> Weights {
+        let ints: Vec<i32> = v
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| clamp_value(i, x.round()) as i32)
+            .collect();
+        Weights::from_vec(&ints)
     }
 
-    /// The weights from values in `LAYOUT` order (`v.len()` must be `len()`).
-    pub fn from_vec(v: &[i32]) -> Weights {
-        assert_eq!(v.len(), len(), "weights vector length");
-        let arr7 = |i: usize| -> [i32; 7] { v[i..i + 7].try_into().expect("seven values") };
-        Weights {
-            man: v[0],
-            king: v[1],
-            trade_down: v[2],
-            advance: arr7(3),
-            back_rank_guard: v[10],
-            centre: v[11],
-            runaway: v[12],
-            king_mobility: v[13],
-            long_diagonal: v[14],
-            lone_king_off_diagonal: v[15],
-            tempo: v[16],
-            advance_late: arr7(17),
-            king_late: v[24],
-            bridge: v[25],
-            stuck_man: v[26],
-            man_mobility: v[27],
-            en_prise: v[28],
-        }
+    /// The first value out of its term's range, if any: the term and the value.
+    pub fn out_of_range(&self) -> Option<(&'static Term, i32)> {
+        self.to_vec()
+            .into_iter()
+            .enumerate()
+            .map(|(i, x)| (term_at(i), x))
+            .find(|(t, x)| !t.range.contains(x))
     }
 }
 
@@ -191,24 +269,60 @@ mod tests {
     #[test]
     fn field_ranges_tile_the_vector() {
         let mut at = 0;
-        for &(name, n) in LAYOUT {
-            assert_eq!(field_range(name), Some(at..at + n), "{name}");
-            at += n;
+        for t in TERMS {
+            assert_eq!(field_range(t.name), Some(at..at + t.len), "{}", t.name);
+            for i in at..at + t.len {
+                assert_eq!(term_at(i).name, t.name);
+            }
+            at += t.len;
         }
-        assert_eq!(at, len());
+        assert_eq!(at, LEN);
         assert_eq!(field_range("nonsense"), None);
         let mut w = Weights::handset();
         w.king = 12345;
         assert_eq!(w.to_vec()[field_range("king").unwrap()], [12345]);
+        assert_eq!(field_range("advance").unwrap().start, AT.advance);
+        assert_eq!(field_range("en_prise").unwrap().start, AT.en_prise);
     }
 
     #[test]
-    fn vector_round_trip() {
+    fn vector_round_trip_and_get() {
         let w = Weights::handset();
-        assert_eq!(w.to_vec().len(), len());
+        assert_eq!(w.to_vec().len(), LEN);
         assert_eq!(Weights::from_vec(&w.to_vec()), w);
-        let v: Vec<i32> = (0..len() as i32).collect();
-        assert_eq!(Weights::from_vec(&v).to_vec(), v);
+        let v: Vec<i32> = (0..LEN as i32).collect();
+        let w = Weights::from_vec(&v);
+        assert_eq!(w.to_vec(), v);
+        for (i, &x) in v.iter().enumerate() {
+            assert_eq!(w.get(i), x);
+        }
+    }
+
+    #[test]
+    fn every_term_has_a_doc_and_a_range_that_admits_the_shipped_weights() {
+        for t in TERMS {
+            assert!(!t.doc.trim().is_empty(), "{}", t.name);
+            assert!(t.range.start() < t.range.end(), "{}", t.name);
+        }
+        assert_eq!(Weights::handset().out_of_range(), None);
+        assert_eq!(Weights::default().out_of_range(), None);
+    }
+
+    #[test]
+    fn from_reals_rounds_and_clamps() {
+        let mut v: Vec<f64> = Weights::handset()
+            .to_vec()
+            .iter()
+            .map(|&x| x as f64)
+            .collect();
+        v[AT.king] = 1e9;
+        v[AT.tempo] = f64::NAN;
+        v[AT.centre] = 6.6;
+        let w = Weights::from_reals(&v);
+        assert_eq!(w.king, *term("king").unwrap().range.end());
+        assert_eq!(w.tempo, *term("tempo").unwrap().range.start());
+        assert_eq!(w.centre, 7);
+        assert_eq!(w.out_of_range(), None);
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub struct Samples {
 impl Samples {
     pub fn new() -> Samples {
         Samples {
-            width: weights::len(),
+            width: weights::LEN,
             ..Samples::default()
         }
     }
@@ -122,6 +122,7 @@ pub fn load(text: &str, w: &Weights) -> Result<Samples, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::weights::AT;
 
     #[test]
     fn lines_load_and_bad_lines_are_named() {
@@ -129,8 +130,8 @@ mod tests {
         let s = load("B:W21-32:B1-12 ; 0.5\n\n# c\nW:W21-32:B1-12 ; 1\n", &w).unwrap();
         assert_eq!(s.len(), 2);
         // The start position: only the tempo, seen from White (Black to move: -1).
-        assert_eq!(s.row(0)[16], -1.0);
-        assert_eq!(s.row(1)[16], 1.0);
+        assert_eq!(s.row(0)[AT.tempo], -1.0);
+        assert_eq!(s.row(1)[AT.tempo], 1.0);
         assert!(load("B:W21-32:B1-12 ; 2", &w)
             .unwrap_err()
             .starts_with("line 1"));

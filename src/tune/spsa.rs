@@ -14,6 +14,9 @@
 //! Pairs are played in batches of `batch` against the same weights, on `concurrency`
 //! threads, and the batch's updates are applied in order. A run depends only on its config
 //! (seed, batch, ...), not on the number of threads or their timing: it is reproducible.
+//!
+//! Weights stay in their ranges (`weights::TERMS`): `θ` is clamped after every update, and
+//! the perturbed `+` and `-` weights are clamped too.
 
 use crate::arena::selfplay::{opening, play_out};
 use crate::core::Position;
@@ -52,7 +55,7 @@ impl SpsaConfig {
     /// games at low nodes rarely reach), perturbations of a tenth of each value but at least
     /// 4, Fishtest's `r_end` of 0.002.
     pub fn new(start: &Weights, pairs: usize, nodes: u64) -> SpsaConfig {
-        let mut fixed = vec![false; weights::len()];
+        let mut fixed = vec![false; weights::LEN];
         for name in ["man", "lone_king_off_diagonal"] {
             let r = weights::field_range(name).expect("a weight of the layout");
             fixed[r].iter_mut().for_each(|f| *f = true);
@@ -117,8 +120,9 @@ fn signs(cfg: &SpsaConfig, k: usize) -> Vec<f64> {
         .collect()
 }
 
+/// The weights nearest `theta`, in range.
 fn rounded(theta: &[f64]) -> Weights {
-    Weights::from_vec(&theta.iter().map(|x| x.round() as i32).collect::<Vec<_>>())
+    Weights::from_reals(theta)
 }
 
 /// The `+` weights' points over one pair: opening `k`, each side once.
@@ -242,6 +246,7 @@ pub fn run(
                 let ak = a[j] / (big_a + ck).powf(ALPHA);
                 let ckj = c[j] / ck.powf(GAMMA);
                 theta[j] += ak * result * delta[j] / ckj;
+                theta[j] = weights::clamp_value(j, theta[j]);
             }
         }
         first += batch;
@@ -262,7 +267,7 @@ mod tests {
     #[test]
     fn signs_are_plus_or_minus_one_and_zero_where_held() {
         let cfg = SpsaConfig::new(&Weights::handset(), 100, 1000);
-        let mut plus = vec![0usize; weights::len()];
+        let mut plus = vec![0usize; weights::LEN];
         for k in 1..=400 {
             let d = signs(&cfg, k);
             for (j, s) in d.iter().enumerate() {
@@ -289,20 +294,44 @@ mod tests {
         start.king = 0;
         let mut cfg = SpsaConfig::new(&start, 24, 400);
         // Only the king free, perturbed by 150 either way.
+        let king = weights::AT.king;
         cfg.fixed.iter_mut().for_each(|f| *f = true);
-        cfg.fixed[1] = false;
-        cfg.c_end[1] = 150.0;
+        cfg.fixed[king] = false;
+        cfg.c_end[king] = 150.0;
         cfg.r_end = 0.01;
         cfg.concurrency = 2;
         let openings = crate::arena::openings::builtin();
         let mut kings = Vec::new();
-        let got = run(&start, &cfg, &openings, &mut |p| kings.push(p.theta[1]));
-        // A flipped update would drive it below 0.
+        let got = run(&start, &cfg, &openings, &mut |p| kings.push(p.theta[king]));
+        // A flipped update would drive it below 0 (where the range stops it).
         assert!(got.king > 50, "king {}: {kings:?}", got.king);
         assert_eq!(kings.len(), 3, "a progress call a batch");
-        assert_eq!(got.to_vec()[2..], start.to_vec()[2..], "held weights move");
+        assert_eq!(
+            got.to_vec()[king + 1..],
+            start.to_vec()[king + 1..],
+            "held weights move"
+        );
         // The same config gives the same run, whatever the threads.
         cfg.concurrency = 1;
         assert_eq!(run(&start, &cfg, &openings, &mut |_| {}), got);
+    }
+
+    /// Steps far larger than the range: `θ` and the weights played stay inside it.
+    #[test]
+    fn a_run_keeps_the_weights_in_their_ranges() {
+        let start = Weights::handset();
+        let mut cfg = SpsaConfig::new(&start, 8, 50);
+        let max = weights::term("king_mobility").unwrap().range.clone();
+        cfg.fixed.iter_mut().for_each(|f| *f = true);
+        let j = weights::AT.king_mobility;
+        cfg.fixed[j] = false;
+        cfg.c_end[j] = 1000.0;
+        cfg.r_end = 10.0;
+        cfg.batch = 4;
+        let openings = crate::arena::openings::builtin();
+        let mut seen = Vec::new();
+        let got = run(&start, &cfg, &openings, &mut |p| seen.push(p.theta[j]));
+        assert!(seen.iter().all(|x| max.contains(&(*x as i32))), "{seen:?}");
+        assert_eq!(got.out_of_range(), None, "{got:?}");
     }
 }

@@ -7,9 +7,12 @@
 //! held too (each step is projected back onto it). Without that the advance table takes over
 //! the man's value, and every weight grows in step while `k` shrinks, which leaves the
 //! predictions alone but breaks the search's margins, which are in hundredths of a man.
+//!
+//! Every step ends with each weight moved back into its range (`weights::TERMS`), so the fit
+//! never leaves the weights a file may hold.
 
 use crate::eval::features::dot;
-use crate::eval::weights::Weights;
+use crate::eval::weights::{self, Weights, AT};
 use crate::tune::data::Samples;
 use rayon::prelude::*;
 
@@ -35,9 +38,9 @@ pub struct TuneConfig {
 
 impl Default for TuneConfig {
     fn default() -> Self {
-        let mut fixed = vec![false; crate::eval::weights::len()];
+        let mut fixed = vec![false; weights::LEN];
         // `man` sets the unit (hundredths of a man); see the module notes.
-        fixed[0] = true;
+        fixed[AT.man] = true;
         TuneConfig {
             epochs: 30,
             learning_rate: 2.0,
@@ -114,7 +117,10 @@ pub fn tune(
 ) -> (Weights, f64) {
     let mut k = k;
     // The advance table's values: their sum is held (see the module notes).
-    let advance: Vec<usize> = (3..10).filter(|&j| !cfg.fixed[j]).collect();
+    let advance: Vec<usize> = weights::field_range("advance")
+        .expect("the advance table")
+        .filter(|&j| !cfg.fixed[j])
+        .collect();
     let width = s.width;
     let mut w: Vec<f32> = start.to_vec().iter().map(|&x| x as f32).collect();
     let (mut m, mut v) = (vec![0f64; width], vec![0f64; width]);
@@ -153,13 +159,17 @@ pub fn tune(
             for &j in &advance {
                 w[j] -= drift / advance.len() as f32;
             }
+            // Back into range (the projection's sum may then be off by what was cut).
+            for (j, x) in w.iter_mut().enumerate() {
+                *x = weights::clamp_value(j, *x as f64) as f32;
+            }
         }
         if cfg.refit_k > 0 && epoch % cfg.refit_k == 0 {
             k = fit_k_between(s, &w, k / 1.5, k * 1.5);
         }
         progress(epoch, &w, k);
     }
-    let rounded = Weights::from_vec(&w.iter().map(|x| x.round() as i32).collect::<Vec<_>>());
+    let rounded = Weights::from_reals(&w.iter().map(|&x| x as f64).collect::<Vec<_>>());
     (rounded, k)
 }
 
@@ -268,6 +278,41 @@ mod tests {
                 "advance {r}\n{got:?}"
             );
         }
+    }
+
+    /// Data that wants `tempo` far beyond its range: the fit stops at the range's end, and
+    /// every epoch's weights are in range.
+    #[test]
+    fn the_fit_keeps_every_weight_in_its_range() {
+        let start = Weights::handset();
+        let mut truth = as_f32(&start);
+        truth[AT.tempo] = 400.0;
+        let tempo_max = *weights::term("tempo").unwrap().range.end();
+        let mut s = Samples::new();
+        for pos in positions(2000, 9) {
+            s.push(&pos, 0.0, None, &start);
+            let i = s.len() - 1;
+            s.targets[i] = sigmoid(0.01 * dot(&truth, s.row(i)) as f64) as f32;
+        }
+        let cfg = TuneConfig {
+            epochs: 30,
+            learning_rate: 40.0,
+            batch: 256,
+            ..TuneConfig::default()
+        };
+        let mut epochs = 0;
+        let (got, _) = tune(&s, &start, 0.01, &cfg, &mut |_, w, _| {
+            epochs += 1;
+            for (j, &x) in w.iter().enumerate() {
+                assert!(
+                    weights::term_at(j).range.contains(&(x.round() as i32)),
+                    "{j}: {x}"
+                );
+            }
+        });
+        assert_eq!(epochs, 30);
+        assert_eq!(got.tempo, tempo_max, "{got:?}");
+        assert_eq!(got.out_of_range(), None);
     }
 
     #[test]
