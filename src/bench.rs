@@ -4,6 +4,7 @@
 
 use crate::core::notation::parse_fen;
 use crate::core::Game;
+use crate::search::tt::TableError;
 use crate::search::{Engine, Limits, SearchControl};
 use std::time::{Duration, Instant};
 
@@ -49,15 +50,16 @@ impl BenchResult {
 }
 
 /// Search every bench position to `depth` with a fresh table each, and add up the nodes.
-/// `on_position` sees each position's index, FEN and node count as it finishes.
+/// `on_position` sees each position's index, FEN and node count as it finishes. An error if
+/// the table of `hash_mb` cannot be had.
 pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
     weights: &crate::eval::Weights,
     on_position: &mut dyn FnMut(usize, &str, u64),
-) -> BenchResult {
-    let mut engine = Engine::new(hash_mb, threads);
+) -> Result<BenchResult, TableError> {
+    let mut engine = Engine::try_new(hash_mb, threads)?;
     engine.weights = weights.clone();
     let limits = Limits {
         depth: Some(depth),
@@ -74,8 +76,8 @@ pub fn run(
         nodes += out.nodes;
         on_position(i, fen, out.nodes);
     }
-    BenchResult {
+    Ok(BenchResult {
         nodes,
         time: start.elapsed(),
-    }
+    })
 }

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 fn small_book(positions: usize) -> Book {
     let mut book = Book::new();
-    grow(&mut book, &config(positions), &mut |_, _| true);
+    grow(&mut book, &config(positions), &mut |_, _| true).unwrap();
     book
 }
 
@@ -87,12 +87,13 @@ fn a_build_resumes_where_it_stopped() {
     grow(&mut book, &config(20), &mut |_, _| {
         steps += 1;
         steps < 6
-    });
+    })
+    .unwrap();
     assert_eq!(book.len(), 6);
     let path = temp_path("resume.book");
     book.save(&path).unwrap();
     let mut resumed = Book::load(&path).unwrap();
-    grow(&mut resumed, &config(9), &mut |_, _| true);
+    grow(&mut resumed, &config(9), &mut |_, _| true).unwrap();
     assert_eq!(resumed.len(), 9);
     for (key, _) in book.entries() {
         assert!(resumed.contains(key));

@@ -8,6 +8,24 @@ use support::{field, legal_moves, Engine};
 
 const START: &str = "startpos";
 
+/// The most threads the engine should accept here: 4 per core, at least 4, at most 256.
+fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (4 * cores).clamp(4, 256)
+}
+
+/// Resident memory of a process in MiB, from /proc (Linux).
+#[cfg(target_os = "linux")]
+fn rss_mib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kib: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        .unwrap();
+    kib / 1024
+}
+
 /// `done`'s move, after checking that it is legal after `moves` from the FEN.
 fn legal_done(done: &str, fen: &str, moves: &[String]) -> String {
     assert!(done.starts_with("done move="), "{done}");
@@ -296,7 +314,10 @@ fn every_error_case_gets_an_error_and_the_loop_goes_on() {
     // The old values stayed.
     e.send("hub");
     let params = e.until("wait");
-    assert!(params.contains(&"param name=threads value=1 type=int min=1 max=256".to_string()));
+    assert!(params.contains(&format!(
+        "param name=threads value=1 type=int min=1 max={}",
+        max_threads()
+    )));
     assert!(params
         .iter()
         .any(|l| l.starts_with("param name=tt-size value=22 ")));
@@ -402,4 +423,93 @@ fn eval_file_loads_weights_and_refuses_bad_files() {
     e.send("go think");
     let lines = e.until("done");
     legal_done(lines.last().unwrap(), START, &[]);
+}
+
+/// More threads than 4 per core only delay a stop (each must be scheduled to see it): the
+/// engine declares that maximum and refuses more.
+#[test]
+fn threads_are_capped_by_the_cores() {
+    let mut e = Engine::start();
+    let lines = e.handshake();
+    let max = max_threads();
+    let declared = format!("param name=threads value=1 type=int min=1 max={max}");
+    assert!(lines.contains(&declared), "{lines:?}");
+    e.send(&format!("set-param name=threads value={}", max + 1));
+    let err = e.recv();
+    assert!(
+        err.starts_with(&format!("error message=\"threads={}", max + 1)),
+        "{err}"
+    );
+    e.send(&format!("set-param name=threads value={max}"));
+    assert_eq!(e.sync(), Vec::<String>::new());
+}
+
+/// A `pos` line too long to keep is refused like any bad `pos`: the previous position is
+/// gone, so the next `go` cannot answer for it.
+#[test]
+fn a_pos_line_too_long_clears_the_position() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("pos start");
+    e.send("level depth=2");
+    let mut long = String::from("pos start moves=\"");
+    while long.len() <= 1 << 20 {
+        long.push_str("11-15 ");
+    }
+    long.push('"');
+    e.send(&long);
+    let err = e.recv();
+    assert!(
+        err.contains("too long") && err.contains("no position"),
+        "{err}"
+    );
+    e.send("go think");
+    let lines = e.until("done");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].contains("no position"), "{lines:?}");
+    assert_eq!(lines[1], "done");
+    // Another over-long line leaves a good position alone.
+    e.send("pos start");
+    e.send(&"x".repeat((1 << 20) + 1));
+    assert!(e.recv().contains("too long; ignored"));
+    e.send("level depth=2");
+    e.send("go think");
+    legal_done(&e.until("done").pop().unwrap(), START, &[]);
+}
+
+/// The table's pages are in memory by the time `init` is answered, so no search pays for
+/// them; until then the loop answers as usual. (256 MiB table; memory read from /proc.)
+#[test]
+#[cfg(target_os = "linux")]
+fn the_table_is_in_memory_before_ready() {
+    let mut e = Engine::start();
+    e.send("hub");
+    e.until("wait");
+    e.send("set-param name=tt-size value=24");
+    e.send("ping");
+    e.send("init");
+    let mut lines = vec![e.recv(), e.recv()];
+    lines.sort();
+    assert_eq!(lines, ["pong", "ready"]);
+    let rss = rss_mib(e.pid());
+    assert!(rss >= 256, "only {rss} MiB in memory after ready");
+    // A new game forgets the old entries without giving the memory back.
+    e.send("pos start");
+    e.send("level depth=6");
+    e.send("go think");
+    let first = e.until("done");
+    e.send("new-game");
+    e.send("pos start");
+    e.send("level depth=6");
+    e.send("go think");
+    let second = e.until("done");
+    assert_eq!(first.len(), second.len(), "{first:?} {second:?}");
+    for (a, b) in first.iter().zip(&second) {
+        assert_eq!(field(a, "nodes"), field(b, "nodes"), "{a} / {b}");
+    }
+    assert!(rss_mib(e.pid()) >= 256);
+    // The end of input is honoured while a table is being prepared.
+    e.send("set-param name=tt-size value=25");
+    e.close_stdin();
+    assert!(e.wait_exit().success());
 }

@@ -254,8 +254,8 @@ fn stop_ends_an_infinite_search_with_a_legal_move() {
 #[test]
 fn single_thread_bench_is_deterministic() {
     let w = poolshark::eval::Weights::default();
-    let a = poolshark::bench::run(6, 1, 8, &w, &mut |_, _, _| {});
-    let b = poolshark::bench::run(6, 1, 8, &w, &mut |_, _, _| {});
+    let a = poolshark::bench::run(6, 1, 8, &w, &mut |_, _, _| {}).unwrap();
+    let b = poolshark::bench::run(6, 1, 8, &w, &mut |_, _, _| {}).unwrap();
     assert_eq!(a.nodes, b.nodes);
     assert!(a.nodes > 1000);
 }

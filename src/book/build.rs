@@ -10,6 +10,7 @@
 use crate::book::tree::{minimax, to_i16};
 use crate::book::{Book, BookMove};
 use crate::core::{movegen, Game, Position};
+use crate::search::tt::TableError;
 use crate::search::{Engine, Limits, SearchControl};
 use std::collections::HashMap;
 
@@ -43,14 +44,15 @@ pub struct Progress {
 
 /// Grow `book` from the start position until it holds `cfg.positions` positions or nothing
 /// is left to expand within `cfg.plies`. `after_step` runs after each expansion (to save and
-/// report); if it returns false the build stops there.
+/// report); if it returns false the build stops there. An error if the table of
+/// `cfg.hash_mb` cannot be had.
 pub fn grow(
     book: &mut Book,
     cfg: &BuildConfig,
     after_step: &mut dyn FnMut(&Book, Progress) -> bool,
-) {
+) -> Result<(), TableError> {
     let root = Position::start();
-    let engine = Engine::new(cfg.hash_mb, cfg.threads);
+    let engine = Engine::try_new(cfg.hash_mb, cfg.threads)?;
     while book.len() < cfg.positions {
         let Some((pos, ply)) = next_candidate(book, &root, cfg.plies) else {
             break;
@@ -71,6 +73,7 @@ pub fn grow(
             break;
         }
     }
+    Ok(())
 }
 
 /// Search every legal move of `pos` and enter them in the book with their scores.

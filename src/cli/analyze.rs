@@ -2,7 +2,7 @@
 
 use super::args::{parse_seconds, EngineArgs, PositionArgs};
 use super::CliError;
-use crate::search::{Engine, Limits, SearchControl};
+use crate::search::{Limits, SearchControl};
 use std::time::Duration;
 
 /// How long `analyze` thinks when no limit is given.
@@ -42,8 +42,7 @@ impl AnalyzeArgs {
         if self.depth.is_none() && self.nodes.is_none() && self.movetime.is_none() {
             limits.move_time = Some(DEFAULT_MOVE_TIME);
         }
-        let search = &self.engine.search;
-        let mut engine = Engine::new(search.hash as usize, search.threads as usize);
+        let mut engine = self.engine.search.engine()?;
         engine.weights = weights;
         let control = SearchControl::new();
         let out = engine.search(&game, &limits, &control, &mut |info| {
@@ -94,7 +93,8 @@ impl BenchArgs {
             &mut |i, fen, nodes| {
                 errln!("position {}/{n} nodes {nodes} fen {fen}", i + 1);
             },
-        );
+        )
+        .map_err(|e| search.table_error(e))?;
         outln!("nodes {} nps {}", r.nodes, r.nps());
         Ok(())
     }

@@ -4,6 +4,8 @@
 use super::{input, CliError};
 use crate::core::{notation, Game, Position};
 use crate::eval::Weights;
+use crate::search::tt::TableError;
+use crate::search::Engine;
 use std::path::PathBuf;
 
 /// `--fen`: the position a command starts from.
@@ -57,6 +59,20 @@ pub struct SearchArgs {
     /// Transposition table size in MiB (rounded down to a power of two entries).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: u32,
+}
+
+impl SearchArgs {
+    /// An engine with these resources. A table larger than this machine allows (half its
+    /// memory) or that cannot be allocated is bad input; more threads than 4 per core are
+    /// capped, with a warning.
+    pub fn engine(&self) -> Result<Engine, CliError> {
+        Engine::try_new(self.hash as usize, self.threads as usize).map_err(|e| self.table_error(e))
+    }
+
+    /// A table error as the CLI reports it, naming the option.
+    pub fn table_error(&self, e: TableError) -> CliError {
+        input(format!("--hash {}: {e}", self.hash))
+    }
 }
 
 /// `--weights`: the evaluation weights.

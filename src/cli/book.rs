@@ -68,7 +68,7 @@ impl BuildArgs {
         let cfg = self.config();
         let start = Instant::now();
         let mut saved = Ok(());
-        build::grow(&mut book, &cfg, &mut |book, p| {
+        let grown = build::grow(&mut book, &cfg, &mut |book, p| {
             saved = book.save(out);
             errln!(
                 "positions {} ply {} root {} time {:.1}s",
@@ -79,6 +79,7 @@ impl BuildArgs {
             );
             saved.is_ok()
         });
+        grown.map_err(|e| self.search.table_error(e))?;
         saved.map_err(cannot_write)?;
         book.save(out).map_err(cannot_write)?;
         outln!(

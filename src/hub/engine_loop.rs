@@ -5,14 +5,20 @@
 //! While a search runs only `ping`, `ponder-hit` and `stop` are handled at once; any other
 //! line stops the search, waits for its `done`, and is then handled. The engine moves into
 //! the search thread and comes back when it ends, so no lock guards it.
+//!
+//! A new table's pages are faulted in on a background thread (`search::tt`). `init` is
+//! answered with `ready` only once that is done, so a client that waits for `ready` never
+//! has its clock charged for it; meanwhile the loop answers every other line as usual.
 
 use crate::book::{Book, Rng};
 use crate::core::{movegen, Game};
+use crate::eval::Weights;
 use crate::hub::command::{parse, shown, Command, GoMode, HubError, Level};
 use crate::hub::input::{spawn_reader, Event};
 use crate::hub::output;
 use crate::hub::params::{max_tt_log2, Params};
-use crate::search::{Engine, Limits, SearchControl};
+use crate::search::tt::Readiness;
+use crate::search::{max_threads, Engine, Limits, SearchControl};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
@@ -47,6 +53,12 @@ struct Hub {
     /// None when the book could not be loaded: the engine then always searches.
     book: Option<Book>,
     rng: Rng,
+    /// The weights in force (from `eval-file`), for an engine made afresh.
+    weights: Weights,
+    /// Whether the current table's pages are in memory.
+    table: Arc<Readiness>,
+    /// `ready` lines owed for `init`s that came while the table was being prepared.
+    ready_owed: usize,
 }
 
 /// Run the loop on stdin and stdout until `quit` or the end of input. Returns the exit code.
@@ -62,25 +74,8 @@ pub fn run_with(eval_file: &str) -> i32 {
         log::error!("cannot start the stdin reader: {e}");
         return 1;
     }
-    let params = Params::new(max_tt_log2());
-    let mut engine = Engine::new(1, params.threads);
-    if let Err(e) = engine.try_set_tt_log2(params.tt_log2) {
-        log::warn!("hash table of 2^{} entries: {e}", params.tt_log2);
-    }
-    let mut hub = Hub {
-        params: Params {
-            tt_log2: engine.tt().log2_entries(),
-            ..params
-        },
-        engine: Some(engine),
-        game: Some(Game::new(crate::core::Position::start())),
-        level: Level::default(),
-        search: None,
-        searches: 0,
-        tx,
-        book: load_book(),
-        rng: crate::book::rng_from_env(),
-    };
+    let mut hub = Hub::new(tx, Params::new(max_tt_log2(), max_threads()));
+    hub.book = load_book();
     if !eval_file.is_empty() {
         if let Err(e) = hub.set_param("eval-file", eval_file) {
             eprintln!("error: {e}");
@@ -91,6 +86,73 @@ pub fn run_with(eval_file: &str) -> i32 {
 }
 
 impl Hub {
+    /// A Hub at rest with these parameters (the table as large as they say, if it can be
+    /// had), the start position and no book.
+    fn new(tx: Sender<Event>, params: Params) -> Hub {
+        let weights = Weights::default();
+        let engine = fresh_engine(&params, &weights);
+        Hub {
+            params: Params {
+                tt_log2: engine.tt().log2_entries(),
+                ..params
+            },
+            table: engine.tt().readiness(),
+            engine: Some(engine),
+            game: Some(Game::new(crate::core::Position::start())),
+            level: Level::default(),
+            search: None,
+            searches: 0,
+            tx,
+            book: None,
+            rng: crate::book::rng_from_env(),
+            weights,
+            ready_owed: 0,
+        }
+    }
+
+    /// Make the engine afresh from the parameters and weights in force (after the search
+    /// thread, which held the old one, failed).
+    fn replace_engine(&mut self) {
+        let engine = fresh_engine(&self.params, &self.weights);
+        self.params.tt_log2 = engine.tt().log2_entries();
+        self.table = engine.tt().readiness();
+        self.engine = Some(engine);
+    }
+
+    /// Answer `init` with `ready` once the table is ready (now, or when a watcher says so).
+    fn owe_ready(&mut self) {
+        self.ready_owed += 1;
+        self.pay_ready();
+    }
+
+    /// Print the `ready` lines owed if the current table is ready; else watch it.
+    fn pay_ready(&mut self) {
+        if self.ready_owed == 0 {
+            return;
+        }
+        if self.table.is_ready() {
+            for _ in 0..self.ready_owed {
+                output::line("ready");
+            }
+            self.ready_owed = 0;
+            return;
+        }
+        let table = Arc::clone(&self.table);
+        let tx = self.tx.clone();
+        let watcher = std::thread::Builder::new()
+            .name("hub-table".into())
+            .spawn(move || {
+                table.wait();
+                let _ = tx.send(Event::TableReady);
+            });
+        if let Err(e) = watcher {
+            // No thread to watch with: wait here rather than never answer.
+            log::warn!("cannot start a thread to watch the table ({e}); waiting for it");
+            self.table.wait();
+            self.pay_ready();
+        }
+    }
+
     fn serve(&mut self, rx: &Receiver<Event>) -> i32 {
         loop {
             let Ok(event) = rx.recv() else { return 0 };
@@ -108,9 +170,21 @@ impl Hub {
                         self.finish_search();
                     }
                 }
-                Event::TooLong(n) => {
+                Event::TableReady => self.pay_ready(),
+                Event::TooLong { length, first_word } => {
                     self.end_search();
-                    output::error(&format!("line of {n} bytes is too long; ignored"));
+                    if first_word == "pos" {
+                        // Searching the previous position instead would answer the wrong
+                        // question.
+                        self.game = None;
+                        self.level = Level::default();
+                        output::error(&format!(
+                            "pos line of {length} bytes is too long; no position until the \
+                             next good pos"
+                        ));
+                    } else {
+                        output::error(&format!("line of {length} bytes is too long; ignored"));
+                    }
                 }
                 Event::Line(line) => {
                     let command = parse(&line);
@@ -151,10 +225,7 @@ impl Hub {
             Err(_) => {
                 // The thread catches search panics, so this is out of the ordinary: start over.
                 log::error!("the search thread failed; making a new engine");
-                let mut engine = Engine::new(1, self.params.threads);
-                let _ = engine.try_set_tt_log2(self.params.tt_log2);
-                self.params.tt_log2 = engine.tt().log2_entries();
-                self.engine = Some(engine);
+                self.replace_engine();
             }
         }
     }
@@ -183,7 +254,7 @@ impl Hub {
         match command {
             Command::Empty => {}
             Command::Hub => self.hello(),
-            Command::Init => output::line("ready"),
+            Command::Init => self.owe_ready(),
             Command::Ping => output::line("pong"),
             // A stop or ponder-hit that crossed the search's `done` on the way: nothing to do.
             Command::Stop | Command::PonderHit => {}
@@ -236,6 +307,7 @@ impl Hub {
             let engine = self.engine();
             let result = engine.try_set_tt_log2(next.tt_log2);
             let now = engine.tt().log2_entries();
+            self.table = engine.tt().readiness();
             self.params.tt_log2 = now;
             if result.is_err() {
                 let gib = (1u64 << next.tt_log2) as f64 * 16.0 / (1u64 << 30) as f64;
@@ -250,12 +322,15 @@ impl Hub {
         }
         if next.eval_file != self.params.eval_file {
             let weights = if next.eval_file.is_empty() {
-                Ok(crate::eval::Weights::default())
+                Ok(Weights::default())
             } else {
-                crate::eval::Weights::load(std::path::Path::new(&next.eval_file))
+                Weights::load(std::path::Path::new(&next.eval_file))
             };
             match weights {
-                Ok(w) => self.engine().weights = w,
+                Ok(w) => {
+                    self.engine().weights = w.clone();
+                    self.weights = w;
+                }
                 Err(e) => {
                     return Err(HubError::Refused(format!(
                         "eval-file: {e}; the weights stay as they were"
@@ -315,10 +390,7 @@ impl Hub {
             }
             Err(e) => {
                 // The closure, and the engine in it, is gone with the failed spawn.
-                let mut engine = Engine::new(1, self.params.threads);
-                let _ = engine.try_set_tt_log2(self.params.tt_log2);
-                self.params.tt_log2 = engine.tt().log2_entries();
-                self.engine = Some(engine);
+                self.replace_engine();
                 output::error(&format!("cannot start the search thread: {e}"));
                 output::line("done");
             }
@@ -346,6 +418,17 @@ impl Hub {
         log::debug!("book move {} score {}", m.mv.hub(), m.score);
         Some(m.mv)
     }
+}
+
+/// An engine as `params` and `weights` say, with the table of `tt_log2` if it can be had
+/// (else a smaller one: check `tt().log2_entries()`).
+fn fresh_engine(params: &Params, weights: &Weights) -> Engine {
+    let mut engine = Engine::new(1, params.threads);
+    if let Err(e) = engine.try_set_tt_log2(params.tt_log2) {
+        log::warn!("hash table of 2^{} entries: {e}", params.tt_log2);
+    }
+    engine.weights = weights.clone();
+    engine
 }
 
 /// The opening book: the file named by `POOLSHARK_BOOK`, else the built-in one. If it cannot
@@ -452,5 +535,28 @@ mod tests {
         assert_eq!(l.depth, Some(7));
         assert!(!l.analyze && !l.infinite);
         assert!(limits(&level, GoMode::Analyze).analyze);
+    }
+
+    /// The engine made after a failed search thread keeps the user's settings, the weights
+    /// of `eval-file` among them.
+    #[test]
+    fn a_replacement_engine_keeps_the_settings() {
+        let (tx, _rx) = channel();
+        let mut hub = Hub::new(tx, Params::new(17, 4));
+        let handset = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/handset.txt");
+        hub.set_param("eval-file", handset).unwrap();
+        hub.set_param("threads", "3").unwrap();
+        let loaded = hub.engine().weights.clone();
+        assert_ne!(
+            loaded,
+            Weights::default(),
+            "handset.txt differs from the built-in"
+        );
+        hub.engine = None;
+        hub.replace_engine();
+        let engine = hub.engine();
+        assert_eq!(engine.weights, loaded);
+        assert_eq!(engine.threads(), 3);
+        assert_eq!(engine.tt().log2_entries(), 17);
     }
 }

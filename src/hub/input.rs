@@ -7,18 +7,24 @@ use std::sync::mpsc::Sender;
 
 /// The longest line kept (a game of several hundred moves fits many times over).
 pub const MAX_LINE: usize = 1 << 20;
+/// The most of a too-long line's first word that is kept (command names are short).
+const MAX_WORD: usize = 32;
 
 /// What the loop waits for.
 #[derive(Debug)]
 pub enum Event {
     /// One input line, without its line end (invalid UTF-8 replaced).
     Line(String),
-    /// A line longer than `MAX_LINE` bytes, with its length; it is not parsed.
-    TooLong(usize),
+    /// A line longer than `MAX_LINE` bytes, with its length and its first word (cut to
+    /// `MAX_WORD` bytes): it is not parsed, but a `pos` that is refused must still clear the
+    /// position.
+    TooLong { length: usize, first_word: String },
     /// stdin is closed (or unreadable): the client is gone.
     Eof,
     /// The search with this number has printed its `done`.
     SearchDone(u64),
+    /// The table's pages are in memory (see `Engine::tt`'s readiness).
+    TableReady,
 }
 
 /// Start the reader thread.
@@ -68,7 +74,14 @@ pub fn read_lines(mut input: impl BufRead, tx: &Sender<Event>) {
 
 fn send_line(line: &mut Vec<u8>, length: &mut usize, tx: &Sender<Event>) -> bool {
     let event = if *length > MAX_LINE {
-        Event::TooLong(*length)
+        let word = line
+            .split(|b| b.is_ascii_whitespace())
+            .find(|w| !w.is_empty())
+            .unwrap_or_default();
+        Event::TooLong {
+            length: *length,
+            first_word: String::from_utf8_lossy(&word[..word.len().min(MAX_WORD)]).into_owned(),
+        }
     } else {
         let mut text = String::from_utf8_lossy(line).into_owned();
         if text.ends_with('\r') {
@@ -109,9 +122,25 @@ mod tests {
     #[test]
     fn long_lines_are_cut_off() {
         let mut input = vec![b'x'; MAX_LINE + 10];
-        input.extend_from_slice(b"\nping\n");
+        input.extend_from_slice(b"\n  pos moves=\"");
+        input.extend(std::iter::repeat_n(b'y', MAX_LINE));
+        input.extend_from_slice(b"\"\nping\n");
         let got = events(&input);
-        assert_eq!(got[0], format!("TooLong({})", MAX_LINE + 10));
-        assert_eq!(got[1], "Line(\"ping\")");
+        assert_eq!(
+            got[0],
+            format!(
+                "TooLong {{ length: {}, first_word: \"{}\" }}",
+                MAX_LINE + 10,
+                "x".repeat(MAX_WORD)
+            )
+        );
+        assert_eq!(
+            got[1],
+            format!(
+                "TooLong {{ length: {}, first_word: \"pos\" }}",
+                MAX_LINE + 14
+            )
+        );
+        assert_eq!(got[2], "Line(\"ping\")");
     }
 }

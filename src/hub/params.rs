@@ -8,8 +8,6 @@ use crate::search::tt::TranspositionTable;
 
 /// The table size at start-up: 2^22 entries of 16 bytes, 64 MiB.
 pub const DEFAULT_TT_LOG2: u32 = 22;
-/// The most search threads accepted.
-pub const MAX_THREADS: usize = 256;
 
 /// One parameter's type and allowed values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,6 +29,52 @@ pub struct Declared {
     pub help: &'static str,
 }
 
+/// Every parameter. Its name, declaration, value and setter are each one arm of an
+/// exhaustive `match` (`name`, `Params::declare`, `Params::value`, `Params::with`), so a new
+/// parameter does not compile until it has all four, and none can fall into another's field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    Variant,
+    Threads,
+    TtSize,
+    Ponder,
+    Book,
+    BookPly,
+    BookMargin,
+    EvalFile,
+}
+
+impl Param {
+    /// All of them, in the order of the start-up `param` lines.
+    pub const ALL: [Param; 8] = [
+        Param::Variant,
+        Param::Threads,
+        Param::TtSize,
+        Param::Ponder,
+        Param::Book,
+        Param::BookPly,
+        Param::BookMargin,
+        Param::EvalFile,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Param::Variant => "variant",
+            Param::Threads => "threads",
+            Param::TtSize => "tt-size",
+            Param::Ponder => "ponder",
+            Param::Book => "book",
+            Param::BookPly => "book-ply",
+            Param::BookMargin => "book-margin",
+            Param::EvalFile => "eval-file",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Param> {
+        Param::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
 /// The values in force.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Params {
@@ -45,13 +89,15 @@ pub struct Params {
     pub eval_file: String,
     /// Largest tt-size allowed here (it depends on the machine's memory).
     pub max_tt_log2: u32,
+    /// Most threads allowed here (`search::max_threads`: it depends on the cores).
+    pub max_threads: usize,
 }
 
 /// The variants played: only American pool checkers.
 pub const VARIANTS: &[&str] = &["pool"];
 
 impl Params {
-    pub fn new(max_tt_log2: u32) -> Params {
+    pub fn new(max_tt_log2: u32, max_threads: usize) -> Params {
         Params {
             variant: "pool".into(),
             threads: 1,
@@ -62,88 +108,89 @@ impl Params {
             book_margin: 4,
             eval_file: String::new(),
             max_tt_log2,
+            max_threads: max_threads.max(1),
+        }
+    }
+
+    pub fn declare(&self, param: Param) -> Declared {
+        let (kind, help) = match param {
+            Param::Variant => (
+                Kind::Enum(VARIANTS),
+                "the game played: American pool checkers",
+            ),
+            Param::Threads => (
+                Kind::Int {
+                    min: 1,
+                    max: self.max_threads as i64,
+                },
+                "search threads (Lazy SMP); at most 4 per core",
+            ),
+            Param::TtSize => (
+                Kind::Int {
+                    min: TranspositionTable::MIN_LOG2 as i64,
+                    max: self.max_tt_log2 as i64,
+                },
+                "hash table size as log2 of its entries (16 bytes each): 22 is 64 MiB",
+            ),
+            Param::Ponder => (
+                Kind::Bool,
+                "whether the client will send go ponder (the engine ponders only when asked)",
+            ),
+            Param::Book => (
+                Kind::Bool,
+                "play from the opening book in go think (go analyze and go ponder always search)",
+            ),
+            Param::BookPly => (
+                Kind::Int { min: 0, max: 60 },
+                "use the book while fewer than this many moves follow the pos position",
+            ),
+            Param::BookMargin => (
+                Kind::Int { min: 0, max: 100 },
+                "pick at random among book moves within this many hundredths of a man of the best (0: always the best)",
+            ),
+            Param::EvalFile => (
+                Kind::Text,
+                "evaluation weights file (tuning/weights.txt format); empty for the built-in weights",
+            ),
+        };
+        Declared {
+            name: param.name(),
+            kind,
+            help,
         }
     }
 
     pub fn declared(&self) -> Vec<Declared> {
-        vec![
-            Declared {
-                name: "variant",
-                kind: Kind::Enum(VARIANTS),
-                help: "the game played: American pool checkers",
-            },
-            Declared {
-                name: "threads",
-                kind: Kind::Int {
-                    min: 1,
-                    max: MAX_THREADS as i64,
-                },
-                help: "search threads (Lazy SMP)",
-            },
-            Declared {
-                name: "tt-size",
-                kind: Kind::Int {
-                    min: TranspositionTable::MIN_LOG2 as i64,
-                    max: self.max_tt_log2 as i64,
-                },
-                help: "hash table size as log2 of its entries (16 bytes each): 22 is 64 MiB",
-            },
-            Declared {
-                name: "ponder",
-                kind: Kind::Bool,
-                help: "whether the client will send go ponder (the engine ponders only when asked)",
-            },
-            Declared {
-                name: "book",
-                kind: Kind::Bool,
-                help: "play from the opening book in go think (go analyze and go ponder always search)",
-            },
-            Declared {
-                name: "book-ply",
-                kind: Kind::Int { min: 0, max: 60 },
-                help: "use the book while fewer than this many moves follow the pos position",
-            },
-            Declared {
-                name: "book-margin",
-                kind: Kind::Int { min: 0, max: 100 },
-                help: "pick at random among book moves within this many hundredths of a man of the best (0: always the best)",
-            },
-            Declared {
-                name: "eval-file",
-                kind: Kind::Text,
-                help: "evaluation weights file (tuning/weights.txt format); empty for the built-in weights",
-            },
-        ]
+        Param::ALL.into_iter().map(|p| self.declare(p)).collect()
     }
 
     /// The value of a parameter as the protocol writes it.
-    pub fn value(&self, name: &str) -> String {
-        match name {
-            "variant" => self.variant.clone(),
-            "threads" => self.threads.to_string(),
-            "tt-size" => self.tt_log2.to_string(),
-            "ponder" => self.ponder.to_string(),
-            "book" => self.book.to_string(),
-            "book-ply" => self.book_ply.to_string(),
-            "book-margin" => self.book_margin.to_string(),
-            "eval-file" => quote(&self.eval_file),
-            _ => String::new(),
+    pub fn value(&self, param: Param) -> String {
+        match param {
+            Param::Variant => self.variant.clone(),
+            Param::Threads => self.threads.to_string(),
+            Param::TtSize => self.tt_log2.to_string(),
+            Param::Ponder => self.ponder.to_string(),
+            Param::Book => self.book.to_string(),
+            Param::BookPly => self.book_ply.to_string(),
+            Param::BookMargin => self.book_margin.to_string(),
+            Param::EvalFile => quote(&self.eval_file),
         }
     }
 
     /// The `param` lines of the start-up, without the leading `param `.
     pub fn param_lines(&self) -> Vec<String> {
-        self.declared()
-            .iter()
-            .map(|d| {
-                let value = self.value(d.name);
+        Param::ALL
+            .into_iter()
+            .map(|p| {
+                let d = self.declare(p);
                 let kind = match &d.kind {
                     Kind::Bool => "type=bool".to_string(),
                     Kind::Int { min, max } => format!("type=int min={min} max={max}"),
                     Kind::Enum(values) => format!("type=enum values=\"{}\"", values.join(" ")),
                     Kind::Text => "type=string".to_string(),
                 };
-                format!("name={} value={value} {kind}", d.name)
+                format!("name={} value={} {kind}", d.name, self.value(p))
             })
             .collect()
     }
@@ -151,73 +198,73 @@ impl Params {
     /// A copy with `name` set to `text`, or an error if the name is unknown or the value is
     /// of the wrong type or out of range (then nothing changes).
     pub fn with(&self, name: &str, text: &str) -> Result<Params, HubError> {
-        let declared = self.declared();
-        let Some(d) = declared.iter().find(|d| d.name == name) else {
+        let Some(param) = Param::from_name(name) else {
             return Err(HubError::Refused(format!(
                 "unknown parameter {}",
                 crate::hub::command::shown(name)
             )));
         };
+        let d = self.declare(param);
         let mut next = self.clone();
-        match &d.kind {
-            Kind::Bool => {
-                let v = match text {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(HubError::BadValue {
-                            key: name.into(),
-                            value: text.into(),
-                            expected: "true or false".into(),
-                        })
-                    }
-                };
-                match name {
-                    "ponder" => next.ponder = v,
-                    _ => next.book = v,
-                }
-            }
-            Kind::Int { min, max } => {
-                let v = parse_int(name, text, *min, *max)?;
-                match name {
-                    "threads" => next.threads = v as usize,
-                    "tt-size" => next.tt_log2 = v as u32,
-                    "book-ply" => next.book_ply = v as u32,
-                    _ => next.book_margin = v as u32,
-                }
-            }
-            Kind::Text => next.eval_file = text.to_string(),
-            Kind::Enum(values) => {
-                if !values.contains(&text) {
-                    return Err(HubError::BadValue {
-                        key: name.into(),
-                        value: text.into(),
-                        expected: format!("one of: {}", values.join(", ")),
-                    });
-                }
-                next.variant = text.to_string();
-            }
+        match param {
+            Param::Variant => next.variant = choice(&d, text)?.to_string(),
+            Param::Threads => next.threads = int(&d, text)? as usize,
+            Param::TtSize => next.tt_log2 = int(&d, text)? as u32,
+            Param::Ponder => next.ponder = boolean(&d, text)?,
+            Param::Book => next.book = boolean(&d, text)?,
+            Param::BookPly => next.book_ply = int(&d, text)? as u32,
+            Param::BookMargin => next.book_margin = int(&d, text)? as u32,
+            Param::EvalFile => next.eval_file = text.to_string(),
         }
         Ok(next)
     }
 }
 
-/// The largest table allowed on this machine: at most half its memory, within the table's
-/// own limits. Without /proc/meminfo, 2^26 entries (1 GiB).
-pub fn max_tt_log2() -> u32 {
-    let total = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(kib.saturating_mul(1024))
-        });
-    let Some(bytes) = total else {
-        return 26;
+/// A declaration whose kind does not fit the field it is stored in: a mistake in this file.
+fn wrong_kind(d: &Declared) -> HubError {
+    HubError::Refused(format!("parameter {} is declared as {:?}", d.name, d.kind))
+}
+
+fn boolean(d: &Declared, text: &str) -> Result<bool, HubError> {
+    if d.kind != Kind::Bool {
+        return Err(wrong_kind(d));
+    }
+    match text {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(HubError::BadValue {
+            key: d.name.into(),
+            value: text.into(),
+            expected: "true or false".into(),
+        }),
+    }
+}
+
+fn int(d: &Declared, text: &str) -> Result<i64, HubError> {
+    match d.kind {
+        Kind::Int { min, max } => parse_int(d.name, text, min, max),
+        _ => Err(wrong_kind(d)),
+    }
+}
+
+fn choice<'a>(d: &Declared, text: &'a str) -> Result<&'a str, HubError> {
+    let Kind::Enum(values) = d.kind else {
+        return Err(wrong_kind(d));
     };
-    let entries = (bytes / 2) / TranspositionTable::ENTRY_BYTES as u64;
-    let log2 = 63u32.saturating_sub(entries.max(1).leading_zeros());
-    log2.clamp(TranspositionTable::MIN_LOG2, TranspositionTable::MAX_LOG2)
+    if !values.contains(&text) {
+        return Err(HubError::BadValue {
+            key: d.name.into(),
+            value: text.into(),
+            expected: format!("one of: {}", values.join(", ")),
+        });
+    }
+    Ok(text)
+}
+
+/// The largest table allowed on this machine: at most half its memory, within the table's
+/// own limits (`TranspositionTable::max_log2_here`).
+pub fn max_tt_log2() -> u32 {
+    TranspositionTable::max_log2_here()
 }
 
 #[cfg(test)]
@@ -226,7 +273,7 @@ mod tests {
 
     #[test]
     fn param_lines_state_type_and_range() {
-        let p = Params::new(28);
+        let p = Params::new(28, 256);
         let lines = p.param_lines();
         assert_eq!(
             lines[0],
@@ -239,7 +286,7 @@ mod tests {
 
     #[test]
     fn bad_values_leave_the_params_alone() {
-        let p = Params::new(28);
+        let p = Params::new(28, 256);
         assert_eq!(p.with("threads", "4").unwrap().threads, 4);
         assert!(p.with("ponder", "true").unwrap().ponder);
         for (name, value) in [
@@ -259,9 +306,37 @@ mod tests {
             p.param_lines().last().unwrap(),
             "name=eval-file value=\"\" type=string"
         );
-        for (name, value) in [] {
-            assert!(p.with(name, value).is_err(), "{name}={value}");
+    }
+
+    /// Each parameter is set in its own field and read back from it.
+    #[test]
+    fn each_parameter_has_its_own_field() {
+        let p = Params::new(28, 8);
+        for (param, text) in [
+            (Param::Variant, "pool"),
+            (Param::Threads, "3"),
+            (Param::TtSize, "17"),
+            (Param::Ponder, "true"),
+            (Param::Book, "false"),
+            (Param::BookPly, "5"),
+            (Param::BookMargin, "7"),
+            (Param::EvalFile, "w.txt"),
+        ] {
+            assert_eq!(Param::from_name(param.name()), Some(param));
+            let next = p.with(param.name(), text).unwrap();
+            let shown = next.value(param);
+            assert_eq!(shown.trim_matches('"'), text, "{param:?}");
+            // Nothing else changed.
+            for other in Param::ALL.into_iter().filter(|&o| o != param) {
+                assert_eq!(
+                    next.value(other),
+                    p.value(other),
+                    "{param:?} moved {other:?}"
+                );
+            }
         }
+        assert_eq!(p.param_lines().len(), Param::ALL.len());
+        assert!(p.with("threads", "9").is_err(), "above max_threads");
     }
 
     #[test]

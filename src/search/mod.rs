@@ -21,7 +21,7 @@ pub use score::Score;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use tt::TranspositionTable;
+use tt::{TableError, TranspositionTable};
 use worker::{Shared, ThreadResult, Worker};
 
 /// What bounds one search. Several limits may be set; the first reached ends the search.
@@ -151,6 +151,14 @@ pub struct Outcome {
     pub pv: Vec<Move>,
 }
 
+/// The most search threads an engine runs: four per core (at least 4, at most 256). Lazy
+/// SMP gains nothing from more threads than cores, and past a few per core they only delay a
+/// stop, since each must be scheduled to see it (256 threads on 2 cores took 2.7 s).
+pub fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (4 * cores).clamp(4, 256)
+}
+
 /// The engine: search settings, evaluation weights and the transposition table.
 pub struct Engine {
     tt: TranspositionTable,
@@ -161,27 +169,40 @@ pub struct Engine {
 
 impl Engine {
     /// An engine with a table of about `hash_mb` MiB (rounded down to a power of two
-    /// entries) and `threads` search threads.
+    /// entries) and `threads` search threads (capped at `max_threads`). Panics if the table
+    /// cannot be had; front ends use `try_new`.
     pub fn new(hash_mb: usize, threads: usize) -> Engine {
-        Engine::with_tt(TranspositionTable::with_mb(hash_mb), threads)
+        Engine::try_new(hash_mb, threads).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    fn with_tt(tt: TranspositionTable, threads: usize) -> Engine {
-        Engine {
+    /// `new`, or an error when the table is more than this machine allows (half its memory)
+    /// or the allocator refuses it.
+    pub fn try_new(hash_mb: usize, threads: usize) -> Result<Engine, TableError> {
+        let tt = TranspositionTable::try_with_log2(TranspositionTable::log2_for_mb(hash_mb))?;
+        let mut engine = Engine {
             tt,
-            threads: threads.max(1),
+            threads: 1,
             params: SearchParams::default(),
             weights: Weights::default(),
-        }
+        };
+        engine.set_threads(threads);
+        Ok(engine)
     }
 
     pub fn threads(&self) -> usize {
         self.threads
     }
+    /// Set the number of search threads, within 1 and `max_threads` (a larger number is
+    /// capped, with a warning).
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+        let max = max_threads();
+        if threads > max {
+            log::warn!("{threads} search threads asked for; using {max} (4 per core)");
+        }
+        self.threads = threads.clamp(1, max);
     }
-    /// Resize the table to 2^`log2` entries (it is cleared).
+    /// Resize the table to 2^`log2` entries (it is cleared). Panics if the memory cannot be
+    /// had; front ends use `try_set_tt_log2`.
     pub fn set_tt_log2(&mut self, log2: u32) {
         if log2 != self.tt.log2_entries() {
             self.tt = TranspositionTable::with_log2(log2);
@@ -190,15 +211,20 @@ impl Engine {
     /// Resize the table to 2^`log2` entries (it is cleared). If the memory cannot be had the
     /// old size stays (in the rare case it cannot be had back either, the smallest table):
     /// check `tt().log2_entries()`.
-    pub fn try_set_tt_log2(&mut self, log2: u32) -> Result<(), std::collections::TryReserveError> {
+    pub fn try_set_tt_log2(&mut self, log2: u32) -> Result<(), TableError> {
         let old = self.tt.log2_entries();
         if log2 == old {
             return Ok(());
         }
-        if let Ok(tt) = TranspositionTable::try_with_log2(log2) {
-            self.tt = tt;
-            return Ok(());
-        }
+        let err = match TranspositionTable::try_with_log2(log2) {
+            Ok(tt) => {
+                self.tt = tt;
+                return Ok(());
+            }
+            Err(e @ TableError::TooLarge { .. }) => return Err(e),
+            Err(e) => e,
+        };
+        log::debug!("{err}; freeing the old table and trying again");
         // Perhaps both tables do not fit at once: free the old one and try again.
         self.tt = TranspositionTable::with_log2(TranspositionTable::MIN_LOG2);
         match TranspositionTable::try_with_log2(log2) {
@@ -220,7 +246,7 @@ impl Engine {
     pub fn tt(&self) -> &TranspositionTable {
         &self.tt
     }
-    /// Forget what earlier searches learnt (a new game).
+    /// Forget what earlier searches learnt (a new game). O(1): see `tt::TranspositionTable`.
     pub fn clear(&mut self) {
         self.tt.clear();
     }
@@ -234,6 +260,11 @@ impl Engine {
         control: &SearchControl,
         on_info: &mut dyn FnMut(&Info),
     ) -> Outcome {
+        // The table's pages are faulted in on another thread since it was made; wait for
+        // that before the clock starts, so this search never pays for it. A stop cuts the
+        // wait short (the search then ends at once).
+        let readiness = self.tt.readiness();
+        while !readiness.wait_for(Duration::from_millis(10)) && !control.is_stopped() {}
         control.start();
         crate::core::attacks::init();
         self.tt.new_search();
