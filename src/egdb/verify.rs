@@ -1,0 +1,1 @@
+//! Re-checking every stored value against its successors (`egdb verify`).
