@@ -125,3 +125,99 @@ fn known_positions() {
     // More pieces than built: no answer.
     assert_eq!(db.probe(&parse_fen("W:W21,22,23:B1,2").unwrap()), None);
 }
+
+#[test]
+fn verify_passes_on_the_built_tables() {
+    let report = egdb::verify::verify(open().tables());
+    assert_eq!(report.checked, 6_408_836);
+    assert_eq!(report.mismatches, 0, "{:?}", report.examples);
+}
+
+#[test]
+fn verify_catches_a_wrong_value() {
+    // A copy of the 2-piece tables with one value changed (and the file made consistent, so
+    // only the values can tell).
+    let dir = support::scratch_dir("egdb-wrong");
+    egdb::build(&dir, 2, 1).unwrap();
+    let g = Group::new(0, 1, 0, 1);
+    let mut values = egdb::file::load(&dir, g).unwrap().unwrap();
+    let i = values.iter().position(|&v| v == values[0]).unwrap();
+    values[i] ^= 1 << 13; // another class
+    egdb::file::save(&dir, g, &values).unwrap();
+    let (code, out, _) = support::run_cli(&["egdb", "verify", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.starts_with("checked ") && !out.ends_with("mismatches 0\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn damaged_files_are_reported_and_left_out() {
+    let dir = support::scratch_dir("egdb-damaged");
+    egdb::build(&dir, 3, 1).unwrap();
+    let flipped = egdb::file::path(&dir, Group::new(0, 1, 0, 1));
+    let mut bytes = std::fs::read(&flipped).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&flipped, &bytes).unwrap();
+    let truncated = egdb::file::path(&dir, Group::new(0, 2, 0, 1));
+    let bytes = std::fs::read(&truncated).unwrap();
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    std::fs::write(egdb::file::path(&dir, Group::new(0, 1, 0, 2)), b"").unwrap();
+
+    let db = Egdb::open(&dir).unwrap();
+    assert_eq!(db.max_pieces(), 0);
+    assert_eq!(db.probe(&parse_fen("B:WK29:BK4").unwrap()), None);
+    assert!(db.probe(&parse_fen("B:WK29,K30:BK4").unwrap()).is_none());
+    assert!(db.probe(&parse_fen("B:WK29:B4").unwrap()).is_some());
+
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = support::run_cli(&["egdb", "verify", "--dir", d]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.starts_with("checked ") && out.ends_with(" mismatches 0\n"),
+        "{out}"
+    );
+    for name in ["b01w01.egdb: checksum", "b02w01.egdb", "b01w02.egdb"] {
+        assert!(err.contains(name), "{name} not in: {err}");
+    }
+    let (code, _, err) = support::run_cli(&["egdb", "probe", "--dir", d, "--fen", "B:WK29:BK4"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("b01w01.egdb") && err.contains("checksum"),
+        "{err}"
+    );
+
+    // The next build notices and rebuilds them.
+    egdb::build(&dir, 3, 1).unwrap();
+    assert_eq!(Egdb::open(&dir).unwrap().max_pieces(), 3);
+}
+
+#[test]
+fn probe_prints_one_line_and_refuses_too_many_pieces() {
+    let d = built().to_str().unwrap();
+    let (code, out, err) = support::run_cli(&["egdb", "probe", "--dir", d, "--fen", "B:WK29:BK4"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "wdl=L wdl50=loss dtc=2\n"),
+        "{err}"
+    );
+    let (_, out, _) = support::run_cli(&["egdb", "probe", "--dir", d, "--fen", "W:WK18:BK3"]);
+    assert_eq!(out, "wdl=D wdl50=draw dtc=-\n");
+    let (code, out, err) =
+        support::run_cli(&["egdb", "probe", "--dir", d, "--fen", "W:W21,22,23:B1,2"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("5 pieces") && err.contains("up to 4"), "{err}");
+}
+
+#[test]
+fn verify_command_passes_on_the_built_tables() {
+    let d = built().to_str().unwrap();
+    let (code, out, err) = support::run_cli(&["egdb", "verify", "--dir", d]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "checked 6408836 mismatches 0\n"),
+        "{err}"
+    );
+}
