@@ -425,3 +425,15 @@ fn analyze_and_the_hub_report_database_wins() {
         "{err}"
     );
 }
+
+#[test]
+fn random_probes_all_answer() {
+    let db = open();
+    let ps = egdb::speed::random_positions(db, 1000, 7);
+    assert_eq!(ps.len(), 1000);
+    assert!(ps
+        .iter()
+        .any(|p| p.side() == poolshark::core::square::Color::White));
+    let (n, _, answered) = egdb::speed::time_probes(db, &ps, 2);
+    assert_eq!((n, answered), (2000, 2000));
+}
