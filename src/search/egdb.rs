@@ -23,9 +23,8 @@ fn value(db: &Egdb, pos: &Position, counts: DrawCounts) -> Option<(Wdl, i32)> {
     let p = db.probe(pos)?;
     let dtc = i32::from(p.dtc.unwrap_or(0));
     if let Some(n) = counts.lone_king_moves {
-        if let Some(w) = db.probe_lone_king(pos, u32::from(n)) {
-            return Some((w, dtc));
-        }
+        // Without the lone-king table (a damaged file), the main table would ignore R19.
+        return db.probe_lone_king(pos, u32::from(n)).map(|w| (w, dtc));
     }
     let left = FORTY_MOVE_PLIES.saturating_sub(u32::from(counts.quiet_king_plies)) as i32;
     Some(match p.wdl50 {
