@@ -42,6 +42,41 @@ impl Tables {
         (t, bad)
     }
 
+    /// Only `groups` from `dir` (a probe of one position needs one group), with the reason
+    /// for each file that exists but cannot be used.
+    pub fn load_groups(dir: &Path, groups: &[Group]) -> (Tables, Vec<String>) {
+        let mut t = Tables::new();
+        let mut bad = Vec::new();
+        for &g in groups {
+            if g.pieces() > MAX_PIECES || !g.valid() {
+                continue;
+            }
+            match file::load(dir, g) {
+                Ok(Some(v)) => t.insert(g, v),
+                Ok(None) => {}
+                Err(why) => bad.push(why),
+            }
+        }
+        (t, bad)
+    }
+
+    /// The largest piece count for which `dir` has a file for every group (0 if none),
+    /// without reading them.
+    pub fn files_up_to(dir: &Path) -> u32 {
+        let mut best = 0;
+        for n in 2..=MAX_PIECES {
+            if Group::all_with(n)
+                .iter()
+                .all(|&g| file::path(dir, g).is_file())
+            {
+                best = n;
+            } else {
+                break;
+            }
+        }
+        best
+    }
+
     pub fn insert(&mut self, g: Group, values: Vec<u16>) {
         debug_assert_eq!(values.len() as u64, g.size());
         self.groups[g.id()] = Some(values);
