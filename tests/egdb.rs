@@ -168,9 +168,20 @@ fn damaged_files_are_reported_and_left_out() {
 
     let db = Egdb::open(&dir).unwrap();
     assert_eq!(db.max_pieces(), 0);
+    assert!(db.probe(&parse_fen("B:WK29:B4").unwrap()).is_some());
     assert_eq!(db.probe(&parse_fen("B:WK29:BK4").unwrap()), None);
     assert!(db.probe(&parse_fen("B:WK29,K30:BK4").unwrap()).is_none());
     assert!(db.probe(&parse_fen("B:WK29:B4").unwrap()).is_some());
+
+    // Opened for play, a group is read when first probed, and a damaged one left out then.
+    let lazy = Egdb::open_lazy(&dir).unwrap();
+    assert_eq!(lazy.max_pieces(), 3);
+    assert_eq!(lazy.probe(&parse_fen("B:WK29:BK4").unwrap()), None);
+    assert_eq!(lazy.probe(&parse_fen("B:WK29,K30:BK4").unwrap()), None);
+    assert_eq!(
+        lazy.probe(&parse_fen("B:WK29:B4").unwrap()),
+        db.probe(&parse_fen("B:WK29:B4").unwrap())
+    );
 
     let d = dir.to_str().unwrap();
     let (code, out, err) = support::run_cli(&["egdb", "verify", "--dir", d]);

@@ -123,7 +123,7 @@ impl EgdbArg {
             None if default && Path::new(DEFAULT_EGDB_DIR).is_dir() => DEFAULT_EGDB_DIR.into(),
             None => return Ok(None),
         };
-        Egdb::open(&dir)
+        Egdb::open_lazy(&dir)
             .map(|db| Some(Arc::new(db)))
             .map_err(|e| input(format!("--egdb: {e}")))
     }

@@ -78,8 +78,8 @@ pub struct ProbeArgs {
 impl ProbeArgs {
     fn run(self) -> Result<(), CliError> {
         let pos = self.fen.position()?;
-        // One group is enough: capture positions are stored like the others.
-        let db = Egdb::open_for(&self.dir.dir, &pos).map_err(|e| input(e.to_string()))?;
+        // Read lazily: one group is enough, capture positions being stored like the others.
+        let db = Egdb::open_lazy(&self.dir.dir).map_err(|e| input(e.to_string()))?;
         match db.probe(&pos) {
             Some(p) => {
                 outln!("{p}");
@@ -90,7 +90,7 @@ impl ProbeArgs {
                  up to {} pieces",
                 pos.occupied().count(),
                 self.dir.dir.display(),
-                Tables::files_up_to(&self.dir.dir)
+                db.max_pieces()
             ))),
         }
     }

@@ -159,22 +159,21 @@ impl Egdb {
         Ok(Egdb { tables, lone_king })
     }
 
-    /// Open only the groups a probe of `pos` reads (its own group), for a one-off probe of
-    /// large tables; damaged files are reported as `open` reports them.
-    pub fn open_for(dir: &Path, pos: &Position) -> Result<Egdb, EgdbError> {
+    /// Open the tables in `dir` for play: each group is read when a probe first needs it
+    /// (and a damaged file reported then, once); the lone-king table is read now. Groups
+    /// beyond the largest piece count with every file present are not probed.
+    pub fn open_lazy(dir: &Path) -> Result<Egdb, EgdbError> {
         if !dir.is_dir() {
             return Err(EgdbError::Dir(dir.into(), "not a directory".into()));
-        }
-        let g = index::Group::of(&index::canonical(pos));
-        let (tables, bad) = Tables::load_groups(dir, &[g]);
-        for why in bad {
-            log::warn!("endgame table left out: {why}");
         }
         let lone_king = lone_king::LoneKing::load(dir).unwrap_or_else(|why| {
             log::warn!("endgame table left out: {why}");
             None
         });
-        Ok(Egdb { tables, lone_king })
+        Ok(Egdb {
+            tables: Tables::lazy(dir),
+            lone_king,
+        })
     }
 
     /// Tables already in memory (a fresh build, for example).

@@ -1,15 +1,29 @@
 //! The groups in memory, and the look-up of a position in them. The builder fills one of
 //! these as it solves groups (each group reads the smaller ones), and `Egdb` probes one.
+//!
+//! Tables opened for play (`Tables::lazy`) read a group's file the first time a probe needs
+//! it: an engine started beside 6-piece tables (about 5 GB) holds only the groups its games
+//! reach, and starts at once. A damaged file is then reported (once) when first needed.
 
 use crate::core::position::Position;
 use crate::egdb::file;
 use crate::egdb::index::{canonical, Group, MAX_PIECES};
 use crate::egdb::value::TERMINAL_LOSS;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// Every group's values, by `Group::id`.
 pub struct Tables {
     groups: Vec<Option<Vec<u16>>>,
+    lazy: Option<Lazy>,
+}
+
+/// Groups read from a folder on first use.
+struct Lazy {
+    dir: PathBuf,
+    slots: Vec<OnceLock<Option<Vec<u16>>>>,
+    /// The largest piece count with a file for every group, when opened.
+    max_pieces: u32,
 }
 
 impl Default for Tables {
@@ -22,6 +36,19 @@ impl Tables {
     pub fn new() -> Tables {
         Tables {
             groups: vec![None; Group::IDS],
+            lazy: None,
+        }
+    }
+
+    /// The groups in `dir`, each read when a probe first needs it (see the module notes).
+    pub fn lazy(dir: &Path) -> Tables {
+        Tables {
+            groups: vec![None; Group::IDS],
+            lazy: Some(Lazy {
+                dir: dir.into(),
+                slots: (0..Group::IDS).map(|_| OnceLock::new()).collect(),
+                max_pieces: Tables::files_up_to(dir),
+            }),
         }
     }
 
@@ -37,24 +64,6 @@ impl Tables {
                     Ok(None) => {}
                     Err(why) => bad.push(why),
                 }
-            }
-        }
-        (t, bad)
-    }
-
-    /// Only `groups` from `dir` (a probe of one position needs one group), with the reason
-    /// for each file that exists but cannot be used.
-    pub fn load_groups(dir: &Path, groups: &[Group]) -> (Tables, Vec<String>) {
-        let mut t = Tables::new();
-        let mut bad = Vec::new();
-        for &g in groups {
-            if g.pieces() > MAX_PIECES || !g.valid() {
-                continue;
-            }
-            match file::load(dir, g) {
-                Ok(Some(v)) => t.insert(g, v),
-                Ok(None) => {}
-                Err(why) => bad.push(why),
             }
         }
         (t, bad)
@@ -82,12 +91,27 @@ impl Tables {
         self.groups[g.id()] = Some(values);
     }
 
-    /// A group's values, if present.
+    /// A group's values, if present (read now, if opened lazily and not read yet).
     pub fn group(&self, g: Group) -> Option<&[u16]> {
         if g.pieces() > MAX_PIECES {
             return None;
         }
-        self.groups[g.id()].as_deref()
+        if let Some(v) = self.groups[g.id()].as_deref() {
+            return Some(v);
+        }
+        let lazy = self.lazy.as_ref()?;
+        if !g.valid() || g.pieces() > lazy.max_pieces {
+            return None;
+        }
+        lazy.slots[g.id()]
+            .get_or_init(|| match file::load(&lazy.dir, g) {
+                Ok(v) => v,
+                Err(why) => {
+                    log::warn!("endgame table left out: {why}");
+                    None
+                }
+            })
+            .as_deref()
     }
 
     pub fn has(&self, g: Group) -> bool {
@@ -102,8 +126,12 @@ impl Tables {
             .collect()
     }
 
-    /// The largest piece count for which every group is present (0 if none).
+    /// The largest piece count for which every group is present (0 if none); opened lazily,
+    /// for which every group has a file.
     pub fn max_pieces(&self) -> u32 {
+        if let Some(lazy) = &self.lazy {
+            return lazy.max_pieces;
+        }
         let mut best = 0;
         for n in 2..=MAX_PIECES {
             if Group::all_with(n).iter().all(|g| self.has(*g)) {
