@@ -22,6 +22,10 @@ pub enum EgdbCommand {
     /// Time probes of random positions of the tables in --dir (loaded, then probed once
     /// before the clock starts): prints `probes <n> seconds <s> per-second <r>`.
     Speed(SpeedArgs),
+    /// Per group in --dir: `<group> positions <n> win <n> cursed-win <n> draw <n>
+    /// blessed-loss <n> loss <n> max-dtc <plies>` (side to move: Black, White's twin being
+    /// the swapped group), then the same for all groups with `total`.
+    Stats(DirArg),
 }
 
 impl EgdbCommand {
@@ -31,6 +35,7 @@ impl EgdbCommand {
             EgdbCommand::Probe(a) => a.run(),
             EgdbCommand::Verify(a) => a.run(),
             EgdbCommand::Speed(a) => a.run(),
+            EgdbCommand::Stats(a) => stats(&a.dir),
         }
     }
 }
@@ -164,4 +169,68 @@ impl SpeedArgs {
         );
         Ok(())
     }
+}
+
+/// `egdb stats`: one group's file at a time, so any size fits in memory.
+fn stats(dir: &std::path::Path) -> Result<(), CliError> {
+    use crate::egdb::{file, index::Group, value, Wdl50};
+    if !dir.is_dir() {
+        return Err(input(format!("{}: not a directory", dir.display())));
+    }
+    let order = [
+        Wdl50::Win,
+        Wdl50::CursedWin,
+        Wdl50::Draw,
+        Wdl50::BlessedLoss,
+        Wdl50::Loss,
+    ];
+    let mut total = [0u64; 5];
+    let mut total_max = 0;
+    let mut bad = 0;
+    for g in (2..=MAX_PIECES).flat_map(Group::all_with) {
+        let values = match file::load(dir, g) {
+            Ok(Some(v)) => v,
+            Ok(None) => continue,
+            Err(why) => {
+                errln!("bad table file: {why}");
+                bad += 1;
+                continue;
+            }
+        };
+        let mut counts = [0u64; 5];
+        let mut max = 0;
+        for &v in &values {
+            let c = value::class(v).expect("checked when read");
+            counts[order.iter().position(|&o| o == c).expect("a class")] += 1;
+            max = max.max(value::dtc(v));
+        }
+        let line: Vec<String> = order
+            .iter()
+            .zip(counts)
+            .map(|(c, n)| format!("{} {n}", c.name()))
+            .collect();
+        outln!(
+            "{g} positions {} {} max-dtc {max}",
+            values.len(),
+            line.join(" ")
+        );
+        for (t, n) in total.iter_mut().zip(counts) {
+            *t += n;
+        }
+        total_max = total_max.max(max);
+    }
+    let line: Vec<String> = order
+        .iter()
+        .zip(total)
+        .map(|(c, n)| format!("{} {n}", c.name()))
+        .collect();
+    outln!(
+        "total positions {} {} max-dtc {total_max}",
+        total.iter().sum::<u64>(),
+        line.join(" ")
+    );
+    if bad > 0 {
+        return Err(runtime(format!("{bad} bad table files")));
+    }
+    Ok(())
 }
