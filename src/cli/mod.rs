@@ -1,7 +1,7 @@
 //! The command line: clap subcommands that parse their options and call the library.
 //!
 //! One file per command family: `position` (perft, moves, show), `analyze` (analyze,
-//! bench), `arena` (match, selfplay, openings), `tune` (tune, spsa) and `book`. Each
+//! bench), `arena` (match, selfplay, openings), `tune` (tune, spsa), `book` and `serve`. Each
 //! subcommand is an `Args` struct with a `run` method; the option groups several commands
 //! share (`--fen`/`--moves`, `--threads`/`--hash`/`--weights`) are declared once in `args`
 //! and flattened into them.
@@ -28,6 +28,7 @@ mod arena;
 mod args;
 mod book;
 mod position;
+mod serve;
 mod tune;
 
 use clap::{Parser, Subcommand};
@@ -94,6 +95,10 @@ enum Command {
     // Bench keeps its smaller table (16 MiB), so its node count stays comparable.
     #[command(mut_arg("hash", |a| a.default_value("16")))]
     Bench(analyze::BenchArgs),
+    /// Serve the board: a page to play and analyse in the browser, at the address printed
+    /// (`poolshark board: http://127.0.0.1:8080/`). Each open board has its own game and
+    /// engine (a table of --hash MiB); at most --max-connections at once.
+    Serve(serve::ServeArgs),
 }
 
 /// The options of `poolshark hub`.
@@ -171,6 +176,7 @@ pub fn main() -> ExitCode {
         Command::Openings(a) => a.run(),
         Command::Book(c) => c.run(),
         Command::Bench(a) => a.run(),
+        Command::Serve(a) => a.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
