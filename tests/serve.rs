@@ -546,6 +546,22 @@ fn hostile_input_gets_errors_and_the_server_goes_on() {
         assert_eq!(m["type"], if i % 2 == 0 { "pong" } else { "error" });
     }
 
+    // A flood of searches: each request stops the one before it.
+    c.send(json!({"type":"new","white":"human","black":"human"}));
+    c.next("state");
+    for _ in 0..100 {
+        c.send(json!({"type":"engine_move"}));
+        c.send(json!({"type":"analyze","on":true}));
+    }
+    c.send(json!({"type":"stop"}));
+    c.send(json!({"type":"ping"}));
+    while c.recv()["type"] != "pong" {}
+    let s = c.state();
+    assert_eq!(
+        (s["thinking"].as_bool(), s["analyzing"].as_bool()),
+        (Some(false), Some(false))
+    );
+
     // Another connection is served meanwhile, and after a frame too large to read at all
     // (which ends its own connection).
     let mut other = server.board();
