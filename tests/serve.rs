@@ -638,3 +638,17 @@ fn measure_move_to_engine_move() {
         times[times.len() - 1]
     );
 }
+
+#[test]
+fn a_port_in_use_is_an_error() {
+    let server = Server::start(&[]);
+    let port = server.addr.rsplit(':').next().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+        .args(["serve", "--port", port])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot listen on 127.0.0.1:"), "{err}");
+    assert!(out.stdout.is_empty());
+}
