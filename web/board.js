@@ -248,6 +248,7 @@
       box.appendChild(b);
     });
     $("chooser").hidden = false;
+    $("chooser").scrollIntoView({ block: "nearest" });
     markChoice();
     renderBoard();
   }
@@ -488,8 +489,14 @@
       r.textContent = (w === "white" ? "1-0" : w === "black" ? "0-1" : "1/2-1/2") + " " + st.result.reason;
       box.appendChild(r);
     }
+    // Keep the current move in view by scrolling the list only (scrollIntoView would move
+    // the whole page as well).
     const cur = box.querySelector(".current");
-    if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
+    if (cur) {
+      const top = cur.offsetTop;
+      if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight)
+        box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+    }
   }
 
   function renderInfo() {

@@ -62,7 +62,7 @@ def new_driver():
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1180,860", "--hide-scrollbars"):
+                "--window-size=1100,1000", "--hide-scrollbars"):
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
@@ -188,7 +188,9 @@ def test_play_a_short_game_against_the_engine_and_take_back(page):
         wait(page, lambda d: len(move_list(d)) == 2 * k and status(d).startswith("Black to move"),
              f"the engine's reply to move {k}")
         after = pieces(page)
-        assert after.get(src) is None and after.get(dst) in ("b", "B"), (src, dst, after)
+        # Our move is in the list as clicked (the engine's reply may have taken that man).
+        mine = move_list(page)[2 * k - 2]
+        assert re.split(r"[-x]", mine)[0] == str(src) and re.split(r"[-x]", mine)[-1] == str(dst), mine
         white_before = {n for n, p in before.items() if p in "wW"}
         white_after = {n for n, p in after.items() if p in "wW"}
         assert white_before != white_after, "the engine's move changed no white piece"
@@ -251,6 +253,7 @@ def test_choose_between_two_capture_paths(page):
     marked = lambda d: sorted(int(g.get_attribute("data-square"))
                               for g in d.find_elements(By.CSS_SELECTOR, "#board g[data-taken]"))
     assert marked(page) == [6, 14, 22]
+    page.save_screenshot(os.path.join(os.path.dirname(SCREENSHOT) or ".", "board-chooser.png"))
     page.find_element(By.ID, "choice-1").click()
     wait(page, lambda d: 26 not in pieces(d), "the capture")
     after = pieces(page)
