@@ -153,8 +153,9 @@ pub struct GameEnd {
     pub reason: String,
 }
 
-/// The draw-rule counts: plies without a capture or man move (R18), and the lone king's
-/// moves while the material is three kings against one (R19).
+/// The draw-rule counts, in plies, with their limits: plies without a capture or man move
+/// (R18), and twice the lone king's moves while the material is three kings against one
+/// (R19), so that half of each is a count of moves.
 #[derive(Clone, Debug, Serialize)]
 pub struct Counts {
     pub forty: u32,

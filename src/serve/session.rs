@@ -51,7 +51,7 @@ pub struct Session {
 
 impl Default for Session {
     fn default() -> Session {
-        Session::new(Position::start(), Player::Human, Player::Engine)
+        Session::new(Position::start(), Player::Engine, Player::Human)
     }
 }
 
@@ -349,8 +349,10 @@ impl Session {
             counts: Counts {
                 forty: u32::from(counts.quiet_king_plies),
                 forty_limit: FORTY_MOVE_PLIES,
-                thirteen: counts.lone_king_moves.map(u32::from),
-                thirteen_limit: LONE_KING_MOVES,
+                // In plies like the 40-move count (two per lone king move), so that the
+                // page shows both as moves the same way.
+                thirteen: counts.lone_king_moves.map(|n| 2 * u32::from(n)),
+                thirteen_limit: 2 * LONE_KING_MOVES,
             },
             level: self.level,
         }
@@ -425,5 +427,162 @@ pub fn info_reply(root: &Position, info: &crate::search::Info) -> Reply {
         time: info.time.as_secs_f64(),
         pv: info.pv.iter().map(|m| m.hub()).collect(),
         pv_pdn,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn human() -> Session {
+        Session::new(Position::start(), Player::Human, Player::Human)
+    }
+
+    fn play(s: &mut Session, moves: &str) {
+        for m in moves.split_whitespace() {
+            s.play_text(m).unwrap();
+        }
+    }
+
+    fn hubs(s: &Session) -> Vec<String> {
+        s.state().legal.into_iter().map(|m| m.hub).collect()
+    }
+
+    #[test]
+    fn start_state() {
+        let st = Session::default().state();
+        assert_eq!(st.side, "black");
+        assert_eq!(st.legal.len(), 7);
+        assert_eq!(st.pieces.len(), 24);
+        assert_eq!(st.pieces[&12], "b");
+        assert_eq!((st.white, st.black), (Player::Engine, Player::Human));
+        assert_eq!(st.counts.forty_limit, 80);
+        assert_eq!(st.counts.thirteen, None);
+        assert!(st.result.is_none());
+        assert!(!Session::default().engine_to_move());
+    }
+
+    #[test]
+    fn undo_redo_goto_keep_the_line_until_another_move() {
+        let mut s = human();
+        play(&mut s, "11-15 22-18 15x22");
+        assert_eq!(s.state().history[2].pdn, "15x22");
+        assert_eq!(s.state().history[2].hub, "15x22x18");
+        s.undo().unwrap();
+        s.undo().unwrap();
+        assert_eq!((s.ply(), s.state().history.len()), (1, 3));
+        s.redo().unwrap();
+        assert_eq!(s.ply(), 2);
+        // Playing the move redo would play keeps the rest of the line.
+        play(&mut s, "15x22");
+        assert_eq!(s.state().history.len(), 3);
+        s.goto(0).unwrap();
+        assert!(s.undo().is_err());
+        assert!(s.goto(4).is_err());
+        s.goto(3).unwrap();
+        assert!(s.redo().is_err());
+        s.goto(1).unwrap();
+        play(&mut s, "23-19");
+        assert_eq!(s.state().history.len(), 2);
+        assert!(s.play_text("1-5").unwrap_err().starts_with("illegal move 1-5"));
+        assert_eq!(s.ply(), 2);
+    }
+
+    #[test]
+    fn both_captures_of_the_same_squares_are_offered() {
+        let mut s = human();
+        s.setup("W:WK2:B3,7,8,K9,17,28").unwrap();
+        let st = s.state();
+        assert_eq!(hubs(&s), ["2x4x8x9x17", "2x4x7x8"]);
+        assert_eq!(st.legal[0].captured, [8, 9, 17]);
+        assert_eq!(st.legal[1].captured, [7, 8]);
+        for m in &st.legal {
+            assert_eq!((m.path[0], *m.path.last().unwrap()), (2, 4));
+            assert_eq!(m.pdn.split('x').count(), m.path.len());
+        }
+    }
+
+    #[test]
+    fn a_finished_game_takes_no_move() {
+        let mut s = human();
+        s.setup("W:W14:B9").unwrap();
+        play(&mut s, "14x5");
+        let st = s.state();
+        let end = st.result.unwrap();
+        assert_eq!((end.winner, end.reason.as_str()), (Some("white"), "no move (R16)"));
+        assert!(st.legal.is_empty());
+        assert!(s.play_text("5-1").unwrap_err().contains("the game is over"));
+        s.undo().unwrap();
+        assert!(s.state().result.is_none());
+    }
+
+    #[test]
+    fn the_engine_move_must_fit_the_position_shown() {
+        let mut s = Session::new(Position::start(), Player::Engine, Player::Human);
+        play(&mut s, "11-15");
+        assert!(s.engine_to_move());
+        let key = s.game().position().key();
+        let mv = movegen::legal_moves(s.game().position())[0];
+        s.undo().unwrap();
+        assert!(!s.play_engine(mv, 1, key), "the position changed");
+        s.redo().unwrap();
+        assert!(s.play_engine(mv, 1, key));
+        assert_eq!(s.ply(), 2);
+    }
+
+    #[test]
+    fn the_thirteen_move_count_in_plies() {
+        let mut s = human();
+        s.setup("W:WK1,K2,K3:BK32").unwrap();
+        assert_eq!(s.state().counts.thirteen, Some(0));
+        assert_eq!(s.state().counts.thirteen_limit, 26);
+        play(&mut s, "1-5");
+        assert_eq!(s.state().counts.thirteen, Some(0));
+        let lone = s.state().legal[0].hub.clone();
+        play(&mut s, &lone);
+        assert_eq!(s.state().counts.thirteen, Some(2));
+        assert_eq!(s.state().counts.forty, 2);
+    }
+
+    #[test]
+    fn pdn_round_trip() {
+        let mut s = human();
+        s.setup("W:W14:B9,10,K1").unwrap();
+        play(&mut s, "14x5");
+        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+            panic!("a pdn reply")
+        };
+        assert!(pdn.contains("[GameType \"23\"]\n"), "{pdn}");
+        assert!(pdn.contains("[FEN \"W:W14:BK1,9,10\"]\n"), "{pdn}");
+        let mut t = Session::default();
+        t.load_pdn(&pdn).unwrap();
+        assert_eq!(t.state().start_fen, "W:W14:BK1,9,10");
+        assert_eq!(t.state().history[0].pdn, "14x5");
+        assert_eq!((t.white, t.black), (Player::Human, Player::Human));
+        assert!(t.load_pdn("[GameType \"21\"]\n*").unwrap_err().contains("GameType"));
+        assert!(t.load_pdn("[GameType \"23,W,8,8,A1,0\"]\n1. 11-15 *").is_ok());
+        assert!(t.load_pdn("1. 11-17 *").unwrap_err().starts_with("bad PDN"));
+        // Two kings walking to and fro: legal text, but longer than a board loads.
+        let mut long = String::from("[FEN \"W:WK30:BK3\"]\n");
+        for _ in 0..(MAX_PLIES / 4 + 1) {
+            long.push_str("30-26 3-7 26-30 7-3 ");
+        }
+        long.push('*');
+        let e = t.load_pdn(&long).unwrap_err();
+        assert!(e.contains("at most"), "{e}");
+        assert_eq!(t.state().history.len(), 1, "a rejected load changes nothing");
+    }
+
+    #[test]
+    fn level_is_checked() {
+        let mut s = human();
+        assert!(s.set_level(Some(0.0), None).is_err());
+        assert!(s.set_level(Some(f64::NAN), None).is_err());
+        assert!(s.set_level(None, Some(0)).is_err());
+        assert!(s.set_level(Some(1.0), Some(3)).is_err());
+        assert!(s.set_level(None, None).is_err());
+        assert_eq!(s.level, DEFAULT_LEVEL);
+        s.set_level(None, Some(5)).unwrap();
+        assert_eq!(s.move_limits().depth, Some(5));
     }
 }
