@@ -103,10 +103,35 @@ def wait(drv, cond, what):
 
 # ---------- reading the page ----------
 
+def retry_stale(read):
+    """A read of the board, retried when a state message redrew it under us."""
+    def wrapped(*args):
+        for _ in range(50):
+            try:
+                return read(*args)
+            except StaleElementReferenceException:
+                continue
+        return read(*args)
+    return wrapped
+
+
+def states(drv):
+    """How many state messages the page has received."""
+    return int(drv.find_element(By.ID, "board").get_attribute("data-states") or 0)
+
+
+def answered(drv, action, what):
+    """Do `action` and wait for the server's next state."""
+    before = states(drv)
+    action()
+    wait(drv, lambda d: states(d) > before, what)
+
+
 def square(drv, n):
     return drv.find_element(By.CSS_SELECTOR, f'#board g[data-square="{n}"]')
 
 
+@retry_stale
 def pieces(drv):
     """{square: piece} as drawn: b/w men, B/W kings."""
     out = {}
@@ -115,11 +140,13 @@ def pieces(drv):
     return out
 
 
+@retry_stale
 def targets(drv):
     return sorted(int(g.get_attribute("data-square"))
                   for g in drv.find_elements(By.CSS_SELECTOR, "#board g[data-target]"))
 
 
+@retry_stale
 def move_list(drv):
     return [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#moves .move:not(.start)")]
 
@@ -132,6 +159,7 @@ def errors_shown(drv):
     return [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#messages .msg.error")]
 
 
+@retry_stale
 def click_square(drv, n):
     square(drv, n).click()
 
@@ -147,7 +175,7 @@ def set_level_depth(drv, depth):
 
 def new_game(drv, mode):
     Select(drv.find_element(By.ID, "mode")).select_by_value(mode)
-    drv.find_element(By.ID, "new-game").click()
+    answered(drv, drv.find_element(By.ID, "new-game").click, "the new game")
 
 
 def set_fen(drv, fen):
