@@ -546,6 +546,22 @@ fn hostile_input_gets_errors_and_the_server_goes_on() {
         assert_eq!(m["type"], if i % 2 == 0 { "pong" } else { "error" });
     }
 
+    // A flood of searches: each request stops the one before it.
+    c.send(json!({"type":"new","white":"human","black":"human"}));
+    c.next("state");
+    for _ in 0..100 {
+        c.send(json!({"type":"engine_move"}));
+        c.send(json!({"type":"analyze","on":true}));
+    }
+    c.send(json!({"type":"stop"}));
+    c.send(json!({"type":"ping"}));
+    while c.recv()["type"] != "pong" {}
+    let s = c.state();
+    assert_eq!(
+        (s["thinking"].as_bool(), s["analyzing"].as_bool()),
+        (Some(false), Some(false))
+    );
+
     // Another connection is served meanwhile, and after a frame too large to read at all
     // (which ends its own connection).
     let mut other = server.board();
@@ -583,4 +599,42 @@ fn connections_are_capped_and_other_sites_refused() {
 
     let refused = server.try_connect(&[("Origin", "http://evil.example")]);
     assert!(refused.is_err(), "a page from another site is refused");
+}
+
+/// Not a test: the time from sending a move to receiving the engine's move, at the default
+/// strength (1 s a move), over the socket. Run it with
+/// `cargo test --profile ci --test serve -- --ignored --nocapture measure`.
+#[test]
+#[ignore]
+fn measure_move_to_engine_move() {
+    let server = Server::start(&[]);
+    let mut c = server.connect();
+    c.next("hello");
+    c.next("state");
+    let mut times = Vec::new();
+    for _ in 0..8 {
+        let s = c.state();
+        if s["result"] != Value::Null || s["side"] != "black" {
+            break;
+        }
+        let mv = s["legal"][0]["hub"].as_str().unwrap().to_string();
+        let t = std::time::Instant::now();
+        c.send(json!({"type":"move","move":mv}));
+        let ply = s["ply"].as_u64().unwrap();
+        loop {
+            let s = c.next("state");
+            if s["ply"].as_u64() == Some(ply + 2) {
+                break;
+            }
+        }
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "move to engine move at 1 s a move: {} moves, min {:.3} s, median {:.3} s, max {:.3} s",
+        times.len(),
+        times[0],
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
 }

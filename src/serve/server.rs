@@ -249,6 +249,16 @@ struct Connection {
     out: Vec<Reply>,
 }
 
+impl Drop for Connection {
+    /// However the connection ends (a closed tab, a failed write, a panic), its search
+    /// must not run on: an analysis would never stop by itself.
+    fn drop(&mut self) {
+        if let Some(s) = &self.search {
+            s.control.stop();
+        }
+    }
+}
+
 impl Connection {
     fn push_state(&mut self) {
         self.out.push(Reply::State(Box::new(self.session.state())));

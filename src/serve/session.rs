@@ -484,7 +484,10 @@ mod tests {
         s.goto(1).unwrap();
         play(&mut s, "23-19");
         assert_eq!(s.state().history.len(), 2);
-        assert!(s.play_text("1-5").unwrap_err().starts_with("illegal move 1-5"));
+        assert!(s
+            .play_text("1-5")
+            .unwrap_err()
+            .starts_with("illegal move 1-5"));
         assert_eq!(s.ply(), 2);
     }
 
@@ -509,7 +512,10 @@ mod tests {
         play(&mut s, "14x5");
         let st = s.state();
         let end = st.result.unwrap();
-        assert_eq!((end.winner, end.reason.as_str()), (Some("white"), "no move (R16)"));
+        assert_eq!(
+            (end.winner, end.reason.as_str()),
+            (Some("white"), "no move (R16)")
+        );
         assert!(st.legal.is_empty());
         assert!(s.play_text("5-1").unwrap_err().contains("the game is over"));
         s.undo().unwrap();
@@ -559,8 +565,13 @@ mod tests {
         assert_eq!(t.state().start_fen, "W:W14:BK1,9,10");
         assert_eq!(t.state().history[0].pdn, "14x5");
         assert_eq!((t.white, t.black), (Player::Human, Player::Human));
-        assert!(t.load_pdn("[GameType \"21\"]\n*").unwrap_err().contains("GameType"));
-        assert!(t.load_pdn("[GameType \"23,W,8,8,A1,0\"]\n1. 11-15 *").is_ok());
+        assert!(t
+            .load_pdn("[GameType \"21\"]\n*")
+            .unwrap_err()
+            .contains("GameType"));
+        assert!(t
+            .load_pdn("[GameType \"23,W,8,8,A1,0\"]\n1. 11-15 *")
+            .is_ok());
         assert!(t.load_pdn("1. 11-17 *").unwrap_err().starts_with("bad PDN"));
         // Two kings walking to and fro: legal text, but longer than a board loads.
         let mut long = String::from("[FEN \"W:WK30:BK3\"]\n");
@@ -570,7 +581,11 @@ mod tests {
         long.push('*');
         let e = t.load_pdn(&long).unwrap_err();
         assert!(e.contains("at most"), "{e}");
-        assert_eq!(t.state().history.len(), 1, "a rejected load changes nothing");
+        assert_eq!(
+            t.state().history.len(),
+            1,
+            "a rejected load changes nothing"
+        );
     }
 
     #[test]
