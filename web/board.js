@@ -686,6 +686,15 @@
       });
     });
     $("pdn-save").addEventListener("click", () => send({ type: "save_pdn" }));
+    // The arrow keys step through the game, except while typing in a box.
+    document.addEventListener("keydown", (e) => {
+      if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
+      const id = { ArrowLeft: "undo", ArrowRight: "redo" }[e.key];
+      if (id && !$(id).disabled) {
+        e.preventDefault();
+        $(id).click();
+      }
+    });
   }
 
   wire();

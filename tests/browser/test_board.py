@@ -18,6 +18,7 @@ from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 POOLSHARK = os.environ.get("POOLSHARK", "target/ci/poolshark")
@@ -253,6 +254,9 @@ def test_take_back_between_two_players(page):
     assert 15 not in pieces(page)
     assert status(page).startswith("Black to move")
     assert page.find_element(By.ID, "redo").is_enabled()
+    # The right arrow key goes forward again.
+    page.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    wait(page, lambda d: pieces(d).get(15) == "b", "the move forward")
 
 
 def test_choose_between_two_capture_paths(page):
