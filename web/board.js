@@ -18,7 +18,6 @@
     preview: null, // the legal move whose path and captures are drawn
     setup: null, // {pieces: {square: "b"|"B"|"w"|"W"}, sent: bool} while placing pieces
     info: null, // the last `info` message for the position shown
-    infoFen: null,
   };
 
   const $ = (id) => document.getElementById(id);
@@ -93,7 +92,6 @@
         break;
       case "info":
         ui.info = msg;
-        ui.infoFen = ui.state ? ui.state.fen : null;
         renderInfo();
         break;
       case "pdn":
@@ -114,14 +112,16 @@
   function onState(st) {
     const old = ui.state;
     ui.state = st;
+    // How many states arrived: lets a test wait for the answer to its own request.
+    const board = $("board");
+    board.dataset.states = String(Number(board.dataset.states || 0) + 1);
     // The placed position was accepted; a rejected one leaves setup open to fix it.
     if (ui.setup && ui.setup.sent) ui.setup = null;
     if (!old || old.fen !== st.fen || old.ply !== st.ply) {
       ui.selected = null;
       closeChooser();
-      if (!st.analyzing && !st.thinking) {
-        ui.info = null;
-      }
+      // The last search was of another position; analysis restarts in the new one.
+      ui.info = null;
     }
     if (ui.selected !== null && !legalFrom(ui.selected).length) {
       ui.selected = null;
@@ -248,6 +248,7 @@
       box.appendChild(b);
     });
     $("chooser").hidden = false;
+    $("chooser").scrollIntoView({ block: "nearest" });
     markChoice();
     renderBoard();
   }
@@ -400,7 +401,7 @@
     let s;
     if (st.result) {
       const w = st.result.winner;
-      s = "Game over: " + (w ? SIDE[w] + " wins" : "draw") + " (" + st.result.reason + ")";
+      s = "Game over: " + (w ? SIDE[w] + " wins" : "draw") + " by " + st.result.reason;
     } else if (st.thinking) {
       s = SIDE[st.side] + " (engine) is thinking…";
     } else if (st[st.side] === "engine") {
@@ -488,8 +489,14 @@
       r.textContent = (w === "white" ? "1-0" : w === "black" ? "0-1" : "1/2-1/2") + " " + st.result.reason;
       box.appendChild(r);
     }
+    // Keep the current move in view by scrolling the list only (scrollIntoView would move
+    // the whole page as well).
     const cur = box.querySelector(".current");
-    if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
+    if (cur) {
+      const top = cur.offsetTop;
+      if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight)
+        box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+    }
   }
 
   function renderInfo() {
@@ -679,6 +686,15 @@
       });
     });
     $("pdn-save").addEventListener("click", () => send({ type: "save_pdn" }));
+    // The arrow keys step through the game, except while typing in a box.
+    document.addEventListener("keydown", (e) => {
+      if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
+      const id = { ArrowLeft: "undo", ArrowRight: "redo" }[e.key];
+      if (id && !$(id).disabled) {
+        e.preventDefault();
+        $(id).click();
+      }
+    });
   }
 
   wire();

@@ -18,6 +18,7 @@ from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 POOLSHARK = os.environ.get("POOLSHARK", "target/ci/poolshark")
@@ -62,7 +63,7 @@ def new_driver():
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1180,860", "--hide-scrollbars"):
+                "--window-size=1100,1000", "--hide-scrollbars"):
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
@@ -103,10 +104,35 @@ def wait(drv, cond, what):
 
 # ---------- reading the page ----------
 
+def retry_stale(read):
+    """A read of the board, retried when a state message redrew it under us."""
+    def wrapped(*args):
+        for _ in range(50):
+            try:
+                return read(*args)
+            except StaleElementReferenceException:
+                continue
+        return read(*args)
+    return wrapped
+
+
+def states(drv):
+    """How many state messages the page has received."""
+    return int(drv.find_element(By.ID, "board").get_attribute("data-states") or 0)
+
+
+def answered(drv, action, what):
+    """Do `action` and wait for the server's next state."""
+    before = states(drv)
+    action()
+    wait(drv, lambda d: states(d) > before, what)
+
+
 def square(drv, n):
     return drv.find_element(By.CSS_SELECTOR, f'#board g[data-square="{n}"]')
 
 
+@retry_stale
 def pieces(drv):
     """{square: piece} as drawn: b/w men, B/W kings."""
     out = {}
@@ -115,11 +141,13 @@ def pieces(drv):
     return out
 
 
+@retry_stale
 def targets(drv):
     return sorted(int(g.get_attribute("data-square"))
                   for g in drv.find_elements(By.CSS_SELECTOR, "#board g[data-target]"))
 
 
+@retry_stale
 def move_list(drv):
     return [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#moves .move:not(.start)")]
 
@@ -132,6 +160,7 @@ def errors_shown(drv):
     return [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#messages .msg.error")]
 
 
+@retry_stale
 def click_square(drv, n):
     square(drv, n).click()
 
@@ -147,7 +176,7 @@ def set_level_depth(drv, depth):
 
 def new_game(drv, mode):
     Select(drv.find_element(By.ID, "mode")).select_by_value(mode)
-    drv.find_element(By.ID, "new-game").click()
+    answered(drv, drv.find_element(By.ID, "new-game").click, "the new game")
 
 
 def set_fen(drv, fen):
@@ -188,7 +217,9 @@ def test_play_a_short_game_against_the_engine_and_take_back(page):
         wait(page, lambda d: len(move_list(d)) == 2 * k and status(d).startswith("Black to move"),
              f"the engine's reply to move {k}")
         after = pieces(page)
-        assert after.get(src) is None and after.get(dst) in ("b", "B"), (src, dst, after)
+        # Our move is in the list as clicked (the engine's reply may have taken that man).
+        mine = move_list(page)[2 * k - 2]
+        assert re.split(r"[-x]", mine)[0] == str(src) and re.split(r"[-x]", mine)[-1] == str(dst), mine
         white_before = {n for n, p in before.items() if p in "wW"}
         white_after = {n for n, p in after.items() if p in "wW"}
         assert white_before != white_after, "the engine's move changed no white piece"
@@ -223,6 +254,9 @@ def test_take_back_between_two_players(page):
     assert 15 not in pieces(page)
     assert status(page).startswith("Black to move")
     assert page.find_element(By.ID, "redo").is_enabled()
+    # The right arrow key goes forward again.
+    page.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    wait(page, lambda d: pieces(d).get(15) == "b", "the move forward")
 
 
 def test_choose_between_two_capture_paths(page):
@@ -251,6 +285,7 @@ def test_choose_between_two_capture_paths(page):
     marked = lambda d: sorted(int(g.get_attribute("data-square"))
                               for g in d.find_elements(By.CSS_SELECTOR, "#board g[data-taken]"))
     assert marked(page) == [6, 14, 22]
+    page.save_screenshot(os.path.join(os.path.dirname(SCREENSHOT) or ".", "board-chooser.png"))
     page.find_element(By.ID, "choice-1").click()
     wait(page, lambda d: 26 not in pieces(d), "the capture")
     after = pieces(page)
