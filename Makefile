@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/poolshark
 
-.PHONY: all build run test test-deep bench lint fmt clean pytest egdb
+.PHONY: all build run serve test test-deep bench lint fmt clean pytest browser-test egdb
 
 all: build
 
@@ -14,16 +14,26 @@ run: build
 	$(BIN) show
 	$(BIN) analyze --movetime 5
 
-# The whole suite, optimised (profile ci: release without LTO), then the deep (#[ignore]d)
-# tests CI runs.
+# The board in the browser: open http://127.0.0.1:8080/
+serve: build
+	$(BIN) serve
+
+# The whole suite, optimised (profile ci: release without LTO), the Hub and browser tests,
+# then the deep (#[ignore]d) tests CI runs.
 test:
 	$(CARGO) test --profile ci
 	./scripts/pytest.sh
+	./scripts/browser-test.sh
 	$(CARGO) test --profile ci --test perft -- --ignored start_position_depth_12
 
 # The Hub protocol with a real client (pydraughts' HubEngine, installed in target/venv).
 pytest:
 	./scripts/pytest.sh
+
+# The board page in headless Chromium (installs chromium and selenium when it can; says
+# plainly when it skips).
+browser-test:
+	./scripts/browser-test.sh
 
 # Everything ignored, depth 13 perft included (minutes).
 test-deep:

@@ -21,4 +21,5 @@ pub mod files;
 pub mod hub;
 pub mod perft;
 pub mod search;
+pub mod serve;
 pub mod tune;

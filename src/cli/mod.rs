@@ -1,7 +1,8 @@
 //! The command line: clap subcommands that parse their options and call the library.
 //!
 //! One file per command family: `position` (perft, moves, show), `analyze` (analyze,
-//! bench), `arena` (match, selfplay, openings), `tune` (tune, spsa), `book` and `egdb`. Each
+//! bench), `arena` (match, selfplay, openings), `tune` (tune, spsa), `book`, `egdb` and
+//! `serve`. Each
 //! subcommand is an `Args` struct with a `run` method; the option groups several commands
 //! share (`--fen`/`--moves`, `--threads`/`--hash`/`--weights`) are declared once in `args`
 //! and flattened into them.
@@ -29,6 +30,7 @@ mod args;
 mod book;
 mod egdb;
 mod position;
+mod serve;
 mod tune;
 
 use clap::{Parser, Subcommand};
@@ -98,6 +100,10 @@ enum Command {
     /// Endgame tables: build them, probe a position, verify them.
     #[command(subcommand)]
     Egdb(egdb::EgdbCommand),
+    /// Serve the board: a page to play and analyse in the browser, at the address printed
+    /// (`poolshark board: http://127.0.0.1:8080/`). Each open board has its own game and
+    /// engine (a table of --hash MiB); at most --max-connections at once.
+    Serve(serve::ServeArgs),
 }
 
 /// The options of `poolshark hub`.
@@ -176,6 +182,7 @@ pub fn main() -> ExitCode {
         Command::Book(c) => c.run(),
         Command::Bench(a) => a.run(),
         Command::Egdb(c) => c.run(),
+        Command::Serve(a) => a.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

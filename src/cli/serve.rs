@@ -1,0 +1,65 @@
+//! `poolshark serve`: the board in the browser (see `crate::serve`).
+
+use super::args::EngineArgs;
+use super::{input, runtime, CliError};
+use crate::serve::server::{self, Config};
+use std::net::{IpAddr, SocketAddr};
+
+/// The options of `poolshark serve`.
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// Port to listen on; 0 picks a free one (the printed address names it).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to listen on. The default is this machine only; 0.0.0.0 opens the board to
+    /// the network, to anyone who can reach it.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// Boards open at once; each has its own engine with a table of --hash MiB, so the
+    /// tables take at most this many times --hash.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
+    max_connections: u16,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+impl ServeArgs {
+    /// Prints `poolshark board: http://HOST:PORT/`, then serves until the process is ended.
+    pub fn run(self) -> Result<(), CliError> {
+        let weights = self.engine.weights.load()?;
+        let search = &self.engine.search;
+        // Check the table size once here, so a bad --hash fails now, not per connection.
+        crate::search::tt::TranspositionTable::try_with_log2(
+            crate::search::tt::TranspositionTable::log2_for_mb(search.hash as usize),
+        )
+        .map_err(|e| search.table_error(e))?;
+        let config = Config {
+            hash_mb: search.hash as usize,
+            threads: search.threads as usize,
+            weights,
+            max_connections: self.max_connections as usize,
+        };
+        let addr = SocketAddr::new(self.host, self.port);
+        let listener = std::net::TcpListener::bind(addr)
+            .map_err(|e| input(format!("cannot listen on {addr}: {e}")))?;
+        let local = listener
+            .local_addr()
+            .map_err(|e| runtime(format!("cannot read the address: {e}")))?;
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| runtime(format!("cannot listen on {addr}: {e}")))?;
+        // A small runtime: the connections only pass messages; searches run on their own
+        // threads.
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| runtime(format!("cannot start the server: {e}")))?;
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener)?;
+            outln!("poolshark board: http://{local}/");
+            server::serve(listener, config).await
+        })
+        .map_err(|e| runtime(format!("server stopped: {e}")))
+    }
+}

@@ -1,0 +1,9 @@
+//! The board in the browser: `poolshark serve` serves a page (embedded from `web/`) and
+//! speaks JSON over a WebSocket with it (docs/BOARD.md).
+//!
+//! `protocol` owns the messages and their checks, `session` one connection's game (testable
+//! without a socket), and `server` the routes, the connections and their searches.
+
+pub mod protocol;
+pub mod server;
+pub mod session;

@@ -1,0 +1,296 @@
+//! The board's messages as types: what the page may ask (`Request`) and what the server
+//! says (`Reply`), one JSON object each with a `type` field, as docs/BOARD.md lists them.
+//!
+//! Parsing is the only place a page's bytes become data, so it checks sizes and shapes
+//! and turns every problem into one error text for the `error` reply.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The largest text message the server reads (a PDN to load); see `parse`.
+pub const MAX_PDN_MESSAGE: usize = 1 << 20;
+/// The largest text message of any other type.
+pub const MAX_MESSAGE: usize = 64 << 10;
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Player {
+    Human,
+    Engine,
+}
+
+/// The engine's strength for its moves: seconds per move or a fixed depth.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Movetime(f64),
+    Depth(u32),
+}
+
+/// The longest error text sent (see `Reply::error`).
+pub const MAX_ERROR: usize = 300;
+
+/// The longest time per move the page may set (an hour), and the deepest depth.
+pub const MAX_MOVETIME: f64 = 3600.0;
+pub const MAX_DEPTH: u32 = 60;
+
+/// A request from the page.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Request {
+    New {
+        #[serde(default = "human")]
+        white: Player,
+        #[serde(default = "human")]
+        black: Player,
+        #[serde(default)]
+        fen: Option<String>,
+    },
+    Level {
+        #[serde(default)]
+        movetime: Option<f64>,
+        #[serde(default)]
+        depth: Option<u32>,
+    },
+    Move {
+        #[serde(rename = "move")]
+        text: String,
+    },
+    Undo,
+    Redo,
+    Goto {
+        ply: usize,
+    },
+    EngineMove,
+    Analyze {
+        on: bool,
+    },
+    Stop,
+    Setup {
+        fen: String,
+    },
+    LoadPdn {
+        pdn: String,
+    },
+    SavePdn,
+    Ping,
+}
+
+fn human() -> Player {
+    Player::Human
+}
+
+/// The request types, for the error about an unknown one.
+const TYPES: &str = "new, level, move, undo, redo, goto, engine_move, analyze, stop, setup, load_pdn, save_pdn, ping";
+
+/// Read one text message: its size, then the JSON, then its type, then its fields. Every
+/// error is a sentence for the page.
+pub fn parse(text: &str) -> Result<Request, String> {
+    if text.len() > MAX_PDN_MESSAGE {
+        return Err(format!(
+            "message too large: {} bytes (the limit is {MAX_PDN_MESSAGE}, and {MAX_MESSAGE} for anything but load_pdn)",
+            text.len()
+        ));
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("bad JSON: {e}"))?;
+    let Some(kind) = value.get("type").map(|t| t.as_str()) else {
+        return Err("a message must be a JSON object with a \"type\" field".into());
+    };
+    let Some(kind) = kind else {
+        return Err("the \"type\" field must be a string".into());
+    };
+    if kind != "load_pdn" && text.len() > MAX_MESSAGE {
+        return Err(format!(
+            "message too large: {} bytes (the limit for '{}' is {MAX_MESSAGE})",
+            text.len(),
+            short(kind)
+        ));
+    }
+    if !TYPES.split(", ").any(|t| t == kind) {
+        return Err(format!(
+            "unknown message type '{}' (known: {TYPES})",
+            short(kind)
+        ));
+    }
+    let kind = kind.to_string();
+    serde_json::from_value(value).map_err(|e| format!("bad '{kind}' message: {e}"))
+}
+
+/// At most 40 characters of a page's text, for quoting it in an error.
+pub fn short(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// One legal move, with what the page needs to draw and offer it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LegalMove {
+    pub hub: String,
+    pub pdn: String,
+    pub from: u8,
+    pub to: u8,
+    /// The squares it takes, ascending.
+    pub captured: Vec<u8>,
+    /// Origin, then every landing square (one path where several take the same pieces).
+    pub path: Vec<u8>,
+}
+
+/// One ply of the game's move list.
+#[derive(Clone, Debug, Serialize)]
+pub struct HistoryMove {
+    pub pdn: String,
+    pub hub: String,
+}
+
+/// How a finished game ended. `winner` is `None` for a draw.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameEnd {
+    pub winner: Option<&'static str>,
+    pub reason: String,
+}
+
+/// The draw-rule counts, in plies, with their limits: plies without a capture or man move
+/// (R18), and twice the lone king's moves while the material is three kings against one
+/// (R19), so that half of each is a count of moves.
+#[derive(Clone, Debug, Serialize)]
+pub struct Counts {
+    pub forty: u32,
+    pub forty_limit: u32,
+    pub thirteen: Option<u32>,
+    pub thirteen_limit: u32,
+}
+
+/// The whole state after any change.
+#[derive(Clone, Debug, Serialize)]
+pub struct State {
+    pub fen: String,
+    pub side: &'static str,
+    /// Square number -> `b`/`w` (men) or `B`/`W` (kings).
+    pub pieces: BTreeMap<u8, &'static str>,
+    pub legal: Vec<LegalMove>,
+    pub history: Vec<HistoryMove>,
+    pub ply: usize,
+    pub start_fen: String,
+    pub white: Player,
+    pub black: Player,
+    pub thinking: bool,
+    pub analyzing: bool,
+    pub result: Option<GameEnd>,
+    pub counts: Counts,
+    pub level: Level,
+}
+
+/// A message to the page.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Reply {
+    Hello {
+        version: &'static str,
+    },
+    State(Box<State>),
+    Info {
+        depth: u32,
+        /// In men, from the side to move's view, as the CLI prints it.
+        score: String,
+        nodes: u64,
+        time: f64,
+        pv: Vec<String>,
+        pv_pdn: Vec<String>,
+    },
+    Pdn {
+        pdn: String,
+    },
+    Error {
+        message: String,
+    },
+    Pong,
+}
+
+impl Reply {
+    /// An error reply. Errors quote the page's text, which may be long: the message is cut
+    /// at `MAX_ERROR` characters.
+    pub fn error(message: impl Into<String>) -> Reply {
+        let mut message = message.into();
+        if let Some((i, _)) = message.char_indices().nth(MAX_ERROR) {
+            message.truncate(i);
+            message.push_str("...");
+        }
+        Reply::Error { message }
+    }
+
+    /// The JSON text.
+    pub fn to_json(&self) -> String {
+        // Serialising these types cannot fail: every map key is a number and every value a
+        // plain string, number or list.
+        serde_json::to_string(self)
+            .unwrap_or_else(|e| format!("{{\"type\":\"error\",\"message\":\"internal: {e}\"}}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_each_request() {
+        assert_eq!(
+            parse(r#"{"type":"move","move":"11-15"}"#),
+            Ok(Request::Move {
+                text: "11-15".into()
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"new","white":"engine"}"#),
+            Ok(Request::New {
+                white: Player::Engine,
+                black: Player::Human,
+                fen: None
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"goto","ply":3}"#),
+            Ok(Request::Goto { ply: 3 })
+        );
+        assert_eq!(parse(r#"{"type":"engine_move"}"#), Ok(Request::EngineMove));
+        assert_eq!(parse(r#"{"type":"ping"}"#), Ok(Request::Ping));
+    }
+
+    #[test]
+    fn says_what_is_wrong() {
+        let err = |t: &str| parse(t).unwrap_err();
+        assert!(err("{not json").starts_with("bad JSON"));
+        assert!(err("[1,2]").contains("\"type\""));
+        assert!(err(r#"{"type":5}"#).contains("must be a string"));
+        assert!(err(r#"{"type":"fly"}"#).starts_with("unknown message type 'fly'"));
+        assert!(err(r#"{"type":"move"}"#).contains("missing field `move`"));
+        assert!(err(r#"{"type":"goto","ply":-1}"#).starts_with("bad 'goto' message"));
+        assert!(err(r#"{"type":"new","white":"alien"}"#).starts_with("bad 'new' message"));
+        let big = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(MAX_MESSAGE));
+        assert!(err(&big).starts_with("message too large"));
+        let pdn = format!(
+            r#"{{"type":"load_pdn","pdn":"{}"}}"#,
+            " ".repeat(MAX_MESSAGE)
+        );
+        assert!(parse(&pdn).is_ok());
+        let huge = "x".repeat(MAX_PDN_MESSAGE + 1);
+        assert!(err(&huge).starts_with("message too large"));
+        assert_eq!(short(&"é".repeat(50)).chars().count(), 43);
+    }
+
+    #[test]
+    fn writes_tagged_replies() {
+        assert_eq!(Reply::Pong.to_json(), r#"{"type":"pong"}"#);
+        assert_eq!(
+            Reply::error("x").to_json(),
+            r#"{"type":"error","message":"x"}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&Level::Depth(8)).unwrap(),
+            r#"{"depth":8}"#
+        );
+    }
+}

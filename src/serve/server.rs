@@ -1,0 +1,456 @@
+//! The HTTP side: axum routes for the page (embedded in the binary) and the WebSocket at
+//! `/ws`, one task per connection that reads requests in order, runs at most one search at
+//! a time on its own thread, and writes replies.
+//!
+//! Limits, so that no tab can hurt the process or another tab:
+//! - connections: at most `max_connections` at once; the next one gets an `error` and is
+//!   closed. Each has its own engine and table of `--hash` MiB, so memory stays under
+//!   `max_connections x hash` for the tables.
+//! - messages: text only (a binary frame gets an `error`); 64 KiB, or 1 MiB for
+//!   `load_pdn` (an `error` beyond, the connection goes on); a frame over 2 MiB ends the
+//!   connection, as the WebSocket layer cannot read past it.
+//! - order: one request is handled at a time, and the next is read only once the replies
+//!   to this one are written, so a flood only slows its own connection.
+//! - searches: one per connection; a new request stops the running one first, and a closed
+//!   socket stops it.
+
+use crate::core::Move;
+use crate::eval::Weights;
+use crate::search::{Engine, Limits, SearchControl};
+use crate::serve::protocol::{self, Reply, Request};
+use crate::serve::session::{info_reply, Done, Session};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::sync::{mpsc, oneshot};
+
+/// The largest frame or message the WebSocket layer reads at all; `protocol::parse` checks
+/// the smaller per-type limits so that a too-large request gets an `error` reply.
+pub const MAX_FRAME: usize = 2 << 20;
+
+/// Stack for a search thread, which runs the main search worker itself (as the Hub does).
+const SEARCH_STACK: usize = 16 << 20;
+
+const INDEX_HTML: &str = include_str!("../../web/index.html");
+const BOARD_JS: &str = include_str!("../../web/board.js");
+const STYLE_CSS: &str = include_str!("../../web/style.css");
+
+/// What every connection shares: how to build its engine, and the connection count.
+pub struct Config {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub weights: Weights,
+    pub max_connections: usize,
+}
+
+struct App {
+    config: Config,
+    connections: AtomicUsize,
+}
+
+/// The router: the page's three files and the WebSocket.
+pub fn router(config: Config) -> Router {
+    let app = Arc::new(App {
+        config,
+        connections: AtomicUsize::new(0),
+    });
+    Router::new()
+        .route("/", get(|| file("text/html; charset=utf-8", INDEX_HTML)))
+        .route(
+            "/board.js",
+            get(|| file("text/javascript; charset=utf-8", BOARD_JS)),
+        )
+        .route(
+            "/style.css",
+            get(|| file("text/css; charset=utf-8", STYLE_CSS)),
+        )
+        .route("/ws", get(upgrade))
+        .with_state(app)
+}
+
+/// Serve on `listener` until the process ends.
+pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
+    axum::serve(listener, router(config)).await
+}
+
+async fn file(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Accept a WebSocket from this server's own page. A page from another site (its
+/// `Origin` names another host) could otherwise drive the engine from the user's browser.
+async fn upgrade(
+    headers: HeaderMap,
+    State(app): State<Arc<App>>,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+        let origin = origin.to_str().ok();
+        let same = match (origin, host) {
+            (Some(o), Some(h)) => o
+                .strip_prefix("http://")
+                .or_else(|| o.strip_prefix("https://"))
+                .is_some_and(|o| o.eq_ignore_ascii_case(h)),
+            _ => false,
+        };
+        if !same {
+            return (
+                StatusCode::FORBIDDEN,
+                "WebSocket from another site refused\n",
+            )
+                .into_response();
+        }
+    }
+    ws.max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .on_upgrade(move |socket| connection(socket, app))
+}
+
+/// A connection slot; dropping it frees the slot.
+struct Slot(Arc<App>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.connections.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn take_slot(app: &Arc<App>) -> Option<Slot> {
+    let max = app.config.max_connections;
+    app.connections
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+            (n < max).then_some(n + 1)
+        })
+        .ok()
+        .map(|_| Slot(Arc::clone(app)))
+}
+
+async fn send(socket: &mut WebSocket, reply: &Reply) -> bool {
+    socket
+        .send(Message::Text(reply.to_json().into()))
+        .await
+        .is_ok()
+}
+
+/// One connection, from hello to close.
+async fn connection(mut socket: WebSocket, app: Arc<App>) {
+    let Some(_slot) = take_slot(&app) else {
+        let max = app.config.max_connections;
+        let message =
+            format!("the server is full: {max} boards are open (the limit); close one and reload");
+        send(&mut socket, &Reply::error(message)).await;
+        let _ = socket.send(Message::Close(None)).await;
+        return;
+    };
+    let (hash, threads) = (app.config.hash_mb, app.config.threads);
+    let weights = app.config.weights.clone();
+    let engine = tokio::task::spawn_blocking(move || {
+        Engine::try_new(hash, threads).map(|mut e| {
+            e.weights = weights;
+            e
+        })
+    })
+    .await;
+    let engine = match engine {
+        Ok(Ok(e)) => e,
+        Ok(Err(e)) => {
+            send(&mut socket, &Reply::error(format!("no engine: {e}"))).await;
+            return;
+        }
+        Err(e) => {
+            send(&mut socket, &Reply::error(format!("no engine: {e}"))).await;
+            return;
+        }
+    };
+    let (tx, mut events) = mpsc::unbounded_channel();
+    let mut conn = Connection {
+        session: Session::default(),
+        engine: Arc::new(Mutex::new(engine)),
+        search: None,
+        searches: 0,
+        tx,
+        out: Vec::new(),
+    };
+    conn.out.push(Reply::Hello {
+        version: env!("CARGO_PKG_VERSION"),
+    });
+    conn.push_state();
+    loop {
+        for reply in std::mem::take(&mut conn.out) {
+            if !send(&mut socket, &reply).await {
+                conn.stop().await;
+                return;
+            }
+        }
+        tokio::select! {
+            message = socket.recv() => match message {
+                Some(Ok(Message::Text(text))) => conn.request(text.as_str()).await,
+                Some(Ok(Message::Binary(_))) => conn.out.push(Reply::error(
+                    "binary messages are not read: send JSON text",
+                )),
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                Some(Ok(Message::Close(_))) | None => break,
+                Some(Err(e)) => {
+                    // A frame past MAX_FRAME, or a broken socket: the stream cannot go on.
+                    send(&mut socket, &Reply::error(format!("connection closed: {e}"))).await;
+                    break;
+                }
+            },
+            Some(event) = events.recv() => conn.event(event).await,
+        }
+    }
+    conn.stop().await;
+}
+
+/// What a search thread reports.
+enum Event {
+    Info { id: u64, reply: Reply },
+    Done { id: u64, best: Option<Move> },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The engine's move: played when found.
+    Move,
+    /// Analysis: runs until stopped, with `info` as it deepens.
+    Analysis,
+}
+
+struct Search {
+    id: u64,
+    kind: Kind,
+    /// The position searched, to check the move still fits when it comes.
+    ply: usize,
+    key: u64,
+    control: Arc<SearchControl>,
+    finished: oneshot::Receiver<()>,
+}
+
+struct Connection {
+    session: Session,
+    engine: Arc<Mutex<Engine>>,
+    search: Option<Search>,
+    searches: u64,
+    tx: mpsc::UnboundedSender<Event>,
+    /// Replies to write before reading the next request.
+    out: Vec<Reply>,
+}
+
+impl Drop for Connection {
+    /// However the connection ends (a closed tab, a failed write, a panic), its search
+    /// must not run on: an analysis would never stop by itself.
+    fn drop(&mut self) {
+        if let Some(s) = &self.search {
+            s.control.stop();
+        }
+    }
+}
+
+impl Connection {
+    fn push_state(&mut self) {
+        self.out.push(Reply::State(Box::new(self.session.state())));
+    }
+
+    async fn request(&mut self, text: &str) {
+        let request = match protocol::parse(text) {
+            Ok(r) => r,
+            Err(e) => return self.out.push(Reply::error(e)),
+        };
+        // A search stopped for a request that then fails is started again.
+        let mut stopped = None;
+        let done = match request {
+            Request::Ping => Ok(Done::Reply(Reply::Pong)),
+            Request::SavePdn => Ok(self.session.save_pdn()),
+            Request::Level { movetime, depth } => self.session.set_level(movetime, depth),
+            Request::Stop => {
+                self.stop().await;
+                self.session.analyzing = false;
+                Ok(Done::Changed { auto: false })
+            }
+            Request::Analyze { on } => {
+                self.stop().await;
+                self.session.analyzing = on;
+                Ok(Done::Changed { auto: false })
+            }
+            Request::EngineMove => {
+                if let Some(end) = self.session.end() {
+                    Err(format!(
+                        "the game is over ({}): no move to search",
+                        end.reason
+                    ))
+                } else {
+                    self.stop().await;
+                    self.start(Kind::Move);
+                    Ok(Done::Changed { auto: false })
+                }
+            }
+            // The rest change the game: the running search is for the old position.
+            other => {
+                stopped = self.stop().await;
+                match other {
+                    Request::New { white, black, fen } => {
+                        let r = self.session.new_game(white, black, fen.as_deref());
+                        if r.is_ok() {
+                            self.engine
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .clear();
+                        }
+                        r
+                    }
+                    Request::Move { text } => self.session.play_text(&text),
+                    Request::Undo => self.session.undo(),
+                    Request::Redo => self.session.redo(),
+                    Request::Goto { ply } => self.session.goto(ply),
+                    Request::Setup { fen } => self.session.setup(&fen),
+                    Request::LoadPdn { pdn } => self.session.load_pdn(&pdn),
+                    _ => unreachable!("handled above"),
+                }
+            }
+        };
+        match done {
+            Err(e) => {
+                match stopped {
+                    Some(Kind::Move) => self.start(Kind::Move),
+                    _ => self.next_search(false),
+                }
+                self.push_state_if_changed();
+                self.out.push(Reply::error(e));
+            }
+            Ok(Done::Reply(r)) => self.out.push(r),
+            Ok(Done::Changed { auto }) => {
+                self.next_search(auto);
+                self.push_state();
+            }
+        }
+    }
+
+    /// After an error the state is sent again only if a stopped search changed the flags.
+    fn push_state_if_changed(&mut self) {
+        let thinking = self.search.as_ref().is_some_and(|s| s.kind == Kind::Move);
+        if self.session.thinking != thinking {
+            self.session.thinking = thinking;
+            self.push_state();
+        }
+    }
+
+    /// Start what should run now: the engine's move when it plays the side to move (with
+    /// `auto`), else analysis when it is on. Nothing while a search runs.
+    fn next_search(&mut self, auto: bool) {
+        if self.search.is_some() || self.session.end().is_some() {
+            return;
+        }
+        if auto && self.session.engine_to_move() {
+            self.start(Kind::Move);
+        } else if self.session.analyzing {
+            self.start(Kind::Analysis);
+        }
+    }
+
+    /// Start a search of the position shown on its own thread.
+    fn start(&mut self, kind: Kind) {
+        self.searches += 1;
+        let id = self.searches;
+        let control = Arc::new(SearchControl::new());
+        let game = self.session.game().clone();
+        let limits = match kind {
+            Kind::Move => self.session.move_limits(),
+            Kind::Analysis => Limits {
+                infinite: true,
+                analyze: true,
+                ..Limits::default()
+            },
+        };
+        let (done_tx, finished) = oneshot::channel();
+        let engine = Arc::clone(&self.engine);
+        let tx = self.tx.clone();
+        let thread_control = Arc::clone(&control);
+        let spawned = std::thread::Builder::new()
+            .name("board-search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || {
+                let root = *game.position();
+                let run = std::panic::AssertUnwindSafe(|| {
+                    let engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+                    let mut on_info = |info: &crate::search::Info| {
+                        let _ = tx.send(Event::Info {
+                            id,
+                            reply: info_reply(&root, info),
+                        });
+                    };
+                    engine
+                        .search(&game, &limits, &thread_control, &mut on_info)
+                        .best
+                });
+                let best = std::panic::catch_unwind(run).unwrap_or(None);
+                let _ = tx.send(Event::Done { id, best });
+                let _ = done_tx.send(());
+            });
+        if let Err(e) = spawned {
+            self.out
+                .push(Reply::error(format!("cannot start a search: {e}")));
+            return;
+        }
+        self.search = Some(Search {
+            id,
+            kind,
+            ply: self.session.ply(),
+            key: self.session.game().position().key(),
+            control,
+            finished,
+        });
+        self.session.thinking = kind == Kind::Move;
+    }
+
+    /// Stop the running search, if any, and wait for its thread to end. Returns its kind.
+    async fn stop(&mut self) -> Option<Kind> {
+        let s = self.search.take()?;
+        s.control.stop();
+        let _ = s.finished.await;
+        self.session.thinking = false;
+        Some(s.kind)
+    }
+
+    async fn event(&mut self, event: Event) {
+        match event {
+            Event::Info { id, reply } => {
+                if self.search.as_ref().is_some_and(|s| s.id == id) {
+                    self.out.push(reply);
+                }
+            }
+            Event::Done { id, best } => {
+                if self.search.as_ref().is_none_or(|s| s.id != id) {
+                    return; // a search stopped on purpose: its move is not wanted
+                }
+                let s = self.search.take().expect("checked above");
+                let _ = s.finished.await;
+                self.session.thinking = false;
+                let mut auto = false;
+                if s.kind == Kind::Move {
+                    match best {
+                        Some(mv) if self.session.play_engine(mv, s.ply, s.key) => auto = true,
+                        Some(mv) => self
+                            .out
+                            .push(Reply::error(format!("engine move {mv} no longer fits"))),
+                        None => self.out.push(Reply::error("the engine found no move")),
+                    }
+                }
+                self.next_search(auto);
+                self.push_state();
+            }
+        }
+    }
+}

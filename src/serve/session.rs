@@ -1,0 +1,603 @@
+//! One connection's game, without the socket: the start position, the moves (with the
+//! ones taken back kept for redo), who plays each side, the engine's level, and the `state`
+//! message built from the rules core. Every request is checked here against the rules, and
+//! a rejected one leaves the session as it was.
+
+use crate::arena::pdn::{self, PdnGame};
+use crate::core::game::DrawReason;
+use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES};
+use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
+use crate::search::Limits;
+use crate::serve::protocol::{
+    Counts, GameEnd, HistoryMove, LegalMove, Level, Player, Reply, State, MAX_DEPTH, MAX_MOVETIME,
+};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// The longest game a PDN may load. Every real game is far shorter (the draw rules end
+/// one long before); the bound keeps a hostile file from making huge `state` messages.
+pub const MAX_PLIES: usize = 2000;
+
+/// The engine's strength until the page sets one: a second a move.
+pub const DEFAULT_LEVEL: Level = Level::Movetime(1.0);
+
+/// What the server does after a request the session accepted.
+#[derive(Debug)]
+pub enum Done {
+    /// The game changed: send the state. With `auto`, the engine moves next if it plays
+    /// the side to move (after a human move or a new game, not after undo or goto).
+    Changed { auto: bool },
+    /// Send this reply; nothing changed.
+    Reply(Reply),
+}
+
+/// One connection's game.
+pub struct Session {
+    start: Position,
+    /// The whole line of play, moves taken back included (they are what redo plays).
+    line: Vec<Move>,
+    /// PDN and Hub text of each move of `line`.
+    history: Vec<HistoryMove>,
+    /// The game up to the position shown (`game.moves()` is a prefix of `line`).
+    game: Game,
+    pub white: Player,
+    pub black: Player,
+    pub level: Level,
+    /// An engine move is being searched (set by the server).
+    pub thinking: bool,
+    /// Analysis is on (set by the server).
+    pub analyzing: bool,
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session::new(Position::start(), Player::Engine, Player::Human)
+    }
+}
+
+impl Session {
+    /// A new game from `start` (Black human and White engine by default).
+    pub fn new(start: Position, white: Player, black: Player) -> Session {
+        Session {
+            start,
+            line: Vec::new(),
+            history: Vec::new(),
+            game: Game::new(start),
+            white,
+            black,
+            level: DEFAULT_LEVEL,
+            thinking: false,
+            analyzing: false,
+        }
+    }
+
+    /// The game up to the position shown, for the search.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Plies played to reach the position shown.
+    pub fn ply(&self) -> usize {
+        self.game.moves().len()
+    }
+
+    pub fn player(&self, side: Color) -> Player {
+        match side {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// Is the game on, with the engine to move?
+    pub fn engine_to_move(&self) -> bool {
+        self.game.result() == GameResult::Ongoing
+            && self.player(self.game.position().side()) == Player::Engine
+    }
+
+    /// The search limits for an engine move at the current level.
+    pub fn move_limits(&self) -> Limits {
+        match self.level {
+            Level::Movetime(s) => Limits {
+                move_time: Some(Duration::from_secs_f64(s)),
+                ..Limits::default()
+            },
+            Level::Depth(d) => Limits {
+                depth: Some(d),
+                ..Limits::default()
+            },
+        }
+    }
+
+    /// `new`: a new game from the start or a FEN, with these players.
+    pub fn new_game(
+        &mut self,
+        white: Player,
+        black: Player,
+        fen: Option<&str>,
+    ) -> Result<Done, String> {
+        let start = match fen {
+            Some(f) => parse_fen(f)?,
+            None => Position::start(),
+        };
+        let level = self.level;
+        *self = Session::new(start, white, black);
+        self.level = level;
+        Ok(Done::Changed { auto: true })
+    }
+
+    /// `setup`: a position to study, both sides human.
+    pub fn setup(&mut self, fen: &str) -> Result<Done, String> {
+        self.new_game(Player::Human, Player::Human, Some(fen))?;
+        Ok(Done::Changed { auto: false })
+    }
+
+    /// `level`: exactly one of seconds per move or depth.
+    pub fn set_level(&mut self, movetime: Option<f64>, depth: Option<u32>) -> Result<Done, String> {
+        self.level = match (movetime, depth) {
+            (Some(s), None) if s.is_finite() && s > 0.0 && s <= MAX_MOVETIME => Level::Movetime(s),
+            (Some(s), None) => {
+                return Err(format!(
+                    "movetime {s} is not a number of seconds above 0 and at most {MAX_MOVETIME}"
+                ))
+            }
+            (None, Some(d)) if (1..=MAX_DEPTH).contains(&d) => Level::Depth(d),
+            (None, Some(d)) => return Err(format!("depth {d} is not from 1 to {MAX_DEPTH}")),
+            _ => return Err("a level is either movetime (seconds) or depth, one of them".into()),
+        };
+        Ok(Done::Changed { auto: false })
+    }
+
+    /// `move`: a human move in Hub or PDN notation.
+    pub fn play_text(&mut self, text: &str) -> Result<Done, String> {
+        if let Some(end) = self.end() {
+            return Err(format!(
+                "the game is over ({}): no more moves; take back or start a new game",
+                end.reason
+            ));
+        }
+        let mv = notation::parse_move(self.game.position(), text)
+            .map_err(|e| format!("illegal move {}: {e}", super::protocol::short(text)))?;
+        self.play(mv);
+        Ok(Done::Changed { auto: true })
+    }
+
+    /// Play a legal move in the position shown. Playing the move that redo would play keeps
+    /// the rest of the line; any other move replaces it.
+    pub fn play(&mut self, mv: Move) {
+        let ply = self.ply();
+        if self.line.get(ply) != Some(&mv) {
+            self.line.truncate(ply);
+            self.history.truncate(ply);
+            let pos = self.game.position();
+            self.history.push(HistoryMove {
+                pdn: notation::pdn_move(pos, &mv),
+                hub: mv.hub(),
+            });
+            self.line.push(mv);
+        }
+        self.game.play(&mv);
+    }
+
+    /// The engine's move, found for the position at `ply` with key `key`: played if the
+    /// position shown is still that one and the move is legal there.
+    pub fn play_engine(&mut self, mv: Move, ply: usize, key: u64) -> bool {
+        let pos = self.game.position();
+        if self.ply() != ply || pos.key() != key || !movegen::legal_moves(pos).contains(&mv) {
+            return false;
+        }
+        self.play(mv);
+        true
+    }
+
+    pub fn undo(&mut self) -> Result<Done, String> {
+        if self.game.undo().is_none() {
+            return Err("nothing to take back: this is the first position".into());
+        }
+        Ok(Done::Changed { auto: false })
+    }
+
+    pub fn redo(&mut self) -> Result<Done, String> {
+        match self.line.get(self.ply()) {
+            Some(&mv) => {
+                self.game.play(&mv);
+                Ok(Done::Changed { auto: false })
+            }
+            None => Err("nothing to play forward: this is the last position".into()),
+        }
+    }
+
+    /// `goto`: the position after `ply` plies of the line.
+    pub fn goto(&mut self, ply: usize) -> Result<Done, String> {
+        if ply > self.line.len() {
+            return Err(format!(
+                "ply {ply} is out of range: the game has {} plies",
+                self.line.len()
+            ));
+        }
+        let mut game = Game::new(self.start);
+        for mv in &self.line[..ply] {
+            game.play(mv);
+        }
+        self.game = game;
+        Ok(Done::Changed { auto: false })
+    }
+
+    /// `load_pdn`: the first game of a PDN text (GameType 23, or none given), shown at its
+    /// end, both sides human.
+    pub fn load_pdn(&mut self, text: &str) -> Result<Done, String> {
+        // The game type first: the moves of another game mean nothing under these rules.
+        if let Some(t) = game_type(text) {
+            if t.split(',').next().map(str::trim) != Some("23") {
+                return Err(format!(
+                    "GameType \"{}\" is not 23 (American pool checkers)",
+                    super::protocol::short(t)
+                ));
+            }
+        }
+        let games = pdn::read(text).map_err(|e| format!("bad PDN: {e}"))?;
+        let Some(g) = games.into_iter().next() else {
+            return Err("the PDN holds no game".into());
+        };
+        if g.moves.len() > MAX_PLIES {
+            return Err(format!(
+                "the game has {} plies; the board loads at most {MAX_PLIES}",
+                g.moves.len()
+            ));
+        }
+        let level = self.level;
+        *self = Session::new(g.start, Player::Human, Player::Human);
+        self.level = level;
+        for mv in g.moves {
+            self.play(mv);
+        }
+        Ok(Done::Changed { auto: false })
+    }
+
+    /// `save_pdn`: the whole line (moves taken back included) as PDN, GameType 23.
+    pub fn save_pdn(&self) -> Done {
+        let mut end = Game::new(self.start);
+        for mv in &self.line {
+            end.play(mv);
+        }
+        let result = match end.result() {
+            GameResult::Ongoing => "*",
+            GameResult::Win(c) => pdn::result_text(Some(c)),
+            GameResult::Draw(_) => pdn::result_text(None),
+        };
+        let name = |p: Player| match p {
+            Player::Human => "Human",
+            Player::Engine => "poolshark",
+        };
+        let mut tags: Vec<(String, String)> = vec![
+            ("Event".into(), "poolshark board".into()),
+            ("Date".into(), crate::arena::pdn_date()),
+            ("White".into(), name(self.white).into()),
+            ("Black".into(), name(self.black).into()),
+            ("Result".into(), result.into()),
+            ("GameType".into(), "23".into()),
+        ];
+        if self.start != Position::start() {
+            tags.push(("SetUp".into(), "1".into()));
+            tags.push(("FEN".into(), notation::write_fen(&self.start)));
+        }
+        let game = PdnGame {
+            tags,
+            start: self.start,
+            moves: self.line.clone(),
+            times: Vec::new(),
+            result: result.into(),
+        };
+        Done::Reply(Reply::Pdn { pdn: game.write() })
+    }
+
+    /// How the game at the position shown has ended, if it has.
+    pub fn end(&self) -> Option<GameEnd> {
+        let (winner, reason) = match self.game.result() {
+            GameResult::Ongoing => return None,
+            GameResult::Win(c) => (Some(color_name(c)), "no move (R16)"),
+            GameResult::Draw(DrawReason::Repetition) => (None, "repetition (R17)"),
+            GameResult::Draw(DrawReason::FortyMoveRule) => (None, "40-move rule (R18)"),
+            GameResult::Draw(DrawReason::ThirteenMoveRule) => (None, "13-move rule (R19)"),
+        };
+        Some(GameEnd {
+            winner,
+            reason: reason.into(),
+        })
+    }
+
+    /// The `state` message.
+    pub fn state(&self) -> State {
+        let pos = self.game.position();
+        let mut pieces = BTreeMap::new();
+        for n in 1..=32u8 {
+            let sq = crate::core::Square::from_number(n).expect("squares 1-32");
+            if let Some((c, king)) = pos.piece_at(sq) {
+                let p = match (c, king) {
+                    (Color::Black, false) => "b",
+                    (Color::White, false) => "w",
+                    (Color::Black, true) => "B",
+                    (Color::White, true) => "W",
+                };
+                pieces.insert(n, p);
+            }
+        }
+        let result = self.end();
+        // A finished game offers no moves, even where the rules would still generate some
+        // (a draw by a count or by repetition).
+        let legal = if result.is_some() {
+            Vec::new()
+        } else {
+            movegen::legal_moves(pos)
+                .iter()
+                .map(|mv| legal_move(pos, mv))
+                .collect()
+        };
+        let counts = self.game.counts();
+        State {
+            fen: notation::write_fen(pos),
+            side: color_name(pos.side()),
+            pieces,
+            legal,
+            history: self.history.clone(),
+            ply: self.ply(),
+            start_fen: notation::write_fen(&self.start),
+            white: self.white,
+            black: self.black,
+            thinking: self.thinking,
+            analyzing: self.analyzing,
+            result,
+            counts: Counts {
+                forty: u32::from(counts.quiet_king_plies),
+                forty_limit: FORTY_MOVE_PLIES,
+                // In plies like the 40-move count (two per lone king move), so that the
+                // page shows both as moves the same way.
+                thirteen: counts.lone_king_moves.map(|n| 2 * u32::from(n)),
+                thirteen_limit: 2 * LONE_KING_MOVES,
+            },
+            level: self.level,
+        }
+    }
+}
+
+/// The value of the first game's `GameType` tag, if its tags have one.
+fn game_type(pdn: &str) -> Option<&str> {
+    for line in pdn.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let tag = line.strip_prefix('[')?;
+        if let Some(rest) = tag.strip_prefix("GameType") {
+            return rest
+                .trim()
+                .trim_end_matches(']')
+                .trim()
+                .strip_prefix('"')?
+                .split('"')
+                .next();
+        }
+    }
+    None
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn parse_fen(fen: &str) -> Result<Position, String> {
+    notation::parse_fen(fen).map_err(|e| format!("bad FEN '{}': {e}", super::protocol::short(fen)))
+}
+
+/// A legal move as the page gets it. Of several paths that take the same pieces (one move,
+/// R15) the first is shown.
+fn legal_move(pos: &Position, mv: &Move) -> LegalMove {
+    let mut path = vec![mv.from.number()];
+    if mv.is_capture() {
+        let landing = notation::capture_paths(pos, mv).into_iter().next();
+        path.extend(
+            landing
+                .unwrap_or_else(|| vec![mv.to])
+                .iter()
+                .map(|s| s.number()),
+        );
+    } else {
+        path.push(mv.to.number());
+    }
+    LegalMove {
+        hub: mv.hub(),
+        pdn: notation::pdn_move(pos, mv),
+        from: mv.from.number(),
+        to: mv.to.number(),
+        captured: mv.captured.into_iter().map(|s| s.number()).collect(),
+        path,
+    }
+}
+
+/// The `info` message for one search iteration from `root`.
+pub fn info_reply(root: &Position, info: &crate::search::Info) -> Reply {
+    let mut pos = *root;
+    let mut pv_pdn = Vec::new();
+    for mv in &info.pv {
+        pv_pdn.push(notation::pdn_move(&pos, mv));
+        pos = pos.play(mv);
+    }
+    Reply::Info {
+        depth: info.depth,
+        score: info.score.hub(),
+        nodes: info.nodes,
+        time: info.time.as_secs_f64(),
+        pv: info.pv.iter().map(|m| m.hub()).collect(),
+        pv_pdn,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn human() -> Session {
+        Session::new(Position::start(), Player::Human, Player::Human)
+    }
+
+    fn play(s: &mut Session, moves: &str) {
+        for m in moves.split_whitespace() {
+            s.play_text(m).unwrap();
+        }
+    }
+
+    fn hubs(s: &Session) -> Vec<String> {
+        s.state().legal.into_iter().map(|m| m.hub).collect()
+    }
+
+    #[test]
+    fn start_state() {
+        let st = Session::default().state();
+        assert_eq!(st.side, "black");
+        assert_eq!(st.legal.len(), 7);
+        assert_eq!(st.pieces.len(), 24);
+        assert_eq!(st.pieces[&12], "b");
+        assert_eq!((st.white, st.black), (Player::Engine, Player::Human));
+        assert_eq!(st.counts.forty_limit, 80);
+        assert_eq!(st.counts.thirteen, None);
+        assert!(st.result.is_none());
+        assert!(!Session::default().engine_to_move());
+    }
+
+    #[test]
+    fn undo_redo_goto_keep_the_line_until_another_move() {
+        let mut s = human();
+        play(&mut s, "11-15 22-18 15x22");
+        assert_eq!(s.state().history[2].pdn, "15x22");
+        assert_eq!(s.state().history[2].hub, "15x22x18");
+        s.undo().unwrap();
+        s.undo().unwrap();
+        assert_eq!((s.ply(), s.state().history.len()), (1, 3));
+        s.redo().unwrap();
+        assert_eq!(s.ply(), 2);
+        // Playing the move redo would play keeps the rest of the line.
+        play(&mut s, "15x22");
+        assert_eq!(s.state().history.len(), 3);
+        s.goto(0).unwrap();
+        assert!(s.undo().is_err());
+        assert!(s.goto(4).is_err());
+        s.goto(3).unwrap();
+        assert!(s.redo().is_err());
+        s.goto(1).unwrap();
+        play(&mut s, "23-19");
+        assert_eq!(s.state().history.len(), 2);
+        assert!(s
+            .play_text("1-5")
+            .unwrap_err()
+            .starts_with("illegal move 1-5"));
+        assert_eq!(s.ply(), 2);
+    }
+
+    #[test]
+    fn both_captures_of_the_same_squares_are_offered() {
+        let mut s = human();
+        s.setup("W:WK2:B3,7,8,K9,17,28").unwrap();
+        let st = s.state();
+        assert_eq!(hubs(&s), ["2x4x8x9x17", "2x4x7x8"]);
+        assert_eq!(st.legal[0].captured, [8, 9, 17]);
+        assert_eq!(st.legal[1].captured, [7, 8]);
+        for m in &st.legal {
+            assert_eq!((m.path[0], *m.path.last().unwrap()), (2, 4));
+            assert_eq!(m.pdn.split('x').count(), m.path.len());
+        }
+    }
+
+    #[test]
+    fn a_finished_game_takes_no_move() {
+        let mut s = human();
+        s.setup("W:W14:B9").unwrap();
+        play(&mut s, "14x5");
+        let st = s.state();
+        let end = st.result.unwrap();
+        assert_eq!(
+            (end.winner, end.reason.as_str()),
+            (Some("white"), "no move (R16)")
+        );
+        assert!(st.legal.is_empty());
+        assert!(s.play_text("5-1").unwrap_err().contains("the game is over"));
+        s.undo().unwrap();
+        assert!(s.state().result.is_none());
+    }
+
+    #[test]
+    fn the_engine_move_must_fit_the_position_shown() {
+        let mut s = Session::new(Position::start(), Player::Engine, Player::Human);
+        play(&mut s, "11-15");
+        assert!(s.engine_to_move());
+        let key = s.game().position().key();
+        let mv = movegen::legal_moves(s.game().position())[0];
+        s.undo().unwrap();
+        assert!(!s.play_engine(mv, 1, key), "the position changed");
+        s.redo().unwrap();
+        assert!(s.play_engine(mv, 1, key));
+        assert_eq!(s.ply(), 2);
+    }
+
+    #[test]
+    fn the_thirteen_move_count_in_plies() {
+        let mut s = human();
+        s.setup("W:WK1,K2,K3:BK32").unwrap();
+        assert_eq!(s.state().counts.thirteen, Some(0));
+        assert_eq!(s.state().counts.thirteen_limit, 26);
+        play(&mut s, "1-5");
+        assert_eq!(s.state().counts.thirteen, Some(0));
+        let lone = s.state().legal[0].hub.clone();
+        play(&mut s, &lone);
+        assert_eq!(s.state().counts.thirteen, Some(2));
+        assert_eq!(s.state().counts.forty, 2);
+    }
+
+    #[test]
+    fn pdn_round_trip() {
+        let mut s = human();
+        s.setup("W:W14:B9,10,K1").unwrap();
+        play(&mut s, "14x5");
+        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+            panic!("a pdn reply")
+        };
+        assert!(pdn.contains("[GameType \"23\"]\n"), "{pdn}");
+        assert!(pdn.contains("[FEN \"W:W14:BK1,9,10\"]\n"), "{pdn}");
+        let mut t = Session::default();
+        t.load_pdn(&pdn).unwrap();
+        assert_eq!(t.state().start_fen, "W:W14:BK1,9,10");
+        assert_eq!(t.state().history[0].pdn, "14x5");
+        assert_eq!((t.white, t.black), (Player::Human, Player::Human));
+        assert!(t
+            .load_pdn("[GameType \"21\"]\n*")
+            .unwrap_err()
+            .contains("GameType"));
+        assert!(t
+            .load_pdn("[GameType \"23,W,8,8,A1,0\"]\n1. 11-15 *")
+            .is_ok());
+        assert!(t.load_pdn("1. 11-17 *").unwrap_err().starts_with("bad PDN"));
+        // Two kings walking to and fro: legal text, but longer than a board loads.
+        let mut long = String::from("[FEN \"W:WK30:BK3\"]\n");
+        for _ in 0..(MAX_PLIES / 4 + 1) {
+            long.push_str("30-26 3-7 26-30 7-3 ");
+        }
+        long.push('*');
+        let e = t.load_pdn(&long).unwrap_err();
+        assert!(e.contains("at most"), "{e}");
+        assert_eq!(
+            t.state().history.len(),
+            1,
+            "a rejected load changes nothing"
+        );
+    }
+
+    #[test]
+    fn level_is_checked() {
+        let mut s = human();
+        assert!(s.set_level(Some(0.0), None).is_err());
+        assert!(s.set_level(Some(f64::NAN), None).is_err());
+        assert!(s.set_level(None, Some(0)).is_err());
+        assert!(s.set_level(Some(1.0), Some(3)).is_err());
+        assert!(s.set_level(None, None).is_err());
+        assert_eq!(s.level, DEFAULT_LEVEL);
+        s.set_level(None, Some(5)).unwrap();
+        assert_eq!(s.move_limits().depth, Some(5));
+    }
+}

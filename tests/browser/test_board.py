@@ -1,0 +1,372 @@
+"""The board page in a real browser: headless Chromium driven by Selenium.
+
+Each test starts from a fresh page (a new WebSocket, so a new game on the server) of one
+`poolshark serve --port 0`, and acts only as a person would: clicks on squares, buttons and
+the move list, typing into the FEN and PDN boxes. What it checks is what the page shows: the
+pieces on the squares (`data-piece`), the move list, the status line, the message area.
+
+The waits are there so a hung page fails instead of blocking; none of them measures speed.
+"""
+
+import os
+import re
+import subprocess
+import tempfile
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+POOLSHARK = os.environ.get("POOLSHARK", "target/ci/poolshark")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+SCREENSHOT = os.environ.get("SCREENSHOT", "target/board.png")
+WAIT = 60  # seconds before a wait gives up: a hang guard, not a speed limit
+
+# R15: the man on 26 can reach 1 two ways, over 22 and 14 (via 17 and 10) or over 23 and 15
+# (via 19 and 10); both take 6 last and crown on 1. Checked with `poolshark moves`.
+R15_FEN = "W:W26:B6,8,14,15,21,22,23"
+
+
+def start_server():
+    proc = subprocess.Popen([POOLSHARK, "serve", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+    if not m:
+        proc.kill()
+        raise AssertionError(f"no address from poolshark serve: {line!r} {proc.stderr.read()}")
+    return proc, m.group(1)
+
+
+def stop_server(proc):
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server():
+    proc, url = start_server()
+    yield url
+    stop_server(proc)
+
+
+def new_driver():
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1100,1000", "--hide-scrollbars"):
+        opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    drv = new_driver()
+    yield drv
+    drv.quit()
+
+
+def severe(drv):
+    return [e for e in drv.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh page, connected. After the test: no JavaScript error in the console."""
+    browser.get_log("browser")  # drop what earlier tests left
+    browser.get(server)
+    wait(browser, lambda d: "connected" == d.find_element(By.ID, "conn").get_attribute("class").split()[-1],
+         "the page to connect")
+    wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    yield browser
+    errors = severe(browser)
+    assert not errors, f"JavaScript errors in the console: {errors}"
+
+
+def wait(drv, cond, what):
+    def safe(d):
+        try:
+            return cond(d)
+        except StaleElementReferenceException:
+            return False
+    return WebDriverWait(drv, WAIT, poll_frequency=0.05).until(safe, f"timed out waiting for {what}")
+
+
+# ---------- reading the page ----------
+
+def retry_stale(read):
+    """A read of the board, retried when a state message redrew it under us."""
+    def wrapped(*args):
+        for _ in range(50):
+            try:
+                return read(*args)
+            except StaleElementReferenceException:
+                continue
+        return read(*args)
+    return wrapped
+
+
+def states(drv):
+    """How many state messages the page has received."""
+    return int(drv.find_element(By.ID, "board").get_attribute("data-states") or 0)
+
+
+def answered(drv, action, what):
+    """Do `action` and wait for the server's next state."""
+    before = states(drv)
+    action()
+    wait(drv, lambda d: states(d) > before, what)
+
+
+def square(drv, n):
+    return drv.find_element(By.CSS_SELECTOR, f'#board g[data-square="{n}"]')
+
+
+@retry_stale
+def pieces(drv):
+    """{square: piece} as drawn: b/w men, B/W kings."""
+    out = {}
+    for g in drv.find_elements(By.CSS_SELECTOR, "#board g[data-piece]"):
+        out[int(g.get_attribute("data-square"))] = g.get_attribute("data-piece")
+    return out
+
+
+@retry_stale
+def targets(drv):
+    return sorted(int(g.get_attribute("data-square"))
+                  for g in drv.find_elements(By.CSS_SELECTOR, "#board g[data-target]"))
+
+
+@retry_stale
+def move_list(drv):
+    return [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#moves .move:not(.start)")]
+
+
+def status(drv):
+    return drv.find_element(By.ID, "status").text
+
+
+def errors_shown(drv):
+    return [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#messages .msg.error")]
+
+
+@retry_stale
+def click_square(drv, n):
+    square(drv, n).click()
+
+
+def set_level_depth(drv, depth):
+    Select(drv.find_element(By.ID, "level-kind")).select_by_value("depth")
+    box = drv.find_element(By.ID, "level-value")
+    box.clear()
+    box.send_keys(str(depth))
+    drv.find_element(By.ID, "level-set").click()
+    wait(drv, lambda d: f"depth {depth}" in d.find_element(By.ID, "players").text, "the new level")
+
+
+def new_game(drv, mode):
+    Select(drv.find_element(By.ID, "mode")).select_by_value(mode)
+    answered(drv, drv.find_element(By.ID, "new-game").click, "the new game")
+
+
+def set_fen(drv, fen):
+    box = drv.find_element(By.ID, "fen-input")
+    box.clear()
+    box.send_keys(fen)
+    drv.find_element(By.ID, "fen-set").click()
+
+
+def play_any_move(drv, colour):
+    """Click pieces of `colour` until one shows targets, then click its first target."""
+    for n, p in sorted(pieces(drv).items()):
+        if p.lower() != colour:
+            continue
+        click_square(drv, n)
+        ts = targets(drv)
+        if ts:
+            click_square(drv, ts[0])
+            if drv.find_element(By.ID, "chooser").is_displayed():
+                drv.find_element(By.ID, "choice-0").click()
+            return n, ts[0]
+    raise AssertionError(f"no {colour} piece shows a target: {pieces(drv)}")
+
+
+# ---------- the tests ----------
+
+def test_play_a_short_game_against_the_engine_and_take_back(page):
+    set_level_depth(page, 3)
+    new_game(page, "black")
+    wait(page, lambda d: status(d).startswith("Black to move") and move_list(d) == [], "a new game")
+    start = pieces(page)
+    assert sorted(start) == list(range(1, 13)) + list(range(21, 33))
+
+    for k in range(1, 4):
+        before = pieces(page)
+        src, dst = play_any_move(page, "b")
+        # The engine (White) replies by itself: two more plies in the list, Black to move.
+        wait(page, lambda d: len(move_list(d)) == 2 * k and status(d).startswith("Black to move"),
+             f"the engine's reply to move {k}")
+        after = pieces(page)
+        # Our move is in the list as clicked (the engine's reply may have taken that man).
+        mine = move_list(page)[2 * k - 2]
+        assert re.split(r"[-x]", mine)[0] == str(src) and re.split(r"[-x]", mine)[-1] == str(dst), mine
+        white_before = {n for n, p in before.items() if p in "wW"}
+        white_after = {n for n, p in after.items() if p in "wW"}
+        assert white_before != white_after, "the engine's move changed no white piece"
+
+    history = move_list(page)
+    assert len(history) == 6 and all(re.fullmatch(r"\d+(-|x)\d+(x\d+)*", m) for m in history)
+
+    # Take back the engine's last move: White is to move again and the engine waits.
+    shown = pieces(page)
+    page.find_element(By.ID, "undo").click()
+    wait(page, lambda d: "ahead" in d.find_element(By.ID, "ply-6").get_attribute("class"),
+         "the take-back")
+    assert status(page).startswith("White to move (engine)")
+    assert pieces(page) != shown
+    # Forward again restores the position.
+    page.find_element(By.ID, "redo").click()
+    wait(page, lambda d: "current" in d.find_element(By.ID, "ply-6").get_attribute("class"),
+         "the move forward")
+    assert pieces(page) == shown
+
+
+def test_take_back_between_two_players(page):
+    new_game(page, "human")
+    wait(page, lambda d: move_list(d) == [] and status(d).startswith("Black to move"), "a new game")
+    click_square(page, 11)
+    assert targets(page) == [15, 16]
+    click_square(page, 15)
+    wait(page, lambda d: move_list(d) == ["11-15"], "the move 11-15")
+    assert pieces(page).get(15) == "b" and 11 not in pieces(page)
+    page.find_element(By.ID, "undo").click()
+    wait(page, lambda d: pieces(d).get(11) == "b", "the take-back")
+    assert 15 not in pieces(page)
+    assert status(page).startswith("Black to move")
+    assert page.find_element(By.ID, "redo").is_enabled()
+    # The right arrow key goes forward again.
+    page.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    wait(page, lambda d: pieces(d).get(15) == "b", "the move forward")
+
+
+def test_choose_between_two_capture_paths(page):
+    # A bad FEN gets the server's error in the message area, and changes nothing.
+    fen_before = page.find_element(By.ID, "fen").text
+    set_fen(page, "W:W99:B1")
+    wait(page, lambda d: errors_shown(d), "the error message")
+    assert page.find_element(By.ID, "fen").text == fen_before
+
+    set_fen(page, R15_FEN)
+    wait(page, lambda d: pieces(d) == {26: "w", 6: "b", 8: "b", 14: "b", 15: "b", 21: "b",
+                                       22: "b", 23: "b"}, "the R15 position")
+    assert not errors_shown(page)
+    click_square(page, 26)
+    assert 1 in targets(page)
+    click_square(page, 1)
+    chooser = page.find_element(By.ID, "chooser")
+    assert chooser.is_displayed()
+    options = page.find_elements(By.CSS_SELECTOR, "#chooser-options .choice")
+    assert len(options) == 2
+    taken = [o.get_attribute("data-captured") for o in options]
+    assert taken == ["6,14,22", "6,15,23"]
+    assert "14" in options[0].text and "22" in options[0].text
+    assert "15" in options[1].text and "23" in options[1].text
+    # The pieces each option takes are marked on the board.
+    marked = lambda d: sorted(int(g.get_attribute("data-square"))
+                              for g in d.find_elements(By.CSS_SELECTOR, "#board g[data-taken]"))
+    assert marked(page) == [6, 14, 22]
+    page.save_screenshot(os.path.join(os.path.dirname(SCREENSHOT) or ".", "board-chooser.png"))
+    page.find_element(By.ID, "choice-1").click()
+    wait(page, lambda d: 26 not in pieces(d), "the capture")
+    after = pieces(page)
+    # The second path took 6, 15 and 23; 14 and 22 stay; the man crowned on 1 (R14).
+    assert after == {1: "W", 8: "b", 14: "b", 21: "b", 22: "b"}, after
+    assert not page.find_element(By.ID, "chooser").is_displayed()
+    assert len(move_list(page)) == 1
+
+
+PDN_GAME = """[Event "browser test"]
+[GameType "23"]
+[Result "*"]
+1. 11-15 23-19 2. 8-11 22-17 3. 9-13 *
+"""
+
+
+def test_load_pdn_and_go_to_a_move(page):
+    box = page.find_element(By.ID, "pdn-input")
+    box.clear()
+    box.send_keys(PDN_GAME)
+    page.find_element(By.ID, "pdn-load").click()
+    wait(page, lambda d: move_list(d) == ["11-15", "23-19", "8-11", "22-17", "9-13"], "the loaded game")
+    rows = [r.text.split() for r in page.find_elements(By.CSS_SELECTOR, "#moves .move-row")]
+    assert rows == [["1.", "11-15", "23-19"], ["2.", "8-11", "22-17"], ["3.", "9-13"]]
+    # Clicking a move shows the position after it.
+    page.find_element(By.ID, "ply-2").click()
+    wait(page, lambda d: "current" in d.find_element(By.ID, "ply-2").get_attribute("class"), "goto 2")
+    p = pieces(page)
+    assert p.get(15) == "b" and p.get(19) == "w" and 11 not in p and 23 not in p
+    assert status(page).startswith("Black to move")
+
+    # The file input loads a game too.
+    with tempfile.NamedTemporaryFile("w", suffix=".pdn", delete=False) as f:
+        f.write('[GameType "23"]\n1. 10-14 24-20 *\n')
+        path = f.name
+    try:
+        page.find_element(By.ID, "pdn-file").send_keys(os.path.abspath(path))
+        wait(page, lambda d: move_list(d) == ["10-14", "24-20"], "the game from the file")
+    finally:
+        os.unlink(path)
+
+    # Save asks the server for the PDN and shows it in the box.
+    box.clear()
+    page.find_element(By.ID, "pdn-save").click()
+    wait(page, lambda d: "10-14" in d.find_element(By.ID, "pdn-input").get_attribute("value"),
+         "the saved PDN")
+    assert '[GameType "23"]' in box.get_attribute("value")
+
+
+def test_analysis_and_screenshot(page):
+    box = page.find_element(By.ID, "pdn-input")
+    box.clear()
+    box.send_keys('[GameType "23"]\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 21x14 *\n')
+    page.find_element(By.ID, "pdn-load").click()
+    wait(page, lambda d: len(move_list(d)) == 8, "the loaded game")
+    page.find_element(By.ID, "analyze").click()
+    wait(page, lambda d: d.find_element(By.ID, "info-depth").text not in ("–", "")
+         and d.find_element(By.ID, "info-pv").text != "", "live analysis")
+    score = page.find_element(By.ID, "info-score").text
+    assert re.fullmatch(r"[+-]?\d+\.\d\d", score), score
+    click_square(page, 15)
+    assert targets(page) == [18]
+    os.makedirs(os.path.dirname(SCREENSHOT) or ".", exist_ok=True)
+    page.save_screenshot(SCREENSHOT)
+    page.find_element(By.ID, "analyze").click()
+    wait(page, lambda d: d.find_element(By.ID, "analyze").get_attribute("aria-pressed") == "false",
+         "analysis to stop")
+
+
+def test_disconnected_is_shown():
+    proc, url = start_server()
+    drv = new_driver()
+    try:
+        drv.get(url)
+        wait(drv, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+        stop_server(proc)
+        wait(drv, lambda d: "disconnected" in d.find_element(By.ID, "conn").text, "disconnected")
+        assert status(drv) == "disconnected"
+        # A closed socket is not a JavaScript error.
+        assert not [e for e in severe(drv) if "board.js" in e.get("message", "")]
+    finally:
+        drv.quit()
+        if proc.poll() is None:
+            stop_server(proc)

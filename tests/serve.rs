@@ -1,0 +1,654 @@
+//! `poolshark serve` over a real socket: the binary on a free port, a WebSocket client, and
+//! the board's messages (docs/BOARD.md). Every wait has a generous timeout, so a hang fails
+//! a test instead of blocking it; no test depends on how fast anything is.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+use tungstenite::{Message, WebSocket};
+
+/// Long enough for any answer on a loaded machine; only a hang takes this long.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+const START_FEN: &str = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+
+/// A running `poolshark serve --port 0`, killed when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+            .args(["serve", "--port", "0", "--hash", "16"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start poolshark serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .expect("read the address line");
+        let addr = line
+            .trim()
+            .strip_prefix("poolshark board: http://")
+            .and_then(|a| a.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        Server { child, addr }
+    }
+
+    fn connect(&self) -> Client {
+        self.try_connect(&[]).expect("WebSocket handshake")
+    }
+
+    /// A connection with extra request headers (an `Origin`, say).
+    fn try_connect(&self, headers: &[(&str, &str)]) -> Result<Client, tungstenite::Error> {
+        let stream = TcpStream::connect(&self.addr).expect("connect");
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
+        let mut request = tungstenite::client::IntoClientRequest::into_client_request(format!(
+            "ws://{}/ws",
+            self.addr
+        ))
+        .unwrap();
+        for (k, v) in headers {
+            request.headers_mut().insert(
+                tungstenite::http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                v.parse().expect("header value"),
+            );
+        }
+        match tungstenite::client(request, stream) {
+            Ok((ws, _)) => Ok(Client { ws }),
+            Err(tungstenite::HandshakeError::Failure(e)) => Err(e),
+            Err(e) => panic!("handshake: {e}"),
+        }
+    }
+
+    /// A connection past its hello and first state, both sides human.
+    fn board(&self) -> Client {
+        let mut c = self.connect();
+        assert_eq!(c.next("hello")["version"], env!("CARGO_PKG_VERSION"));
+        c.next("state");
+        c.send(json!({"type":"new","white":"human","black":"human"}));
+        c.next("state");
+        c
+    }
+
+    /// The status line, headers and body of `GET path`.
+    fn get(&self, path: &str) -> (String, String) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(PATIENCE)).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.addr
+        )
+        .unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").expect("a response");
+        (head.to_string(), body.to_string())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Client {
+    ws: WebSocket<TcpStream>,
+}
+
+impl Client {
+    fn send(&mut self, v: Value) {
+        self.send_text(&v.to_string());
+    }
+
+    fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::text(text)).expect("send");
+    }
+
+    /// The next message, of any type.
+    fn recv(&mut self) -> Value {
+        loop {
+            match self.ws.read().expect("read a message") {
+                Message::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
+                Message::Ping(_) | Message::Pong(_) => continue,
+                other => panic!("unexpected frame {other:?}"),
+            }
+        }
+    }
+
+    /// The next message of this type, skipping `info`; any other type fails the test.
+    fn next(&mut self, kind: &str) -> Value {
+        loop {
+            let m = self.recv();
+            match m["type"].as_str() {
+                Some(k) if k == kind => return m,
+                Some("info") => continue,
+                _ => panic!("expected a {kind} message, got {m}"),
+            }
+        }
+    }
+
+    /// The error text the next message carries.
+    fn error(&mut self) -> String {
+        self.next("error")["message"]
+            .as_str()
+            .expect("a message")
+            .to_string()
+    }
+
+    /// Is the connection still served? A ping gets its pong.
+    fn ping(&mut self) {
+        self.send(json!({"type":"ping"}));
+        self.next("pong");
+    }
+
+    fn play(&mut self, mv: &str) -> Value {
+        self.send(json!({"type":"move","move":mv}));
+        self.next("state")
+    }
+
+    /// The state now (a `level` request changes nothing visible and answers with it).
+    fn state(&mut self) -> Value {
+        self.send(json!({"type":"level","movetime":1.0}));
+        self.next("state")
+    }
+}
+
+fn hubs(state: &Value) -> Vec<String> {
+    state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["hub"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn hello_and_state_on_connect_and_the_page_is_served() {
+    let server = Server::start(&[]);
+    let mut c = server.connect();
+    assert_eq!(c.next("hello")["version"], env!("CARGO_PKG_VERSION"));
+    let s = c.next("state");
+    assert_eq!(s["fen"], START_FEN);
+    assert_eq!(s["start_fen"], START_FEN);
+    assert_eq!(s["side"], "black");
+    assert_eq!(s["ply"], 0);
+    assert_eq!(s["legal"].as_array().unwrap().len(), 7);
+    assert!(hubs(&s).contains(&"11-15".to_string()));
+    assert_eq!(s["pieces"]["1"], "b");
+    assert_eq!(s["pieces"]["32"], "w");
+    assert_eq!(s["result"], Value::Null);
+    assert_eq!(s["counts"]["forty"], 0);
+    assert_eq!(s["counts"]["thirteen"], Value::Null);
+    assert_eq!(s["level"]["movetime"], 1.0);
+    let m = &s["legal"][0];
+    assert_eq!(m["path"], json!([m["from"], m["to"]]));
+
+    for (path, kind, file) in [
+        ("/", "text/html", include_str!("../web/index.html")),
+        (
+            "/board.js",
+            "text/javascript",
+            include_str!("../web/board.js"),
+        ),
+        ("/style.css", "text/css", include_str!("../web/style.css")),
+    ] {
+        let (head, body) = server.get(path);
+        assert!(head.starts_with("HTTP/1.1 200"), "{path}: {head}");
+        assert!(
+            head.to_ascii_lowercase()
+                .contains(&format!("content-type: {kind}")),
+            "{path}: {head}"
+        );
+        assert_eq!(body, file, "{path}");
+    }
+    assert!(server.get("/nothing").0.starts_with("HTTP/1.1 404"));
+}
+
+#[test]
+fn a_legal_move_gives_a_new_state_and_an_illegal_one_an_error() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    let s = c.play("11-15");
+    assert_eq!(s["ply"], 1);
+    assert_eq!(s["side"], "white");
+    assert_eq!(s["history"], json!([{"pdn":"11-15","hub":"11-15"}]));
+    assert_eq!(s["pieces"]["15"], "b");
+    assert!(s["pieces"].get("11").is_none());
+    let fen = s["fen"].clone();
+
+    for bad in ["9-13", "23-20", "11-15", "x", "99-100", ""] {
+        c.send(json!({"type":"move","move":bad}));
+        let e = c.error();
+        assert!(
+            e.starts_with("illegal move") || e.contains("not a move") || e.contains("square"),
+            "{bad}: {e}"
+        );
+    }
+    assert_eq!(c.state()["fen"], fen);
+    // PDN notation is read too.
+    assert_eq!(c.play("23-19")["ply"], 2);
+}
+
+#[test]
+fn the_engine_replies_when_it_is_its_turn() {
+    let server = Server::start(&[]);
+    let mut c = server.connect();
+    c.next("hello");
+    c.next("state");
+    c.send(json!({"type":"level","depth":2}));
+    assert_eq!(c.next("state")["level"], json!({"depth":2}));
+    c.send(json!({"type":"new","white":"engine","black":"human"}));
+    assert_eq!(c.next("state")["thinking"], false);
+    let s = c.play("11-15");
+    assert_eq!(s["ply"], 1);
+    assert_eq!(s["thinking"], true);
+    // Progress, then the move.
+    let info = c.recv();
+    assert_eq!(info["type"], "info", "{info}");
+    assert!(info["depth"].as_u64().unwrap() >= 1);
+    assert!(info["score"].is_string());
+    assert!(!info["pv"].as_array().unwrap().is_empty());
+    let s = c.next("state");
+    assert_eq!(s["ply"], 2, "{s}");
+    assert_eq!(s["thinking"], false);
+    assert_eq!(s["side"], "black");
+    assert_eq!(s["history"].as_array().unwrap().len(), 2);
+
+    // After undo the engine does not move by itself; engine_move asks it to.
+    c.send(json!({"type":"undo"}));
+    let s = c.next("state");
+    assert_eq!(
+        (s["ply"].clone(), s["thinking"].clone()),
+        (json!(1), json!(false))
+    );
+    c.ping();
+    c.send(json!({"type":"engine_move"}));
+    assert_eq!(c.next("state")["thinking"], true);
+    assert_eq!(c.next("state")["ply"], 2);
+
+    // The engine against itself plays on by itself.
+    c.send(json!({"type":"level","depth":1}));
+    c.next("state");
+    c.send(json!({"type":"new","white":"engine","black":"engine"}));
+    let mut ply = 0;
+    while ply < 4 {
+        ply = c.next("state")["ply"].as_u64().unwrap();
+    }
+    c.send(json!({"type":"new","white":"human","black":"human"}));
+    // States of engine moves already sent may come first; the last word is the new game.
+    loop {
+        let s = c.next("state");
+        if s["white"] == "human" {
+            assert_eq!(s["ply"], 0);
+            assert_eq!(s["thinking"], false);
+            break;
+        }
+    }
+    c.ping();
+}
+
+#[test]
+fn analysis_reports_and_stops() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    c.send(json!({"type":"analyze","on":true}));
+    assert_eq!(c.next("state")["analyzing"], true);
+    let info = c.recv();
+    assert_eq!(info["type"], "info", "{info}");
+    assert_eq!(
+        info["pv"].as_array().unwrap().len(),
+        info["pv_pdn"].as_array().unwrap().len()
+    );
+    c.send(json!({"type":"analyze","on":false}));
+    let s = c.next("state");
+    assert_eq!(s["analyzing"], false);
+    c.ping();
+    // A closed tab stops its analysis; the server goes on.
+    c.send(json!({"type":"analyze","on":true}));
+    c.next("state");
+    drop(c);
+    server.board().ping();
+}
+
+#[test]
+fn undo_redo_and_goto() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    c.play("11-15");
+    let after_one = c.play("23-19")["fen"].clone();
+    let s = c.play("8-11");
+    assert_eq!(s["ply"], 3);
+    let after_three = s["fen"].clone();
+
+    c.send(json!({"type":"undo"}));
+    let s = c.next("state");
+    assert_eq!(s["ply"], 2);
+    assert_eq!(
+        s["history"].as_array().unwrap().len(),
+        3,
+        "redo keeps the line"
+    );
+    c.send(json!({"type":"redo"}));
+    assert_eq!(c.next("state")["fen"], after_three);
+    c.send(json!({"type":"redo"}));
+    assert!(c.error().contains("nothing to play forward"));
+
+    c.send(json!({"type":"goto","ply":2}));
+    assert_eq!(c.next("state")["fen"], after_one);
+    c.send(json!({"type":"goto","ply":0}));
+    let s = c.next("state");
+    assert_eq!(
+        (s["fen"].as_str(), s["ply"].as_u64()),
+        (Some(START_FEN), Some(0))
+    );
+    for ply in [json!(4), json!(1u64 << 40)] {
+        c.send(json!({"type":"goto","ply":ply}));
+        assert!(c.error().contains("out of range"));
+    }
+    c.send(json!({"type":"goto","ply":-1}));
+    assert!(c.error().starts_with("bad 'goto' message"));
+    c.send(json!({"type":"undo"}));
+    assert!(c.error().contains("nothing to take back"));
+
+    // Another move from here replaces the rest of the line.
+    let s = c.play("9-13");
+    assert_eq!(s["history"], json!([{"pdn":"9-13","hub":"9-13"}]));
+}
+
+#[test]
+fn setup_a_position_and_choose_between_two_captures_of_the_same_squares() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    // The white king on 2 has two captures from 2 to 4 that take different pieces (R15).
+    c.send(json!({"type":"setup","fen":"W:WK2:B3,7,8,K9,17,28"}));
+    let s = c.next("state");
+    assert_eq!(s["side"], "white");
+    assert_eq!(
+        (s["white"].as_str(), s["black"].as_str()),
+        (Some("human"), Some("human"))
+    );
+    assert_eq!(s["start_fen"], "W:WK2:B3,7,8,K9,17,28");
+    let legal = s["legal"].as_array().unwrap();
+    assert_eq!(legal.len(), 2, "{s}");
+    for m in legal {
+        assert_eq!((m["from"].as_u64(), m["to"].as_u64()), (Some(2), Some(4)));
+        assert_eq!(m["path"][0], 2);
+        assert_eq!(m["path"].as_array().unwrap().last().unwrap(), 4);
+    }
+    assert_ne!(legal[0]["captured"], legal[1]["captured"]);
+    assert_ne!(legal[0]["pdn"], legal[1]["pdn"]);
+    let mut captured: Vec<Value> = legal.iter().map(|m| m["captured"].clone()).collect();
+    captured.sort_by_key(|v| v.to_string());
+    assert_eq!(captured, vec![json!([7, 8]), json!([8, 9, 17])]);
+
+    // Play the one that takes 7 and 8.
+    let s = c.play("2x4x7x8");
+    assert_eq!(s["pieces"]["4"], "W");
+    for gone in ["2", "7", "8"] {
+        assert!(s["pieces"].get(gone).is_none(), "{gone}: {s}");
+    }
+    assert_eq!(s["pieces"]["9"], "B");
+
+    c.send(json!({"type":"setup","fen":"Q:W1"}));
+    assert!(c.error().starts_with("bad FEN"));
+    c.send(json!({"type":"new","fen":"W:W1:B5","white":"human","black":"human"}));
+    assert!(c.error().starts_with("bad FEN"));
+}
+
+#[test]
+fn save_and_load_pdn() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    for mv in ["11-15", "22-18", "15x22", "25x18", "8-11"] {
+        c.play(mv);
+    }
+    c.send(json!({"type":"undo"}));
+    c.next("state");
+    c.send(json!({"type":"save_pdn"}));
+    let pdn = c.next("pdn")["pdn"].as_str().unwrap().to_string();
+    assert!(pdn.contains("[GameType \"23\"]"), "{pdn}");
+    assert!(pdn.contains("[White \"Human\"]"), "{pdn}");
+    assert!(!pdn.contains("[FEN"), "{pdn}");
+    assert!(
+        pdn.contains("1. 11-15 22-18 2. 15x22 25x18 3. 8-11 *"),
+        "{pdn}"
+    );
+
+    c.send(json!({"type":"new","white":"human","black":"human"}));
+    c.next("state");
+    c.send(json!({"type":"load_pdn","pdn":pdn}));
+    let s = c.next("state");
+    assert_eq!(s["ply"], 5);
+    let moves: Vec<&str> = s["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["pdn"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves, ["11-15", "22-18", "15x22", "25x18", "8-11"]);
+
+    // From a set-up position, with White to move: the FEN tag carries it.
+    c.send(json!({"type":"setup","fen":"W:W14:B9,10,K1"}));
+    c.next("state");
+    c.play("14x5x9");
+    c.send(json!({"type":"save_pdn"}));
+    let pdn = c.next("pdn")["pdn"].as_str().unwrap().to_string();
+    assert!(
+        pdn.contains("[FEN \"W:W14:B1,9,10\"]") || pdn.contains("[FEN \"W:W14:BK1,9,10\"]"),
+        "{pdn}"
+    );
+    c.send(json!({"type":"new","white":"human","black":"human"}));
+    c.next("state");
+    c.send(json!({"type":"load_pdn","pdn":pdn}));
+    let s = c.next("state");
+    assert_eq!(s["start_fen"], "W:W14:BK1,9,10");
+    assert_eq!(s["ply"], 1);
+
+    for (bad, says) in [
+        ("[GameType \"20\"]\n1. 32-28 *", "GameType"),
+        ("1. 11-17 *", "bad PDN"),
+        ("[Event x]", "bad PDN"),
+        ("", "no game"),
+    ] {
+        c.send(json!({"type":"load_pdn","pdn":bad}));
+        let e = c.error();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    assert_eq!(c.state()["start_fen"], "W:W14:BK1,9,10");
+}
+
+#[test]
+fn hostile_input_gets_errors_and_the_server_goes_on() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    let cases: Vec<(String, &str)> = vec![
+        ("{not json".into(), "bad JSON"),
+        ("[1,2,3]".into(), "\"type\""),
+        ("null".into(), "\"type\""),
+        (r#"{"type":7}"#.into(), "must be a string"),
+        (r#"{"type":"format_disk"}"#.into(), "unknown message type"),
+        (r#"{"type":"move"}"#.into(), "missing field"),
+        (r#"{"type":"move","move":12}"#.into(), "bad 'move' message"),
+        (r#"{"type":"level","movetime":-1}"#.into(), "movetime"),
+        (r#"{"type":"level","depth":1000}"#.into(), "depth"),
+        (
+            r#"{"type":"level","depth":3,"movetime":1}"#.into(),
+            "either",
+        ),
+        (
+            r#"{"type":"new","white":"martian"}"#.into(),
+            "bad 'new' message",
+        ),
+        // 200 KB of padding on a ping, and 1.5 MiB of PDN: over the limits, read and refused.
+        (
+            format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(200_000)),
+            "too large",
+        ),
+        (
+            format!(r#"{{"type":"load_pdn","pdn":"{}"}}"#, " ".repeat(1_500_000)),
+            "too large",
+        ),
+        (
+            format!("{{\"type\":\"move\",\"move\":\"{}\"}}", "9".repeat(10_000)),
+            "illegal move",
+        ),
+    ];
+    for (text, says) in cases {
+        c.send_text(&text);
+        let e = c.error();
+        assert!(e.contains(says), "{}: {e}", &text[..text.len().min(60)]);
+        assert!(
+            e.len() < 1000,
+            "an error quotes at most a little of the input"
+        );
+        c.ping();
+    }
+    c.ws.send(Message::binary(vec![1u8, 2, 3])).unwrap();
+    assert!(c.error().contains("binary"));
+    c.ping();
+
+    // A move in a finished game: White takes Black's last piece.
+    c.send(json!({"type":"setup","fen":"W:W14:B9"}));
+    c.next("state");
+    let s = c.play("14x5x9");
+    assert_eq!(
+        s["result"],
+        json!({"winner":"white","reason":"no move (R16)"})
+    );
+    assert_eq!(s["legal"], json!([]));
+    c.send(json!({"type":"move","move":"5-1"}));
+    assert!(c.error().contains("the game is over"));
+    c.send(json!({"type":"engine_move"}));
+    assert!(c.error().contains("the game is over"));
+    c.ping();
+
+    // A flood: many requests without reading, then every answer, in order.
+    for i in 0..500 {
+        if i % 2 == 0 {
+            c.send(json!({"type":"ping"}));
+        } else {
+            c.send_text("{oops");
+        }
+    }
+    for i in 0..500 {
+        let m = c.recv();
+        assert_eq!(m["type"], if i % 2 == 0 { "pong" } else { "error" });
+    }
+
+    // A flood of searches: each request stops the one before it.
+    c.send(json!({"type":"new","white":"human","black":"human"}));
+    c.next("state");
+    for _ in 0..100 {
+        c.send(json!({"type":"engine_move"}));
+        c.send(json!({"type":"analyze","on":true}));
+    }
+    c.send(json!({"type":"stop"}));
+    c.send(json!({"type":"ping"}));
+    while c.recv()["type"] != "pong" {}
+    let s = c.state();
+    assert_eq!(
+        (s["thinking"].as_bool(), s["analyzing"].as_bool()),
+        (Some(false), Some(false))
+    );
+
+    // Another connection is served meanwhile, and after a frame too large to read at all
+    // (which ends its own connection).
+    let mut other = server.board();
+    other.ping();
+    let mut big = server.connect();
+    big.next("hello");
+    big.next("state");
+    let _ = big.ws.send(Message::text("x".repeat(3 << 20)));
+    let _ = big.ws.flush();
+    c.ping();
+    other.ping();
+    server.board().ping();
+}
+
+#[test]
+fn connections_are_capped_and_other_sites_refused() {
+    let server = Server::start(&["--max-connections", "1"]);
+    let mut first = server.board();
+    let mut second = server.connect();
+    assert!(second.error().contains("the server is full"));
+    first.ping();
+    drop(first);
+    drop(second);
+    // The slot is free once the server has seen the close; try until it has.
+    let mut served = false;
+    for _ in 0..600 {
+        let mut c = server.connect();
+        if c.recv()["type"] == "hello" {
+            served = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(served, "the slot of a closed connection is never freed");
+
+    let refused = server.try_connect(&[("Origin", "http://evil.example")]);
+    assert!(refused.is_err(), "a page from another site is refused");
+}
+
+/// Not a test: the time from sending a move to receiving the engine's move, at the default
+/// strength (1 s a move), over the socket. Run it with
+/// `cargo test --profile ci --test serve -- --ignored --nocapture measure`.
+#[test]
+#[ignore]
+fn measure_move_to_engine_move() {
+    let server = Server::start(&[]);
+    let mut c = server.connect();
+    c.next("hello");
+    c.next("state");
+    let mut times = Vec::new();
+    for _ in 0..8 {
+        let s = c.state();
+        if s["result"] != Value::Null || s["side"] != "black" {
+            break;
+        }
+        let mv = s["legal"][0]["hub"].as_str().unwrap().to_string();
+        let t = std::time::Instant::now();
+        c.send(json!({"type":"move","move":mv}));
+        let ply = s["ply"].as_u64().unwrap();
+        loop {
+            let s = c.next("state");
+            if s["ply"].as_u64() == Some(ply + 2) {
+                break;
+            }
+        }
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "move to engine move at 1 s a move: {} moves, min {:.3} s, median {:.3} s, max {:.3} s",
+        times.len(),
+        times[0],
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
+}
+
+#[test]
+fn a_port_in_use_is_an_error() {
+    let server = Server::start(&[]);
+    let port = server.addr.rsplit(':').next().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+        .args(["serve", "--port", port])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot listen on 127.0.0.1:"), "{err}");
+    assert!(out.stdout.is_empty());
+}
