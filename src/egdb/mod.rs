@@ -176,6 +176,15 @@ impl Egdb {
         })
     }
 
+    /// Open the tables in `dir` for a timed search: as `open_lazy`, but a group is read by a
+    /// loader thread when first asked for, and probes of it answer None until it is in, so
+    /// a search never waits for a file.
+    pub fn open_background(dir: &Path) -> Result<Egdb, EgdbError> {
+        let mut db = Egdb::open_lazy(dir)?;
+        db.tables = Tables::background(dir);
+        Ok(db)
+    }
+
     /// Tables already in memory (a fresh build, for example).
     pub fn from_tables(tables: Tables) -> Egdb {
         Egdb {

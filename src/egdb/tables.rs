@@ -1,16 +1,20 @@
 //! The groups in memory, and the look-up of a position in them. The builder fills one of
 //! these as it solves groups (each group reads the smaller ones), and `Egdb` probes one.
 //!
-//! Tables opened for play (`Tables::lazy`) read a group's file the first time a probe needs
-//! it: an engine started beside 6-piece tables (about 5 GB) holds only the groups its games
-//! reach, and starts at once. A damaged file is then reported (once) when first needed.
+//! Tables opened for play read a group's file the first time a probe needs it: an engine
+//! started beside 6-piece tables (about 5 GB) holds only the groups its games reach, and
+//! starts at once. A damaged file is then reported (once) when first needed. `Tables::lazy`
+//! reads it there and then; `Tables::background` (a timed search: reading a 200 MB group
+//! would cost a move's time) asks a loader thread for it and answers None until it is in.
 
 use crate::core::position::Position;
 use crate::egdb::file;
 use crate::egdb::index::{canonical, Group, MAX_PIECES};
 use crate::egdb::value::TERMINAL_LOSS;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Arc, OnceLock};
 
 /// Every group's values, by `Group::id`.
 pub struct Tables {
@@ -20,10 +24,42 @@ pub struct Tables {
 
 /// Groups read from a folder on first use.
 struct Lazy {
-    dir: PathBuf,
-    slots: Vec<OnceLock<Option<Vec<u16>>>>,
+    slots: Arc<Slots>,
+    /// The loader thread's queue (background mode); None: read on the caller's thread.
+    loader: Option<Sender<Group>>,
     /// The largest piece count with a file for every group, when opened.
     max_pieces: u32,
+}
+
+/// The groups of a folder, each filled once (None inside: no usable file).
+struct Slots {
+    dir: PathBuf,
+    values: Vec<OnceLock<Option<Vec<u16>>>>,
+    /// Groups already asked of the loader.
+    requested: Vec<AtomicBool>,
+}
+
+impl Slots {
+    fn new(dir: &Path) -> Slots {
+        Slots {
+            dir: dir.into(),
+            values: (0..Group::IDS).map(|_| OnceLock::new()).collect(),
+            requested: (0..Group::IDS).map(|_| AtomicBool::new(false)).collect(),
+        }
+    }
+
+    /// Read a group now, if not yet read (one warning for a damaged file).
+    fn fill(&self, g: Group) -> Option<&[u16]> {
+        self.values[g.id()]
+            .get_or_init(|| match file::load(&self.dir, g) {
+                Ok(v) => v,
+                Err(why) => {
+                    log::warn!("endgame table left out: {why}");
+                    None
+                }
+            })
+            .as_deref()
+    }
 }
 
 impl Default for Tables {
@@ -45,8 +81,39 @@ impl Tables {
         Tables {
             groups: vec![None; Group::IDS],
             lazy: Some(Lazy {
-                dir: dir.into(),
-                slots: (0..Group::IDS).map(|_| OnceLock::new()).collect(),
+                slots: Arc::new(Slots::new(dir)),
+                loader: None,
+                max_pieces: Tables::files_up_to(dir),
+            }),
+        }
+    }
+
+    /// The groups in `dir`, each read by a loader thread when a probe first asks for it;
+    /// until then probes of it answer None (see the module notes). The thread ends with
+    /// the tables.
+    pub fn background(dir: &Path) -> Tables {
+        let slots = Arc::new(Slots::new(dir));
+        let (tx, rx) = channel::<Group>();
+        let theirs = Arc::clone(&slots);
+        let spawned = std::thread::Builder::new()
+            .name("egdb-loader".into())
+            .spawn(move || {
+                while let Ok(g) = rx.recv() {
+                    theirs.fill(g);
+                }
+            });
+        let loader = match spawned {
+            Ok(_) => Some(tx),
+            Err(e) => {
+                log::warn!("no endgame table loader thread ({e}); tables read when probed");
+                None
+            }
+        };
+        Tables {
+            groups: vec![None; Group::IDS],
+            lazy: Some(Lazy {
+                slots,
+                loader,
                 max_pieces: Tables::files_up_to(dir),
             }),
         }
@@ -103,15 +170,19 @@ impl Tables {
         if !g.valid() || g.pieces() > lazy.max_pieces {
             return None;
         }
-        lazy.slots[g.id()]
-            .get_or_init(|| match file::load(&lazy.dir, g) {
-                Ok(v) => v,
-                Err(why) => {
-                    log::warn!("endgame table left out: {why}");
-                    None
+        let slots = &lazy.slots;
+        if let Some(v) = slots.values[g.id()].get() {
+            return v.as_deref();
+        }
+        match &lazy.loader {
+            None => slots.fill(g),
+            Some(tx) => {
+                if !slots.requested[g.id()].swap(true, Ordering::Relaxed) {
+                    let _ = tx.send(g);
                 }
-            })
-            .as_deref()
+                None
+            }
+        }
     }
 
     pub fn has(&self, g: Group) -> bool {

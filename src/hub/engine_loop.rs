@@ -120,7 +120,7 @@ impl Hub {
     fn load_default_egdb(&mut self) {
         let dir = std::path::Path::new(&self.params.egdb_path);
         if dir.is_dir() {
-            match Egdb::open_lazy(dir) {
+            match Egdb::open_background(dir) {
                 Ok(db) => self.egdb = Some(Arc::new(db)),
                 Err(e) => log::warn!("{e}"),
             }
@@ -368,7 +368,7 @@ impl Hub {
                 None
             } else {
                 let dir = std::path::Path::new(&next.egdb_path);
-                match Egdb::open_lazy(dir) {
+                match Egdb::open_background(dir) {
                     Ok(db) => Some(Arc::new(db)),
                     Err(e) => {
                         return Err(HubError::Refused(format!(
