@@ -131,6 +131,8 @@ def selfplay_games_in_shard(games, shards, index):
 def make_client(args):
     from distributed import Client, LocalCluster
 
+    if args.scheduler_file:
+        return Client(scheduler_file=args.scheduler_file), None
     if args.scheduler:
         return Client(args.scheduler), None
     cluster = LocalCluster(
@@ -208,7 +210,8 @@ def run(args):
     """Submit the shards, merge them as they finish; returns the exit status."""
     from distributed import Event, as_completed
 
-    binary = os.path.abspath(args.binary) if not args.scheduler else args.binary
+    remote = args.scheduler or args.scheduler_file
+    binary = args.binary if remote else os.path.abspath(args.binary)
     local_binary = args.local_binary or (args.binary if os.path.exists(args.binary) else None)
     if args.command == "match" and not local_binary:
         progress(f"error: {args.binary} is not here; give --local-binary for `poolshark stats`")
@@ -253,7 +256,7 @@ def run(args):
         n_workers = len(client.scheduler_info().get("workers", {}))
         progress(
             f"cluster: {len(futures)} shards of {args.command} ({args.games} games) on "
-            f"{n_workers} workers ({args.scheduler or 'LocalCluster'})"
+            f"{n_workers} workers ({remote or 'LocalCluster'})"
             + (f"; PDNs in {out_dir}" if args.command == "match" else "")
         )
         start = time.time()
@@ -363,6 +366,10 @@ def add_cluster_options(p):
         "--scheduler",
         help="address of a running Dask scheduler, e.g. tcp://HOST:8786 "
         "(default: start a LocalCluster on this machine)",
+    )
+    g.add_argument(
+        "--scheduler-file",
+        help="the file `dask scheduler --scheduler-file FILE` wrote (instead of --scheduler)",
     )
     g.add_argument(
         "--workers", type=int, default=2, help="LocalCluster worker processes (default 2)"
