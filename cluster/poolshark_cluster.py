@@ -225,7 +225,7 @@ def run(args):
     if args.command == "match":
         out_dir = Path(args.pdn_dir or tempfile.mkdtemp(prefix="poolshark-cluster-"))
         out_dir.mkdir(parents=True, exist_ok=True)
-        for old in out_dir.glob("shard-*.pdn"):
+        for old in [*out_dir.glob("shard-*.pdn"), *out_dir.glob("shard-*.games")]:
             old.unlink()
     kill_hook = os.environ.get(KILL_HOOK_ENV)
     run_id = uuid.uuid4().hex[:8]
@@ -280,6 +280,7 @@ def run(args):
             if args.command == "match":
                 f = out_dir / f"shard-{i}.pdn"
                 write_atomic(f, res["text"])
+                write_atomic(out_dir / f"shard-{i}.games", res["stdout"])
                 done_files[i] = f
                 games = res["text"].count("[Event ")
             else:
@@ -426,7 +427,9 @@ def parse_args(argv=None):
         "--stats-engine", help="the engine whose score is reported (stats --engine NAME)"
     )
     m.add_argument(
-        "--pdn-dir", help="where the shard PDNs go, shard-I.pdn (default a new temporary dir)"
+        "--pdn-dir",
+        help="where the shard PDNs go, shard-I.pdn, with each shard's game lines in "
+        "shard-I.games (default a new temporary dir)",
     )
     m.add_argument("--pdn", help="also write all games, in shard order, to this PDN file")
     add_cluster_options(m)
