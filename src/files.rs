@@ -28,6 +28,8 @@ pub enum Kind {
     Book,
     /// Tuning data, `FEN ; score` lines (the shipped set is 14 MiB).
     TuneData,
+    /// A match's PDN games (about 2 KiB a game: 256 MiB is over 100,000 games).
+    Pdn,
 }
 
 impl Kind {
@@ -39,6 +41,7 @@ impl Kind {
             Kind::Openings => 16 * MIB,
             Kind::Book => 64 * MIB,
             Kind::TuneData => 1024 * MIB,
+            Kind::Pdn => 256 * MIB,
         }
     }
 
@@ -48,6 +51,7 @@ impl Kind {
             Kind::Openings => "an openings file",
             Kind::Book => "a book",
             Kind::TuneData => "tuning data",
+            Kind::Pdn => "a PDN file",
         }
     }
 }
