@@ -63,18 +63,23 @@ impl Merged {
 
 /// Summarise `games` (from any number of files, in any order) for `engine`, a name from the
 /// `White`/`Black` tags, or by default the match's first engine: the one playing Black in
-/// the first game of a pair. Errors name the game by its place in `games`, from 1.
-pub fn summarise(games: &[PdnGame], engine: Option<&str>) -> Result<Merged, String> {
+/// the first game of a pair. Errors name a game by `label(k)`, k its index in `games` (the
+/// caller knows which file it came from).
+pub fn summarise(
+    games: &[PdnGame],
+    engine: Option<&str>,
+    label: &dyn Fn(usize) -> String,
+) -> Result<Merged, String> {
     let players = |k: usize, g: &PdnGame| -> Result<(String, String), String> {
         match (g.tag("White"), g.tag("Black")) {
             (Some(w), Some(b)) if w != b => Ok((w.to_string(), b.to_string())),
-            (Some(_), Some(_)) => Err(format!("game {}: White and Black are the same name", k + 1)),
-            _ => Err(format!("game {}: no White or Black tag", k + 1)),
+            (Some(_), Some(_)) => Err(format!("{}: White and Black are the same name", label(k))),
+            _ => Err(format!("{}: no White or Black tag", label(k))),
         }
     };
     let place = |k: usize, g: &PdnGame| {
         g.pair()
-            .ok_or_else(|| format!("game {}: no Pair or Round tag (not a match game?)", k + 1))
+            .ok_or_else(|| format!("{}: no Pair or Round tag (not a match game?)", label(k)))
     };
     let first = games.first().ok_or("no games in the files")?;
     let (white, black) = players(0, first)?;
@@ -112,8 +117,8 @@ pub fn summarise(games: &[PdnGame], engine: Option<&str>) -> Result<Merged, Stri
             Color::Black
         } else {
             return Err(format!(
-                "game {}: '{white}' vs '{black}' is not a game of '{}' vs '{}'",
-                k + 1,
+                "{}: '{white}' vs '{black}' is not a game of '{}' vs '{}'",
+                label(k),
                 names[0],
                 names[1]
             ));
@@ -127,18 +132,13 @@ pub fn summarise(games: &[PdnGame], engine: Option<&str>) -> Result<Merged, Stri
                 merged.unfinished += 1;
                 continue;
             }
-            r => {
-                return Err(format!(
-                    "game {}: result '{r}' is not a match result",
-                    k + 1
-                ))
-            }
+            r => return Err(format!("{}: result '{r}' is not a match result", label(k))),
         };
         let slot = &mut pairs.entry(pair).or_default()[half];
         if slot.is_some() {
             return Err(format!(
-                "game {}: pair {} game {} appears twice (a file given twice?)",
-                k + 1,
+                "{}: pair {} game {} appears twice (a file given twice?)",
+                label(k),
                 pair + 1,
                 half + 1
             ));
@@ -174,6 +174,10 @@ mod tests {
     use crate::arena::pdn::{forfeit_tag, match_tags, pair_tag, read};
     use crate::core::Position;
     use std::time::Duration;
+
+    fn num(k: usize) -> String {
+        format!("game {}", k + 1)
+    }
 
     /// Game `i` of a match of "a" vs "b" that "a" wins when `a_wins`, else drawn.
     fn game(i: usize, outcome: &str) -> PdnGame {
@@ -214,7 +218,7 @@ mod tests {
             game(3, "b"),
             game(4, "a"),
         ];
-        let m = summarise(&games, None).unwrap();
+        let m = summarise(&games, None, &num).unwrap();
         let s = &m.summary;
         assert_eq!(s.names, ["a".to_string(), "b".to_string()]);
         assert_eq!((s.wdl.wins, s.wdl.draws, s.wdl.losses), (3, 1, 1));
@@ -222,7 +226,7 @@ mod tests {
         assert_eq!(m.unpaired, 1);
         assert!(m.note_lines()[0].starts_with("note: 1 game without"));
         assert_eq!(s.elapsed, Duration::ZERO);
-        let m = summarise(&games, Some("b")).unwrap();
+        let m = summarise(&games, Some("b"), &num).unwrap();
         assert_eq!(
             (m.summary.wdl.wins, m.summary.wdl.losses),
             (1, 3),
@@ -230,35 +234,35 @@ mod tests {
             m.summary
         );
         assert_eq!(m.summary.pairs.counts, [1, 0, 0, 1, 0]);
-        assert!(summarise(&games, Some("c")).is_err());
+        assert!(summarise(&games, Some("c"), &num).is_err());
         // Order does not matter; the first game read may be a pair's second.
         let mut rev = games.clone();
         rev.reverse();
-        let r = summarise(&rev, None).unwrap();
+        let r = summarise(&rev, None, &num).unwrap();
         assert_eq!(r.summary.names, ["a".to_string(), "b".to_string()]);
         assert_eq!(
             r.summary.pairs,
-            summarise(&games, None).unwrap().summary.pairs
+            summarise(&games, None, &num).unwrap().summary.pairs
         );
     }
 
     #[test]
     fn duplicates_strangers_and_forfeits() {
         let games = vec![game(0, "a"), game(1, "draw"), game(1, "draw")];
-        assert!(summarise(&games, None)
+        assert!(summarise(&games, None, &num)
             .unwrap_err()
             .contains("appears twice"));
         let mut other = game(2, "a");
         other.tags[4].1 = "c".into();
-        assert!(summarise(&[game(0, "a"), other], None).is_err());
+        assert!(summarise(&[game(0, "a"), other], None, &num).is_err());
         let mut f = game(1, "b");
         // "a" plays White in game 2 and forfeits.
         f.tags.push(forfeit_tag(Color::White));
-        let m = summarise(&[game(0, "a"), f], None).unwrap();
+        let m = summarise(&[game(0, "a"), f], None, &num).unwrap();
         assert_eq!(m.summary.forfeits, [1, 0]);
-        assert!(summarise(&[], None).is_err());
+        assert!(summarise(&[], None, &num).is_err());
         let text = "[White \"a\"]\n[Black \"b\"]\n[Round \"1\"]\n1. 11-15 *\n";
-        let m = summarise(&read(text).unwrap(), None).unwrap();
+        let m = summarise(&read(text).unwrap(), None, &num).unwrap();
         assert_eq!((m.unfinished, m.summary.wdl.games()), (1, 0));
     }
 }

@@ -252,13 +252,21 @@ impl StatsArgs {
     pub fn run(self) -> Result<(), CliError> {
         use crate::files::{read_to_string, Kind};
         let mut games = Vec::new();
+        // Where each game came from: (file, game number in it from 1).
+        let mut origin = Vec::new();
         for path in &self.files {
             let text = read_to_string(path, Kind::Pdn).map_err(|e| input(e.to_string()))?;
             let read =
                 arena::pdn::read(&text).map_err(|e| input(format!("{}: {e}", path.display())))?;
+            origin.extend((1..=read.len()).map(|n| (path, n)));
             games.extend(read);
         }
-        let merged = arena::merge::summarise(&games, self.engine.as_deref()).map_err(input)?;
+        let label = |k: usize| {
+            let (path, n) = origin[k];
+            format!("{}: game {n}", path.display())
+        };
+        let merged =
+            arena::merge::summarise(&games, self.engine.as_deref(), &label).map_err(input)?;
         for line in merged.lines(self.sprt.as_ref()) {
             outln!("{line}");
         }
