@@ -111,3 +111,17 @@ def test_driver_summary_equals_single_process(tmp_path, single_process, kill):
     assert "cluster: 24 games played of 24" in r.stdout
     assert len(single_process) >= 4
     assert summary(r.stdout.splitlines()) == single_process
+
+
+def test_driver_selfplay_equals_single_process(tmp_path):
+    whole, merged = tmp_path / "whole.txt", tmp_path / "merged.txt"
+    opts = ["--games", "6", "--nodes", "300", "--seed", "7"]
+    r = subprocess.run([POOLSHARK, "selfplay", *opts, "--out", str(whole)], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    r = drive("selfplay", *opts, "--shards", "3", "--workers", "2", "--binary", POOLSHARK,
+              "--out", str(merged))
+    assert r.returncode == 0, r.stderr
+    assert "cluster: 6 games played of 6" in r.stdout
+    lines = whole.read_text().splitlines()
+    assert lines and sorted(merged.read_text().splitlines()) == sorted(lines)
