@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/poolshark
 
-.PHONY: all build run serve test test-deep bench lint fmt clean pytest browser-test egdb
+.PHONY: all build run serve test test-deep bench lint fmt clean pytest browser-test cluster-test egdb
 
 all: build
 
@@ -23,12 +23,18 @@ serve: build
 test:
 	$(CARGO) test --profile ci
 	./scripts/pytest.sh
+	./scripts/cluster-test.sh
 	./scripts/browser-test.sh
 	$(CARGO) test --profile ci --test perft -- --ignored start_position_depth_12
 
 # The Hub protocol with a real client (pydraughts' HubEngine, installed in target/venv).
 pytest:
 	./scripts/pytest.sh
+
+# The Dask cluster driver on a 2-worker LocalCluster (cluster/requirements.txt in
+# target/cluster-venv; says plainly when pip cannot install and skips).
+cluster-test:
+	./scripts/cluster-test.sh
 
 # The board page in headless Chromium (installs chromium and selenium when it can; says
 # plainly when it skips).

@@ -28,8 +28,10 @@ pub enum Kind {
     Book,
     /// Tuning data, `FEN ; score` lines (the shipped set is 14 MiB).
     TuneData,
-    /// One group of an endgame table (the largest 6-piece group is about 1.2 GiB).
+    /// One group of an endgame table (the largest 6-piece group is 250 MB, 7-piece 2.8 GB).
     Egdb,
+    /// A match's PDN games (about 2 KiB a game: 256 MiB is over 100,000 games).
+    Pdn,
 }
 
 impl Kind {
@@ -42,6 +44,7 @@ impl Kind {
             Kind::Book => 64 * MIB,
             Kind::TuneData => 1024 * MIB,
             Kind::Egdb => 16 * 1024 * MIB,
+            Kind::Pdn => 256 * MIB,
         }
     }
 
@@ -52,6 +55,7 @@ impl Kind {
             Kind::Book => "a book",
             Kind::TuneData => "tuning data",
             Kind::Egdb => "an endgame table",
+            Kind::Pdn => "a PDN file",
         }
     }
 }

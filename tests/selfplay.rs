@@ -15,6 +15,7 @@ fn generate(seed: u64) -> String {
         seed,
         concurrency: 1,
         weights: poolshark::eval::Weights::default(),
+        shard: Default::default(),
     };
     let text = Mutex::new(String::new());
     let mut sink = |t: &str| {
@@ -63,6 +64,7 @@ fn search_scores_are_from_whites_side() {
             seed: 1,
             concurrency: 1,
             weights: poolshark::eval::Weights::default(),
+            shard: Default::default(),
         };
         let mut engine = Engine::new(16, 1);
         let data = play_one(&cfg, 0, &mut engine, &[parse_fen(fen).unwrap()]);

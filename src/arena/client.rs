@@ -319,13 +319,29 @@ impl EngineProcess {
     fn died(&mut self) -> EngineError {
         let lines = self.stderr.last_lines();
         let mut parts = Vec::new();
-        if let Ok(Some(status)) = self.child.try_wait() {
+        if let Some(status) = self.exit_status() {
             parts.push(status.to_string());
         }
         if !lines.is_empty() {
             parts.push(format!("its stderr ends: {}", lines.join(" | ")));
         }
         EngineError::Died(parts.join("; "))
+    }
+
+    /// The exit status, waiting up to `STDERR_GRACE` for it: an engine's pipes close while
+    /// it exits, a moment before the system reports it exited, and under load that moment
+    /// is long enough to lose the status.
+    fn exit_status(&mut self) -> Option<std::process::ExitStatus> {
+        let until = Instant::now() + STDERR_GRACE;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if Instant::now() < until => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                _ => return None,
+            }
+        }
     }
 
     /// Start a new game: `new-game`, then `ping` until `pong` or `timeout`, so that the time

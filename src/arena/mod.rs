@@ -1,20 +1,24 @@
 //! Engine-vs-engine matches over the Hub protocol: openings played in pairs with colours
 //! swapped, a referee built on the rules core, the runner's own clock, PDN output with each
 //! move's time, engines' stderr kept in log files, Elo with its interval from the game pairs,
-//! and an optional SPRT that stops the match once it decides. Also self-play data for
-//! evaluation tuning.
+//! and an optional SPRT that stops the match once it decides. A match or self-play run can
+//! be split into shards (`shard`) and a match's summary rebuilt from its PDN files
+//! (`merge`). Also self-play data for evaluation tuning.
 
 pub mod client;
+pub mod merge;
 pub mod openings;
 pub mod options;
 pub mod pdn;
 pub mod referee;
 pub mod selfplay;
+pub mod shard;
 pub mod stats;
 
 use crate::core::Position;
 use client::{EngineProcess, EngineSpec, START_TIMEOUT};
 use referee::{GameRecord, TimeControl};
+use shard::Shard;
 use stats::{show_elo, Pairs, Sprt, SprtDecision, Wdl};
 use std::collections::HashMap;
 use std::io::Write;
@@ -35,6 +39,8 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     pub move_timeout: Duration,
     pub event: String,
+    /// The pairs this run plays (`Shard::ALL`: every pair).
+    pub shard: Shard,
 }
 
 /// The match so far, from the first engine's point of view.
@@ -99,6 +105,12 @@ fn schedule(i: usize, openings: usize) -> (usize, bool) {
     ((i / 2) % openings.max(1), i.is_multiple_of(2))
 }
 
+/// The games (indices into the whole match of `games` games) that `shard` plays: those of
+/// the pairs `pair_index % N == I`, where game `i` is in pair `i / 2`.
+pub fn shard_games(games: usize, shard: Shard) -> Vec<usize> {
+    (0..games).filter(|&i| shard.contains(i / 2)).collect()
+}
+
 /// Today's date as PDN writes it (`YYYY.MM.DD`, UTC).
 pub fn pdn_date() -> String {
     let days = std::time::SystemTime::now()
@@ -156,6 +168,8 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
         Some(p) => Some(crate::files::create(p).map_err(|e| format!("cannot write {e}"))?),
         None => None,
     };
+    let order = shard_games(cfg.games, cfg.shard);
+    let order = &order;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = channel::<(usize, bool, Result<GameRecord, String>)>();
@@ -166,7 +180,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
     };
     let date = pdn_date();
     std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.max(1).min(cfg.games.max(1)) {
+        for _ in 0..cfg.concurrency.max(1).min(order.len()) {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
@@ -175,10 +189,9 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= cfg.games {
+                    let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
-                    }
+                    };
                     let (opening, first_is_black) = schedule(i, cfg.openings.len());
                     let mut failed = None;
                     for (k, p) in procs.iter_mut().enumerate() {
@@ -285,7 +298,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                 summary.wdl.score() * 100.0
             ));
             if let Some(f) = pdn_file.as_mut() {
-                let tags = pdn::match_tags(
+                let mut tags = pdn::match_tags(
                     &cfg.event,
                     &date,
                     i + 1,
@@ -295,6 +308,10 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                     &r.start,
                     &r.termination,
                 );
+                tags.push(pdn::pair_tag(i));
+                if let Some(loser) = r.forfeit {
+                    tags.push(pdn::forfeit_tag(loser));
+                }
                 let game = pdn::PdnGame {
                     tags,
                     start: r.start,

@@ -29,6 +29,9 @@ pub struct SelfplayConfig {
     pub concurrency: usize,
     /// The evaluation both sides play with.
     pub weights: crate::eval::Weights,
+    /// The games of the `games`-game run this run plays: those with `index % N == I`, each
+    /// seeded as in the whole run (`Shard::ALL`: every game).
+    pub shard: crate::arena::shard::Shard,
 }
 
 /// Search scores beyond this (proved wins and losses) are written as this, in hundredths of
@@ -135,7 +138,7 @@ pub fn play_one(
     }
 }
 
-/// Play the games on `concurrency` threads and write each finished game's lines to `sink`
+/// Play the games of `cfg.shard` on `concurrency` threads and write each finished game's lines to `sink`
 /// (in the order games finish). `progress` sees (games done, positions written).
 pub fn run(
     cfg: &SelfplayConfig,
@@ -146,6 +149,7 @@ pub fn run(
     if openings.is_empty() {
         openings.push(Position::start());
     }
+    let order: Vec<usize> = (0..cfg.games).filter(|&i| cfg.shard.contains(i)).collect();
     let next = AtomicUsize::new(0);
     let shared = Mutex::new((sink, progress, 0usize, 0usize, None::<std::io::Error>));
     std::thread::scope(|scope| {
@@ -153,11 +157,7 @@ pub fn run(
             scope.spawn(|| {
                 let mut engine = Engine::new(16, 1);
                 engine.weights = cfg.weights.clone();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= cfg.games {
-                        break;
-                    }
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let data = play_one(cfg, i, &mut engine, &openings);
                     let mut text = String::new();
                     for (p, s) in &data.positions {

@@ -1,9 +1,10 @@
-//! The match commands: `match` (two Hub engines, refereed), `selfplay` (tuning data) and
-//! `openings` (balanced start positions).
+//! The match commands: `match` (two Hub engines, refereed), `stats` (a match's summary from
+//! its PDN files, e.g. its shards'), `selfplay` (tuning data) and `openings` (balanced start
+//! positions).
 
 use super::args::{parse_seconds, WeightsArg};
 use super::{input, runtime, CliError};
-use crate::arena::{self, client::EngineSpec, referee::TimeControl, stats::Sprt};
+use crate::arena::{self, client::EngineSpec, referee::TimeControl, shard::Shard, stats::Sprt};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -59,6 +60,13 @@ pub struct MatchArgs {
     /// With --depth or --nodes: seconds to wait for a move before the engine forfeits.
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     move_timeout: f64,
+    /// Play only shard I of N (`0/4` .. `3/4`): the game pairs with pair index % N == I,
+    /// each with the opening, colours and engine limits it has in the whole match. Game
+    /// lines keep their numbers in the whole match; each PDN game has a `[Pair "P.G"]` tag
+    /// (pair P from 1, game G 1 or 2), so `poolshark stats` counts the shards' files as one
+    /// match.
+    #[arg(long, value_parser = clap::value_parser!(Shard))]
+    shard: Option<Shard>,
 }
 
 /// `--egdb`: `DIR` or `N:DIR` (engine N, 1 or 2), the folder made absolute so an engine
@@ -168,6 +176,7 @@ impl MatchArgs {
             sprt: self.sprt,
             move_timeout: Duration::from_secs_f64(self.move_timeout),
             event: "poolshark match".into(),
+            shard: self.shard.unwrap_or_default(),
         };
         arena::run_match(&cfg, &mut |line| outln!("{line}")).map_err(input)?;
         Ok(())
@@ -197,6 +206,11 @@ pub struct SelfplayArgs {
     concurrency: u16,
     #[command(flatten)]
     weights: WeightsArg,
+    /// Play only shard I of N (`0/4` .. `3/4`) of the --games run: the games with
+    /// game index % N == I, each seeded as in the whole run, so the shards' lines together
+    /// are the whole run's.
+    #[arg(long, value_parser = clap::value_parser!(Shard))]
+    shard: Option<Shard>,
 }
 
 impl SelfplayArgs {
@@ -207,9 +221,14 @@ impl SelfplayArgs {
         let out = &self.out;
         let file = crate::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
         let mut writer = std::io::BufWriter::new(file);
-        let games = self.games;
+        let shard = self.shard.unwrap_or_default();
+        // This run's games: the shard's share of the whole run.
+        let games = (0..self.games as usize)
+            .filter(|&i| shard.contains(i))
+            .count();
         let cfg = SelfplayConfig {
-            games: games as usize,
+            games: self.games as usize,
+            shard,
             nodes: self.nodes,
             random_plies: self.random_plies,
             seed: self.seed,
@@ -221,7 +240,7 @@ impl SelfplayArgs {
             &cfg,
             &mut |text| writer.write_all(text.as_bytes()),
             &mut |g, lines| {
-                if g % 10 == 0 || g == games as usize {
+                if g % 10 == 0 || g == games {
                     errln!(
                         "games {g}/{games} positions {lines} time {:.1}s",
                         start.elapsed().as_secs_f64()
@@ -233,6 +252,48 @@ impl SelfplayArgs {
             .and_then(|n| writer.flush().map(|_| n))
             .map_err(|e| runtime(format!("writing {}: {e}", out.display())))?;
         outln!("games {games} positions {n} file {}", out.display());
+        Ok(())
+    }
+}
+
+/// The options of `poolshark stats`.
+#[derive(clap::Args)]
+pub struct StatsArgs {
+    /// Match PDN files (any number, in any order: e.g. every shard's).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The engine whose score is reported, by its PDN name (default: the match's first
+    /// engine, Black in the first game of each pair).
+    #[arg(long)]
+    engine: Option<String>,
+    /// Add the sequential test's state: `"elo0=0 elo1=5 alpha=0.05 beta=0.05"`.
+    #[arg(long, value_parser = parse_sprt)]
+    sprt: Option<Sprt>,
+}
+
+impl StatsArgs {
+    /// Prints the summary lines (see `arena::merge`).
+    pub fn run(self) -> Result<(), CliError> {
+        use crate::files::{read_to_string, Kind};
+        let mut games = Vec::new();
+        // Where each game came from: (file, game number in it from 1).
+        let mut origin = Vec::new();
+        for path in &self.files {
+            let text = read_to_string(path, Kind::Pdn).map_err(|e| input(e.to_string()))?;
+            let read =
+                arena::pdn::read(&text).map_err(|e| input(format!("{}: {e}", path.display())))?;
+            origin.extend((1..=read.len()).map(|n| (path, n)));
+            games.extend(read);
+        }
+        let label = |k: usize| {
+            let (path, n) = origin[k];
+            format!("{}: game {n}", path.display())
+        };
+        let merged =
+            arena::merge::summarise(&games, self.engine.as_deref(), &label).map_err(input)?;
+        for line in merged.lines(self.sprt.as_ref()) {
+            outln!("{line}");
+        }
         Ok(())
     }
 }

@@ -1,8 +1,8 @@
 //! The command line: clap subcommands that parse their options and call the library.
 //!
 //! One file per command family: `position` (perft, moves, show), `analyze` (analyze,
-//! bench), `arena` (match, selfplay, openings), `tune` (tune, spsa), `book`, `egdb` and
-//! `serve`. Each
+//! bench), `arena` (match, stats, selfplay, openings), `tune` (tune, spsa), `book`, `egdb`
+//! and `serve`. Each
 //! subcommand is an `Args` struct with a `run` method; the option groups several commands
 //! share (`--fen`/`--moves`, `--threads`/`--hash`/`--weights`) are declared once in `args`
 //! and flattened into them.
@@ -73,6 +73,11 @@ enum Command {
     /// pentanomial counts, each engine's time per move and the SPRT state. Before each game
     /// an engine has up to 60 s to answer `ping` after `new-game`; its clock starts after.
     Match(arena::MatchArgs),
+    /// A match's summary from its PDN files (e.g. the shards of `match --shard`), counted by
+    /// game pairs: the lines `match` ends with. The `match:` line's seconds are the summed
+    /// move times, and games whose pair is incomplete count in the score only (a `note:`
+    /// line says how many).
+    Stats(arena::StatsArgs),
     /// Write self-play positions for evaluation tuning: `<FEN> ; <White's score>` per line.
     Selfplay(arena::SelfplayArgs),
     /// Fit the evaluation weights to self-play results (Texel's method): fit the scaling
@@ -175,6 +180,7 @@ pub fn main() -> ExitCode {
         Command::Show(a) => a.run(),
         Command::Analyze(a) => a.run(),
         Command::Match(a) => a.run(),
+        Command::Stats(a) => a.run(),
         Command::Selfplay(a) => a.run(),
         Command::Tune(a) => a.run(),
         Command::Spsa(a) => a.run(),

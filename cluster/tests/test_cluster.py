@@ -1,0 +1,127 @@
+"""The Dask driver (cluster/poolshark_cluster.py) on a 2-worker LocalCluster. With a stand-in
+binary (fake_poolshark.py): shards merge into every game once, a worker killed mid-shard still
+ends with every game, a shard that always fails is named and its games are counted as lost
+(exit 1), an SPRT decision cancels the rest. With the real binary: a 24-game match through the
+driver prints the same summary lines as one `poolshark match` process over the same games, also
+when a worker is killed.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+DRIVER = HERE.parent / "poolshark_cluster.py"
+FAKE = HERE / "fake_poolshark.py"
+POOLSHARK = os.path.abspath(os.environ.get("POOLSHARK", "target/release/poolshark"))
+
+
+def drive(*args, env=None, timeout=300):
+    e = dict(os.environ)
+    e.update(env or {})
+    r = subprocess.run([sys.executable, str(DRIVER), *args], capture_output=True, text=True,
+                       timeout=timeout, env=e)
+    return r
+
+
+def fake_match(tmp, *extra, env=None):
+    return drive("match", "--engine", "x", "--engine", "y", "--games", "24", "--depth", "1",
+                 "--shards", "6", "--workers", "2", "--binary", str(FAKE),
+                 "--pdn-dir", str(tmp / "pdns"), *extra, env=env)
+
+
+def test_fake_shards_merge_to_every_game(tmp_path):
+    r = fake_match(tmp_path, "--pdn", str(tmp_path / "all.pdn"))
+    assert r.returncode == 0, r.stderr
+    assert "score of fake: wins 8 draws 8 losses 8" in r.stdout
+    assert "cluster: 24 games played of 24" in r.stdout
+    rounds = sorted(l for l in (tmp_path / "all.pdn").read_text().splitlines()
+                    if l.startswith("[Round "))
+    assert len(rounds) == 24 and len(set(rounds)) == 24
+
+
+def test_fake_killed_worker_still_plays_every_game(tmp_path):
+    r = fake_match(tmp_path, env={"POOLSHARK_CLUSTER_KILL_ONCE": f"{tmp_path}:2"})
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "killed-2").exists(), "the hook never killed a worker"
+    assert "cluster: 24 games played of 24" in r.stdout
+
+
+def test_fake_failing_shard_is_reported(tmp_path):
+    r = fake_match(tmp_path, "--retries", "1", env={"FAKE_FAIL_SHARD": "3"})
+    assert r.returncode == 1
+    assert "shard 3/6 failed" in r.stderr and "fake failure" in r.stderr
+    assert "cluster: 20 games played of 24" in r.stdout
+    assert "4 lost to failed shards [3]" in r.stdout
+
+
+def test_fake_sprt_cancels_the_rest(tmp_path):
+    r = drive("match", "--engine", "x", "--engine", "y", "--games", "200", "--depth", "1",
+              "--shards", "100", "--workers", "2", "--binary", str(FAKE),
+              "--pdn-dir", str(tmp_path), "--sprt", "elo0=0 elo1=5")
+    assert r.returncode == 0, r.stderr
+    assert "cancelling the remaining shards" in r.stderr
+    assert "not played or not counted after the sprt decided" in r.stdout
+    assert "cluster: 200 games played" not in r.stdout
+
+
+def test_fake_selfplay_concatenates_shards(tmp_path):
+    out = tmp_path / "data.txt"
+    r = drive("selfplay", "--games", "10", "--nodes", "100", "--shards", "3", "--out", str(out),
+              "--binary", str(FAKE))
+    assert r.returncode == 0, r.stderr
+    assert sorted(out.read_text().splitlines()) == sorted(f"game {g} ; 0 ; -" for g in range(10))
+
+
+# --- the real binary -------------------------------------------------------------------------
+
+# Unequal depths, so the pairs score differently and the lines compared are not trivial.
+MATCH = ["--games", "24", "--depth", "4,3", "--param", "book=false"]
+
+
+def summary(lines):
+    """The summary lines that do not depend on wall time."""
+    keep = ("score of ", "elo: ", "draw ratio: ", "forfeits: ", "sprt: ", "pairs: ", "note: ")
+    return [l for l in lines if l.startswith(keep)]
+
+
+@pytest.fixture(scope="module")
+def single_process(tmp_path_factory):
+    engine = f"{POOLSHARK} hub"
+    pdn = tmp_path_factory.mktemp("single") / "match.pdn"
+    r = subprocess.run([POOLSHARK, "match", "--engine", engine, "--engine", engine, *MATCH,
+                        "--pdn", str(pdn)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return summary(r.stdout.splitlines())
+
+
+@pytest.mark.parametrize("kill", [False, True], ids=["plain", "worker-killed"])
+def test_driver_summary_equals_single_process(tmp_path, single_process, kill):
+    engine = f"{POOLSHARK} hub"
+    env = {"POOLSHARK_CLUSTER_KILL_ONCE": f"{tmp_path}:1"} if kill else {}
+    r = drive("match", "--engine", engine, "--engine", engine, *MATCH, "--shards", "4",
+              "--workers", "2", "--binary", POOLSHARK, "--pdn-dir", str(tmp_path / "pdns"),
+              env=env)
+    assert r.returncode == 0, r.stderr
+    if kill:
+        assert (tmp_path / "killed-1").exists(), "the hook never killed a worker"
+    assert "cluster: 24 games played of 24" in r.stdout
+    assert len(single_process) >= 4
+    assert summary(r.stdout.splitlines()) == single_process
+
+
+def test_driver_selfplay_equals_single_process(tmp_path):
+    whole, merged = tmp_path / "whole.txt", tmp_path / "merged.txt"
+    opts = ["--games", "6", "--nodes", "300", "--seed", "7"]
+    r = subprocess.run([POOLSHARK, "selfplay", *opts, "--out", str(whole)], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    r = drive("selfplay", *opts, "--shards", "3", "--workers", "2", "--binary", POOLSHARK,
+              "--out", str(merged))
+    assert r.returncode == 0, r.stderr
+    assert "cluster: 6 games played of 6" in r.stdout
+    lines = whole.read_text().splitlines()
+    assert lines and sorted(merged.read_text().splitlines()) == sorted(lines)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Test the Dask cluster driver (cluster/poolshark_cluster.py) on a LocalCluster: makes a
+# virtual environment in target/cluster-venv with cluster/requirements.txt (every package
+# pinned), then runs pytest on cluster/tests. If pip cannot install (no network), it says so
+# and skips. Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=target/cluster-venv
+PYTHON=${PYTHON:-python3}
+PROFILE=${PROFILE:-ci}
+cargo build --profile "$PROFILE"
+if [ ! -x "$VENV/bin/python" ]; then
+    rm -rf "$VENV"
+    if ! "$PYTHON" -m venv "$VENV"; then
+        rm -rf "$VENV"
+        "$PYTHON" -m pip install --quiet --user virtualenv
+        "$PYTHON" -m virtualenv --quiet "$VENV"
+    fi
+fi
+if ! "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r cluster/requirements.txt; then
+    echo "cluster-test: SKIPPED: pip could not install cluster/requirements.txt (offline?)" >&2
+    exit 0
+fi
+POOLSHARK="$PWD/target/$PROFILE/poolshark" "$VENV/bin/python" -m pytest -q -rs cluster/tests "$@"

@@ -1,0 +1,268 @@
+//! A match's summary rebuilt from its PDN games, so that shards played apart (other
+//! processes, other machines) are counted as one match: `poolshark stats`.
+//!
+//! Each game says who played which colour (`White`, `Black`), the result, its place in the
+//! match (`Pair`, or `Round` in older files: see `pdn::pair_tag`), any forfeit (`Forfeit`)
+//! and each move's time (`{time ...}` comments). From these come the same counts `run_match`
+//! keeps, so `summary_lines` prints the same lines, with two differences that depend on wall
+//! time: the `match:` line's seconds are the sum of the recorded move times (the engines'
+//! thinking time, not the match's wall time), and the `time per move` line comes from the
+//! times as written (to the millisecond), so its mean can differ in the last digit.
+//!
+//! A pair counts in the pentanomial counts only when both its games are present; a game
+//! whose partner is missing (its shard still running, or the last game of an odd-length
+//! match) counts in the score only, and `note_lines` says how many there are. The same game
+//! twice (a shard's file given twice) is an error, not a double count.
+
+use super::pdn::PdnGame;
+use super::stats::Sprt;
+use super::{summary_lines, MatchSummary};
+use crate::core::Color;
+use std::collections::HashMap;
+
+/// The summary of a set of match games, and what did not fit in it.
+#[derive(Clone, Debug, Default)]
+pub struct Merged {
+    pub summary: MatchSummary,
+    /// Games counted in the score whose pair's other game is not among the games.
+    pub unpaired: usize,
+    /// Games without a result (`*`), left out.
+    pub unfinished: usize,
+}
+
+impl Merged {
+    /// The lines `match` prints at its end (see the module notes), then `note_lines`.
+    pub fn lines(&self, sprt: Option<&Sprt>) -> Vec<String> {
+        let mut lines = summary_lines(&self.summary, sprt);
+        lines.extend(self.note_lines());
+        lines
+    }
+
+    /// Lines `match` itself never prints: games left out of the pairs or the score.
+    pub fn note_lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if self.unpaired > 0 {
+            lines.push(format!(
+                "note: {} game{} without the other game of {} pair (a shard still running, or \
+                 an odd number of games): in the score, not in the pairs",
+                self.unpaired,
+                if self.unpaired == 1 { "" } else { "s" },
+                if self.unpaired == 1 { "its" } else { "their" },
+            ));
+        }
+        if self.unfinished > 0 {
+            lines.push(format!(
+                "note: {} game{} without a result (*) left out",
+                self.unfinished,
+                if self.unfinished == 1 { "" } else { "s" }
+            ));
+        }
+        lines
+    }
+}
+
+/// Summarise `games` (from any number of files, in any order) for `engine`, a name from the
+/// `White`/`Black` tags, or by default the match's first engine: the one playing Black in
+/// the first game of a pair. Errors name a game by `label(k)`, k its index in `games` (the
+/// caller knows which file it came from).
+pub fn summarise(
+    games: &[PdnGame],
+    engine: Option<&str>,
+    label: &dyn Fn(usize) -> String,
+) -> Result<Merged, String> {
+    let players = |k: usize, g: &PdnGame| -> Result<(String, String), String> {
+        match (g.tag("White"), g.tag("Black")) {
+            (Some(w), Some(b)) if w != b => Ok((w.to_string(), b.to_string())),
+            (Some(_), Some(_)) => Err(format!("{}: White and Black are the same name", label(k))),
+            _ => Err(format!("{}: no White or Black tag", label(k))),
+        }
+    };
+    let place = |k: usize, g: &PdnGame| {
+        g.pair()
+            .ok_or_else(|| format!("{}: no Pair or Round tag (not a match game?)", label(k)))
+    };
+    let first = games.first().ok_or("no games in the files")?;
+    let (white, black) = players(0, first)?;
+    // Engine 1 plays Black in game 1 of each pair (as `run_match` schedules it).
+    let (one, two) = if place(0, first)?.1 == 0 {
+        (black, white)
+    } else {
+        (white, black)
+    };
+    let names = match engine {
+        None => [one, two],
+        Some(e) if e == one => [one, two],
+        Some(e) if e == two => [two, one],
+        Some(e) => {
+            return Err(format!(
+                "no engine '{e}' in the games (only '{one}' and '{two}')"
+            ))
+        }
+    };
+    let mut merged = Merged {
+        summary: MatchSummary {
+            names: names.clone(),
+            ..MatchSummary::default()
+        },
+        ..Merged::default()
+    };
+    let s = &mut merged.summary;
+    // The first engine's points in each game of each pair, by pair index.
+    let mut pairs: HashMap<usize, [Option<f64>; 2]> = HashMap::new();
+    for (k, g) in games.iter().enumerate() {
+        let (white, black) = players(k, g)?;
+        let first_colour = if white == names[0] && black == names[1] {
+            Color::White
+        } else if black == names[0] && white == names[1] {
+            Color::Black
+        } else {
+            return Err(format!(
+                "{}: '{white}' vs '{black}' is not a game of '{}' vs '{}'",
+                label(k),
+                names[0],
+                names[1]
+            ));
+        };
+        let (pair, half) = place(k, g)?;
+        let winner = match g.result.as_str() {
+            "1-0" => Some(Color::White),
+            "0-1" => Some(Color::Black),
+            "1/2-1/2" => None,
+            "*" => {
+                merged.unfinished += 1;
+                continue;
+            }
+            r => return Err(format!("{}: result '{r}' is not a match result", label(k))),
+        };
+        let slot = &mut pairs.entry(pair).or_default()[half];
+        if slot.is_some() {
+            return Err(format!(
+                "{}: pair {} game {} appears twice (a file given twice?)",
+                label(k),
+                pair + 1,
+                half + 1
+            ));
+        }
+        *slot = Some(super::first_engine_points(winner, first_colour));
+        match winner {
+            None => s.wdl.draws += 1,
+            Some(c) if c == first_colour => s.wdl.wins += 1,
+            Some(_) => s.wdl.losses += 1,
+        }
+        if let Some(loser) = g.forfeit() {
+            s.forfeits[usize::from(loser != first_colour)] += 1;
+        }
+        let mut mover = g.start.side();
+        for t in &g.times {
+            s.move_times[usize::from(mover != first_colour)].add(*t);
+            s.elapsed += *t;
+            mover = mover.flip();
+        }
+    }
+    for p in pairs.values() {
+        match p {
+            [Some(a), Some(b)] => s.pairs.add(*a, *b),
+            _ => merged.unpaired += 1,
+        }
+    }
+    Ok(merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::pdn::{forfeit_tag, match_tags, pair_tag, read};
+    use crate::core::Position;
+    use std::time::Duration;
+
+    fn num(k: usize) -> String {
+        format!("game {}", k + 1)
+    }
+
+    /// Game `i` of a match of "a" vs "b" that "a" wins when `a_wins`, else drawn.
+    fn game(i: usize, outcome: &str) -> PdnGame {
+        // Engine 1 ("a") plays Black in the first game of each pair.
+        let (white, black) = if i.is_multiple_of(2) {
+            ("b", "a")
+        } else {
+            ("a", "b")
+        };
+        let winner_white = match outcome {
+            "a" => white == "a",
+            "b" => white == "b",
+            _ => false,
+        };
+        let result = match outcome {
+            "draw" => "1/2-1/2",
+            _ if winner_white => "1-0",
+            _ => "0-1",
+        };
+        let start = Position::start();
+        let mut tags = match_tags("t", "2026.12.01", i + 1, white, black, result, &start, "x");
+        tags.push(pair_tag(i));
+        PdnGame {
+            tags,
+            start,
+            moves: Vec::new(),
+            times: Vec::new(),
+            result: result.into(),
+        }
+    }
+
+    #[test]
+    fn counts_by_pair_for_either_engine() {
+        let games = vec![
+            game(0, "a"),
+            game(1, "a"),
+            game(2, "draw"),
+            game(3, "b"),
+            game(4, "a"),
+        ];
+        let m = summarise(&games, None, &num).unwrap();
+        let s = &m.summary;
+        assert_eq!(s.names, ["a".to_string(), "b".to_string()]);
+        assert_eq!((s.wdl.wins, s.wdl.draws, s.wdl.losses), (3, 1, 1));
+        assert_eq!(s.pairs.counts, [0, 1, 0, 0, 1]);
+        assert_eq!(m.unpaired, 1);
+        assert!(m.note_lines()[0].starts_with("note: 1 game without"));
+        assert_eq!(s.elapsed, Duration::ZERO);
+        let m = summarise(&games, Some("b"), &num).unwrap();
+        assert_eq!(
+            (m.summary.wdl.wins, m.summary.wdl.losses),
+            (1, 3),
+            "{:?}",
+            m.summary
+        );
+        assert_eq!(m.summary.pairs.counts, [1, 0, 0, 1, 0]);
+        assert!(summarise(&games, Some("c"), &num).is_err());
+        // Order does not matter; the first game read may be a pair's second.
+        let mut rev = games.clone();
+        rev.reverse();
+        let r = summarise(&rev, None, &num).unwrap();
+        assert_eq!(r.summary.names, ["a".to_string(), "b".to_string()]);
+        assert_eq!(
+            r.summary.pairs,
+            summarise(&games, None, &num).unwrap().summary.pairs
+        );
+    }
+
+    #[test]
+    fn duplicates_strangers_and_forfeits() {
+        let games = vec![game(0, "a"), game(1, "draw"), game(1, "draw")];
+        assert!(summarise(&games, None, &num)
+            .unwrap_err()
+            .contains("appears twice"));
+        let mut other = game(2, "a");
+        other.tags[4].1 = "c".into();
+        assert!(summarise(&[game(0, "a"), other], None, &num).is_err());
+        let mut f = game(1, "b");
+        // "a" plays White in game 2 and forfeits.
+        f.tags.push(forfeit_tag(Color::White));
+        let m = summarise(&[game(0, "a"), f], None, &num).unwrap();
+        assert_eq!(m.summary.forfeits, [1, 0]);
+        assert!(summarise(&[], None, &num).is_err());
+        let text = "[White \"a\"]\n[Black \"b\"]\n[Round \"1\"]\n1. 11-15 *\n";
+        let m = summarise(&read(text).unwrap(), None, &num).unwrap();
+        assert_eq!((m.unfinished, m.summary.wdl.games()), (1, 0));
+    }
+}
