@@ -131,6 +131,12 @@ fn verify_passes_on_the_built_tables() {
     let report = egdb::verify::verify(open().tables());
     assert_eq!(report.checked, 6_408_836);
     assert_eq!(report.mismatches, 0, "{:?}", report.examples);
+    let sample = egdb::verify::verify_sample(open().tables(), 7);
+    let want: u64 = (2..=4)
+        .flat_map(Group::all_with)
+        .map(|g| g.size().div_ceil(7))
+        .sum();
+    assert_eq!((sample.checked, sample.mismatches), (want, 0));
 }
 
 #[test]
