@@ -312,10 +312,13 @@ impl Sprt {
     }
     pub fn llr(&self, wdl: &Wdl) -> f64 {
         let n = wdl.games() as f64;
-        let v = wdl.variance();
-        if n == 0.0 || v <= 0.0 {
+        if n == 0.0 {
             return 0.0;
         }
+        let v = match wdl.variance() {
+            v if v > 0.0 => v,
+            _ => one_sided_variance(wdl),
+        };
         let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
         n * (s1 - s0) * (2.0 * wdl.score() - s0 - s1) / (2.0 * v)
     }
@@ -330,6 +333,21 @@ impl Sprt {
             SprtDecision::Continue
         }
     }
+}
+
+/// The variance of a game's score when every game so far ended alike (all wins, say), where
+/// the sample variance is 0 and the LLR would divide by it: estimated as if half a game of
+/// each outcome had been seen too, so a one-sided run still moves the test to a decision
+/// instead of standing at an LLR of 0.
+fn one_sided_variance(wdl: &Wdl) -> f64 {
+    let (w, d, l) = (
+        wdl.wins as f64 + 0.5,
+        wdl.draws as f64 + 0.5,
+        wdl.losses as f64 + 0.5,
+    );
+    let n = w + d + l;
+    let m = (w + d / 2.0) / n;
+    (w * (1.0 - m).powi(2) + d * (0.5 - m).powi(2) + l * m.powi(2)) / n
 }
 
 #[cfg(test)]
@@ -403,6 +421,33 @@ mod tests {
             losses: 650,
         };
         assert_eq!(t.decision(&weak), SprtDecision::AcceptH0);
+    }
+
+    #[test]
+    fn sprt_decides_a_one_sided_run() {
+        let t = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let wins = |n| Wdl {
+            wins: n,
+            draws: 0,
+            losses: 0,
+        };
+        let losses = |n| Wdl {
+            wins: 0,
+            draws: 0,
+            losses: n,
+        };
+        // The sample variance is 0 here; the LLR still grows with each game.
+        assert!(t.llr(&wins(4)) > 0.0);
+        assert!(t.llr(&wins(8)) > t.llr(&wins(4)));
+        assert_eq!(t.decision(&wins(200)), SprtDecision::AcceptH1);
+        assert!(t.llr(&losses(4)) < 0.0);
+        assert_eq!(t.decision(&losses(200)), SprtDecision::AcceptH0);
+        assert_eq!(t.llr(&wins(0)), 0.0);
     }
 
     #[test]
