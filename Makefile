@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/poolshark
 
-.PHONY: all build run test test-deep bench lint fmt clean pytest
+.PHONY: all build run test test-deep bench lint fmt clean pytest egdb
 
 all: build
 
@@ -33,6 +33,10 @@ test-deep:
 bench: build
 	./scripts/bench-perft.sh
 	./scripts/bench-search.sh
+
+# Endgame tables of up to 6 pieces into egdb/ (git-ignored; resumable: finished groups are kept).
+egdb: build
+	$(BIN) egdb build --pieces 6 --dir egdb
 
 lint:
 	$(CARGO) fmt --check

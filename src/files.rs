@@ -28,6 +28,8 @@ pub enum Kind {
     Book,
     /// Tuning data, `FEN ; score` lines (the shipped set is 14 MiB).
     TuneData,
+    /// One group of an endgame table (the largest 6-piece group is about 1.2 GiB).
+    Egdb,
 }
 
 impl Kind {
@@ -39,6 +41,7 @@ impl Kind {
             Kind::Openings => 16 * MIB,
             Kind::Book => 64 * MIB,
             Kind::TuneData => 1024 * MIB,
+            Kind::Egdb => 16 * 1024 * MIB,
         }
     }
 
@@ -48,6 +51,7 @@ impl Kind {
             Kind::Openings => "an openings file",
             Kind::Book => "a book",
             Kind::TuneData => "tuning data",
+            Kind::Egdb => "an endgame table",
         }
     }
 }

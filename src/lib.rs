@@ -15,6 +15,7 @@ pub mod bench;
 pub mod book;
 pub mod cli;
 pub mod core;
+pub mod egdb;
 pub mod eval;
 pub mod files;
 pub mod hub;

@@ -1,7 +1,7 @@
 //! The command line: clap subcommands that parse their options and call the library.
 //!
 //! One file per command family: `position` (perft, moves, show), `analyze` (analyze,
-//! bench), `arena` (match, selfplay, openings), `tune` (tune, spsa) and `book`. Each
+//! bench), `arena` (match, selfplay, openings), `tune` (tune, spsa), `book` and `egdb`. Each
 //! subcommand is an `Args` struct with a `run` method; the option groups several commands
 //! share (`--fen`/`--moves`, `--threads`/`--hash`/`--weights`) are declared once in `args`
 //! and flattened into them.
@@ -27,6 +27,7 @@ mod analyze;
 mod arena;
 mod args;
 mod book;
+mod egdb;
 mod position;
 mod tune;
 
@@ -94,6 +95,9 @@ enum Command {
     // Bench keeps its smaller table (16 MiB), so its node count stays comparable.
     #[command(mut_arg("hash", |a| a.default_value("16")))]
     Bench(analyze::BenchArgs),
+    /// Endgame tables: build them, probe a position, verify them.
+    #[command(subcommand)]
+    Egdb(egdb::EgdbCommand),
 }
 
 /// The options of `poolshark hub`.
@@ -171,6 +175,7 @@ pub fn main() -> ExitCode {
         Command::Openings(a) => a.run(),
         Command::Book(c) => c.run(),
         Command::Bench(a) => a.run(),
+        Command::Egdb(c) => c.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,129 @@
+//! The endgame table commands: `egdb build`, `egdb probe` and `egdb verify`.
+
+use super::args::FenArg;
+use super::{input, runtime, CliError};
+use crate::egdb::{self, index::MAX_PIECES, Egdb, Tables};
+use std::path::PathBuf;
+
+#[derive(clap::Subcommand)]
+pub enum EgdbCommand {
+    /// Build every material group up to --pieces pieces into --dir, smallest first, by
+    /// retrograde analysis. Finished groups are kept (one checksummed file each), so a stopped
+    /// build resumes. Progress goes to stderr.
+    Build(BuildArgs),
+    /// Print a position's value for the side to move: `wdl=<W|D|L>
+    /// wdl50=<win|cursed-win|draw|blessed-loss|loss> dtc=<plies or ->` (wdl: no draw rule;
+    /// wdl50: under the 40-move rule from a fresh count; dtc: plies to the next capture or man
+    /// move on the best line). More pieces than the tables hold exits with status 2.
+    Probe(ProbeArgs),
+    /// Re-check every stored value against its successors; prints `checked <n> mismatches
+    /// <m>` and exits with status 1 if any value (or any table file) is bad.
+    Verify(VerifyArgs),
+}
+
+impl EgdbCommand {
+    pub fn run(self) -> Result<(), CliError> {
+        match self {
+            EgdbCommand::Build(a) => a.run(),
+            EgdbCommand::Probe(a) => a.run(),
+            EgdbCommand::Verify(a) => a.run(),
+        }
+    }
+}
+
+/// `--dir`: where the tables are.
+#[derive(clap::Args)]
+pub struct DirArg {
+    /// The folder of the table files.
+    #[arg(long, default_value = "egdb")]
+    pub dir: PathBuf,
+}
+
+/// The options of `poolshark egdb build`.
+#[derive(clap::Args)]
+pub struct BuildArgs {
+    /// Build every group with up to this many pieces.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=MAX_PIECES as i64))]
+    pieces: u32,
+    #[command(flatten)]
+    dir: DirArg,
+    /// Worker threads (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+}
+
+impl BuildArgs {
+    fn run(self) -> Result<(), CliError> {
+        let threads = self
+            .threads
+            .map(|t| t as usize)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        egdb::build(&self.dir.dir, self.pieces, threads).map_err(|e| runtime(e.to_string()))
+    }
+}
+
+/// The options of `poolshark egdb probe`.
+#[derive(clap::Args)]
+pub struct ProbeArgs {
+    #[command(flatten)]
+    fen: FenArg,
+    #[command(flatten)]
+    dir: DirArg,
+}
+
+impl ProbeArgs {
+    fn run(self) -> Result<(), CliError> {
+        let pos = self.fen.position()?;
+        let db = Egdb::open(&self.dir.dir).map_err(|e| input(e.to_string()))?;
+        match db.probe(&pos) {
+            Some(p) => {
+                outln!("{p}");
+                Ok(())
+            }
+            None => Err(input(format!(
+                "no table for this position: it has {} pieces and the tables in {} are complete \
+                 up to {} pieces",
+                pos.occupied().count(),
+                self.dir.dir.display(),
+                db.max_pieces()
+            ))),
+        }
+    }
+}
+
+/// The options of `poolshark egdb verify`.
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    dir: DirArg,
+}
+
+impl VerifyArgs {
+    fn run(self) -> Result<(), CliError> {
+        let dir = &self.dir.dir;
+        if !dir.is_dir() {
+            return Err(input(format!("{}: not a directory", dir.display())));
+        }
+        let (tables, bad) = Tables::load(dir, MAX_PIECES);
+        for why in &bad {
+            errln!("bad table file: {why}");
+        }
+        let report = egdb::verify::verify(&tables);
+        for fen in &report.examples {
+            errln!("mismatch: {fen}");
+        }
+        outln!(
+            "checked {} mismatches {}",
+            report.checked,
+            report.mismatches
+        );
+        if report.mismatches > 0 || !bad.is_empty() {
+            return Err(runtime(format!(
+                "{} mismatching values, {} bad table files",
+                report.mismatches,
+                bad.len()
+            )));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,137 @@
+//! A group's table file: a header (magic, version, group, count, checksum), then one
+//! little-endian `u16` value per position in index order. Written atomically by
+//! `files::save`, so a file is whole or absent; checked in full when read, so a truncated or
+//! altered file is refused with the reason, never half-used.
+
+use crate::egdb::index::Group;
+use crate::egdb::value;
+use crate::files::{self, Kind};
+use std::path::{Path, PathBuf};
+
+const MAGIC: [u8; 8] = *b"PSEGDB\r\n";
+/// Bumped whenever the index, the value layout or this format changes.
+pub const VERSION: u32 = 1;
+const HEADER: usize = 8 + 4 + 4 + 8 + 8;
+
+/// The file that holds a group.
+pub fn path(dir: &Path, g: Group) -> PathBuf {
+    dir.join(format!("{g}.egdb"))
+}
+
+/// FNV-1a over the data, a 64-bit word at a time (fast enough to check a file on open).
+fn checksum(data: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut words = data.chunks_exact(8);
+    for w in &mut words {
+        h ^= u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    for &b in words.remainder() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The bytes of a group's file.
+pub fn encode(g: Group, values: &[u16]) -> Vec<u8> {
+    let mut data = Vec::with_capacity(HEADER + 2 * values.len());
+    data.extend_from_slice(&MAGIC);
+    data.extend_from_slice(&VERSION.to_le_bytes());
+    data.extend_from_slice(&[g.bm, g.bk, g.wm, g.wk]);
+    data.extend_from_slice(&(values.len() as u64).to_le_bytes());
+    data.extend_from_slice(&[0; 8]);
+    for v in values {
+        data.extend_from_slice(&v.to_le_bytes());
+    }
+    let sum = checksum(&data[HEADER..]);
+    data[HEADER - 8..HEADER].copy_from_slice(&sum.to_le_bytes());
+    data
+}
+
+/// The values of group `g` from a file's bytes, or why they cannot be used.
+pub fn decode(g: Group, bytes: &[u8]) -> Result<Vec<u16>, String> {
+    if bytes.len() < HEADER {
+        return Err(format!(
+            "truncated: {} bytes, shorter than the header",
+            bytes.len()
+        ));
+    }
+    if bytes[..8] != MAGIC {
+        return Err("not a poolshark endgame table (bad magic)".into());
+    }
+    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+    let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+    let version = u32_at(8);
+    if version != VERSION {
+        return Err(format!(
+            "format version {version}, this build reads {VERSION}"
+        ));
+    }
+    if bytes[12..16] != [g.bm, g.bk, g.wm, g.wk] {
+        return Err(format!("holds another group than {g}"));
+    }
+    let count = u64_at(16);
+    if count != g.size() {
+        return Err(format!("{count} positions, the group has {}", g.size()));
+    }
+    let want = HEADER as u64 + 2 * count;
+    if bytes.len() as u64 != want {
+        return Err(format!(
+            "{} bytes, {want} expected (truncated or padded)",
+            bytes.len()
+        ));
+    }
+    if checksum(&bytes[HEADER..]) != u64_at(24) {
+        return Err("checksum mismatch (the file is corrupt)".into());
+    }
+    let values: Vec<u16> = bytes[HEADER..]
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    if let Some(i) = values.iter().position(|&v| !value::is_valid(v)) {
+        return Err(format!("invalid value at index {i}"));
+    }
+    Ok(values)
+}
+
+/// Write a group's file atomically.
+pub fn save(dir: &Path, g: Group, values: &[u16]) -> Result<(), files::FileError> {
+    files::save(&path(dir, g), &encode(g, values))
+}
+
+/// Read a group's file. `Ok(None)`: there is no file; `Err`: a file that cannot be used,
+/// with the reason (the path included).
+pub fn load(dir: &Path, g: Group) -> Result<Option<Vec<u16>>, String> {
+    let p = path(dir, g);
+    if !p.exists() {
+        return Ok(None);
+    }
+    let bytes = files::read(&p, Kind::Egdb).map_err(|e| e.to_string())?;
+    decode(g, &bytes)
+        .map(Some)
+        .map_err(|why| format!("{}: {why}", p.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_round_trips_and_damage_is_refused() {
+        let g = Group::new(0, 1, 0, 1);
+        let values: Vec<u16> = (0..g.size())
+            .map(|i| value::encode(crate::egdb::Wdl50::Win, i as u16 % 50))
+            .collect();
+        let bytes = encode(g, &values);
+        assert_eq!(decode(g, &bytes).unwrap(), values);
+        let mut flipped = bytes.clone();
+        flipped[HEADER + 7] ^= 1;
+        assert!(decode(g, &flipped).unwrap_err().contains("checksum"));
+        assert!(decode(g, &bytes[..bytes.len() - 1])
+            .unwrap_err()
+            .contains("truncated"));
+        assert!(decode(g, &bytes[..10]).is_err());
+        assert!(decode(Group::new(0, 2, 0, 1), &bytes).is_err());
+    }
+}

@@ -1,0 +1,189 @@
+//! Endgame databases: every position with few pieces solved exactly, under pool's own rules.
+//!
+//! For each material group (`index::Group`) a table holds, for every position with Black to
+//! move (White to move is looked up as its colour flip, `index::flip`), the value for the side
+//! to move: its theoretical result (`Wdl`, R16 only), its result under the 40-move rule from a
+//! a fresh count (`Wdl50`, R18) and its distance to the next capture or man move (dtc).
+//! Capture positions are stored like the others. The exact definitions are in the API note
+//! the builder and the test oracle share (EGDB-API.md in the notes):
+//!
+//! - `index`: the perfect index of a group, and the colour flip.
+//! - `value`: a value's 16-bit form.
+//! - `file`: a group's checksummed file.
+//! - `tables`: the groups in memory, and looking a position up in them.
+//! - `build`: retrograde analysis, smallest groups first (`build`).
+//! - `verify`: re-checking every stored value against its successors.
+//!
+//! Three kings against a lone king under the 13-move rule (R19) is a separate small table,
+//! `lone_king`.
+
+pub mod build;
+pub mod file;
+pub mod index;
+pub mod lone_king;
+pub mod tables;
+pub mod value;
+pub mod verify;
+
+use crate::core::position::Position;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub use build::build;
+pub use tables::Tables;
+
+/// The theoretical result for the side to move (R16 only: no draw counts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Wdl {
+    Loss,
+    Draw,
+    Win,
+}
+
+/// The result for the side to move under the 40-move rule (R18) from a fresh count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Wdl50 {
+    /// Lost even with the count.
+    Loss,
+    /// Lost in theory, saved by the 40-move rule.
+    BlessedLoss,
+    Draw,
+    /// Won in theory, but every win needs more than 80 plies without a capture or man move
+    /// somewhere.
+    CursedWin,
+    Win,
+}
+
+impl Wdl {
+    /// `W`, `D` or `L`, as `egdb probe` prints it.
+    pub fn letter(self) -> char {
+        match self {
+            Wdl::Loss => 'L',
+            Wdl::Draw => 'D',
+            Wdl::Win => 'W',
+        }
+    }
+}
+
+impl Wdl50 {
+    /// The name `egdb probe` prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            Wdl50::Loss => "loss",
+            Wdl50::BlessedLoss => "blessed-loss",
+            Wdl50::Draw => "draw",
+            Wdl50::CursedWin => "cursed-win",
+            Wdl50::Win => "win",
+        }
+    }
+}
+
+/// What a probe answers for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    pub wdl: Wdl,
+    pub wdl50: Wdl50,
+    /// Plies to the next capture or man move on the best line (None for a draw).
+    pub dtc: Option<u16>,
+}
+
+impl fmt::Display for Probe {
+    /// The `egdb probe` line: `wdl=W wdl50=win dtc=7`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "wdl={} wdl50={} dtc=",
+            self.wdl.letter(),
+            self.wdl50.name()
+        )?;
+        match self.dtc {
+            Some(d) => write!(f, "{d}"),
+            None => write!(f, "-"),
+        }
+    }
+}
+
+/// Why tables could not be opened or built.
+#[derive(Debug)]
+pub enum EgdbError {
+    /// The directory is missing or unreadable.
+    Dir(PathBuf, String),
+    /// A table file could not be written.
+    Write(String),
+    /// Too many pieces asked for.
+    TooManyPieces(u32),
+}
+
+impl fmt::Display for EgdbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EgdbError::Dir(p, why) => write!(f, "endgame tables in {}: {why}", p.display()),
+            EgdbError::Write(why) => write!(f, "writing an endgame table: {why}"),
+            EgdbError::TooManyPieces(n) => write!(
+                f,
+                "{n} pieces asked for; tables are indexed for at most {}",
+                index::MAX_PIECES
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EgdbError {}
+
+/// Opened endgame tables: the groups found in a directory, and the lone-king table if built.
+pub struct Egdb {
+    tables: Tables,
+    lone_king: Option<lone_king::LoneKing>,
+}
+
+impl Egdb {
+    /// Open whatever tables `dir` holds. Missing groups are fine; a file that is truncated or
+    /// corrupt gets one warning naming it, and its group is treated as absent.
+    pub fn open(dir: &Path) -> Result<Egdb, EgdbError> {
+        if !dir.is_dir() {
+            return Err(EgdbError::Dir(dir.into(), "not a directory".into()));
+        }
+        let (tables, bad) = Tables::load(dir, index::MAX_PIECES);
+        for why in bad {
+            log::warn!("endgame table left out: {why}");
+        }
+        let lone_king = match lone_king::LoneKing::load(dir) {
+            Ok(t) => t,
+            Err(why) => {
+                log::warn!("endgame table left out: {why}");
+                None
+            }
+        };
+        Ok(Egdb { tables, lone_king })
+    }
+
+    /// Tables already in memory (a fresh build, for example).
+    pub fn from_tables(tables: Tables) -> Egdb {
+        Egdb {
+            tables,
+            lone_king: None,
+        }
+    }
+
+    /// The groups in memory.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// The largest piece count for which every group is present (0 if none).
+    pub fn max_pieces(&self) -> u32 {
+        self.tables.max_pieces()
+    }
+
+    /// The value of `pos` for its side to move, or None when no table covers it.
+    pub fn probe(&self, pos: &Position) -> Option<Probe> {
+        value::decode(self.tables.value(pos)?)
+    }
+
+    /// Three kings against one lone king (R19): the value for the side to move when the lone
+    /// king has already made `lone_moves` moves (0..=12) under the 13-move count. None when
+    /// the material is not three kings against one or the table is not built.
+    pub fn probe_lone_king(&self, pos: &Position, lone_moves: u32) -> Option<Wdl> {
+        self.lone_king.as_ref()?.probe(pos, lone_moves)
+    }
+}

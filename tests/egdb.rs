@@ -1,0 +1,223 @@
+//! Endgame tables (issue 13): the index, a 2-4 piece build checked against the counts of
+//! docs/RULES.md "Endgame counts", `verify`, damaged files, and the `egdb` commands.
+
+mod support;
+
+use poolshark::core::movegen;
+use poolshark::core::notation::parse_fen;
+use poolshark::core::position::Position;
+use poolshark::egdb::index::{canonical, flip, Group};
+use poolshark::egdb::{self, Egdb, Wdl, Wdl50};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// Tables of up to 4 pieces, built once for the whole file.
+fn built() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = support::scratch_dir("egdb-built");
+        egdb::build(&dir, 4, 2).expect("build 2-4 pieces");
+        dir
+    })
+}
+
+fn open() -> &'static Egdb {
+    static DB: OnceLock<Egdb> = OnceLock::new();
+    DB.get_or_init(|| Egdb::open(built()).expect("open the built tables"))
+}
+
+#[test]
+fn the_index_round_trips_over_whole_groups() {
+    for n in 2..=4 {
+        for g in Group::all_with(n) {
+            for i in 0..g.size() {
+                let p = g.position(i);
+                assert_eq!(Group::of(&p), g);
+                assert!(
+                    Position::new(p.white(), p.black(), p.kings(), p.side()).is_ok(),
+                    "{g} {i}: {p:?}"
+                );
+                assert_eq!(g.index(&p), i, "{g}: {p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_index_round_trips_on_five_and_six_pieces() {
+    for n in 5..=6 {
+        for g in Group::all_with(n) {
+            let step = (g.size() / 2000).max(1);
+            for i in (0..g.size()).step_by(step as usize) {
+                assert_eq!(g.index(&g.position(i)), i, "{g}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_group_sizes_match_the_issue() {
+    let total = |n: u32| -> u64 {
+        (2..=n)
+            .flat_map(Group::all_with)
+            .map(|g| 2 * g.size())
+            .sum()
+    };
+    // Either side to move, men never on their own crowning row (issue 13's table).
+    assert_eq!(total(5), 291_719_288);
+    assert_eq!(total(6) - total(5), 4_852_171_352);
+}
+
+#[test]
+fn flipping_keeps_the_value() {
+    let db = open();
+    for fen in ["W:WK3,18:BK29,5", "B:W18:BK29", "W:W22,K1:B10,K30"] {
+        let p = parse_fen(fen).unwrap();
+        assert_eq!(db.probe(&p), db.probe(&flip(&p)), "{fen}");
+        assert_eq!(canonical(&p).side(), poolshark::core::square::Color::Black);
+    }
+}
+
+/// Wins, draws and losses for the side to move over a whole group.
+fn counts(db: &Egdb, g: Group) -> (u64, [u64; 3]) {
+    let mut c = [0u64; 3];
+    for i in 0..g.size() {
+        let p = db.probe(&g.position(i)).expect("a built group");
+        c[match p.wdl {
+            Wdl::Win => 0,
+            Wdl::Draw => 1,
+            Wdl::Loss => 2,
+        }] += 1;
+        // No position of 4 pieces needs more than 80 plies: R18 changes nothing (RULES.md).
+        assert!(matches!(p.wdl50, Wdl50::Win | Wdl50::Draw | Wdl50::Loss));
+    }
+    (g.size(), c)
+}
+
+#[test]
+fn the_endgame_counts_of_the_rules_come_out() {
+    let db = open();
+    assert_eq!(db.max_pieces(), 4);
+    // docs/RULES.md "Endgame counts": material with the side to move first.
+    let table = [
+        (Group::new(0, 1, 0, 1), 992, [194, 796, 2]),
+        (Group::new(0, 3, 0, 1), 143_840, [132_240, 11_600, 0]),
+        (Group::new(0, 1, 0, 3), 143_840, [1_854, 85_468, 56_518]),
+        (Group::new(1, 1, 1, 1), 661_200, [143_158, 511_726, 6_316]),
+        (Group::new(3, 0, 0, 1), 95_004, [45_280, 48_870, 854]),
+    ];
+    for (g, size, wdl) in table {
+        assert_eq!(counts(db, g), (size, wdl), "{g}");
+    }
+}
+
+#[test]
+fn known_positions() {
+    let db = open();
+    // RULES.md: kings on 4 and 29, the side to move must step onto the long diagonal.
+    let p = db.probe(&parse_fen("B:WK29:BK4").unwrap()).unwrap();
+    assert_eq!((p.wdl, p.wdl50, p.dtc), (Wdl::Loss, Wdl50::Loss, Some(2)));
+    // A capture pending that wins at once: dtc 1.
+    let pos = parse_fen("W:WK1:BK6").unwrap();
+    assert!(movegen::has_capture(&pos));
+    let p = db.probe(&pos).unwrap();
+    assert_eq!((p.wdl, p.wdl50, p.dtc), (Wdl::Win, Wdl50::Win, Some(1)));
+    // More pieces than built: no answer.
+    assert_eq!(db.probe(&parse_fen("W:W21,22,23:B1,2").unwrap()), None);
+}
+
+#[test]
+fn verify_passes_on_the_built_tables() {
+    let report = egdb::verify::verify(open().tables());
+    assert_eq!(report.checked, 6_408_836);
+    assert_eq!(report.mismatches, 0, "{:?}", report.examples);
+}
+
+#[test]
+fn verify_catches_a_wrong_value() {
+    // A copy of the 2-piece tables with one value changed (and the file made consistent, so
+    // only the values can tell).
+    let dir = support::scratch_dir("egdb-wrong");
+    egdb::build(&dir, 2, 1).unwrap();
+    let g = Group::new(0, 1, 0, 1);
+    let mut values = egdb::file::load(&dir, g).unwrap().unwrap();
+    let i = values.iter().position(|&v| v == values[0]).unwrap();
+    values[i] ^= 1 << 13; // another class
+    egdb::file::save(&dir, g, &values).unwrap();
+    let (code, out, _) = support::run_cli(&["egdb", "verify", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.starts_with("checked ") && !out.ends_with("mismatches 0\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn damaged_files_are_reported_and_left_out() {
+    let dir = support::scratch_dir("egdb-damaged");
+    egdb::build(&dir, 3, 1).unwrap();
+    let flipped = egdb::file::path(&dir, Group::new(0, 1, 0, 1));
+    let mut bytes = std::fs::read(&flipped).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&flipped, &bytes).unwrap();
+    let truncated = egdb::file::path(&dir, Group::new(0, 2, 0, 1));
+    let bytes = std::fs::read(&truncated).unwrap();
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    std::fs::write(egdb::file::path(&dir, Group::new(0, 1, 0, 2)), b"").unwrap();
+
+    let db = Egdb::open(&dir).unwrap();
+    assert_eq!(db.max_pieces(), 0);
+    assert_eq!(db.probe(&parse_fen("B:WK29:BK4").unwrap()), None);
+    assert!(db.probe(&parse_fen("B:WK29,K30:BK4").unwrap()).is_none());
+    assert!(db.probe(&parse_fen("B:WK29:B4").unwrap()).is_some());
+
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = support::run_cli(&["egdb", "verify", "--dir", d]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.starts_with("checked ") && out.ends_with(" mismatches 0\n"),
+        "{out}"
+    );
+    for name in ["b01w01.egdb: checksum", "b02w01.egdb", "b01w02.egdb"] {
+        assert!(err.contains(name), "{name} not in: {err}");
+    }
+    let (code, _, err) = support::run_cli(&["egdb", "probe", "--dir", d, "--fen", "B:WK29:BK4"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("b01w01.egdb") && err.contains("checksum"),
+        "{err}"
+    );
+
+    // The next build notices and rebuilds them.
+    egdb::build(&dir, 3, 1).unwrap();
+    assert_eq!(Egdb::open(&dir).unwrap().max_pieces(), 3);
+}
+
+#[test]
+fn probe_prints_one_line_and_refuses_too_many_pieces() {
+    let d = built().to_str().unwrap();
+    let (code, out, err) = support::run_cli(&["egdb", "probe", "--dir", d, "--fen", "B:WK29:BK4"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "wdl=L wdl50=loss dtc=2\n"),
+        "{err}"
+    );
+    let (_, out, _) = support::run_cli(&["egdb", "probe", "--dir", d, "--fen", "W:WK18:BK3"]);
+    assert_eq!(out, "wdl=D wdl50=draw dtc=-\n");
+    let (code, out, err) =
+        support::run_cli(&["egdb", "probe", "--dir", d, "--fen", "W:W21,22,23:B1,2"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("5 pieces") && err.contains("up to 4"), "{err}");
+}
+
+#[test]
+fn verify_command_passes_on_the_built_tables() {
+    let d = built().to_str().unwrap();
+    let (code, out, err) = support::run_cli(&["egdb", "verify", "--dir", d]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "checked 6408836 mismatches 0\n"),
+        "{err}"
+    );
+}
