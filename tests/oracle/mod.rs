@@ -25,6 +25,7 @@
 
 use poolshark::core::movegen;
 use poolshark::core::{Bitboard, Color, Move, Position};
+use rayon::prelude::*;
 use std::collections::HashMap as StdHashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -221,7 +222,7 @@ impl Material {
     /// The groups of this material: for each placement of the men, every position with the
     /// kings anywhere else and either side to move. The groups come in the order they are
     /// solved in: men furthest advanced first, since a man move advances a man by one row.
-    pub fn groups(&self) -> Vec<Vec<Position>> {
+    pub fn groups(&self) -> Vec<Group> {
         let mut groups = Vec::new();
         for white_men in subsets(self.white_men, WHITE_MAN_SQUARES) {
             for black_men in subsets(self.black_men, BLACK_MAN_SQUARES & !white_men) {
@@ -239,17 +240,30 @@ impl Material {
                         }
                     }
                 }
-                groups.push((advancement(white_men, black_men), group));
+                groups.push(Group {
+                    advancement: advancement(white_men, black_men),
+                    positions: group,
+                });
             }
         }
-        groups.sort_by_key(|(advanced, _)| std::cmp::Reverse(*advanced));
-        groups.into_iter().map(|(_, group)| group).collect()
+        groups.sort_by_key(|g| std::cmp::Reverse(g.advancement));
+        groups
     }
 
     /// Every position of this material, either side to move.
     pub fn positions(&self) -> Vec<Position> {
-        self.groups().into_iter().flatten().collect()
+        self.groups()
+            .into_iter()
+            .flat_map(|g| g.positions)
+            .collect()
     }
+}
+
+/// The positions of one material with the men on the same squares.
+pub struct Group {
+    /// Rows the men have advanced, all together (`advancement`).
+    pub advancement: u32,
+    pub positions: Vec<Position>,
 }
 
 /// Every set of `n` squares taken from `allowed` (bit i is square i + 1).
@@ -328,8 +342,15 @@ impl Oracle {
             values: HashMap::default(),
         };
         for material in Material::all_up_to(max_pieces) {
-            for group in material.groups() {
-                oracle.solve_group(&group);
+            let groups = material.groups();
+            // Groups with the same advancement have no move between them: solve them side by
+            // side, on every core.
+            for level in groups.chunk_by(|a, b| a.advancement == b.advancement) {
+                let solved: Vec<Vec<(Key, Value)>> = level
+                    .par_iter()
+                    .map(|g| oracle.solve_group(&g.positions))
+                    .collect();
+                oracle.values.extend(solved.into_iter().flatten());
             }
         }
         oracle
@@ -376,21 +397,26 @@ impl Oracle {
         graph
     }
 
-    fn solve_group(&mut self, group: &[Position]) {
+    /// The values of a group whose zeroing moves all lead to solved positions.
+    fn solve_group(&self, group: &[Position]) -> Vec<(Key, Value)> {
         let graph = self.graph(group);
         let wdl = solve_wdl(&graph);
         let dtc = solve_distance(&graph, &wdl, |_| 1);
         let dtm = solve_distance(&graph, &wdl, |v| 1 + v.dtm.expect("decided"));
         let r18 = solve_r18(&graph);
-        for (i, pos) in group.iter().enumerate() {
-            let value = Value {
-                wdl: wdl[i],
-                wdl50: Outcome50::classify(wdl[i], r18[i]),
-                dtc: dtc[i],
-                dtm: dtm[i],
-            };
-            self.values.insert(Key::of(pos), value);
-        }
+        group
+            .iter()
+            .enumerate()
+            .map(|(i, pos)| {
+                let value = Value {
+                    wdl: wdl[i],
+                    wdl50: Outcome50::classify(wdl[i], r18[i]),
+                    dtc: dtc[i],
+                    dtm: dtm[i],
+                };
+                (Key::of(pos), value)
+            })
+            .collect()
     }
 
     /// Three kings against one under R19, with the stronger side `strong`.
