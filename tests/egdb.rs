@@ -221,3 +221,59 @@ fn verify_command_passes_on_the_built_tables() {
         "{err}"
     );
 }
+
+#[test]
+fn the_lone_king_table_gives_the_13_move_cases() {
+    let db = open();
+    let data = include_str!("data/count13.txt");
+    let mut cases = 0;
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        let parts: Vec<&str> = line.split(" ; ").collect();
+        let mut game = poolshark::core::Game::new(parse_fen(parts[0]).unwrap());
+        for mv in parts[1].split_whitespace() {
+            game.play_text(mv).unwrap();
+        }
+        let left: u32 = parts[3].trim().parse().unwrap();
+        let want = if parts[2].trim() == "win" {
+            Wdl::Win
+        } else {
+            Wdl::Draw
+        };
+        let pos = game.position();
+        assert_eq!(db.probe_lone_king(pos, 13 - left), Some(want), "{line}");
+        // From the colour-flipped side too, and with the count at zero every case wins.
+        assert_eq!(
+            db.probe_lone_king(&flip(pos), 13 - left),
+            Some(want),
+            "{line}"
+        );
+        assert_eq!(db.probe_lone_king(pos, 0), Some(Wdl::Win), "{line}");
+        cases += 1;
+    }
+    assert_eq!(cases, 17);
+    // The count out of range, or other material: no answer.
+    let pos = parse_fen("W:WK1,K2,K3:BK32").unwrap();
+    assert_eq!(db.probe_lone_king(&pos, 13), None);
+    assert_eq!(
+        db.probe_lone_king(&parse_fen("W:WK1,K2:BK32").unwrap(), 0),
+        None
+    );
+}
+
+#[test]
+fn the_lone_king_table_agrees_with_the_main_table_at_count_zero() {
+    // The longest win of three kings against one is 25 plies (RULES.md), 12 lone-king moves:
+    // at count 0, R19 takes no win away. At count 12 (one lone move left) it takes some.
+    let db = open();
+    let g = Group::new(0, 3, 0, 1);
+    let mut fewer = 0;
+    for i in 0..g.size() {
+        let p = g.position(i);
+        let main = db.probe(&p).unwrap().wdl;
+        assert_eq!(db.probe_lone_king(&p, 0), Some(main), "{p:?}");
+        let late = db.probe_lone_king(&p, 12).unwrap();
+        assert!(late <= main, "{p:?}");
+        fewer += u64::from(late < main);
+    }
+    assert!(fewer > 0);
+}

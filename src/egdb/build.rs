@@ -27,6 +27,7 @@ use crate::core::position::Position;
 use crate::core::rules::FORTY_MOVE_PLIES;
 use crate::core::square::Color;
 use crate::egdb::index::{advancement, flip, Group, MAX_PIECES};
+use crate::egdb::lone_king::LoneKing;
 use crate::egdb::value::{self, TERMINAL_LOSS};
 use crate::egdb::{file, EgdbError, Tables, Wdl, Wdl50};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -119,7 +120,21 @@ fn run(dir: &Path, pieces: u32) -> Result<Tables, EgdbError> {
         done += if g == s { 1 } else { 2 };
     }
     bar.finish_with_message(format!("groups {done}/{groups}"));
+    build_lone_king(dir, &tables)?;
     Ok(tables)
+}
+
+/// The R19 table, once its groups are built (resumable like a group).
+fn build_lone_king(dir: &Path, tables: &Tables) -> Result<(), EgdbError> {
+    match LoneKing::load(dir) {
+        Ok(Some(_)) => return Ok(()),
+        Ok(None) => {}
+        Err(why) => log::warn!("rebuilding an unusable table: {why}"),
+    }
+    if let Some(t) = LoneKing::solve(tables) {
+        t.save(dir).map_err(|e| EgdbError::Write(e.to_string()))?;
+    }
+    Ok(())
 }
 
 /// A men placement of `g` with the flipped one of `s` (one slot when they coincide).

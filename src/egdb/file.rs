@@ -19,7 +19,7 @@ pub fn path(dir: &Path, g: Group) -> PathBuf {
 }
 
 /// FNV-1a over the data, a 64-bit word at a time (fast enough to check a file on open).
-fn checksum(data: &[u8]) -> u64 {
+pub(crate) fn checksum(data: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut words = data.chunks_exact(8);
     for w in &mut words {

@@ -1,21 +1,221 @@
 //! Three kings against a lone king under the 13-move rule (R19): a small table with the lone
-//! king's move count in its index (not built yet).
+//! king's move count (0 to 12) in its index.
+//!
+//! A state is a position of three kings against one with either side to move, and the number
+//! of moves the lone king has made since the material became three against one. The count
+//! only grows, by one on each lone-king move, so the states are solved from count 12 down,
+//! each level from the next with no iteration: the strong side to move at count n looks at
+//! the lone side to move at count n, which looks at the strong side at n + 1. After the lone
+//! king's 13th move the game is drawn unless the strong side has no move (R16 comes first, as
+//! in `Game::result`). A capture by the lone king ends R19 (two kings against one, the 40-move
+//! count at zero): that is the main table's value under R18 from a fresh count. Positions
+//! are indexed as the main tables index them (`Group::index`, Black to move after the flip).
 
+use crate::core::movegen;
 use crate::core::position::Position;
-use crate::egdb::Wdl;
-use std::path::Path;
+use crate::core::rules::LONE_KING_MOVES;
+use crate::egdb::index::{canonical, flip, Group};
+use crate::egdb::{file, value, Tables, Wdl, Wdl50};
+use crate::files::{self, Kind};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
 
+/// Three kings to move against one.
+const STRONG: Group = Group::new(0, 3, 0, 1);
+/// The lone king to move against three.
+const LONE: Group = Group::new(0, 1, 0, 3);
+/// What a capture by the lone king leaves: two kings to move against one.
+const AFTER_CAPTURE: Group = Group::new(0, 2, 0, 1);
+/// Counts 0..=12: the lone king's moves made so far.
+const COUNTS: usize = LONE_KING_MOVES as usize;
+
+const MAGIC: [u8; 8] = *b"PSLONE\r\n";
+const VERSION: u32 = 1;
+const HEADER: usize = 8 + 4 + 8 + 8;
+
+/// The table's file in a tables folder.
+pub fn path(dir: &Path) -> PathBuf {
+    dir.join("lone13.egdb")
+}
+
+/// The solved states: for each count, the strong side's values, then the lone side's (a
+/// `Wdl` code each: 0 loss, 1 draw, 2 win, for the side to move).
 pub struct LoneKing {
-    _values: Vec<u8>,
+    values: Vec<u8>,
+}
+
+fn code(w: Wdl) -> u8 {
+    match w {
+        Wdl::Loss => 0,
+        Wdl::Draw => 1,
+        Wdl::Win => 2,
+    }
+}
+
+fn wdl(c: u8) -> Wdl {
+    match c {
+        0 => Wdl::Loss,
+        1 => Wdl::Draw,
+        _ => Wdl::Win,
+    }
+}
+
+/// The mover's result from the value of the position its move leads to.
+fn negate(w: Wdl) -> Wdl {
+    match w {
+        Wdl::Loss => Wdl::Win,
+        Wdl::Draw => Wdl::Draw,
+        Wdl::Win => Wdl::Loss,
+    }
 }
 
 impl LoneKing {
-    /// The table in `dir`, if built.
-    pub fn load(_dir: &Path) -> Result<Option<LoneKing>, String> {
-        Ok(None)
+    fn offset(strong_to_move: bool, count: usize) -> usize {
+        let (s, l) = (STRONG.size() as usize, LONE.size() as usize);
+        count * (s + l) + if strong_to_move { 0 } else { s }
     }
 
-    pub fn probe(&self, _pos: &Position, _lone_moves: u32) -> Option<Wdl> {
-        None
+    fn len() -> usize {
+        COUNTS * (STRONG.size() + LONE.size()) as usize
+    }
+
+    /// Solve it from the main tables' two kings against one.
+    pub fn solve(tables: &Tables) -> Option<LoneKing> {
+        tables.group(AFTER_CAPTURE)?;
+        let mut values = vec![0u8; Self::len()];
+        for n in (0..COUNTS).rev() {
+            // The lone king to move, at count n: its move makes the count n + 1.
+            let lone: Vec<u8> = (0..LONE.size())
+                .into_par_iter()
+                .map(|i| {
+                    let pos = LONE.position(i);
+                    let mut best = Wdl::Loss;
+                    for mv in movegen::legal_moves(&pos).iter() {
+                        let child = flip(&pos.play_unhashed(mv));
+                        let w = if mv.is_capture() {
+                            let v = tables.value(&child).expect("two kings against one");
+                            match value::class(v).expect("a solved value") {
+                                Wdl50::Loss => Wdl::Win,
+                                Wdl50::Win => Wdl::Loss,
+                                _ => Wdl::Draw,
+                            }
+                        } else if n + 1 == COUNTS {
+                            // The 13th move: drawn, unless it leaves no move (R16 first).
+                            if movegen::legal_moves(&child).is_empty() {
+                                Wdl::Win
+                            } else {
+                                Wdl::Draw
+                            }
+                        } else {
+                            let at = Self::offset(true, n + 1) + STRONG.index(&child) as usize;
+                            negate(wdl(values[at]))
+                        };
+                        best = best.max(w);
+                    }
+                    code(best)
+                })
+                .collect();
+            let at = Self::offset(false, n);
+            values[at..at + lone.len()].copy_from_slice(&lone);
+            // The strong side to move at count n: a capture takes the lone king.
+            let strong: Vec<u8> = (0..STRONG.size())
+                .into_par_iter()
+                .map(|i| {
+                    let pos = STRONG.position(i);
+                    let mut best = Wdl::Loss;
+                    for mv in movegen::legal_moves(&pos).iter() {
+                        let w = if mv.is_capture() {
+                            Wdl::Win
+                        } else {
+                            let child = flip(&pos.play_unhashed(mv));
+                            let at = Self::offset(false, n) + LONE.index(&child) as usize;
+                            negate(wdl(values[at]))
+                        };
+                        best = best.max(w);
+                    }
+                    code(best)
+                })
+                .collect();
+            let at = Self::offset(true, n);
+            values[at..at + strong.len()].copy_from_slice(&strong);
+        }
+        Some(LoneKing { values })
+    }
+
+    /// The file's bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut data = Vec::with_capacity(HEADER + self.values.len());
+        data.extend_from_slice(&MAGIC);
+        data.extend_from_slice(&VERSION.to_le_bytes());
+        data.extend_from_slice(&(self.values.len() as u64).to_le_bytes());
+        data.extend_from_slice(&file::checksum(&self.values).to_le_bytes());
+        data.extend_from_slice(&self.values);
+        data
+    }
+
+    /// The table from a file's bytes, or why they cannot be used.
+    pub fn decode(bytes: &[u8]) -> Result<LoneKing, String> {
+        if bytes.len() < HEADER || bytes[..8] != MAGIC {
+            return Err("not a lone-king table (bad magic or truncated)".into());
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(format!(
+                "format version {version}, this build reads {VERSION}"
+            ));
+        }
+        let count = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+        if count != Self::len() as u64 || bytes.len() != HEADER + Self::len() {
+            return Err(format!(
+                "{} bytes, {} expected (truncated or padded)",
+                bytes.len(),
+                HEADER + Self::len()
+            ));
+        }
+        let values = &bytes[HEADER..];
+        if file::checksum(values) != u64::from_le_bytes(bytes[20..28].try_into().expect("8")) {
+            return Err("checksum mismatch (the file is corrupt)".into());
+        }
+        if values.iter().any(|&v| v > 2) {
+            return Err("invalid value".into());
+        }
+        Ok(LoneKing {
+            values: values.to_vec(),
+        })
+    }
+
+    /// Write it atomically into `dir`.
+    pub fn save(&self, dir: &Path) -> Result<(), files::FileError> {
+        files::save(&path(dir), &self.encode())
+    }
+
+    /// The table in `dir`: None if there is no file, Err (with the path) if it is unusable.
+    pub fn load(dir: &Path) -> Result<Option<LoneKing>, String> {
+        let p = path(dir);
+        if !p.exists() {
+            return Ok(None);
+        }
+        let bytes = files::read(&p, Kind::Egdb).map_err(|e| e.to_string())?;
+        LoneKing::decode(&bytes)
+            .map(Some)
+            .map_err(|why| format!("{}: {why}", p.display()))
+    }
+
+    /// The value for the side to move when the lone king has made `lone_moves` moves.
+    pub fn probe(&self, pos: &Position, lone_moves: u32) -> Option<Wdl> {
+        if lone_moves as usize >= COUNTS {
+            return None;
+        }
+        let c = canonical(pos);
+        let g = Group::of(&c);
+        let strong = if g == STRONG {
+            true
+        } else if g == LONE {
+            false
+        } else {
+            return None;
+        };
+        let at = Self::offset(strong, lone_moves as usize) + g.index(&c) as usize;
+        Some(wdl(self.values[at]))
     }
 }
