@@ -376,7 +376,6 @@ fn every_two_to_four_piece_probe_agrees_with_the_oracle() {
 /// The lone-king table (R19) gives the oracle's value for every three kings against one
 /// position, either colour and side to move, and every count of lone king moves 0..=12.
 #[test]
-#[ignore = "the lone-king table (R19) is not built yet: egdb's probe_lone_king answers None"]
 fn every_lone_king_probe_agrees_with_the_oracle() {
     let (o, db) = (oracle(), egdb());
     let (mut checked, mut total, mut shown) = (0, 0, Vec::new());
@@ -404,7 +403,6 @@ fn every_lone_king_probe_agrees_with_the_oracle() {
 
 /// The count13.txt cases come out right through the lone-king table.
 #[test]
-#[ignore = "the lone-king table (R19) is not built yet: egdb's probe_lone_king answers None"]
 fn count13_cases_come_out_right_through_the_lone_king_table() {
     let db = egdb();
     for case in count13_cases() {
