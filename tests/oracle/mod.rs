@@ -15,6 +15,7 @@
 //!   winning moves, loser maximising) and the R18 value from a fresh count, which comes from
 //!   the states (position, plies since the last zeroing move), swept from the draw at 80
 //!   down to 0.
+//! - `dtm` (plies to the end of the game), only to check RULES.md's "longest win".
 //! - `LoneKing`: three kings against one under R19, as states (position, the lone king's
 //!   completed moves 0..=13).
 //!
@@ -23,13 +24,14 @@
 
 #![allow(dead_code)]
 
-use poolshark::core::movegen;
+use poolshark::core::{movegen, rules};
 use poolshark::core::{Bitboard, Color, Move, Position};
 use rayon::prelude::*;
 use std::collections::HashMap as StdHashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// A quick hasher for `Key` (std's SipHash made the solver several times slower).
+/// A quick hasher for `Key`: std's SipHash guards against chosen keys, which these are not,
+/// and the solver hashes some hundred million of them.
 #[derive(Default)]
 pub struct KeyHasher(u64);
 
@@ -62,9 +64,9 @@ impl Hasher for KeyHasher {
 pub type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<KeyHasher>>;
 
 /// R18: the plies without a zeroing move after which the game is drawn.
-pub const FORTY_MOVE_PLIES: usize = 80;
+pub const FORTY_MOVE_PLIES: usize = rules::FORTY_MOVE_PLIES as usize;
 /// R19: the lone king's moves after which three kings against one is drawn.
-pub const LONE_KING_MOVES: usize = 13;
+pub const LONE_KING_MOVES: usize = rules::LONE_KING_MOVES as usize;
 
 /// A game value for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
