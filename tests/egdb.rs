@@ -277,3 +277,163 @@ fn the_lone_king_table_agrees_with_the_main_table_at_count_zero() {
     }
     assert!(fewer > 0);
 }
+
+// In play: the search probing the tables.
+
+use poolshark::core::Game;
+use poolshark::search::{Engine, Limits, SearchControl};
+use std::sync::Arc;
+
+fn engine_with_tables() -> Engine {
+    let mut engine = Engine::new(16, 1);
+    engine.egdb = Some(Arc::new(Egdb::open(built()).unwrap()));
+    engine
+}
+
+/// Does `mv` keep the side to move's database win (the opponent's value after it a loss)?
+fn keeps_the_win(db: &Egdb, pos: &Position, hub: &str) -> bool {
+    let mv = movegen::legal_moves(pos)
+        .iter()
+        .copied()
+        .find(|m| m.hub() == hub)
+        .unwrap();
+    db.probe(&pos.play(&mv)).unwrap().wdl == Wdl::Loss
+}
+
+#[test]
+fn the_search_finds_the_tactics_wins_the_tables_cover() {
+    let db = open();
+    let mut covered = 0;
+    for line in include_str!("data/tactics.txt").lines() {
+        let parts: Vec<&str> = line.split(" ; ").collect();
+        let pos = parse_fen(parts[0]).unwrap();
+        if pos.occupied().count() > db.max_pieces() {
+            continue;
+        }
+        covered += 1;
+        for analyze in [false, true] {
+            let limits = Limits {
+                depth: Some(4),
+                analyze,
+                ..Limits::default()
+            };
+            let out = engine_with_tables().search(
+                &Game::new(pos),
+                &limits,
+                &SearchControl::new(),
+                &mut |_| {},
+            );
+            let best = out.best.unwrap().hub();
+            let score = out.score.hub();
+            assert!(
+                score.starts_with("89.") || out.score.is_win(),
+                "{line}: {score}"
+            );
+            assert!(keeps_the_win(db, &pos, &best), "{line}: {best}");
+        }
+    }
+    assert!(
+        covered >= 2,
+        "tactics.txt has {covered} positions of 4 pieces or fewer"
+    );
+}
+
+#[test]
+fn database_scores_respect_the_draw_counts() {
+    // The count13 cases: drawn by R19 where the file says so, database wins otherwise.
+    for line in include_str!("data/count13.txt").lines() {
+        let parts: Vec<&str> = line.split(" ; ").collect();
+        let mut game = Game::new(parse_fen(parts[0]).unwrap());
+        for mv in parts[1].split_whitespace() {
+            game.play_text(mv).unwrap();
+        }
+        let limits = Limits {
+            depth: Some(6),
+            analyze: true,
+            ..Limits::default()
+        };
+        let out = engine_with_tables().search(&game, &limits, &SearchControl::new(), &mut |_| {});
+        let score = out.score.hub();
+        if parts[2].trim() == "win" {
+            assert!(
+                score.starts_with("89.") || out.score.is_win(),
+                "{line}: {score}"
+            );
+        } else {
+            assert_eq!(score, "0.00", "{line}");
+        }
+    }
+    // A database win whose dtc cannot fit in the 40-move count left is a draw.
+    let win = parse_fen("W:WK1,K2,K3:BK32").unwrap();
+    let dtc = open().probe(&win).unwrap().dtc.unwrap();
+    let at = |quiet: u16| {
+        let counts = poolshark::core::game::DrawCounts {
+            quiet_king_plies: quiet,
+            lone_king_moves: None,
+        };
+        poolshark::search::egdb::score(open(), &win, counts, 0)
+            .unwrap()
+            .hub()
+    };
+    assert!(at(0).starts_with("89."));
+    assert!(at(80 - dtc).starts_with("89."));
+    assert_eq!(at(81 - dtc), "0.00");
+}
+
+#[test]
+fn analyze_and_the_hub_report_database_wins() {
+    let d = built().to_str().unwrap();
+    let (code, out, err) = support::run_cli(&[
+        "analyze",
+        "--fen",
+        "W:WK1,K2,K3:BK32",
+        "--depth",
+        "4",
+        "--egdb",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let last = out.lines().last().unwrap();
+    assert!(last.contains(" score 89."), "{last}");
+    let (code, _, err) = support::run_cli(&["analyze", "--fen", "W:WK1:BK32", "--egdb", "no/such"]);
+    assert_eq!(code, 2, "{err}");
+    // The Hub: egdb-path loads the tables, egdb=false turns them off.
+    let mut e = support::Engine::start();
+    e.handshake();
+    e.send(&format!("set-param name=egdb-path value=\"{d}\""));
+    e.send("pos fen=\"W:WK1,K2,K3:BK32\"");
+    e.send("level depth=4");
+    e.send("go analyze");
+    let lines = e.until("done");
+    let info = lines.iter().rev().find(|l| l.starts_with("info")).unwrap();
+    assert!(
+        support::field(info, "score").unwrap().starts_with("89."),
+        "{info}"
+    );
+    e.send("set-param name=egdb value=false");
+    e.send("go analyze");
+    let lines = e.until("done");
+    let info = lines.iter().rev().find(|l| l.starts_with("info")).unwrap();
+    assert!(
+        !support::field(info, "score").unwrap().starts_with("89."),
+        "{info}"
+    );
+    e.send("set-param name=egdb-path value=\"no/such/dir\"");
+    let err = e.recv();
+    assert!(
+        err.starts_with("error") && err.contains("egdb-path"),
+        "{err}"
+    );
+}
+
+#[test]
+fn random_probes_all_answer() {
+    let db = open();
+    let ps = egdb::speed::random_positions(db, 1000, 7);
+    assert_eq!(ps.len(), 1000);
+    assert!(ps
+        .iter()
+        .any(|p| p.side() == poolshark::core::square::Color::White));
+    let (n, _, answered) = egdb::speed::time_probes(db, &ps, 2);
+    assert_eq!((n, answered), (2000, 2000));
+}

@@ -1,6 +1,6 @@
 //! The search commands: `analyze` (one position) and `bench` (the fixed bench set).
 
-use super::args::{parse_seconds, EngineArgs, PositionArgs};
+use super::args::{parse_seconds, EgdbArg, EngineArgs, PositionArgs};
 use super::CliError;
 use crate::search::{Limits, SearchControl};
 use std::time::Duration;
@@ -25,6 +25,8 @@ pub struct AnalyzeArgs {
     movetime: Option<f64>,
     #[command(flatten)]
     engine: EngineArgs,
+    #[command(flatten)]
+    egdb: EgdbArg,
 }
 
 impl AnalyzeArgs {
@@ -44,6 +46,7 @@ impl AnalyzeArgs {
         }
         let mut engine = self.engine.search.engine()?;
         engine.weights = weights;
+        engine.egdb = self.egdb.open(true)?;
         let control = SearchControl::new();
         let out = engine.search(&game, &limits, &control, &mut |info| {
             outln!("info {}", info.hub_fields())
@@ -77,6 +80,8 @@ pub struct BenchArgs {
     depth: u32,
     #[command(flatten)]
     engine: EngineArgs,
+    #[command(flatten)]
+    egdb: EgdbArg,
 }
 
 impl BenchArgs {
@@ -85,11 +90,12 @@ impl BenchArgs {
         let weights = self.engine.weights.load()?;
         let n = crate::bench::POSITIONS.len();
         let search = &self.engine.search;
-        let r = crate::bench::run(
+        let r = crate::bench::run_with_egdb(
             self.depth,
             search.threads as usize,
             search.hash as usize,
             &weights,
+            self.egdb.open(false)?,
             &mut |i, fen, nodes| {
                 errln!("position {}/{n} nodes {nodes} fen {fen}", i + 1);
             },

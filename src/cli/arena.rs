@@ -48,12 +48,32 @@ pub struct MatchArgs {
     /// that answers `error` to it stops the match before the first game.
     #[arg(long = "param", value_parser = arena::options::parse_param)]
     params: Vec<(Option<usize>, String, String)>,
+    /// Endgame tables for the engines: `DIR` for both or `1:DIR` for engine 1 or 2, sent as
+    /// the Hub parameter `egdb-path` (poolshark engines otherwise use `egdb/` if it exists;
+    /// `--param 2:egdb=false` turns one engine's probing off).
+    #[arg(long, value_parser = parse_egdb)]
+    egdb: Vec<(Option<usize>, String)>,
     /// Stop when a sequential test decides: `"elo0=0 elo1=5 alpha=0.05 beta=0.05"`.
     #[arg(long, value_parser = parse_sprt)]
     sprt: Option<Sprt>,
     /// With --depth or --nodes: seconds to wait for a move before the engine forfeits.
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     move_timeout: f64,
+}
+
+/// `--egdb`: `DIR` or `N:DIR` (engine N, 1 or 2), the folder made absolute so an engine
+/// started elsewhere finds it.
+fn parse_egdb(s: &str) -> Result<(Option<usize>, String), String> {
+    let (engine, dir) = match s.split_once(':') {
+        Some(("1", d)) => (Some(0), d),
+        Some(("2", d)) => (Some(1), d),
+        _ => (None, s),
+    };
+    if dir.is_empty() {
+        return Err("an empty folder name".into());
+    }
+    let abs = std::path::absolute(dir).map_err(|e| format!("{dir}: {e}"))?;
+    Ok((engine, abs.display().to_string()))
 }
 
 /// Each engine's limit from whichever limit options were given (see `arena::options`).
@@ -123,7 +143,11 @@ impl MatchArgs {
             Some(path) => arena::openings::load(&path).map_err(input)?,
             None => arena::openings::builtin(),
         };
-        let params = &self.params;
+        let mut params = self.params.clone();
+        for (e, dir) in &self.egdb {
+            params.push((*e, "egdb-path".into(), dir.clone()));
+        }
+        let params = &params;
         let engines = &self.engines;
         let spec = |i: usize| EngineSpec {
             command: engines[i].clone(),

@@ -3,10 +3,12 @@
 
 use super::{input, CliError};
 use crate::core::{notation, Game, Position};
+use crate::egdb::Egdb;
 use crate::eval::Weights;
 use crate::search::tt::TableError;
 use crate::search::Engine;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// `--fen`: the position a command starts from.
 #[derive(clap::Args)]
@@ -97,6 +99,34 @@ pub struct EngineArgs {
     pub search: SearchArgs,
     #[command(flatten)]
     pub weights: WeightsArg,
+}
+
+/// `--egdb`: endgame tables for the search to probe.
+#[derive(clap::Args)]
+pub struct EgdbArg {
+    /// Endgame tables folder (made by `egdb build`) for the search to probe. Without it,
+    /// analyze and the Hub use `egdb/` here if it exists; bench uses none.
+    #[arg(long, value_name = "DIR")]
+    pub egdb: Option<PathBuf>,
+}
+
+/// The folder of endgame tables used when none is named: `egdb/` in the working directory.
+pub const DEFAULT_EGDB_DIR: &str = crate::search::egdb::DEFAULT_DIR;
+
+impl EgdbArg {
+    /// The tables in `--egdb` (a folder that is not there is bad input), else, when
+    /// `default` says so, those in `egdb/` if that folder exists; else none. Damaged files
+    /// are left out with a warning.
+    pub fn open(&self, default: bool) -> Result<Option<Arc<Egdb>>, CliError> {
+        let dir = match &self.egdb {
+            Some(d) => d.clone(),
+            None if default && Path::new(DEFAULT_EGDB_DIR).is_dir() => DEFAULT_EGDB_DIR.into(),
+            None => return Ok(None),
+        };
+        Egdb::open(&dir)
+            .map(|db| Some(Arc::new(db)))
+            .map_err(|e| input(format!("--egdb: {e}")))
+    }
 }
 
 /// The weights in `path`, or the built-in ones; a bad file is bad input.

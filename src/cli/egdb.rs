@@ -19,6 +19,9 @@ pub enum EgdbCommand {
     /// Re-check every stored value against its successors; prints `checked <n> mismatches
     /// <m>` and exits with status 1 if any value (or any table file) is bad.
     Verify(VerifyArgs),
+    /// Time probes of random positions of the tables in --dir (loaded, then probed once
+    /// before the clock starts): prints `probes <n> seconds <s> per-second <r>`.
+    Speed(SpeedArgs),
 }
 
 impl EgdbCommand {
@@ -27,6 +30,7 @@ impl EgdbCommand {
             EgdbCommand::Build(a) => a.run(),
             EgdbCommand::Probe(a) => a.run(),
             EgdbCommand::Verify(a) => a.run(),
+            EgdbCommand::Speed(a) => a.run(),
         }
     }
 }
@@ -124,6 +128,39 @@ impl VerifyArgs {
                 bad.len()
             )));
         }
+        Ok(())
+    }
+}
+
+/// The options of `poolshark egdb speed`.
+#[derive(clap::Args)]
+pub struct SpeedArgs {
+    #[command(flatten)]
+    dir: DirArg,
+    /// Distinct random positions.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    positions: u64,
+    /// Times each is probed.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    rounds: u64,
+}
+
+impl SpeedArgs {
+    fn run(self) -> Result<(), CliError> {
+        let db = Egdb::open(&self.dir.dir).map_err(|e| input(e.to_string()))?;
+        let positions = egdb::speed::random_positions(&db, self.positions as usize, 1);
+        if positions.is_empty() {
+            return Err(input(format!(
+                "no complete tables in {}",
+                self.dir.dir.display()
+            )));
+        }
+        let (n, time, _) = egdb::speed::time_probes(&db, &positions, self.rounds as usize);
+        let secs = time.as_secs_f64();
+        outln!(
+            "probes {n} seconds {secs:.3} per-second {:.0}",
+            n as f64 / secs.max(1e-9)
+        );
         Ok(())
     }
 }

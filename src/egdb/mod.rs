@@ -13,6 +13,7 @@
 //! - `tables`: the groups in memory, and looking a position up in them.
 //! - `build`: retrograde analysis, smallest groups first (`build`).
 //! - `verify`: re-checking every stored value against its successors.
+//! - `speed`: timing probes.
 //!
 //! Three kings against a lone king under the 13-move rule (R19) is a separate small table,
 //! `lone_king`.
@@ -21,6 +22,7 @@ pub mod build;
 pub mod file;
 pub mod index;
 pub mod lone_king;
+pub mod speed;
 pub mod tables;
 pub mod value;
 pub mod verify;

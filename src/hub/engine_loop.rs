@@ -12,6 +12,7 @@
 
 use crate::book::{Book, Rng};
 use crate::core::{movegen, Game};
+use crate::egdb::Egdb;
 use crate::eval::Weights;
 use crate::hub::command::{parse, shown, Command, GoMode, HubError, Level};
 use crate::hub::input::{spawn_reader, Event};
@@ -55,6 +56,8 @@ struct Hub {
     rng: Rng,
     /// The weights in force (from `eval-file`), for an engine made afresh.
     weights: Weights,
+    /// The endgame tables of `egdb-path` (given to the engine while `egdb` is true).
+    egdb: Option<Arc<Egdb>>,
     /// Whether the current table's pages are in memory.
     table: Arc<Readiness>,
     /// `ready` lines owed for `init`s that came while the table was being prepared.
@@ -76,6 +79,7 @@ pub fn run_with(eval_file: &str) -> i32 {
     }
     let mut hub = Hub::new(tx, Params::new(max_tt_log2(), max_threads()));
     hub.book = load_book();
+    hub.load_default_egdb();
     if !eval_file.is_empty() {
         if let Err(e) = hub.set_param("eval-file", eval_file) {
             eprintln!("error: {e}");
@@ -106,14 +110,35 @@ impl Hub {
             book: None,
             rng: crate::book::rng_from_env(),
             weights,
+            egdb: None,
             ready_owed: 0,
         }
+    }
+
+    /// Open the tables in the default `egdb-path` if that folder exists (damaged files are
+    /// left out with a warning).
+    fn load_default_egdb(&mut self) {
+        let dir = std::path::Path::new(&self.params.egdb_path);
+        if dir.is_dir() {
+            match Egdb::open(dir) {
+                Ok(db) => self.egdb = Some(Arc::new(db)),
+                Err(e) => log::warn!("{e}"),
+            }
+            let active = self.active_egdb();
+            self.engine().egdb = active;
+        }
+    }
+
+    /// The tables the engine should probe: those loaded, unless `egdb` is off.
+    fn active_egdb(&self) -> Option<Arc<Egdb>> {
+        self.egdb.clone().filter(|_| self.params.egdb)
     }
 
     /// Make the engine afresh from the parameters and weights in force (after the search
     /// thread, which held the old one, failed).
     fn replace_engine(&mut self) {
-        let engine = fresh_engine(&self.params, &self.weights);
+        let mut engine = fresh_engine(&self.params, &self.weights);
+        engine.egdb = self.active_egdb();
         self.params.tt_log2 = engine.tt().log2_entries();
         self.table = engine.tt().readiness();
         self.engine = Some(engine);
@@ -338,8 +363,25 @@ impl Hub {
                 }
             }
         }
+        if next.egdb_path != self.params.egdb_path {
+            self.egdb = if next.egdb_path.is_empty() {
+                None
+            } else {
+                let dir = std::path::Path::new(&next.egdb_path);
+                match Egdb::open(dir) {
+                    Ok(db) => Some(Arc::new(db)),
+                    Err(e) => {
+                        return Err(HubError::Refused(format!(
+                            "egdb-path: {e}; the tables stay as they were"
+                        )))
+                    }
+                }
+            };
+        }
         let tt_log2 = self.params.tt_log2;
         self.params = Params { tt_log2, ..next };
+        let active = self.active_egdb();
+        self.engine().egdb = active;
         Ok(())
     }
 

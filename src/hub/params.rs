@@ -41,12 +41,14 @@ pub enum Param {
     Book,
     BookPly,
     BookMargin,
+    Egdb,
+    EgdbPath,
     EvalFile,
 }
 
 impl Param {
     /// All of them, in the order of the start-up `param` lines.
-    pub const ALL: [Param; 8] = [
+    pub const ALL: [Param; 10] = [
         Param::Variant,
         Param::Threads,
         Param::TtSize,
@@ -54,6 +56,8 @@ impl Param {
         Param::Book,
         Param::BookPly,
         Param::BookMargin,
+        Param::Egdb,
+        Param::EgdbPath,
         Param::EvalFile,
     ];
 
@@ -66,6 +70,8 @@ impl Param {
             Param::Book => "book",
             Param::BookPly => "book-ply",
             Param::BookMargin => "book-margin",
+            Param::Egdb => "egdb",
+            Param::EgdbPath => "egdb-path",
             Param::EvalFile => "eval-file",
         }
     }
@@ -85,6 +91,10 @@ pub struct Params {
     pub book: bool,
     pub book_ply: u32,
     pub book_margin: u32,
+    /// Whether the search probes the endgame tables.
+    pub egdb: bool,
+    /// The folder of the endgame tables; empty for none.
+    pub egdb_path: String,
     /// A weights file for the evaluation; empty for the built-in weights.
     pub eval_file: String,
     /// Largest tt-size allowed here (it depends on the machine's memory).
@@ -106,6 +116,8 @@ impl Params {
             book: true,
             book_ply: 8,
             book_margin: 4,
+            egdb: true,
+            egdb_path: crate::search::egdb::DEFAULT_DIR.into(),
             eval_file: String::new(),
             max_tt_log2,
             max_threads: max_threads.max(1),
@@ -148,6 +160,14 @@ impl Params {
                 Kind::Int { min: 0, max: 100 },
                 "pick at random among book moves within this many hundredths of a man of the best (0: always the best)",
             ),
+            Param::Egdb => (
+                Kind::Bool,
+                "probe the endgame tables in the search (false: search as without them)",
+            ),
+            Param::EgdbPath => (
+                Kind::Text,
+                "folder of endgame tables (egdb build); egdb here by default, if it exists; empty for none",
+            ),
             Param::EvalFile => (
                 Kind::Text,
                 "evaluation weights file (tuning/weights.txt format); empty for the built-in weights",
@@ -174,6 +194,8 @@ impl Params {
             Param::Book => self.book.to_string(),
             Param::BookPly => self.book_ply.to_string(),
             Param::BookMargin => self.book_margin.to_string(),
+            Param::Egdb => self.egdb.to_string(),
+            Param::EgdbPath => quote(&self.egdb_path),
             Param::EvalFile => quote(&self.eval_file),
         }
     }
@@ -214,6 +236,8 @@ impl Params {
             Param::Book => next.book = boolean(&d, text)?,
             Param::BookPly => next.book_ply = int(&d, text)? as u32,
             Param::BookMargin => next.book_margin = int(&d, text)? as u32,
+            Param::Egdb => next.egdb = boolean(&d, text)?,
+            Param::EgdbPath => next.egdb_path = text.to_string(),
             Param::EvalFile => next.eval_file = text.to_string(),
         }
         Ok(next)
@@ -320,6 +344,8 @@ mod tests {
             (Param::Book, "false"),
             (Param::BookPly, "5"),
             (Param::BookMargin, "7"),
+            (Param::Egdb, "false"),
+            (Param::EgdbPath, "tables"),
             (Param::EvalFile, "w.txt"),
         ] {
             assert_eq!(Param::from_name(param.name()), Some(param));

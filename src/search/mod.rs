@@ -7,6 +7,7 @@
 //! from another thread), reports each finished iteration through a callback, and returns an
 //! `Outcome`. The search never prints.
 
+pub mod egdb;
 pub mod ordering;
 pub mod params;
 pub mod score;
@@ -19,7 +20,7 @@ use crate::eval::Weights;
 use params::SearchParams;
 pub use score::Score;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tt::{TableError, TranspositionTable};
 use worker::{Shared, ThreadResult, Worker};
@@ -165,6 +166,8 @@ pub struct Engine {
     threads: usize,
     pub params: SearchParams,
     pub weights: Weights,
+    /// Endgame tables to probe (none: the search is as without them).
+    pub egdb: Option<Arc<crate::egdb::Egdb>>,
 }
 
 impl Engine {
@@ -184,6 +187,7 @@ impl Engine {
             threads: 1,
             params: SearchParams::default(),
             weights: Weights::default(),
+            egdb: None,
         };
         engine.set_threads(threads);
         Ok(engine)
@@ -282,6 +286,35 @@ impl Engine {
                 pv: Vec::new(),
             };
         }
+        // A database win at the root: play the move that converts it fastest (a search that
+        // must go on, analysis or pondering, searches with the tables instead).
+        let egdb = self.egdb.as_deref().filter(|db| db.max_pieces() > 0);
+        if let Some(db) = egdb {
+            let counts = game.counts();
+            let searching = limits.analyze || limits.infinite || control.is_pondering();
+            if !searching && root.occupied().count() <= db.max_pieces() {
+                if let Some((mv, score)) = egdb::root_move(db, &root, counts) {
+                    let info = Info {
+                        depth: 1,
+                        mean_depth: 1.0,
+                        score,
+                        nodes: 1,
+                        time: start.elapsed(),
+                        pv: vec![mv],
+                    };
+                    on_info(&info);
+                    return Outcome {
+                        best: Some(mv),
+                        ponder: None,
+                        score,
+                        depth: 1,
+                        nodes: 1,
+                        time: start.elapsed(),
+                        pv: vec![mv],
+                    };
+                }
+            }
+        }
         let mut max_depth = limits
             .depth
             .unwrap_or(self.params.max_depth)
@@ -294,6 +327,8 @@ impl Engine {
             control,
             params: &self.params,
             weights: &self.weights,
+            egdb,
+            egdb_pieces: egdb.map_or(0, |db| db.max_pieces()),
             total_nodes: AtomicU64::new(0),
             budget: time::Budget::from_limits(limits),
             node_limit: limits.nodes,

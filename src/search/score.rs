@@ -18,6 +18,29 @@ impl Score {
     /// `WIN_DISTANCE_PLIES` plies at most.
     pub const WIN_BOUND: Score = Score(Self::WIN.0 - WIN_DISTANCE_PLIES as i32);
 
+    /// The top of the range the endgame tables report their wins in: a database win with
+    /// `n` plies to go (root distance plus dtc) is `DB_WIN - n`, `89.xx` in Hub text, far above
+    /// any evaluation and below the proved wins of the search (`99.xx`).
+    pub const DB_WIN: Score = Score(9_000);
+
+    /// A database win `plies` plies away (clamped to 1..=99, so it stays `89.xx`).
+    #[inline]
+    pub const fn db_win(plies: i32) -> Score {
+        let p = if plies < 1 {
+            1
+        } else if plies > 99 {
+            99
+        } else {
+            plies
+        };
+        Score(Self::DB_WIN.0 - p)
+    }
+    /// A database loss, the negation of `db_win`.
+    #[inline]
+    pub const fn db_loss(plies: i32) -> Score {
+        Score(-Self::db_win(plies).0)
+    }
+
     /// A win `ply` plies from the root.
     #[inline]
     pub const fn win_in(ply: i32) -> Score {
@@ -131,6 +154,10 @@ mod tests {
         assert_eq!(Score::win_in(13).hub(), "99.87");
         assert_eq!(Score::loss_in(4).hub(), "-99.96");
         assert_eq!(Score::win_in(1).hub(), "99.99");
+        assert_eq!(Score::db_win(13).hub(), "89.87");
+        assert_eq!(Score::db_win(500).hub(), "89.01");
+        assert_eq!(Score::db_loss(2).hub(), "-89.98");
+        assert!(!Score::db_win(1).is_decisive());
     }
 
     #[test]

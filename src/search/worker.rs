@@ -75,6 +75,9 @@ pub struct Shared<'a> {
     pub control: &'a SearchControl,
     pub params: &'a SearchParams,
     pub weights: &'a Weights,
+    /// Endgame tables, and the most pieces they cover (0 without them).
+    pub egdb: Option<&'a crate::egdb::Egdb>,
+    pub egdb_pieces: u32,
     pub total_nodes: AtomicU64,
     pub budget: Budget,
     pub node_limit: Option<u64>,
@@ -386,6 +389,15 @@ impl<'a> Worker<'a> {
             beta = beta.min(Score::win_in(ply as i32 + 1));
             if alpha >= beta {
                 return alpha;
+            }
+
+            // 3b. Endgame tables: a position they cover, with no capture pending, is known.
+            if pos.occupied().count() <= self.shared.egdb_pieces {
+                if let Some(db) = self.shared.egdb {
+                    if let Some(s) = crate::search::egdb::score(db, pos, counts, ply) {
+                        return s;
+                    }
+                }
             }
         }
 

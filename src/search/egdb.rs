@@ -1,0 +1,72 @@
+//! The endgame tables inside the search: the score of a position they cover under the draw
+//! counts in force, and the move that converts a database win fastest at the root.
+//!
+//! A table value is for a fresh 40-move count (R18). With the count at `c`, a win is kept
+//! only when its dtc fits in the `80 - c` plies left, and likewise a loss; cursed wins and
+//! blessed losses are draws. (Exact at a fresh count; with a running count it trusts the dtc
+//! line, which may pass through a win that is cursed at its own fresh count: a rare miss.)
+//! Three kings against one with the 13-move count running use the lone-king table (R19).
+//! Database wins score `89.xx` (`Score::db_win`), draws `0.00`.
+
+use crate::core::game::DrawCounts;
+use crate::core::rules::FORTY_MOVE_PLIES;
+use crate::core::{movegen, Move, Position};
+use crate::egdb::{Egdb, Wdl, Wdl50};
+use crate::search::score::Score;
+
+/// The folder of endgame tables a front end uses when none is named (the Hub, analyze).
+pub const DEFAULT_DIR: &str = "egdb";
+
+/// The result and dtc of `pos` for its side to move under `counts`, if the tables cover it
+/// (capture positions included).
+fn value(db: &Egdb, pos: &Position, counts: DrawCounts) -> Option<(Wdl, i32)> {
+    let p = db.probe(pos)?;
+    let dtc = i32::from(p.dtc.unwrap_or(0));
+    if let Some(n) = counts.lone_king_moves {
+        if let Some(w) = db.probe_lone_king(pos, u32::from(n)) {
+            return Some((w, dtc));
+        }
+    }
+    let left = FORTY_MOVE_PLIES.saturating_sub(u32::from(counts.quiet_king_plies)) as i32;
+    Some(match p.wdl50 {
+        Wdl50::Win if dtc <= left => (Wdl::Win, dtc),
+        Wdl50::Loss if dtc <= left => (Wdl::Loss, dtc),
+        _ => (Wdl::Draw, 0),
+    })
+}
+
+/// The score of a position the tables cover with no capture pending (the search resolves
+/// captures itself), `ply` plies from the root.
+pub fn score(db: &Egdb, pos: &Position, counts: DrawCounts, ply: usize) -> Option<Score> {
+    if movegen::has_capture(pos) {
+        return None;
+    }
+    let (w, dtc) = value(db, pos, counts)?;
+    Some(match w {
+        Wdl::Win => Score::db_win(ply as i32 + dtc),
+        Wdl::Draw => Score::DRAW,
+        Wdl::Loss => Score::db_loss(ply as i32 + dtc),
+    })
+}
+
+/// At a root the tables prove won: the move that keeps the win and reaches the next capture
+/// or man move fastest, with its score. None when the root is not a database win.
+pub fn root_move(db: &Egdb, pos: &Position, counts: DrawCounts) -> Option<(Move, Score)> {
+    let (Wdl::Win, _) = value(db, pos, counts)? else {
+        return None;
+    };
+    let mut best: Option<(Move, i32)> = None;
+    for mv in movegen::legal_moves(pos).iter() {
+        let child = pos.play(mv);
+        let child_counts = counts.after(pos, mv, &child);
+        let Some((Wdl::Loss, dtc)) = value(db, &child, child_counts) else {
+            continue;
+        };
+        let zeroing = mv.is_capture() || !pos.kings().contains(mv.from);
+        let plies = if zeroing { 1 } else { 1 + dtc };
+        if best.is_none_or(|(_, b)| plies < b) {
+            best = Some((*mv, plies));
+        }
+    }
+    best.map(|(mv, plies)| (mv, Score::db_win(plies)))
+}
