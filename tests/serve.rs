@@ -652,3 +652,41 @@ fn a_port_in_use_is_an_error() {
     assert!(err.contains("cannot listen on 127.0.0.1:"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn the_engine_probes_endgame_tables_given_with_egdb() {
+    let dir = std::env::temp_dir().join(format!("poolshark-serve-egdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    poolshark::egdb::build(&dir, 4, 2).expect("build 2-4 piece tables");
+    let server = Server::start(&["--egdb", dir.to_str().unwrap()]);
+    let mut c = server.board();
+    c.send(json!({"type":"setup","fen":"W:WK1,K2,K3:BK32"}));
+    c.next("state");
+    // Groups are read on a background thread when a search first reaches them, and probes
+    // find nothing until then: analyse until the table's win (89.xx) shows.
+    let mut found = None;
+    for _ in 0..100 {
+        c.send(json!({"type":"analyze","on":true}));
+        c.next("state");
+        let info = c.next("info");
+        c.send(json!({"type":"analyze","on":false}));
+        c.next("state");
+        let score = info["score"].as_str().unwrap_or_default().to_string();
+        if score.starts_with("89.") {
+            found = Some(score);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(found.is_some(), "no database win from W:WK1,K2,K3:BK32");
+    drop(c);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+    // A folder that is not there is bad input.
+    let out = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+        .args(["serve", "--port", "0", "--egdb", "no/such/dir"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--egdb"));
+}

@@ -127,6 +127,20 @@ impl EgdbArg {
             .map(|db| Some(Arc::new(db)))
             .map_err(|e| input(format!("--egdb: {e}")))
     }
+
+    /// As `open` with the default folder, but each group is read on a background thread
+    /// when a search first reaches it, and probes find nothing until it is in: for timed
+    /// play, where a move must never wait for a file (the Hub does the same).
+    pub fn open_for_play(&self) -> Result<Option<Arc<Egdb>>, CliError> {
+        let dir = match &self.egdb {
+            Some(d) => d.clone(),
+            None if Path::new(DEFAULT_EGDB_DIR).is_dir() => DEFAULT_EGDB_DIR.into(),
+            None => return Ok(None),
+        };
+        Egdb::open_background(&dir)
+            .map(|db| Some(Arc::new(db)))
+            .map_err(|e| input(format!("--egdb: {e}")))
+    }
 }
 
 /// The weights in `path`, or the built-in ones; a bad file is bad input.

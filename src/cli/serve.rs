@@ -1,6 +1,6 @@
 //! `poolshark serve`: the board in the browser (see `crate::serve`).
 
-use super::args::EngineArgs;
+use super::args::{EgdbArg, EngineArgs};
 use super::{input, runtime, CliError};
 use crate::serve::server::{self, Config};
 use std::net::{IpAddr, SocketAddr};
@@ -21,6 +21,8 @@ pub struct ServeArgs {
     max_connections: u16,
     #[command(flatten)]
     engine: EngineArgs,
+    #[command(flatten)]
+    egdb: EgdbArg,
 }
 
 impl ServeArgs {
@@ -37,6 +39,7 @@ impl ServeArgs {
             hash_mb: search.hash as usize,
             threads: search.threads as usize,
             weights,
+            egdb: self.egdb.open_for_play()?,
             max_connections: self.max_connections as usize,
         };
         let addr = SocketAddr::new(self.host, self.port);

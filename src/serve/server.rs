@@ -45,6 +45,8 @@ pub struct Config {
     pub hash_mb: usize,
     pub threads: usize,
     pub weights: Weights,
+    /// Endgame tables every connection's engine probes (read once, shared).
+    pub egdb: Option<Arc<crate::egdb::Egdb>>,
     pub max_connections: usize,
 }
 
@@ -157,9 +159,11 @@ async fn connection(mut socket: WebSocket, app: Arc<App>) {
     };
     let (hash, threads) = (app.config.hash_mb, app.config.threads);
     let weights = app.config.weights.clone();
+    let egdb = app.config.egdb.clone();
     let engine = tokio::task::spawn_blocking(move || {
         Engine::try_new(hash, threads).map(|mut e| {
             e.weights = weights;
+            e.egdb = egdb;
             e
         })
     })
