@@ -6,6 +6,7 @@
 # `make test` still passes on a machine without one. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/venv.sh
 VENV=target/browser-venv
 PYTHON=${PYTHON:-python3}
 PROFILE=${PROFILE:-ci}
@@ -37,15 +38,7 @@ fi
 
 cargo build --profile "$PROFILE"
 
-if [ ! -x "$VENV/bin/python" ]; then
-    rm -rf "$VENV"
-    # Some systems ship Python without ensurepip; virtualenv works there.
-    if ! "$PYTHON" -m venv "$VENV"; then
-        rm -rf "$VENV"
-        "$PYTHON" -m pip install --quiet --user virtualenv || skip "cannot make a Python virtual environment"
-        "$PYTHON" -m virtualenv --quiet "$VENV" || skip "cannot make a Python virtual environment"
-    fi
-fi
+make_venv "$VENV" || skip "cannot make a Python virtual environment"
 # Every package pinned, dependencies included (the set pip chose on Python 3.11 for
 # selenium 4.51.0; 4.52.0 needs a newer certifi than PyPI had).
 PINS=(

@@ -5,18 +5,12 @@
 # and skips. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/venv.sh
 VENV=target/cluster-venv
 PYTHON=${PYTHON:-python3}
 PROFILE=${PROFILE:-ci}
 cargo build --profile "$PROFILE"
-if [ ! -x "$VENV/bin/python" ]; then
-    rm -rf "$VENV"
-    if ! "$PYTHON" -m venv "$VENV"; then
-        rm -rf "$VENV"
-        "$PYTHON" -m pip install --quiet --user virtualenv
-        "$PYTHON" -m virtualenv --quiet "$VENV"
-    fi
-fi
+make_venv "$VENV"
 if ! "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r cluster/requirements.txt; then
     echo "cluster-test: SKIPPED: pip could not install cluster/requirements.txt (offline?)" >&2
     exit 0

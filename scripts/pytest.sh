@@ -4,20 +4,13 @@
 # Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/venv.sh
 VENV=target/venv
 PYTHON=${PYTHON:-python3}
 
 PROFILE=${PROFILE:-ci}
 cargo build --profile "$PROFILE"
-if [ ! -x "$VENV/bin/python" ]; then
-    rm -rf "$VENV"
-    # Some systems ship Python without ensurepip; virtualenv works there.
-    if ! "$PYTHON" -m venv "$VENV"; then
-        rm -rf "$VENV"
-        "$PYTHON" -m pip install --quiet --user virtualenv
-        "$PYTHON" -m virtualenv --quiet "$VENV"
-    fi
-fi
+make_venv "$VENV"
 # Every package pinned, dependencies included (the set pip chose on Python 3.11 when these
 # were pinned), so a fresh machine tests against what was tested here.
 PINS=(
