@@ -154,11 +154,20 @@ pub struct SpeedArgs {
     /// Times each is probed.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
     rounds: u64,
+    /// Probe the tables unpacked whole in memory (as `egdb verify` reads them: two bytes a
+    /// position) instead of compressed, as play reads them.
+    #[arg(long)]
+    unpacked: bool,
 }
 
 impl SpeedArgs {
     fn run(self) -> Result<(), CliError> {
-        let db = Egdb::open(&self.dir.dir).map_err(|e| input(e.to_string()))?;
+        let db = if self.unpacked {
+            Egdb::open(&self.dir.dir)
+        } else {
+            Egdb::open_lazy(&self.dir.dir)
+        }
+        .map_err(|e| input(e.to_string()))?;
         let positions = egdb::speed::random_positions(&db, self.positions as usize, 1);
         if positions.is_empty() {
             return Err(input(format!(
