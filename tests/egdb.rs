@@ -419,6 +419,23 @@ fn analyze_and_the_hub_report_database_wins() {
     assert_eq!(code, 0, "{err}");
     let last = out.lines().last().unwrap();
     assert!(last.contains(" score 89."), "{last}");
+    // The principal variation goes on with the tables' line to the end of the game: every
+    // move legal in turn, and White (three kings against one) has won at the end.
+    let pv: Vec<&str> = last.split(" pv ").nth(1).unwrap().split(' ').collect();
+    assert!(pv.len() > 4, "{last}");
+    let mut pos = parse_fen("W:WK1,K2,K3:BK32").unwrap();
+    for m in &pv {
+        let moves = movegen::legal_moves(&pos);
+        let mv = moves.iter().find(|mv| mv.hub() == *m).unwrap_or_else(|| {
+            panic!(
+                "{m} is not legal in {}",
+                poolshark::core::notation::write_fen(&pos)
+            )
+        });
+        pos = pos.play(mv);
+    }
+    assert!(movegen::legal_moves(&pos).is_empty(), "{last}");
+    assert_eq!(pos.side(), poolshark::core::Color::Black, "{last}");
     let (code, _, err) = support::run_cli(&["analyze", "--fen", "W:WK1:BK32", "--egdb", "no/such"]);
     assert_eq!(code, 2, "{err}");
     // The Hub: egdb-path loads the tables, egdb=false turns them off.

@@ -6,7 +6,9 @@
 //! blessed losses are draws. (Exact at a fresh count; with a running count it trusts the dtc
 //! line, which may pass through a win that is cursed at its own fresh count: a rare miss.)
 //! Three kings against one with the 13-move count running use the lone-king table (R19).
-//! Database wins score `89.xx` (`Score::db_win`), draws `0.00`.
+//! Database wins score `89.xx` (`Score::db_win`), draws `0.00`. A principal variation that
+//! ends in a position the tables decide goes on with their line (`extend_pv`): the winner
+//! converting fastest, the loser holding out longest.
 
 use crate::core::game::DrawCounts;
 use crate::core::rules::FORTY_MOVE_PLIES;
@@ -54,18 +56,65 @@ pub fn root_move(db: &Egdb, pos: &Position, counts: DrawCounts) -> Option<(Move,
     let (Wdl::Win, _) = value(db, pos, counts)? else {
         return None;
     };
+    best_move(db, pos, counts, Wdl::Loss).map(|(mv, plies)| (mv, Score::db_win(plies)))
+}
+
+/// The move into a child of value `child` (for the child's side to move) that reaches the
+/// next capture or man move soonest (the winner's choice: `child` a loss) or latest (the
+/// loser's: `child` a win), with its plies to it.
+fn best_move(db: &Egdb, pos: &Position, counts: DrawCounts, child: Wdl) -> Option<(Move, i32)> {
     let mut best: Option<(Move, i32)> = None;
     for mv in movegen::legal_moves(pos).iter() {
-        let child = pos.play(mv);
-        let child_counts = counts.after(pos, mv, &child);
-        let Some((Wdl::Loss, dtc)) = value(db, &child, child_counts) else {
+        let next = pos.play(mv);
+        let next_counts = counts.after(pos, mv, &next);
+        let Some((w, dtc)) = value(db, &next, next_counts) else {
             continue;
         };
+        if w != child {
+            continue;
+        }
         let zeroing = mv.is_capture() || !pos.kings().contains(mv.from);
         let plies = if zeroing { 1 } else { 1 + dtc };
-        if best.is_none_or(|(_, b)| plies < b) {
+        let better = match best {
+            None => true,
+            Some((_, b)) if child == Wdl::Loss => plies < b,
+            Some((_, b)) => plies > b,
+        };
+        if better {
             best = Some((*mv, plies));
         }
     }
-    best.map(|(mv, plies)| (mv, Score::db_win(plies)))
+    best
+}
+
+/// The longest a database line added to a principal variation gets.
+const LINE_PLIES: usize = 24;
+
+/// `pv` from `root`, with the tables' line added where it ends in a database win or loss:
+/// the winner converting fastest, the loser holding out longest, up to `LINE_PLIES` plies or
+/// the end of the game.
+pub fn extend_pv(db: &Egdb, root: &Position, counts: DrawCounts, pv: &[Move]) -> Vec<Move> {
+    let (mut pos, mut counts) = (*root, counts);
+    for mv in pv {
+        let next = pos.play(mv);
+        counts = counts.after(&pos, mv, &next);
+        pos = next;
+    }
+    let mut line = pv.to_vec();
+    let end = line.len() + LINE_PLIES;
+    while line.len() < end {
+        let mv = match value(db, &pos, counts) {
+            Some((Wdl::Win, _)) => best_move(db, &pos, counts, Wdl::Loss),
+            Some((Wdl::Loss, _)) => best_move(db, &pos, counts, Wdl::Win),
+            _ => None,
+        };
+        let Some((mv, _)) = mv else {
+            break;
+        };
+        let next = pos.play(&mv);
+        counts = counts.after(&pos, &mv, &next);
+        pos = next;
+        line.push(mv);
+    }
+    line
 }

@@ -294,23 +294,24 @@ impl Engine {
             let searching = limits.analyze || limits.infinite || control.is_pondering();
             if !searching && root.occupied().count() <= db.max_pieces() {
                 if let Some((mv, score)) = egdb::root_move(db, &root, counts) {
+                    let pv = egdb::extend_pv(db, &root, counts, &[mv]);
                     let info = Info {
                         depth: 1,
                         mean_depth: 1.0,
                         score,
                         nodes: 1,
                         time: start.elapsed(),
-                        pv: vec![mv],
+                        pv: pv.clone(),
                     };
                     on_info(&info);
                     return Outcome {
                         best: Some(mv),
-                        ponder: None,
+                        ponder: pv.get(1).copied(),
                         score,
                         depth: 1,
                         nodes: 1,
                         time: start.elapsed(),
-                        pv: vec![mv],
+                        pv,
                     };
                 }
             }
@@ -339,6 +340,11 @@ impl Engine {
         };
         let history = game.repetition_keys();
         let counts = game.counts();
+        // A principal variation into a position the tables decide goes on with their line.
+        let full_pv = |pv: &[Move]| match egdb {
+            Some(db) => egdb::extend_pv(db, &root, counts, pv),
+            None => pv.to_vec(),
+        };
         let mut main_result: Option<ThreadResult> = None;
         std::thread::scope(|scope| {
             let shared = &shared;
@@ -361,7 +367,7 @@ impl Engine {
                     score: r.score,
                     nodes: shared.total_nodes.load(Ordering::Relaxed),
                     time: start.elapsed(),
-                    pv: r.pv.clone(),
+                    pv: full_pv(&r.pv),
                 })
             });
             control.stop();
@@ -374,15 +380,18 @@ impl Engine {
         let best = worker::pick_best(&results).or(main_result);
         let nodes = shared.total_nodes.load(Ordering::Relaxed);
         match best {
-            Some(r) => Outcome {
-                best: r.pv.first().copied(),
-                ponder: r.pv.get(1).copied(),
-                score: r.score,
-                depth: r.depth,
-                nodes,
-                time: start.elapsed(),
-                pv: r.pv,
-            },
+            Some(r) => {
+                let pv = full_pv(&r.pv);
+                Outcome {
+                    best: pv.first().copied(),
+                    ponder: pv.get(1).copied(),
+                    score: r.score,
+                    depth: r.depth,
+                    nodes,
+                    time: start.elapsed(),
+                    pv,
+                }
+            }
             // Stopped before even depth 1 finished: any legal move beats none.
             None => Outcome {
                 best: Some(root_moves[0]),
