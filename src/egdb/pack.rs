@@ -27,6 +27,7 @@ use crate::egdb::value::{self, MAX_DTC};
 use crate::egdb::Wdl50;
 use rayon::prelude::*;
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 const BODY_HEADER: usize = 4 + 1 + 3 + 8;
@@ -321,6 +322,8 @@ impl Packed {
 /// other. A damaged block (the checksum makes this all but impossible) answers None.
 pub struct BlockCache {
     slots: Vec<Mutex<Slot>>,
+    /// Blocks decompressed so far (cache misses).
+    misses: AtomicU64,
 }
 
 struct Slot {
@@ -341,16 +344,26 @@ impl BlockCache {
                     })
                 })
                 .collect(),
+            misses: AtomicU64::new(0),
         }
+    }
+
+    /// How many blocks have been decompressed into the cache (its misses).
+    pub fn misses(&self) -> u64 {
+        self.misses.load(Ordering::Relaxed)
     }
 
     fn byte(&self, p: &Packed, s: Stream, b: u64, j: usize) -> Option<u8> {
         let key = (p.group.id() as u64) << 41 | (s as u64) << 40 | b;
-        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20;
-        let slot = &self.slots[(h % self.slots.len() as u64) as usize];
+        // The product's top bits depend on every bit of the key (its low bits would ignore
+        // the group and the stream, so a position's class and dtc blocks would share a slot
+        // and evict each other); multiply-high maps them onto the slots.
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = &self.slots[((u128::from(h) * self.slots.len() as u128) >> 64) as usize];
         let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
         if slot.key != key {
             slot.key = EMPTY;
+            self.misses.fetch_add(1, Ordering::Relaxed);
             if let Err(why) = p.block(s, b, &mut slot.data) {
                 log::warn!("endgame table {}: block {b}: {why}", p.group);
                 return None;
@@ -381,5 +394,41 @@ mod tests {
         }
         assert!(decompress(&compress(&[1, 2, 3, 1, 2, 3], 1), 5, &mut out).is_err());
         assert!(decompress(&[1, 2, 3], 3, &mut out).is_err());
+    }
+
+    /// A working set far smaller than the cache stays in it: a second pass over the same
+    /// positions decompresses nothing (a slot hash that ignored the stream or the group put a
+    /// block's class and dtc halves in one slot, to evict each other on every probe).
+    #[test]
+    fn a_small_working_set_stays_cached() {
+        let g = Group::parse("b02w01").expect("a group");
+        let mut rng = crate::core::rng::SplitMix64::new(5);
+        let values: Vec<u16> = (0..g.size())
+            .map(|_| {
+                let class = if rng.next_u64() & 1 == 0 {
+                    Wdl50::Win
+                } else {
+                    Wdl50::Loss
+                };
+                value::encode(class, (rng.next_u64() % 40) as u16)
+            })
+            .collect();
+        let p = Packed::parse(g, pack_with(g, &values, 256, 1)).expect("parses");
+        let stored: Vec<u64> = (0..g.size())
+            .filter(|&i| !is_capture(g, i))
+            .step_by(97)
+            .take(40)
+            .collect();
+        assert!(stored.len() > 10);
+        let cache = BlockCache::new(4096);
+        for &i in &stored {
+            assert_eq!(p.value(i, &cache), Some(values[i as usize]));
+        }
+        let first = cache.misses();
+        assert!(first > 0);
+        for &i in &stored {
+            assert_eq!(p.value(i, &cache), Some(values[i as usize]));
+        }
+        assert_eq!(cache.misses(), first, "the second pass missed");
     }
 }

@@ -2,15 +2,19 @@
 //! only newly written files (a file records its block size); readers take either.
 
 /// Positions per compressed block. Larger blocks compress better; smaller ones cost less to
-/// decompress on a cache miss. On the 5-piece tables, zstd level 9: 8,192 gives 11.9 MB,
-/// 16,384 11.1 MB, 32,768 10.9 MB, 65,536 10.6 MB (`examples/egdb_pack_sizes.rs`).
-pub const PACK_BLOCK: usize = 16384;
+/// decompress on a cache miss. On the 5-piece tables (`examples/egdb_pack_sizes.rs`, group
+/// data): 16,384 at zstd level 9 11.1 MB, 32,768 at 15 9.4 MB, 65,536 at 15 9.0 MB, 131,072
+/// at 15 8.7 MB. Probes a second (`egdb speed`, 100 / 1,000 / 20,000 random positions, 2,048
+/// slots; 1,024 for 65,536): 16,384:9 1.32 M / 351 k / 171 k, 32,768:15 2.24 M / 281 k /
+/// 133 k, 65,536:15 440 k / 98 k / 69 k. 32,768 keeps most of the speed for most of the gain.
+pub const PACK_BLOCK: usize = 32768;
 
 /// The zstd level blocks are written with. On the 5-piece tables at 16,384 a block: level 3
-/// 13.7 MB in 12.8 s, 9 11.1 MB in 16.1 s, 12 11.1 MB, 15 9.9 MB in 48.9 s, 19 9.8 MB in
-/// 80 s. Level 9 keeps the 6-piece build's packing to minutes.
-pub const PACK_LEVEL: i32 = 9;
+/// 13.7 MB in 12.8 s, 9 11.1 MB in 12.5 s, 12 11.1 MB, 15 9.9 MB, 19 9.8 MB in 80 s; at
+/// 32,768, 15 9.4 MB in 16.8 s and 19 9.2 MB in 57 s. Decompression costs about the same at
+/// every level.
+pub const PACK_LEVEL: i32 = 15;
 
-/// Decompressed blocks kept for probes (each at most `2 * PACK_BLOCK` bytes, mostly
-/// `PACK_BLOCK`: about 32 MiB in all, 64 MiB at most).
+/// Decompressed blocks kept for probes (each `PACK_BLOCK` bytes, twice that for a group whose
+/// dtc needs two bytes: about 64 MiB in all, 128 MiB at most).
 pub const CACHE_SLOTS: usize = 2048;
