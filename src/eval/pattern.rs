@@ -10,8 +10,9 @@
 //! position and its mirror image score the same by construction, and the tables learn what
 //! having the move is worth.
 //!
-//! The window indices are gathered from the bitboards with shifts and masks (`indices`), with
-//! a slow square-by-square twin (`indices_slow`) that a test compares it with. Computing them
+//! The window indices are gathered from the bitboards (`indices`: BMI2's `pext` where the
+//! processor has it, else shifts and masks), with a slow square-by-square twin
+//! (`indices_slow`) that a test compares both with. Computing them
 //! from scratch at each leaf was measured against keeping them up to date move by move: see
 //! tuning/README.md. The weights (`PatternWeights`) are data, read from the binary format of
 //! `eval::pattern_file`; they are tuned by `tune::learn`.
@@ -158,11 +159,78 @@ impl Oriented {
     }
 }
 
-/// The state of every window, from the bitboards: own and enemy pieces side by side in one
-/// u64 so one set of shifts gathers both, then each window's two bytes read as base-3
-/// digits (own 1, enemy 2).
+/// The state of every window, from the bitboards: `indices_pext` where the processor has
+/// BMI2 (one bit gather per window), else `indices_shifts`.
 #[inline(always)]
 pub fn indices(o: &Oriented) -> [u16; WINDOWS] {
+    #[cfg(target_arch = "x86_64")]
+    if has_bmi2() {
+        // SAFETY: the processor has BMI2, checked just above.
+        return unsafe { indices_pext(o) };
+    }
+    indices_shifts(o)
+}
+
+/// Whether the processor has BMI2's `pext` (checked once).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn has_bmi2() -> bool {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    // 0: not checked yet, 1: no, 2: yes.
+    static BMI2: AtomicU8 = AtomicU8::new(0);
+    match BMI2.load(Ordering::Relaxed) {
+        0 => {
+            let yes = std::arch::is_x86_feature_detected!("bmi2");
+            BMI2.store(1 + yes as u8, Ordering::Relaxed);
+            yes
+        }
+        v => v == 2,
+    }
+}
+
+/// Window `w`'s squares as a mask of own pieces, and the same squares of enemy pieces 32
+/// bits up: the `pext` mask over `Oriented` packed into one u64.
+static PEXT_MASKS: [u64; WINDOWS] = {
+    let mut out = [0u64; WINDOWS];
+    let mut w = 0;
+    while w < WINDOWS {
+        let g = gather(w);
+        let mut m = 0u64;
+        let mut r = 0;
+        while r < 4 {
+            let off = if r % 2 == 0 { g.first } else { g.second };
+            m |= 3u64 << (g.row_shift + 4 * r + off);
+            r += 1;
+        }
+        out[w] = m | m << 32;
+        w += 1;
+    }
+    out
+};
+
+/// `indices` with BMI2's bit gather: `pext` of own and enemy pieces at once gives the
+/// window's own byte and enemy byte.
+///
+/// # Safety
+/// The processor must have BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+pub unsafe fn indices_pext(o: &Oriented) -> [u16; WINDOWS] {
+    use std::arch::x86_64::_pext_u64;
+    let both = o.own.0 as u64 | (o.enemy.0 as u64) << 32;
+    let mut out = [0u16; WINDOWS];
+    for (slot, &m) in out.iter_mut().zip(PEXT_MASKS.iter()) {
+        let x = _pext_u64(both, m);
+        *slot = BASE3[(x & 0xFF) as usize] + 2 * BASE3[(x >> 8) as usize];
+    }
+    out
+}
+
+/// `indices` with shifts and masks only: own and enemy pieces side by side in one u64 so
+/// one set of shifts gathers both, then each window's two bytes read as base-3 digits (own
+/// 1, enemy 2).
+#[inline(always)]
+pub fn indices_shifts(o: &Oriented) -> [u16; WINDOWS] {
     let both = o.own.0 as u64 | (o.enemy.0 as u64) << 32;
     // Rows 0 and 2 of the window (first) and rows 1 and 3 (second), two bits each.
     const FIRST: u64 = 0x0303_0000_0303;
@@ -473,11 +541,18 @@ mod tests {
                     kings: Bitboard::EMPTY,
                 };
                 assert_eq!(indices(&o), indices_slow(&o), "square {sq}");
+                assert_eq!(indices_shifts(&o), indices_slow(&o), "square {sq}");
             }
         }
         for pos in RandomPositions::new(21, usize::MAX).take(5000) {
             let o = Oriented::new(&pos);
             assert_eq!(indices(&o), indices_slow(&o), "{pos:?}");
+            assert_eq!(indices_shifts(&o), indices_slow(&o), "{pos:?}");
+            #[cfg(target_arch = "x86_64")]
+            if has_bmi2() {
+                // SAFETY: checked just above.
+                assert_eq!(unsafe { indices_pext(&o) }, indices_slow(&o), "{pos:?}");
+            }
             assert!(indices(&o).iter().all(|&i| (i as usize) < STATES));
         }
     }
