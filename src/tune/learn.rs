@@ -539,6 +539,34 @@ mod tests {
         assert!((king_over_man - 150.0).abs() < 20.0, "{king_over_man}");
     }
 
+    /// Two epochs in one go, or one, a checkpoint, and one more from it: the same weights
+    /// (on one thread, where the sums are always added in the same order).
+    #[test]
+    fn a_run_resumed_from_its_checkpoint_ends_where_an_unbroken_one_does() {
+        let truth = PatternWeights::default().to_reals();
+        let d = synthetic(&truth, 0.01, 3000, 4);
+        let cfg = LearnConfig {
+            epochs: 2,
+            batch: 256,
+            ..LearnConfig::default()
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut whole = State::new(&PatternWeights::default());
+            epoch(&d, &cfg, &mut whole, &mut |_| {});
+            epoch(&d, &cfg, &mut whole, &mut |_| {});
+            let mut first = State::new(&PatternWeights::default());
+            epoch(&d, &cfg, &mut first, &mut |_| {});
+            let mut resumed = checkpoint::parse(&checkpoint::write(7, &first), 7).unwrap();
+            epoch(&d, &cfg, &mut resumed, &mut |_| {});
+            assert_eq!(resumed, whole);
+            assert_ne!(first.w, whole.w);
+        });
+    }
+
     #[test]
     fn a_checkpoint_round_trips_and_refuses_another_run_or_damage() {
         let mut st = State::new(&PatternWeights::default());
