@@ -62,13 +62,14 @@ pub const LINEAR_LEN: usize = 8;
 const _: () = assert!(LINEAR.len() == LINEAR_LEN);
 
 /// The number of values in a weights vector: linear terms, then the tables
-/// `[phase][window][state]`.
+/// `[window][state][phase]`: the two phases' values of a state side by side, so one cache
+/// line read serves both.
 pub const PARAMS: usize = LINEAR_LEN + PHASES * WINDOWS * STATES;
 
 /// Where table value (`phase`, `window`, `state`) lies in a weights vector.
 #[inline(always)]
 pub const fn table_at(phase: usize, window: usize, state: usize) -> usize {
-    LINEAR_LEN + (phase * WINDOWS + window) * STATES + state
+    LINEAR_LEN + (window * STATES + state) * PHASES + phase
 }
 
 /// The shifts that gather window `w`'s 8 bits: the four rows start at bit `4 * row`, and on
@@ -394,7 +395,7 @@ fn linear(o: &Oriented, f: &mut PatternFeatures) {
 }
 
 /// The learned weights, in stored units (1/SCALE of a hundredth of a man): the linear terms
-/// and the tables, `tables[(phase * WINDOWS + window) * STATES + state]`.
+/// and the tables, `tables[(window * STATES + state) * PHASES + phase]`.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PatternWeights {
     pub linear: [i32; LINEAR_LEN],
@@ -470,11 +471,10 @@ impl PatternWeights {
             return 0;
         }
         let (mut full, mut end) = (0i32, 0i32);
-        let ending = &self.tables[WINDOWS * STATES..];
         for (w, &i) in f.indices.iter().enumerate() {
-            let at = w * STATES + i as usize;
+            let at = (w * STATES + i as usize) * PHASES;
             full += self.tables[at] as i32;
-            end += ending[at] as i32;
+            end += self.tables[at + 1] as i32;
         }
         let p = f.pieces as i32;
         let mut sum = (full * p + end * (FULL - p)) / FULL;

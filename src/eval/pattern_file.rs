@@ -7,7 +7,7 @@
 //! 12      4     windows (25), 16: states per window (6561), 20: phases (2),
 //! 24      4     linear terms (8), 28: scale (16)
 //! 32      4*L   linear weights, i32, in `pattern::LINEAR` order
-//! ..      2*T   table values, i16, [phase][window][state]
+//! ..      2*T   table values, i16, [window][state][phase]
 //! end-8   8     FNV-1a 64 of every byte before it
 //! ```
 //!
@@ -189,10 +189,10 @@ pub fn parse(b: &[u8]) -> Result<PatternWeights, PatternFileError> {
         let at = start + 2 * i;
         let v = i16::from_le_bytes([b[at], b[at + 1]]);
         if (v as i32).abs() > PATTERN_LIMIT {
-            let (phase, rest) = (i / (WINDOWS * STATES), i % (WINDOWS * STATES));
+            let (phase, rest) = (i % PHASES, i / PHASES);
             return Err(PatternFileError::OutOfRange {
                 what: format!(
-                    "table value (phase {phase}, window {}, state {})",
+                    "table value (window {}, state {}, phase {phase})",
                     rest / STATES,
                     rest % STATES
                 ),
@@ -295,7 +295,7 @@ mod tests {
     #[test]
     fn values_out_of_range_are_refused() {
         let mut b = write(&sample());
-        let at = HEADER_LEN + 4 * LINEAR_LEN + 2 * 5;
+        let at = HEADER_LEN + 4 * LINEAR_LEN + 2 * (2 * 5 + 1);
         b[at..at + 2].copy_from_slice(&(PATTERN_LIMIT as i16 + 1).to_le_bytes());
         reseal(&mut b);
         let e = parse(&b).unwrap_err();
@@ -303,7 +303,7 @@ mod tests {
             matches!(e, PatternFileError::OutOfRange { value, .. } if value == PATTERN_LIMIT + 1),
             "{e}"
         );
-        assert!(e.to_string().contains("window 0, state 5"), "{e}");
+        assert!(e.to_string().contains("window 0, state 5, phase 1"), "{e}");
         let mut b = write(&sample());
         b[HEADER_LEN..HEADER_LEN + 4].copy_from_slice(&i32::MIN.to_le_bytes());
         reseal(&mut b);
