@@ -146,8 +146,15 @@ fn verify_catches_a_wrong_value() {
     let dir = support::scratch_dir("egdb-wrong");
     egdb::build(&dir, 2, 1).unwrap();
     let g = Group::new(0, 1, 0, 1);
-    let mut values = egdb::file::load(&dir, g).unwrap().unwrap();
-    let i = values.iter().position(|&v| v == values[0]).unwrap();
+    let mut values = egdb::file::load(&dir, g)
+        .unwrap()
+        .unwrap()
+        .unpack()
+        .unwrap();
+    // A stored position (capture positions are not stored: a probe plays them).
+    let i = (0..g.size())
+        .find(|&i| !egdb::pack::is_capture(g, i))
+        .unwrap() as usize;
     values[i] ^= 1 << 13; // another class
     egdb::file::save(&dir, g, &values).unwrap();
     let (code, out, _) = support::run_cli(&["egdb", "verify", "--dir", dir.to_str().unwrap()]);
@@ -460,4 +467,72 @@ fn random_probes_all_answer() {
         .any(|p| p.side() == poolshark::core::square::Color::White));
     let (n, _, answered) = egdb::speed::time_probes(db, &ps, 2);
     assert_eq!((n, answered), (2000, 2000));
+}
+
+/// `egdb stats`: every group's classes and left-out capture positions add up to its size,
+/// as counted from the tables themselves; the compressed size is given and is smaller than
+/// two bytes a position.
+#[test]
+fn stats_count_every_position_of_every_group() {
+    let dir = built().to_str().unwrap();
+    let (code, out, err) = support::run_cli(&["egdb", "stats", "--dir", dir]);
+    assert_eq!(code, 0, "{err}");
+    let db = open();
+    let mut groups = 0;
+    for line in out.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let num = |name: &str| -> u64 {
+            let at = f.iter().position(|&x| x == name).expect(name);
+            f[at + 1].parse().expect("a number")
+        };
+        let classes: u64 = ["win", "cursed-win", "draw", "blessed-loss", "loss"]
+            .iter()
+            .map(|c| num(c))
+            .sum();
+        assert_eq!(classes + num("captures"), num("positions"), "{line}");
+        if f[0] == "total" {
+            continue;
+        }
+        groups += 1;
+        let g = Group::parse(f[0]).expect("a group name");
+        assert_eq!(num("positions"), g.size(), "{line}");
+        let captures = (0..g.size())
+            .filter(|&i| movegen::has_capture(&g.position(i)))
+            .count() as u64;
+        assert_eq!(num("captures"), captures, "{line}");
+        let wins = (0..g.size())
+            .filter(|&i| {
+                let p = g.position(i);
+                !movegen::has_capture(&p) && db.probe(&p).unwrap().wdl50 == Wdl50::Win
+            })
+            .count() as u64;
+        assert_eq!(num("win"), wins, "{line}");
+        assert!(num("bytes") > 0 && num("bytes") < 2 * g.size(), "{line}");
+    }
+    assert_eq!(
+        groups,
+        (2..=4).map(|n| Group::all_with(n).len()).sum::<usize>()
+    );
+}
+
+/// `egdb speed` probes the given number of random positions, compressed or unpacked.
+#[test]
+fn speed_reports_the_probes_it_made() {
+    let dir = built().to_str().unwrap();
+    for extra in [None, Some("--unpacked")] {
+        let mut args = vec![
+            "egdb",
+            "speed",
+            "--dir",
+            dir,
+            "--positions",
+            "1000",
+            "--rounds",
+            "3",
+        ];
+        args.extend(extra);
+        let (code, out, err) = support::run_cli(&args);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.starts_with("probes 3000 seconds "), "{out}");
+    }
 }

@@ -297,20 +297,28 @@ fn lone_king_states_agree_with_the_plain_values() {
 // ---- The endgame databases against the oracle -------------------------------------------
 
 /// The databases of 2 to 4 pieces, built by `poolshark::egdb` into a scratch folder once for
-/// this file and opened from there.
-fn egdb() -> &'static Egdb {
-    static DB: OnceLock<Egdb> = OnceLock::new();
+/// this file and opened from there twice: unpacked whole (`Egdb::open`, as `egdb verify`
+/// reads them), and compressed as play reads them (`Egdb::open_lazy`: blocks decompressed on
+/// demand, capture positions played at probe time).
+fn databases() -> &'static (Egdb, Egdb) {
+    static DB: OnceLock<(Egdb, Egdb)> = OnceLock::new();
     DB.get_or_init(|| {
         let dir =
             std::env::temp_dir().join(format!("poolshark-egdb-oracle-{}", std::process::id()));
         let t = std::time::Instant::now();
         egdb::build(&dir, 4, 2).expect("build the 2-4 piece tables");
         let db = Egdb::open(&dir).expect("open the tables just built");
+        let packed = Egdb::open_lazy(&dir).expect("open the tables just built");
+        // Read every group's file now (the lazy tables keep them in memory).
+        assert_eq!(packed.tables().present(), db.tables().present());
         eprintln!("egdb: 2-4 pieces built and opened in {:?}", t.elapsed());
-        // The tables are in memory once opened.
         let _ = std::fs::remove_dir_all(&dir);
-        db
+        (db, packed)
     })
+}
+
+fn egdb() -> &'static Egdb {
+    &databases().0
 }
 
 fn oracle_wdl(w: Outcome) -> Wdl {
@@ -347,30 +355,34 @@ fn report(what: &str, checked: usize, mismatches: &[String], total: usize) {
 }
 
 /// Every position of every material of 2 to 4 pieces, either side to move, captures pending
-/// or not: `probe` answers exactly the oracle's wdl, wdl50 and dtc.
+/// or not: `probe` answers exactly the oracle's wdl, wdl50 and dtc, from the tables unpacked
+/// and from the compressed ones.
 #[test]
 fn every_two_to_four_piece_probe_agrees_with_the_oracle() {
-    let (o, db) = (oracle(), egdb());
-    assert_eq!(db.max_pieces(), 4);
-    let (mut checked, mut total, mut shown) = (0, 0, Vec::new());
-    for m in Material::all_up_to(4) {
-        for p in m.positions() {
-            let expected = oracle_probe(o.value(&p));
-            let got = db.probe(&p);
-            checked += 1;
-            if got != Some(expected) {
-                total += 1;
-                if shown.len() < SHOWN {
-                    shown.push(format!(
-                        "{}: egdb {got:?}, oracle {expected:?}",
-                        write_fen(&p)
-                    ));
+    let o = oracle();
+    let (db, packed) = databases();
+    for (name, db) in [("unpacked", db), ("compressed", packed)] {
+        assert_eq!(db.max_pieces(), 4);
+        let (mut checked, mut total, mut shown) = (0, 0, Vec::new());
+        for m in Material::all_up_to(4) {
+            for p in m.positions() {
+                let expected = oracle_probe(o.value(&p));
+                let got = db.probe(&p);
+                checked += 1;
+                if got != Some(expected) {
+                    total += 1;
+                    if shown.len() < SHOWN {
+                        shown.push(format!(
+                            "{}: egdb {got:?}, oracle {expected:?}",
+                            write_fen(&p)
+                        ));
+                    }
                 }
             }
         }
+        assert_eq!(checked, 12_817_672);
+        report(&format!("probe ({name})"), checked, &shown, total);
     }
-    assert_eq!(checked, 12_817_672);
-    report("probe", checked, &shown, total);
 }
 
 /// The lone-king table (R19) gives the oracle's value for every three kings against one

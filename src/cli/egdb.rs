@@ -23,8 +23,10 @@ pub enum EgdbCommand {
     /// before the clock starts): prints `probes <n> seconds <s> per-second <r>`.
     Speed(SpeedArgs),
     /// Per group in --dir: `<group> positions <n> win <n> cursed-win <n> draw <n>
-    /// blessed-loss <n> loss <n> max-dtc <plies>` (side to move: Black, White's twin being
-    /// the swapped group), then the same for all groups with `total`.
+    /// blessed-loss <n> loss <n> captures <n> max-dtc <plies> bytes <n>` (side to move:
+    /// Black, White's twin being the swapped group; the classes count the stored positions,
+    /// captures the capture positions the file leaves out; bytes: compressed), then the same
+    /// for all groups with `total`.
     Stats(DirArg),
 }
 
@@ -152,11 +154,20 @@ pub struct SpeedArgs {
     /// Times each is probed.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
     rounds: u64,
+    /// Probe the tables unpacked whole in memory (as `egdb verify` reads them: two bytes a
+    /// position) instead of compressed, as play reads them.
+    #[arg(long)]
+    unpacked: bool,
 }
 
 impl SpeedArgs {
     fn run(self) -> Result<(), CliError> {
-        let db = Egdb::open(&self.dir.dir).map_err(|e| input(e.to_string()))?;
+        let db = if self.unpacked {
+            Egdb::open(&self.dir.dir)
+        } else {
+            Egdb::open_lazy(&self.dir.dir)
+        }
+        .map_err(|e| input(e.to_string()))?;
         let positions = egdb::speed::random_positions(&db, self.positions as usize, 1);
         if positions.is_empty() {
             return Err(input(format!(
@@ -176,7 +187,7 @@ impl SpeedArgs {
 
 /// `egdb stats`: one group's file at a time, so any size fits in memory.
 fn stats(dir: &std::path::Path) -> Result<(), CliError> {
-    use crate::egdb::{file, index::Group, value, Wdl50};
+    use crate::egdb::{file, index::Group, pack, value, Wdl50};
     if !dir.is_dir() {
         return Err(input(format!("{}: not a directory", dir.display())));
     }
@@ -189,10 +200,12 @@ fn stats(dir: &std::path::Path) -> Result<(), CliError> {
     ];
     let mut total = [0u64; 5];
     let mut total_max = 0;
+    let mut total_captures = 0;
+    let mut total_bytes = 0;
     let mut bad = 0;
     for g in (2..=MAX_PIECES).flat_map(Group::all_with) {
-        let values = match file::load(dir, g) {
-            Ok(Some(v)) => v,
+        let packed = match file::load(dir, g) {
+            Ok(Some(p)) => p,
             Ok(None) => continue,
             Err(why) => {
                 errln!("bad table file: {why}");
@@ -200,9 +213,22 @@ fn stats(dir: &std::path::Path) -> Result<(), CliError> {
                 continue;
             }
         };
+        let values = match packed.unpack() {
+            Ok(v) => v,
+            Err(why) => {
+                errln!("bad table file: {g}: {why}");
+                bad += 1;
+                continue;
+            }
+        };
         let mut counts = [0u64; 5];
         let mut max = 0;
-        for &v in &values {
+        let mut captures = 0;
+        for (i, &v) in values.iter().enumerate() {
+            if pack::is_capture(g, i as u64) {
+                captures += 1;
+                continue;
+            }
             let c = value::class(v).expect("checked when read");
             counts[order.iter().position(|&o| o == c).expect("a class")] += 1;
             max = max.max(value::dtc(v));
@@ -213,10 +239,13 @@ fn stats(dir: &std::path::Path) -> Result<(), CliError> {
             .map(|(c, n)| format!("{} {n}", c.name()))
             .collect();
         outln!(
-            "{g} positions {} {} max-dtc {max}",
+            "{g} positions {} {} captures {captures} max-dtc {max} bytes {}",
             values.len(),
-            line.join(" ")
+            line.join(" "),
+            packed.bytes()
         );
+        total_captures += captures;
+        total_bytes += packed.bytes() as u64;
         for (t, n) in total.iter_mut().zip(counts) {
             *t += n;
         }
@@ -228,8 +257,8 @@ fn stats(dir: &std::path::Path) -> Result<(), CliError> {
         .map(|(c, n)| format!("{} {n}", c.name()))
         .collect();
     outln!(
-        "total positions {} {} max-dtc {total_max}",
-        total.iter().sum::<u64>(),
+        "total positions {} {} captures {total_captures} max-dtc {total_max} bytes {total_bytes}",
+        total.iter().sum::<u64>() + total_captures,
         line.join(" ")
     );
     if bad > 0 {

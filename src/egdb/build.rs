@@ -81,11 +81,13 @@ fn run(dir: &Path, pieces: u32) -> Result<Tables, EgdbError> {
     for (g, s) in pairs {
         bar.set_message(format!("groups {done}/{groups}, {g}"));
         let n = if g == s { g.size() } else { 2 * g.size() };
-        let loaded = [g, s].map(|x| match file::load(dir, x) {
-            Ok(v) => v,
-            Err(why) => {
-                log::warn!("rebuilding an unusable table: {why}");
-                None
+        let loaded = [g, s].map(|x| {
+            match file::load(dir, x).and_then(|p| p.map(|p| tables.unpack(&p)).transpose()) {
+                Ok(v) => v,
+                Err(why) => {
+                    log::warn!("rebuilding an unusable table: {why}");
+                    None
+                }
             }
         });
         if let [Some(a), b] = loaded {
@@ -226,7 +228,7 @@ impl Ctx<'_> {
             self.vs
         } else {
             self.tables
-                .group(gr)
+                .plain(gr)
                 .expect("the groups a move leads to are built first")
         };
         values[gr.index(c) as usize]

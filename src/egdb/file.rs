@@ -1,16 +1,17 @@
-//! A group's table file: a header (magic, version, group, count, checksum), then one
-//! little-endian `u16` value per position in index order. Written atomically by
-//! `files::save`, so a file is whole or absent; checked in full when read, so a truncated or
-//! altered file is refused with the reason, never half-used.
+//! A group's table file: a header (magic, version, group, count, checksum), then the
+//! compressed values (`pack`). Written atomically by `files::save`, so a file is whole or
+//! absent; its checksum is checked when read, so a truncated or altered file is refused with
+//! the reason, never half-used. Version 1 (two bytes a position, uncompressed) is refused
+//! with a note to rebuild, which `egdb build` then does.
 
 use crate::egdb::index::Group;
-use crate::egdb::value;
+use crate::egdb::pack::{self, Packed};
 use crate::files::{self, Kind};
 use std::path::{Path, PathBuf};
 
 const MAGIC: [u8; 8] = *b"PSEGDB\r\n";
 /// Bumped whenever the index, the value layout or this format changes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 const HEADER: usize = 8 + 4 + 4 + 8 + 8;
 
 /// The file that holds a group.
@@ -35,22 +36,19 @@ pub(crate) fn checksum(data: &[u8]) -> u64 {
 
 /// The bytes of a group's file.
 pub fn encode(g: Group, values: &[u16]) -> Vec<u8> {
-    let mut data = Vec::with_capacity(HEADER + 2 * values.len());
+    let body = pack::pack(g, values);
+    let mut data = Vec::with_capacity(HEADER + body.len());
     data.extend_from_slice(&MAGIC);
     data.extend_from_slice(&VERSION.to_le_bytes());
     data.extend_from_slice(&[g.bm, g.bk, g.wm, g.wk]);
     data.extend_from_slice(&(values.len() as u64).to_le_bytes());
-    data.extend_from_slice(&[0; 8]);
-    for v in values {
-        data.extend_from_slice(&v.to_le_bytes());
-    }
-    let sum = checksum(&data[HEADER..]);
-    data[HEADER - 8..HEADER].copy_from_slice(&sum.to_le_bytes());
+    data.extend_from_slice(&checksum(&body).to_le_bytes());
+    data.extend_from_slice(&body);
     data
 }
 
-/// The values of group `g` from a file's bytes, or why they cannot be used.
-pub fn decode(g: Group, bytes: &[u8]) -> Result<Vec<u16>, String> {
+/// Group `g`'s compressed values from a file's bytes, or why they cannot be used.
+pub fn decode(g: Group, mut bytes: Vec<u8>) -> Result<Packed, String> {
     if bytes.len() < HEADER {
         return Err(format!(
             "truncated: {} bytes, shorter than the header",
@@ -65,7 +63,7 @@ pub fn decode(g: Group, bytes: &[u8]) -> Result<Vec<u16>, String> {
     let version = u32_at(8);
     if version != VERSION {
         return Err(format!(
-            "format version {version}, this build reads {VERSION}"
+            "format version {version}, this build reads {VERSION} (rebuild with egdb build)"
         ));
     }
     if bytes[12..16] != [g.bm, g.bk, g.wm, g.wk] {
@@ -75,24 +73,12 @@ pub fn decode(g: Group, bytes: &[u8]) -> Result<Vec<u16>, String> {
     if count != g.size() {
         return Err(format!("{count} positions, the group has {}", g.size()));
     }
-    let want = HEADER as u64 + 2 * count;
-    if bytes.len() as u64 != want {
-        return Err(format!(
-            "{} bytes, {want} expected (truncated or padded)",
-            bytes.len()
-        ));
+    let sum = u64_at(24);
+    let body = bytes.split_off(HEADER);
+    if checksum(&body) != sum {
+        return Err("checksum mismatch (the file is corrupt or truncated)".into());
     }
-    if checksum(&bytes[HEADER..]) != u64_at(24) {
-        return Err("checksum mismatch (the file is corrupt)".into());
-    }
-    let values: Vec<u16> = bytes[HEADER..]
-        .chunks_exact(2)
-        .map(|c| u16::from_le_bytes([c[0], c[1]]))
-        .collect();
-    if let Some(i) = values.iter().position(|&v| !value::is_valid(v)) {
-        return Err(format!("invalid value at index {i}"));
-    }
-    Ok(values)
+    Packed::parse(g, body)
 }
 
 /// Write a group's file atomically.
@@ -102,13 +88,13 @@ pub fn save(dir: &Path, g: Group, values: &[u16]) -> Result<(), files::FileError
 
 /// Read a group's file. `Ok(None)`: there is no file; `Err`: a file that cannot be used,
 /// with the reason (the path included).
-pub fn load(dir: &Path, g: Group) -> Result<Option<Vec<u16>>, String> {
+pub fn load(dir: &Path, g: Group) -> Result<Option<Packed>, String> {
     let p = path(dir, g);
     if !p.exists() {
         return Ok(None);
     }
     let bytes = files::read(&p, Kind::Egdb).map_err(|e| e.to_string())?;
-    decode(g, &bytes)
+    decode(g, bytes)
         .map(Some)
         .map_err(|why| format!("{}: {why}", p.display()))
 }
@@ -116,22 +102,39 @@ pub fn load(dir: &Path, g: Group) -> Result<Option<Vec<u16>>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::egdb::{value, Wdl50};
 
     #[test]
     fn a_file_round_trips_and_damage_is_refused() {
-        let g = Group::new(0, 1, 0, 1);
+        let g = Group::new(0, 1, 0, 2);
         let values: Vec<u16> = (0..g.size())
-            .map(|i| value::encode(crate::egdb::Wdl50::Win, i as u16 % 50))
+            .map(|i| match i % 3 {
+                0 => value::encode(Wdl50::Draw, 0),
+                1 => value::encode(Wdl50::Win, (i % 300) as u16),
+                _ => value::encode(Wdl50::BlessedLoss, 7),
+            })
             .collect();
         let bytes = encode(g, &values);
-        assert_eq!(decode(g, &bytes).unwrap(), values);
+        let back = decode(g, bytes.clone()).unwrap().unpack().unwrap();
+        let mut stored = 0;
+        for (i, (a, b)) in values.iter().zip(&back).enumerate() {
+            if !pack::is_capture(g, i as u64) {
+                assert_eq!(a, b, "position {i}");
+                stored += 1;
+            }
+        }
+        assert!(stored > 1000, "{stored}");
         let mut flipped = bytes.clone();
         flipped[HEADER + 7] ^= 1;
-        assert!(decode(g, &flipped).unwrap_err().contains("checksum"));
-        assert!(decode(g, &bytes[..bytes.len() - 1])
+        assert!(decode(g, flipped).unwrap_err().contains("checksum"));
+        let short = bytes[..bytes.len() - 1].to_vec();
+        assert!(decode(g, short).unwrap_err().contains("checksum"));
+        assert!(decode(g, bytes[..10].to_vec())
             .unwrap_err()
             .contains("truncated"));
-        assert!(decode(g, &bytes[..10]).is_err());
-        assert!(decode(Group::new(0, 2, 0, 1), &bytes).is_err());
+        assert!(decode(Group::new(0, 2, 0, 1), bytes.clone()).is_err());
+        let mut old = bytes;
+        old[8..12].copy_from_slice(&1u32.to_le_bytes());
+        assert!(decode(g, old).unwrap_err().contains("rebuild"));
     }
 }

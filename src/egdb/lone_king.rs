@@ -81,7 +81,9 @@ impl LoneKing {
 
     /// Solve it from the main tables' two kings against one.
     pub fn solve(tables: &Tables) -> Option<LoneKing> {
-        tables.group(AFTER_CAPTURE)?;
+        if !tables.has(AFTER_CAPTURE) {
+            return None;
+        }
         let mut values = vec![0u8; Self::len()];
         for n in (0..COUNTS).rev() {
             // The lone king to move, at count n: its move makes the count n + 1.

@@ -4,12 +4,13 @@
 //! move (White to move is looked up as its colour flip, `index::flip`), the value for the side
 //! to move: its theoretical result (`Wdl`, R16 only), its result under the 40-move rule from a
 //! a fresh count (`Wdl50`, R18) and its distance to the next capture or man move (dtc).
-//! Capture positions are stored like the others. The exact definitions are in the API note
-//! the builder and the test oracle share (EGDB-API.md in the notes):
+//! Files leave capture positions out, and a probe plays their captures (`Tables::value`).
 //!
 //! - `index`: the perfect index of a group, and the colour flip.
 //! - `value`: a value's 16-bit form.
+//! - `pack`: a group's values compressed in blocks, and the cache of decompressed blocks.
 //! - `file`: a group's checksummed file.
+//! - `params`: block size, compression level, cache size.
 //! - `tables`: the groups in memory, and looking a position up in them.
 //! - `build`: retrograde analysis, smallest groups first (`build`).
 //! - `verify`: re-checking every stored value against its successors.
@@ -22,6 +23,8 @@ pub mod build;
 pub mod file;
 pub mod index;
 pub mod lone_king;
+pub mod pack;
+pub mod params;
 pub mod speed;
 pub mod tables;
 pub mod value;

@@ -7,10 +7,14 @@
 //! reads it there and then; `Tables::background` (a timed search: reading a 200 MB group
 //! would cost a move's time) asks a loader thread for it and answers None until it is in.
 
+use crate::core::movegen;
 use crate::core::position::Position;
-use crate::egdb::file;
-use crate::egdb::index::{canonical, Group, MAX_PIECES};
-use crate::egdb::value::TERMINAL_LOSS;
+use crate::egdb::index::{canonical, flip, Group, MAX_PIECES};
+use crate::egdb::pack::{BlockCache, Packed};
+use crate::egdb::params::CACHE_SLOTS;
+use crate::egdb::value::{self, TERMINAL_LOSS};
+use crate::egdb::{file, Wdl, Wdl50};
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Sender};
@@ -18,8 +22,16 @@ use std::sync::{Arc, OnceLock};
 
 /// Every group's values, by `Group::id`.
 pub struct Tables {
-    groups: Vec<Option<Vec<u16>>>,
+    groups: Vec<Option<Table>>,
     lazy: Option<Lazy>,
+    cache: Arc<BlockCache>,
+}
+
+/// One group in memory: every value (built, or unpacked with its capture positions
+/// solved), or its compressed file (capture positions played at probe time).
+enum Table {
+    Plain(Vec<u16>),
+    Packed(Packed),
 }
 
 /// Groups read from a folder on first use.
@@ -34,7 +46,7 @@ struct Lazy {
 /// The groups of a folder, each filled once (None inside: no usable file).
 struct Slots {
     dir: PathBuf,
-    values: Vec<OnceLock<Option<Vec<u16>>>>,
+    values: Vec<OnceLock<Option<Packed>>>,
     /// Groups already asked of the loader.
     requested: Vec<AtomicBool>,
 }
@@ -49,7 +61,7 @@ impl Slots {
     }
 
     /// Read a group now, if not yet read (one warning for a damaged file).
-    fn fill(&self, g: Group) -> Option<&[u16]> {
+    fn fill(&self, g: Group) -> Option<&Packed> {
         self.values[g.id()]
             .get_or_init(|| match file::load(&self.dir, g) {
                 Ok(v) => v,
@@ -58,8 +70,14 @@ impl Slots {
                     None
                 }
             })
-            .as_deref()
+            .as_ref()
     }
+}
+
+/// A group as a probe sees it.
+enum TableRef<'a> {
+    Plain(&'a [u16]),
+    Packed(&'a Packed),
 }
 
 impl Default for Tables {
@@ -71,20 +89,21 @@ impl Default for Tables {
 impl Tables {
     pub fn new() -> Tables {
         Tables {
-            groups: vec![None; Group::IDS],
+            groups: (0..Group::IDS).map(|_| None).collect(),
             lazy: None,
+            cache: Arc::new(BlockCache::new(CACHE_SLOTS)),
         }
     }
 
     /// The groups in `dir`, each read when a probe first needs it (see the module notes).
     pub fn lazy(dir: &Path) -> Tables {
         Tables {
-            groups: vec![None; Group::IDS],
             lazy: Some(Lazy {
                 slots: Arc::new(Slots::new(dir)),
                 loader: None,
                 max_pieces: Tables::files_up_to(dir),
             }),
+            ..Tables::new()
         }
     }
 
@@ -110,23 +129,24 @@ impl Tables {
             }
         };
         Tables {
-            groups: vec![None; Group::IDS],
             lazy: Some(Lazy {
                 slots,
                 loader,
                 max_pieces: Tables::files_up_to(dir),
             }),
+            ..Tables::new()
         }
     }
 
-    /// The groups of up to `max` pieces found in `dir`, and the reason for each file that
-    /// exists but cannot be used.
+    /// The groups of up to `max` pieces found in `dir`, each unpacked whole with its capture
+    /// positions solved (smallest first, so their captures find their groups), and the reason
+    /// for each file that exists but cannot be used.
     pub fn load(dir: &Path, max: u32) -> (Tables, Vec<String>) {
         let mut t = Tables::new();
         let mut bad = Vec::new();
         for n in 2..=max.min(MAX_PIECES) {
             for g in Group::all_with(n) {
-                match file::load(dir, g) {
+                match file::load(dir, g).and_then(|p| p.map(|p| t.unpack(&p)).transpose()) {
                     Ok(Some(v)) => t.insert(g, v),
                     Ok(None) => {}
                     Err(why) => bad.push(why),
@@ -134,6 +154,29 @@ impl Tables {
             }
         }
         (t, bad)
+    }
+
+    /// Every value of a compressed group, its capture positions solved from the groups
+    /// present (an error if one its captures lead to is not).
+    pub fn unpack(&self, p: &Packed) -> Result<Vec<u16>, String> {
+        let g = p.group();
+        let mut values = p
+            .unpack()
+            .map_err(|why| format!("{g}: damaged block: {why}"))?;
+        values
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(4096)
+            .try_for_each(|(i, v)| {
+                let pos = g.position(i as u64);
+                if movegen::has_capture(&pos) {
+                    *v = self.captures_value(&pos).ok_or_else(|| {
+                        format!("{g}: a group its captures lead to is missing or unusable")
+                    })?;
+                }
+                Ok::<(), String>(())
+            })?;
+        Ok(values)
     }
 
     /// The largest piece count for which `dir` has a file for every group (0 if none),
@@ -153,18 +196,27 @@ impl Tables {
         best
     }
 
+    /// Keep a group's every value (capture positions included).
     pub fn insert(&mut self, g: Group, values: Vec<u16>) {
         debug_assert_eq!(values.len() as u64, g.size());
-        self.groups[g.id()] = Some(values);
+        self.groups[g.id()] = Some(Table::Plain(values));
     }
 
-    /// A group's values, if present (read now, if opened lazily and not read yet).
-    pub fn group(&self, g: Group) -> Option<&[u16]> {
+    /// Keep a group compressed (capture positions played at probe time).
+    pub fn insert_packed(&mut self, p: Packed) {
+        let g = p.group();
+        self.groups[g.id()] = Some(Table::Packed(p));
+    }
+
+    /// A group, if present (read now, if opened lazily and not read yet).
+    fn table(&self, g: Group) -> Option<TableRef<'_>> {
         if g.pieces() > MAX_PIECES {
             return None;
         }
-        if let Some(v) = self.groups[g.id()].as_deref() {
-            return Some(v);
+        match &self.groups[g.id()] {
+            Some(Table::Plain(v)) => return Some(TableRef::Plain(v)),
+            Some(Table::Packed(p)) => return Some(TableRef::Packed(p)),
+            None => {}
         }
         let lazy = self.lazy.as_ref()?;
         if !g.valid() || g.pieces() > lazy.max_pieces {
@@ -172,10 +224,10 @@ impl Tables {
         }
         let slots = &lazy.slots;
         if let Some(v) = slots.values[g.id()].get() {
-            return v.as_deref();
+            return v.as_ref().map(TableRef::Packed);
         }
         match &lazy.loader {
-            None => slots.fill(g),
+            None => slots.fill(g).map(TableRef::Packed),
             Some(tx) => {
                 if !slots.requested[g.id()].swap(true, Ordering::Relaxed) {
                     let _ = tx.send(g);
@@ -185,8 +237,16 @@ impl Tables {
         }
     }
 
+    /// A group's every value, when it is held whole (built here, or `load`ed).
+    pub fn plain(&self, g: Group) -> Option<&[u16]> {
+        match self.table(g)? {
+            TableRef::Plain(v) => Some(v),
+            TableRef::Packed(_) => None,
+        }
+    }
+
     pub fn has(&self, g: Group) -> bool {
-        self.group(g).is_some()
+        self.table(g).is_some()
     }
 
     /// The groups present, smallest first.
@@ -214,7 +274,8 @@ impl Tables {
         best
     }
 
-    /// The stored value of a position for its side to move, or None without its group. A side
+    /// The value of a position for its side to move, or None without its group (or, for a
+    /// capture position in a compressed group, without a group its captures lead to). A side
     /// to move with no pieces left has lost (R16) and needs no table.
     #[inline]
     pub fn value(&self, pos: &Position) -> Option<u16> {
@@ -223,7 +284,42 @@ impl Tables {
             return Some(TERMINAL_LOSS);
         }
         let g = Group::of(&c);
-        let values = self.group(g)?;
-        Some(values[g.index(&c) as usize])
+        match self.table(g)? {
+            TableRef::Plain(values) => Some(values[g.index(&c) as usize]),
+            TableRef::Packed(p) => {
+                if movegen::has_capture(&c) {
+                    self.captures_value(&c)
+                } else {
+                    p.value(g.index(&c), &self.cache)
+                }
+            }
+        }
+    }
+
+    /// The value of a capture position (Black to move) from its captures' values, as the
+    /// builder gives it: every move is a capture, so every move restarts the 40-move count
+    /// and the dtc of a win or a loss is 1.
+    fn captures_value(&self, c: &Position) -> Option<u16> {
+        let mut theory = Wdl::Loss;
+        let mut fresh_win = false;
+        let mut all_fresh_wins = true;
+        for mv in movegen::legal_moves(c).iter() {
+            let v = self.value(&flip(&c.play_unhashed(mv)))?;
+            let class = value::class(v)?;
+            theory = theory.max(match value::wdl_of(class) {
+                Wdl::Loss => Wdl::Win,
+                Wdl::Draw => Wdl::Draw,
+                Wdl::Win => Wdl::Loss,
+            });
+            fresh_win |= class == Wdl50::Loss;
+            all_fresh_wins &= class == Wdl50::Win;
+        }
+        Some(match theory {
+            Wdl::Win if fresh_win => value::encode(Wdl50::Win, 1),
+            Wdl::Win => value::encode(Wdl50::CursedWin, 1),
+            Wdl::Loss if all_fresh_wins => value::encode(Wdl50::Loss, 1),
+            Wdl::Loss => value::encode(Wdl50::BlessedLoss, 1),
+            Wdl::Draw => value::encode(Wdl50::Draw, 0),
+        })
     }
 }

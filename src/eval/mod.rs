@@ -90,11 +90,12 @@ pub fn dead_draw(pos: &Position) -> bool {
         )
 }
 
-/// The evaluation never goes beyond this, in hundredths of a man (a hundred men), whatever
-/// the weights: far below the proved-win scores of the search (`Score::WIN_BOUND`, 29,744),
-/// so a static score is never read as a won or lost game. The shipped weights stay well
-/// inside it (a few thousand at most), so the clamp changes nothing for them.
-pub const EVAL_LIMIT: i32 = 10_000;
+/// The evaluation never goes beyond this, in hundredths of a man (eighty men), whatever
+/// the weights: below the endgame tables' wins (`Score::DB_WIN` less 99 plies, 8,901) and far
+/// below the proved-win scores of the search (`Score::WIN_BOUND`, 29,744), so a static score
+/// is never read as a database win or a won game. The shipped weights stay well inside it
+/// (a few thousand at most), so the clamp changes nothing for them.
+pub const EVAL_LIMIT: i32 = 8_000;
 
 /// Where the evaluation's terms go. The evaluation is written once (`terms`) against this:
 /// `Sum` adds the terms up under the weights for play, `features::Features` counts them

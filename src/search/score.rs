@@ -8,6 +8,9 @@ use std::ops::{Add, Neg, Sub};
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
 pub struct Score(pub i32);
 
+// A static evaluation never reads as a database win.
+const _: () = assert!(crate::eval::EVAL_LIMIT < Score::DB_WIN.0 - 99);
+
 impl Score {
     pub const ZERO: Score = Score(0);
     pub const DRAW: Score = Score(0);
@@ -72,14 +75,30 @@ impl Score {
         }
     }
 
-    /// A score as stored in the transposition table: wins and losses counted from the node
-    /// rather than the root, so they stay right when the node is met at another ply.
+    /// Is this a database win (`db_win`)?
+    #[inline]
+    pub const fn is_db_win(self) -> bool {
+        self.0 >= Self::DB_WIN.0 - 99 && self.0 < Self::DB_WIN.0
+    }
+    /// Is this a database loss (`db_loss`)?
+    #[inline]
+    pub const fn is_db_loss(self) -> bool {
+        Score(-self.0).is_db_win()
+    }
+
+    /// A score as stored in the transposition table: wins and losses, the search's and the
+    /// endgame tables', counted from the node rather than the root, so they stay right when
+    /// the node is met at another ply (database distances within their 1..=99 band).
     #[inline]
     pub const fn to_tt(self, ply: i32) -> Score {
         if self.is_win() {
             Score(self.0 + ply)
         } else if self.is_loss() {
             Score(self.0 - ply)
+        } else if self.is_db_win() {
+            Score::db_win(Self::DB_WIN.0 - self.0 - ply)
+        } else if self.is_db_loss() {
+            Score::db_loss(Self::DB_WIN.0 + self.0 - ply)
         } else {
             self
         }
@@ -91,6 +110,10 @@ impl Score {
             Score(self.0 - ply)
         } else if self.is_loss() {
             Score(self.0 + ply)
+        } else if self.is_db_win() {
+            Score::db_win(Self::DB_WIN.0 - self.0 + ply)
+        } else if self.is_db_loss() {
+            Score::db_loss(Self::DB_WIN.0 + self.0 + ply)
         } else {
             self
         }
@@ -158,6 +181,14 @@ mod tests {
         assert_eq!(Score::db_win(500).hub(), "89.01");
         assert_eq!(Score::db_loss(2).hub(), "-89.98");
         assert!(!Score::db_win(1).is_decisive());
+        // Stored at ply 4 and read at ply 1: three plies nearer.
+        let (win, loss) = (Score::db_win(10), Score::db_loss(10));
+        assert_eq!(win.to_tt(4), Score::db_win(6));
+        assert_eq!(win.to_tt(4).from_tt(1), Score::db_win(7));
+        assert_eq!(loss.to_tt(4).from_tt(1), Score::db_loss(7));
+        assert_eq!(win.to_tt(4).from_tt(4), win);
+        assert!(Score::db_win(99).is_db_win() && !Score(Score::DB_WIN.0 - 100).is_db_win());
+        assert!(Score::db_loss(1).is_db_loss() && !Score::db_loss(1).is_db_win());
     }
 
     #[test]

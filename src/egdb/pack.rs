@@ -1,0 +1,385 @@
+//! A group's values compressed: two streams of blocks, each block compressed alone, with a
+//! block index for random access.
+//!
+//! - The *class* stream: one byte a position, its R18 class (`value::class`).
+//! - The *dtc* stream: one or two bytes a position (one when every dtc of the group fits).
+//!
+//! Capture positions are not stored: their value follows from their captures, which lead to
+//! smaller groups, so a probe plays them (`Tables::value`), as Cake and Scan do. Their slots,
+//! and the dtc slots of draws, hold whatever compresses best: here the value before them,
+//! which lengthens the runs. Leaving captures out is most of the gain: in most pool endings a
+//! capture is pending somewhere, and those values are the least regular.
+//!
+//! A block whose bytes are all the same is stored as that one byte (a zstd frame is never
+//! one byte long), and read without decompressing. Other blocks are zstd frames: zstd
+//! (a maintained binding of the reference C library) compresses these runs several times
+//! smaller than plain run-length coding, and decompresses a block in microseconds.
+//!
+//! Body layout (all little-endian), after the file header of `file`:
+//! `block: u32, dtc_bytes: u8, 0u8 x3, blocks: u64`, then `blocks + 1` class offsets and
+//! `blocks + 1` dtc offsets (`u64`, from the start of each stream's data), then the class
+//! data, then the dtc data.
+
+use crate::core::movegen;
+use crate::egdb::index::Group;
+use crate::egdb::params::{PACK_BLOCK, PACK_LEVEL};
+use crate::egdb::value::{self, MAX_DTC};
+use crate::egdb::Wdl50;
+use rayon::prelude::*;
+use std::cell::RefCell;
+use std::sync::Mutex;
+
+const BODY_HEADER: usize = 4 + 1 + 3 + 8;
+
+/// Which of a group's two streams.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    Class = 0,
+    Dtc = 1,
+}
+
+/// Does position `i` of `g` have a capture pending (and so is not stored)?
+pub fn is_capture(g: Group, i: u64) -> bool {
+    movegen::has_capture(&g.position(i))
+}
+
+/// The compressed body of group `g`'s `values` (capture positions left out).
+pub fn pack(g: Group, values: &[u16]) -> Vec<u8> {
+    pack_with(g, values, PACK_BLOCK, PACK_LEVEL)
+}
+
+/// `pack` with another block size and zstd level (for measuring them).
+pub fn pack_with(g: Group, values: &[u16], block: usize, level: i32) -> Vec<u8> {
+    let max_dtc = values.par_iter().map(|&v| value::dtc(v)).max().unwrap_or(0);
+    let dtc_bytes: usize = if max_dtc <= 0xFF { 1 } else { 2 };
+    let blocks: Vec<(Vec<u8>, Vec<u8>)> = values
+        .par_chunks(block)
+        .enumerate()
+        .map(|(b, chunk)| {
+            let base = (b * block) as u64;
+            let stored: Vec<Option<u16>> = chunk
+                .iter()
+                .enumerate()
+                .map(|(j, &v)| (!is_capture(g, base + j as u64)).then_some(v))
+                .collect();
+            let classes = fill(stored.iter().map(|v| v.map(|v| u16::from(class_code(v)))));
+            let dtcs = fill(stored.iter().map(|v| {
+                v.filter(|&v| value::class(v) != Some(Wdl50::Draw))
+                    .map(value::dtc)
+            }));
+            let class_bytes: Vec<u8> = classes.iter().map(|&c| c as u8).collect();
+            let dtc_raw: Vec<u8> = if dtc_bytes == 1 {
+                dtcs.iter().map(|&d| d as u8).collect()
+            } else {
+                dtcs.iter().flat_map(|d| d.to_le_bytes()).collect()
+            };
+            (compress(&class_bytes, level), compress(&dtc_raw, level))
+        })
+        .collect();
+    let n = blocks.len();
+    let mut body = Vec::new();
+    body.extend_from_slice(&(block as u32).to_le_bytes());
+    body.extend_from_slice(&[dtc_bytes as u8, 0, 0, 0]);
+    body.extend_from_slice(&(n as u64).to_le_bytes());
+    for stream in [0, 1] {
+        let mut off = 0u64;
+        body.extend_from_slice(&off.to_le_bytes());
+        for b in &blocks {
+            off += if stream == 0 { b.0.len() } else { b.1.len() } as u64;
+            body.extend_from_slice(&off.to_le_bytes());
+        }
+    }
+    for b in &blocks {
+        body.extend_from_slice(&b.0);
+    }
+    for b in &blocks {
+        body.extend_from_slice(&b.1);
+    }
+    body
+}
+
+/// A value's class as its stream byte.
+fn class_code(v: u16) -> u8 {
+    (v >> 13) as u8
+}
+
+/// The values with the gaps (None) filled by the value before them (the first ones by the
+/// first value there is), so that gaps extend runs.
+fn fill(values: impl Iterator<Item = Option<u16>> + Clone) -> Vec<u16> {
+    let first = values.clone().flatten().next().unwrap_or(0);
+    let mut last = first;
+    values
+        .map(|v| {
+            if let Some(v) = v {
+                last = v;
+            }
+            last
+        })
+        .collect()
+}
+
+/// One block's stored form: one byte when all its bytes are equal, else a zstd frame.
+fn compress(raw: &[u8], level: i32) -> Vec<u8> {
+    match raw.first() {
+        Some(&b) if raw.iter().all(|&x| x == b) => vec![b],
+        _ => zstd::bulk::compress(raw, level).expect("compressing in memory"),
+    }
+}
+
+thread_local! {
+    /// One decompression context a thread, reused (creating one costs more than a block).
+    static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { RefCell::new(None) };
+}
+
+/// Decompress one block into `out` (cleared first), checking its length.
+fn decompress(frame: &[u8], len: usize, out: &mut Vec<u8>) -> Result<(), String> {
+    out.clear();
+    if frame.len() == 1 {
+        out.resize(len, frame[0]);
+        return Ok(());
+    }
+    out.reserve(len);
+    DECOMPRESSOR.with(|d| {
+        let mut d = d.borrow_mut();
+        if d.is_none() {
+            *d = Some(zstd::bulk::Decompressor::new().map_err(|e| e.to_string())?);
+        }
+        let d = d.as_mut().expect("just made");
+        d.decompress_to_buffer(frame, out)
+            .map_err(|e| e.to_string())
+    })?;
+    if out.len() != len {
+        return Err(format!("a block of {} bytes, {len} expected", out.len()));
+    }
+    Ok(())
+}
+
+/// A group's compressed values, as read from its file (`file::decode` checks it first).
+pub struct Packed {
+    group: Group,
+    count: u64,
+    block: u64,
+    dtc_bytes: usize,
+    blocks: u64,
+    body: Vec<u8>,
+    /// Where each stream's offsets and data start in `body`.
+    offsets: [usize; 2],
+    data: [usize; 2],
+}
+
+impl std::fmt::Debug for Packed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Packed({}, {} bytes)", self.group, self.body.len())
+    }
+}
+
+impl Packed {
+    /// Read a body made by `pack`, checking its layout (not yet the blocks themselves).
+    pub fn parse(g: Group, body: Vec<u8>) -> Result<Packed, String> {
+        if body.len() < BODY_HEADER {
+            return Err("truncated block index".into());
+        }
+        let block = u64::from(u32::from_le_bytes(body[0..4].try_into().expect("4")));
+        let dtc_bytes = usize::from(body[4]);
+        let blocks = u64::from_le_bytes(body[8..16].try_into().expect("8"));
+        if block == 0 || !(1..=2).contains(&dtc_bytes) {
+            return Err("bad block header".into());
+        }
+        let count = g.size();
+        if blocks != count.div_ceil(block) {
+            return Err(format!("{blocks} blocks for {count} positions"));
+        }
+        let index = 2 * (blocks + 1) * 8;
+        if (body.len() as u64) < BODY_HEADER as u64 + index {
+            return Err("truncated block index".into());
+        }
+        let offsets = [BODY_HEADER, BODY_HEADER + (blocks as usize + 1) * 8];
+        let mut p = Packed {
+            group: g,
+            count,
+            block,
+            dtc_bytes,
+            blocks,
+            body,
+            offsets,
+            data: [0; 2],
+        };
+        p.data[0] = BODY_HEADER + index as usize;
+        let class_len = p.offset(Stream::Class, blocks);
+        p.data[1] = p.data[0].saturating_add(class_len as usize);
+        let dtc_len = p.offset(Stream::Dtc, blocks);
+        if p.data[1] as u64 + dtc_len != p.body.len() as u64 {
+            return Err("block index does not match the data".into());
+        }
+        for s in [Stream::Class, Stream::Dtc] {
+            for b in 0..blocks {
+                if p.offset(s, b) >= p.offset(s, b + 1) {
+                    return Err("block index out of order".into());
+                }
+            }
+        }
+        Ok(p)
+    }
+
+    pub fn group(&self) -> Group {
+        self.group
+    }
+
+    /// The compressed size.
+    pub fn bytes(&self) -> usize {
+        self.body.len()
+    }
+
+    fn offset(&self, s: Stream, b: u64) -> u64 {
+        let at = self.offsets[s as usize] + 8 * b as usize;
+        u64::from_le_bytes(self.body[at..at + 8].try_into().expect("8"))
+    }
+
+    fn frame(&self, s: Stream, b: u64) -> &[u8] {
+        let start = self.data[s as usize] + self.offset(s, b) as usize;
+        let end = self.data[s as usize] + self.offset(s, b + 1) as usize;
+        &self.body[start..end]
+    }
+
+    /// The raw length of block `b` of stream `s`.
+    fn raw_len(&self, s: Stream, b: u64) -> usize {
+        let n = (self.count - b * self.block).min(self.block) as usize;
+        match s {
+            Stream::Class => n,
+            Stream::Dtc => n * self.dtc_bytes,
+        }
+    }
+
+    /// Block `b` of stream `s`, decompressed into `out`.
+    pub fn block(&self, s: Stream, b: u64, out: &mut Vec<u8>) -> Result<(), String> {
+        decompress(self.frame(s, b), self.raw_len(s, b), out)
+    }
+
+    /// The stored value of position `i` (a capture position's is meaningless), through
+    /// `cache`. The dtc block is read only for a win or a loss.
+    pub fn value(&self, i: u64, cache: &BlockCache) -> Option<u16> {
+        let (b, j) = (i / self.block, (i % self.block) as usize);
+        let c = self.byte(Stream::Class, b, j, cache)?;
+        let class = value::class(u16::from(c) << 13)?;
+        if class == Wdl50::Draw {
+            return Some(value::encode(Wdl50::Draw, 0));
+        }
+        let d = if self.dtc_bytes == 1 {
+            u16::from(self.byte(Stream::Dtc, b, j, cache)?)
+        } else {
+            let lo = self.byte(Stream::Dtc, b, 2 * j, cache)?;
+            let hi = self.byte(Stream::Dtc, b, 2 * j + 1, cache)?;
+            u16::from_le_bytes([lo, hi])
+        };
+        Some(value::encode(class, d.min(MAX_DTC)))
+    }
+
+    /// Byte `j` of block `b` of stream `s`.
+    fn byte(&self, s: Stream, b: u64, j: usize, cache: &BlockCache) -> Option<u8> {
+        let frame = self.frame(s, b);
+        if frame.len() == 1 {
+            return Some(frame[0]);
+        }
+        cache.byte(self, s, b, j)
+    }
+
+    /// Every stored value, in index order (capture positions' meaningless).
+    pub fn unpack(&self) -> Result<Vec<u16>, String> {
+        let blocks: Vec<Vec<u16>> = (0..self.blocks)
+            .into_par_iter()
+            .map(|b| {
+                let mut classes = Vec::new();
+                let mut dtcs = Vec::new();
+                self.block(Stream::Class, b, &mut classes)?;
+                self.block(Stream::Dtc, b, &mut dtcs)?;
+                classes
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &c)| {
+                        let class = value::class(u16::from(c) << 13)
+                            .ok_or_else(|| format!("invalid class in block {b}"))?;
+                        if class == Wdl50::Draw {
+                            return Ok(value::encode(Wdl50::Draw, 0));
+                        }
+                        let d = if self.dtc_bytes == 1 {
+                            u16::from(dtcs[j])
+                        } else {
+                            u16::from_le_bytes([dtcs[2 * j], dtcs[2 * j + 1]])
+                        };
+                        Ok(value::encode(class, d.min(MAX_DTC)))
+                    })
+                    .collect()
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(blocks.concat())
+    }
+}
+
+/// Decompressed blocks shared by the threads of a search: direct-mapped by (group, stream,
+/// block), each slot behind its own lock, so probes of different blocks do not wait on each
+/// other. A damaged block (the checksum makes this all but impossible) answers None.
+pub struct BlockCache {
+    slots: Vec<Mutex<Slot>>,
+}
+
+struct Slot {
+    key: u64,
+    data: Vec<u8>,
+}
+
+const EMPTY: u64 = u64::MAX;
+
+impl BlockCache {
+    pub fn new(slots: usize) -> BlockCache {
+        BlockCache {
+            slots: (0..slots.max(1))
+                .map(|_| {
+                    Mutex::new(Slot {
+                        key: EMPTY,
+                        data: Vec::new(),
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    fn byte(&self, p: &Packed, s: Stream, b: u64, j: usize) -> Option<u8> {
+        let key = (p.group.id() as u64) << 41 | (s as u64) << 40 | b;
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20;
+        let slot = &self.slots[(h % self.slots.len() as u64) as usize];
+        let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.key != key {
+            slot.key = EMPTY;
+            if let Err(why) = p.block(s, b, &mut slot.data) {
+                log::warn!("endgame table {}: block {b}: {why}", p.group);
+                return None;
+            }
+            slot.key = key;
+        }
+        slot.data.get(j).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gaps_take_the_value_before_them() {
+        let v = [None, Some(3), None, None, Some(5), None];
+        assert_eq!(fill(v.iter().copied()), vec![3, 3, 3, 3, 5, 5]);
+        assert_eq!(fill([None, None].iter().copied()), vec![0, 0]);
+    }
+
+    #[test]
+    fn blocks_round_trip() {
+        let mut out = Vec::new();
+        for raw in [vec![7u8; 1000], (0..=255).collect::<Vec<u8>>(), vec![1]] {
+            decompress(&compress(&raw, PACK_LEVEL), raw.len(), &mut out).unwrap();
+            assert_eq!(out, raw);
+        }
+        assert!(decompress(&compress(&[1, 2, 3, 1, 2, 3], 1), 5, &mut out).is_err());
+        assert!(decompress(&[1, 2, 3], 3, &mut out).is_err());
+    }
+}
