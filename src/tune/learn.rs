@@ -24,16 +24,6 @@ use crate::eval::{evaluate, Weights};
 use rayon::prelude::*;
 use std::collections::HashSet;
 
-/// Linear terms the fit leaves at their starting values: the lone-king rule
-/// (`lone_king_off_diagonal`). Self-play at data speed draws many won three-kings endings by
-/// the 13-move count, and a free fit learned a large negative value (-535) from them, which
-/// would steer the search away from the won endings the rule is there for.
-pub const HELD: &[usize] = &[6];
-const _: () = assert!(matches!(
-    pattern::LINEAR[6].0.as_bytes(),
-    b"lone_king_off_diagonal"
-));
-
 /// One position: its features from the side to move and what the fit aims at.
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
@@ -356,7 +346,7 @@ pub fn epoch(d: &Data, cfg: &LearnConfig, st: &mut State, on_batch: &mut dyn FnM
                 if j >= LINEAR_LEN {
                     g += 2.0 * l2 * *w;
                 }
-                if HELD.contains(&j) || (g == 0.0 && *m == 0.0) {
+                if g == 0.0 && *m == 0.0 {
                     // A state no position has reached yet: nothing to move.
                     return;
                 }
@@ -545,9 +535,6 @@ mod tests {
         );
         // Patterns see a king as a piece, as they see a man: the king's value over a man's
         // is the linear part's alone.
-        for &j in HELD {
-            assert_eq!(st.w[j], base[j], "held term {j}");
-        }
         let king_over_man = st.w[1] - st.w[0];
         assert!((king_over_man - 150.0).abs() < 20.0, "{king_over_man}");
     }
