@@ -14,7 +14,7 @@
 //! processor has it, else shifts and masks), with a slow square-by-square twin
 //! (`indices_slow`) that a test compares both with. They are computed
 //! from scratch at each evaluation, not kept up to date in `play`: the gather measured about
-//! 28 ns of an evaluation's 140 to 180 (`bench --eval`), which is all an incremental update
+//! 28 ns of an evaluation's 95 (`bench --eval`), which is all an incremental update
 //! could save, and that update would cost something at every move made, searched or not
 //! (tuning/README.md). The weights (`PatternWeights`) are data, read from the binary format of
 //! `eval::pattern_file`; they are tuned by `tune::learn`.
