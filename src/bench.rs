@@ -94,3 +94,36 @@ pub fn run_with_egdb(
         time: start.elapsed(),
     })
 }
+
+/// Random positions `eval_speed` times the evaluation on: from random games, openings to
+/// endings.
+pub const EVAL_POSITIONS: usize = 100_000;
+
+/// Nanoseconds per call of the static evaluation under `weights` (the hand evaluation, or the
+/// patterns when `weights` carry them) and of the pattern window gather alone, the part an
+/// incremental update could save (as `indices` does it, and with shifts only): the best of three passes over `EVAL_POSITIONS` positions.
+pub fn eval_speed(weights: &crate::eval::Weights) -> (f64, f64, f64) {
+    use crate::eval::pattern::{indices, Oriented};
+    use std::hint::black_box;
+    let positions: Vec<crate::core::Position> =
+        crate::core::random_games::RandomPositions::new(1, usize::MAX)
+            .take(EVAL_POSITIONS)
+            .collect();
+    let time = |f: &dyn Fn(&crate::core::Position) -> i32| {
+        (0..3)
+            .map(|_| {
+                let t = Instant::now();
+                let mut sum = 0i64;
+                for p in &positions {
+                    sum += f(black_box(p)) as i64;
+                }
+                black_box(sum);
+                t.elapsed().as_secs_f64() * 1e9 / positions.len() as f64
+            })
+            .fold(f64::MAX, f64::min)
+    };
+    let eval = time(&|p| crate::eval::evaluate(p, weights));
+    let gather = time(&|p| indices(&Oriented::new(p))[12] as i32);
+    let shifts = time(&|p| crate::eval::pattern::indices_shifts(&Oriented::new(p))[12] as i32);
+    (eval, gather, shifts)
+}

@@ -32,6 +32,8 @@ pub enum Kind {
     Egdb,
     /// A match's PDN games (about 2 KiB a game: 256 MiB is over 100,000 games).
     Pdn,
+    /// A pattern trainer's checkpoint (`tune::learn`, about 4 MiB).
+    Checkpoint,
 }
 
 impl Kind {
@@ -45,6 +47,7 @@ impl Kind {
             Kind::TuneData => 1024 * MIB,
             Kind::Egdb => 16 * 1024 * MIB,
             Kind::Pdn => 256 * MIB,
+            Kind::Checkpoint => 64 * MIB,
         }
     }
 
@@ -56,6 +59,7 @@ impl Kind {
             Kind::TuneData => "tuning data",
             Kind::Egdb => "an endgame table",
             Kind::Pdn => "a PDN file",
+            Kind::Checkpoint => "a training checkpoint",
         }
     }
 }

@@ -513,3 +513,32 @@ fn the_table_is_in_memory_before_ready() {
     e.close_stdin();
     assert!(e.wait_exit().success());
 }
+
+/// A pattern weights file (`tuning/patterns.bin`) loads through `eval-file` like a text one
+/// and plays; a damaged one is refused with the reason and the weights stay.
+#[test]
+fn eval_file_loads_pattern_weights_and_refuses_damaged_ones() {
+    let mut e = Engine::start();
+    e.handshake();
+    let patterns = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/patterns.bin");
+    let dir = support::scratch_dir("eval-file-patterns");
+    let bad = dir.join("bad.bin");
+    let mut bytes = std::fs::read(patterns).unwrap();
+    bytes[5000] ^= 1;
+    std::fs::write(&bad, &bytes).unwrap();
+    e.send(&format!(
+        "set-param name=eval-file value=\"{}\"",
+        bad.display()
+    ));
+    let err = e.recv();
+    assert!(err.starts_with("error message=\"eval-file: "), "{err}");
+    assert!(err.contains("damaged"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    e.send(&format!("set-param name=eval-file value=\"{patterns}\""));
+    assert_eq!(e.sync(), Vec::<String>::new());
+    e.send("pos start");
+    e.send("level depth=5");
+    e.send("go think");
+    let lines = e.until("done");
+    legal_done(lines.last().unwrap(), START, &[]);
+}

@@ -8,6 +8,10 @@
 //! `±SEARCH_CLAMP`), or `-` for positions nobody searched (the opening and random plies).
 //! The tuner can fit to a blend of the two (`poolshark tune --lambda`).
 //!
+//! A long run meets the same position in many games (the openings above all): `Dedup`
+//! keeps the first line of each position and drops the rest, so that the data weighs each
+//! position once (`selfplay` does this unless told `--keep-duplicates`).
+//!
 //! `opening` and `play_out` (a game's start, and a game played to its end in-process) serve
 //! `tune::spsa` as well.
 
@@ -17,6 +21,8 @@ use crate::core::notation::write_fen;
 use crate::core::rng::Xorshift64;
 use crate::core::{movegen, Color, Game, Move, Position};
 use crate::search::{Engine, Limits, SearchControl};
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -49,6 +55,41 @@ pub struct GameData {
 pub fn data_line(pos: &Position, white_score: f64, search: Option<i32>) -> String {
     let search = search.map_or("-".to_string(), |s| s.to_string());
     format!("{} ; {} ; {}\n", write_fen(pos), white_score, search)
+}
+
+/// Drops data lines whose position (the FEN, the side to move included) was already seen.
+#[derive(Default)]
+pub struct Dedup {
+    /// 64-bit hashes of the FENs seen: 8 bytes a position, and at five million positions a
+    /// collision (one position wrongly dropped) has odds of about one in a million.
+    seen: HashSet<u64>,
+}
+
+impl Dedup {
+    /// The lines of `text` (data lines, `FEN ; ...`) whose position is new, and their count.
+    pub fn filter(&mut self, text: &str) -> (String, usize) {
+        let (mut out, mut n) = (String::with_capacity(text.len()), 0);
+        for line in text.lines() {
+            let fen = line.split(';').next().unwrap_or_default().trim();
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            fen.hash(&mut h);
+            if self.seen.insert(h.finish()) {
+                out.push_str(line);
+                out.push('\n');
+                n += 1;
+            }
+        }
+        (out, n)
+    }
+
+    /// Positions seen so far.
+    pub fn len(&self) -> usize {
+        self.seen.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.seen.is_empty()
+    }
 }
 
 /// Longest game played out, in plies; longer ones are scored as draws (the 40-move rule ends
@@ -183,5 +224,22 @@ pub fn run(
     match err {
         Some(e) => Err(e),
         None => Ok(lines),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dedup_keeps_the_first_line_of_each_position() {
+        let mut d = Dedup::default();
+        let (out, n) =
+            d.filter("B:W21-32:B1-12 ; 1 ; -\nW:W21-32:B1-12 ; 0 ; 5\nB:W21-32:B1-12 ; 0 ; 3\n");
+        assert_eq!(n, 2);
+        assert_eq!(out, "B:W21-32:B1-12 ; 1 ; -\nW:W21-32:B1-12 ; 0 ; 5\n");
+        let (out, n) = d.filter("W:W21-32:B1-12 ; 1 ; 7\nB:W22-32:B1-12 ; 1 ; -\n");
+        assert_eq!((out.as_str(), n), ("B:W22-32:B1-12 ; 1 ; -\n", 1));
+        assert_eq!(d.len(), 3);
     }
 }

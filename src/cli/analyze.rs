@@ -82,12 +82,22 @@ pub struct BenchArgs {
     engine: EngineArgs,
     #[command(flatten)]
     egdb: EgdbArg,
+    /// Time the static evaluation instead (with --weights, that file's): prints `eval-ns <ns
+    /// per call> gather-ns <ns per pattern window gather> gather-shifts-ns <the same without
+    /// BMI2>` over random positions.
+    #[arg(long)]
+    eval: bool,
 }
 
 impl BenchArgs {
     /// Prints progress per position on stderr, then `nodes <n> nps <n>`.
     pub fn run(self) -> Result<(), CliError> {
         let weights = self.engine.weights.load()?;
+        if self.eval {
+            let (eval, gather, shifts) = crate::bench::eval_speed(&weights);
+            outln!("eval-ns {eval:.1} gather-ns {gather:.1} gather-shifts-ns {shifts:.1}");
+            return Ok(());
+        }
         let n = crate::bench::POSITIONS.len();
         let search = &self.engine.search;
         let r = crate::bench::run_with_egdb(

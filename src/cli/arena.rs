@@ -208,9 +208,13 @@ pub struct SelfplayArgs {
     weights: WeightsArg,
     /// Play only shard I of N (`0/4` .. `3/4`) of the --games run: the games with
     /// game index % N == I, each seeded as in the whole run, so the shards' lines together
-    /// are the whole run's.
+    /// are the whole run's (each shard drops only its own duplicates).
     #[arg(long, value_parser = clap::value_parser!(Shard))]
     shard: Option<Shard>,
+    /// Write every position of every game. By default a position already written (the
+    /// openings above all) is left out, so the data weighs each position once.
+    #[arg(long)]
+    keep_duplicates: bool,
 }
 
 impl SelfplayArgs {
@@ -236,22 +240,44 @@ impl SelfplayArgs {
             weights,
         };
         let start = Instant::now();
+        let bar = indicatif::ProgressBar::new(games as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "selfplay [{wide_bar}] {pos}/{len} games, {msg}, ETA {eta}",
+            )
+            .expect("a valid template"),
+        );
+        let mut dedup = (!self.keep_duplicates).then(arena::selfplay::Dedup::default);
+        let mut written = 0usize;
         let result = run(
             &cfg,
-            &mut |text| writer.write_all(text.as_bytes()),
+            &mut |text| {
+                let (kept, n) = match dedup.as_mut() {
+                    Some(d) => d.filter(text),
+                    None => (text.to_string(), text.lines().count()),
+                };
+                written += n;
+                writer.write_all(kept.as_bytes())
+            },
             &mut |g, lines| {
-                if g % 10 == 0 || g == games {
-                    errln!(
-                        "games {g}/{games} positions {lines} time {:.1}s",
-                        start.elapsed().as_secs_f64()
-                    );
-                }
+                bar.set_position(g as u64);
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                bar.set_message(format!(
+                    "{lines} positions played ({:.0}/s)",
+                    lines as f64 / secs
+                ));
             },
         );
-        let n = result
-            .and_then(|n| writer.flush().map(|_| n))
+        bar.finish_and_clear();
+        let secs = start.elapsed().as_secs_f64();
+        result
+            .and_then(|_| writer.flush())
             .map_err(|e| runtime(format!("writing {}: {e}", out.display())))?;
-        outln!("games {games} positions {n} file {}", out.display());
+        errln!(
+            "selfplay: {games} games, {written} positions written in {secs:.1}s ({:.0} positions/s)",
+            written as f64 / secs.max(1e-9)
+        );
+        outln!("games {games} positions {written} file {}", out.display());
         Ok(())
     }
 }

@@ -80,7 +80,8 @@ impl SearchArgs {
 /// `--weights`: the evaluation weights.
 #[derive(clap::Args)]
 pub struct WeightsArg {
-    /// Evaluation weights file (tuning/weights.txt format) instead of the built-in one.
+    /// Evaluation weights file instead of the built-in one: hand weights (tuning/weights.txt
+    /// format) or a pattern evaluation (tuning/patterns.bin format, made by `learn`).
     #[arg(long)]
     pub weights: Option<PathBuf>,
 }

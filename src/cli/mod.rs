@@ -1,8 +1,8 @@
 //! The command line: clap subcommands that parse their options and call the library.
 //!
 //! One file per command family: `position` (perft, moves, show), `analyze` (analyze,
-//! bench), `arena` (match, stats, selfplay, openings), `tune` (tune, spsa), `book`, `egdb`
-//! and `serve`. Each
+//! bench), `arena` (match, stats, selfplay, openings), `tune` (tune, spsa), `learn`, `book`,
+//! `egdb` and `serve`. Each
 //! subcommand is an `Args` struct with a `run` method; the option groups several commands
 //! share (`--fen`/`--moves`, `--threads`/`--hash`/`--weights`) are declared once in `args`
 //! and flattened into them.
@@ -29,6 +29,7 @@ mod arena;
 mod args;
 mod book;
 mod egdb;
+mod learn;
 mod position;
 mod serve;
 mod tune;
@@ -91,6 +92,13 @@ enum Command {
     /// on the threads. Writes the weights (also every 5% of the run, so a stopped run
     /// leaves its latest). tuning/README.md gives the pipeline.
     Spsa(tune::SpsaArgs),
+    /// Fit the pattern evaluation (overlapping 4x4 windows of the board, each state a
+    /// learned weight, plus a small linear part) to self-play data by Adam, on all cores.
+    /// Prints the loss on the data and on a held-out tenth after each epoch, and writes the
+    /// weights (the binary format of tuning/patterns.bin, loaded by --weights or eval-file)
+    /// and a checkpoint after each: the same command run again resumes. tuning/README.md
+    /// gives the pipeline.
+    Learn(learn::LearnArgs),
     /// Print balanced openings, one FEN a line: every distinct position PLIES plies from the
     /// start scoring within MARGIN men at DEPTH (books/openings-3ply.txt is made this way).
     Openings(arena::OpeningsArgs),
@@ -184,6 +192,7 @@ pub fn main() -> ExitCode {
         Command::Selfplay(a) => a.run(),
         Command::Tune(a) => a.run(),
         Command::Spsa(a) => a.run(),
+        Command::Learn(a) => a.run(),
         Command::Openings(a) => a.run(),
         Command::Book(c) => c.run(),
         Command::Bench(a) => a.run(),

@@ -50,6 +50,8 @@ pub enum WeightsError {
         key: String,
         text: String,
     },
+    /// A pattern weights file that is refused (`eval::pattern_file`).
+    Patterns(crate::eval::pattern_file::PatternFileError),
     /// A value outside its term's range (`weights::TERMS`).
     OutOfRange {
         line: usize,
@@ -66,6 +68,7 @@ impl fmt::Display for WeightsError {
             WeightsError::BadVersion { found } => {
                 write!(f, "first line is '{found}', expected '{HEADER} {VERSION}'")
             }
+            WeightsError::Patterns(e) => write!(f, "{e}"),
             WeightsError::MissingKey(k) => write!(f, "no line for '{k}'"),
             WeightsError::UnknownKey { line, key } => write!(f, "line {line}: unknown key '{key}'"),
             WeightsError::DuplicateKey { line, key } => {

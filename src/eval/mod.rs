@@ -14,6 +14,8 @@
 
 pub mod features;
 pub mod file;
+pub mod pattern;
+pub mod pattern_file;
 pub mod weights;
 
 use crate::core::attacks::king_attacks;
@@ -168,6 +170,9 @@ impl Sink for Sum<'_> {
 
 /// The evaluation, from the side to move, within `EVAL_LIMIT`.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+    if let Some(p) = &w.patterns {
+        return p.evaluate(pos);
+    }
     let mut sum = Sum::new(w);
     terms(pos, w, &mut sum);
     sum.score().clamp(-EVAL_LIMIT, EVAL_LIMIT)

@@ -13,6 +13,7 @@
 //! weights in range stay far from the scores of proved wins.
 
 use crate::eval::file::{self, WeightsError};
+use crate::eval::pattern_file;
 use std::ops::{Range, RangeInclusive};
 use std::sync::OnceLock;
 
@@ -66,6 +67,9 @@ macro_rules! terms {
         #[derive(Clone, Debug, PartialEq)]
         pub struct Weights {
             $( $(#[doc = $doc])* pub $name: $ty, )*
+            /// The pattern evaluation (`eval::pattern`), when a pattern weights file was
+            /// loaded: it then replaces the hand terms above, which are kept as they were.
+            pub patterns: Option<std::sync::Arc<crate::eval::pattern::PatternWeights>>,
         }
 
         /// Where each term's first value lies in `Weights::to_vec()` (and in a feature
@@ -98,7 +102,7 @@ macro_rules! terms {
         impl Weights {
             /// The original hand-set values (`tuning/handset.txt`).
             pub fn handset() -> Weights {
-                Weights { $( $name: $handset, )* }
+                Weights { $( $name: $handset, )* patterns: None }
             }
 
             /// All values in `TERMS` order.
@@ -114,6 +118,7 @@ macro_rules! terms {
                 assert_eq!(v.len(), LEN, "weights vector length");
                 Weights {
                     $( $name: Values::from_slice(&v[AT.$name..AT.$name + <$ty as Values>::LEN]), )*
+                    patterns: None,
                 }
             }
 
@@ -232,15 +237,24 @@ impl Default for Weights {
 }
 
 impl Weights {
-    /// Read a weights file from disk (a regular file, at most `files::Kind::Weights`'s limit).
+    /// Read a weights file from disk (a regular file, at most `files::Kind::Weights`'s limit):
+    /// the text format of `eval::file`, or a pattern weights file (`eval::pattern_file`, told
+    /// apart by its first bytes), which gives the built-in hand weights with the patterns.
     pub fn load(path: &std::path::Path) -> Result<Weights, WeightsError> {
-        let text =
-            crate::files::read_to_string(path, crate::files::Kind::Weights).map_err(|e| {
-                WeightsError::Io {
-                    path: path.display().to_string(),
-                    message: e.reason(),
-                }
-            })?;
+        let io = |message: String| WeightsError::Io {
+            path: path.display().to_string(),
+            message,
+        };
+        let bytes =
+            crate::files::read(path, crate::files::Kind::Weights).map_err(|e| io(e.reason()))?;
+        if pattern_file::is_pattern_file(&bytes) {
+            let p = pattern_file::parse(&bytes).map_err(WeightsError::Patterns)?;
+            return Ok(Weights {
+                patterns: Some(std::sync::Arc::new(p)),
+                ..Weights::default()
+            });
+        }
+        let text = String::from_utf8(bytes).map_err(|_| io("not a text file".into()))?;
         file::parse(&text)
     }
 

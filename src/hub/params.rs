@@ -170,7 +170,7 @@ impl Params {
             ),
             Param::EvalFile => (
                 Kind::Text,
-                "evaluation weights file (tuning/weights.txt format); empty for the built-in weights",
+                "evaluation weights file (tuning/weights.txt or tuning/patterns.bin format); empty for the built-in weights",
             ),
         };
         Declared {

@@ -6,10 +6,12 @@
 //! products. `texel` fits the scaling constant `k`, then the weights by Adam on the mean
 //! squared error, in parallel with rayon. `spsa` tunes by playing games instead, which
 //! measures strength itself. `run` holds what both do around the fit: the held-out split and
-//! the weights file, saved whole with the command that made it. `tuning/README.md` gives
+//! the weights file, saved whole with the command that made it. `learn` fits the pattern
+//! evaluation (`eval::pattern`) the same way, sparse and resumable. `tuning/README.md` gives
 //! the whole pipeline.
 
 pub mod data;
+pub mod learn;
 pub mod run;
 pub mod spsa;
 pub mod texel;

@@ -1,0 +1,193 @@
+//! `poolshark learn`: fit the pattern evaluation to self-play data (`tune::learn`), with a
+//! progress bar and the losses on stderr, a checkpoint after every epoch, and the weights
+//! file (`eval::pattern_file`) at the end.
+
+use super::args::{parse_non_negative, parse_positive, parse_unit_interval};
+use super::{input, runtime, CliError};
+use crate::eval::pattern::PatternWeights;
+use crate::eval::pattern_file;
+use crate::files::{self, Kind};
+use crate::tune::learn::{self, checkpoint, Data, LearnConfig, State};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The options of `poolshark learn`.
+#[derive(clap::Args)]
+pub struct LearnArgs {
+    /// `FEN ; White's score ; search score` lines, as `selfplay` writes them. May be given
+    /// more than once; a position met again (in any file) is counted once.
+    #[arg(long, required = true)]
+    data: Vec<PathBuf>,
+    /// Where to write the pattern weights (the binary format of tuning/patterns.bin),
+    /// after every epoch and at the end.
+    #[arg(long)]
+    out: PathBuf,
+    /// The checkpoint, written after every epoch (default: OUT.ckpt). Run the same command
+    /// again and it continues from there; a checkpoint from other data or settings is refused.
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Starting pattern weights (default: the linear part at the hand evaluation's values,
+    /// every table value 0).
+    #[arg(long)]
+    start: Option<PathBuf>,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    epochs: u32,
+    /// Adam's step (hundredths of a man) at the first epoch; it falls to a tenth by the last.
+    #[arg(long, default_value_t = 0.5, value_parser = parse_positive)]
+    learning_rate: f64,
+    /// Positions per step.
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    batch: u32,
+    /// Pull of the table values toward 0: l2 * w^2 per value added to the loss.
+    #[arg(long, default_value_t = 1e-7, value_parser = parse_non_negative)]
+    l2: f64,
+    /// Aim at LAMBDA * result + (1 - LAMBDA) * sigmoid(K * search score) where a line has a
+    /// search score (1: the game results only).
+    #[arg(long, default_value_t = 0.5, value_parser = parse_unit_interval)]
+    lambda: f64,
+    /// The scale of sigmoid(K * eval) (default: fitted to the hand evaluation on the data,
+    /// which keeps the learned weights in hundredths of a man).
+    #[arg(long, value_parser = parse_positive)]
+    k: Option<f64>,
+    /// Seed for the order positions are visited in.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+}
+
+impl LearnArgs {
+    /// Loads the data, fits, writes `--out` and the checkpoint after each epoch, and prints a
+    /// summary line on stdout.
+    pub fn run(self) -> Result<(), CliError> {
+        if let Some(t) = self.threads {
+            // Only fails when a pool already exists, which it cannot here.
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(t as usize)
+                .build_global();
+        }
+        files::check_output(&self.out).map_err(|e| input(format!("cannot write {e}")))?;
+        let ckpt = self.checkpoint.clone().unwrap_or_else(|| {
+            let mut p = self.out.clone().into_os_string();
+            p.push(".ckpt");
+            PathBuf::from(p)
+        });
+        files::check_output(&ckpt).map_err(|e| input(format!("cannot write {e}")))?;
+        let start = match &self.start {
+            None => PatternWeights::default(),
+            Some(p) => {
+                let bytes =
+                    files::read(p, Kind::Weights).map_err(|e| input(format!("cannot read {e}")))?;
+                pattern_file::parse(&bytes)
+                    .map_err(|e| input(format!("--start {}: {e}", p.display())))?
+            }
+        };
+        let t0 = Instant::now();
+        let mut all = Data::default();
+        let mut bytes = 0;
+        for path in &self.data {
+            let text = files::read_to_string(path, Kind::TuneData)
+                .map_err(|e| input(format!("cannot read {e}")))?;
+            bytes += text.len();
+            all.add_text(&text, &path.display().to_string())
+                .map_err(input)?;
+        }
+        if all.len() < 2 * crate::tune::run::HELD_OUT_EVERY {
+            return Err(input("too few positions in --data"));
+        }
+        let k = self.k.unwrap_or_else(|| learn::fit_k(&all));
+        all.blend(self.lambda, k);
+        let duplicates = all.duplicates;
+        let states = learn::coverage(&all);
+        let (train, held) = all.hold_out();
+        errln!(
+            "positions {} (held out {}, duplicates dropped {duplicates}) window states seen {states} K {k:.6} loaded in {:.1}s",
+            train.len() + held.len(),
+            held.len(),
+            t0.elapsed().as_secs_f64()
+        );
+        let cfg = LearnConfig {
+            epochs: self.epochs as usize,
+            learning_rate: self.learning_rate,
+            batch: self.batch as usize,
+            l2: self.l2,
+            seed: self.seed,
+            k,
+        };
+        // Everything the run depends on: a checkpoint continues only the run that made it.
+        let print = format!(
+            "{cfg:?} data {:?} bytes {bytes} positions {} start {:?} lambda {}",
+            self.data,
+            train.len(),
+            self.start,
+            self.lambda
+        );
+        let fp = learn::fingerprint(&print);
+        let mut st = match files::read(&ckpt, Kind::Checkpoint) {
+            Ok(b) => {
+                let st = checkpoint::parse(&b, fp)
+                    .map_err(|e| input(format!("checkpoint {}: {e}", ckpt.display())))?;
+                errln!("resuming from {} after epoch {}", ckpt.display(), st.epoch);
+                st
+            }
+            Err(_) if !ckpt.exists() => State::new(&start),
+            Err(e) => return Err(input(format!("cannot read {e}"))),
+        };
+        errln!(
+            "start loss {:.6} held-out {:.6} (the hand evaluation: {:.6} held-out {:.6})",
+            learn::loss(&train, &st.w, k),
+            learn::loss(&held, &st.w, k),
+            learn::hand_loss(&train, k),
+            learn::hand_loss(&held, k)
+        );
+        let (mut fit_secs, mut fitted) = (0f64, 0usize);
+        while st.epoch < cfg.epochs {
+            let bar = indicatif::ProgressBar::new(train.len() as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(&format!(
+                    "epoch {}/{} [{{wide_bar}}] {{human_pos}}/{{human_len}} positions, {{per_sec}}, ETA {{eta}}",
+                    st.epoch + 1,
+                    cfg.epochs
+                ))
+                .expect("a valid template"),
+            );
+            let e0 = Instant::now();
+            learn::epoch(&train, &cfg, &mut st, &mut |done| {
+                bar.set_position(done as u64)
+            });
+            bar.finish_and_clear();
+            let secs = e0.elapsed().as_secs_f64();
+            fit_secs += secs;
+            fitted += train.len();
+            let (l, h) = (learn::loss(&train, &st.w, k), learn::loss(&held, &st.w, k));
+            errln!(
+                "epoch {}/{} loss {l:.6} held-out {h:.6} {:.0} positions/s time {:.1}s",
+                st.epoch,
+                cfg.epochs,
+                train.len() as f64 / secs.max(1e-9),
+                t0.elapsed().as_secs_f64()
+            );
+            save(&self.out, &st)?;
+            files::save(&ckpt, &checkpoint::write(fp, &st))
+                .map_err(|e| runtime(format!("cannot write {e}")))?;
+        }
+        save(&self.out, &st)?;
+        let (l, h) = (learn::loss(&train, &st.w, k), learn::loss(&held, &st.w, k));
+        outln!(
+            "positions {} K {k:.6} loss {l:.6} held-out {h:.6} positions/s {:.0} time {:.1}s out {}",
+            train.len() + held.len(),
+            fitted as f64 / fit_secs.max(1e-9),
+            t0.elapsed().as_secs_f64(),
+            self.out.display()
+        );
+        Ok(())
+    }
+}
+
+/// Write the weights as they stand to `out`, atomically.
+fn save(out: &Path, st: &State) -> Result<(), CliError> {
+    let w = PatternWeights::from_reals(&st.w);
+    files::save(out, &pattern_file::write(&w)).map_err(|e| runtime(format!("cannot write {e}")))
+}
