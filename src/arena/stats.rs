@@ -180,13 +180,15 @@ impl Wdl {
         )
     }
     /// Likelihood of superiority: the probability that the first engine is the stronger,
-    /// from wins and losses (draws carry no information).
+    /// from wins and losses (draws carry no information). Between equals each of the `w + l`
+    /// decisive games goes either way with probability 1/2, so `w - l` has variance `w + l`:
+    /// LOS = Phi((w - l) / sqrt(w + l)), the usual `(1 + erf((w - l) / sqrt(2 (w + l)))) / 2`.
     pub fn los(&self) -> f64 {
         let (w, l) = (self.wins as f64, self.losses as f64);
         if w + l == 0.0 {
             return 0.5;
         }
-        normal_cdf((w - l) / (2.0 * (w + l)).sqrt())
+        normal_cdf((w - l) / (w + l).sqrt())
     }
 }
 
@@ -377,8 +379,19 @@ mod tests {
         );
         assert!(close(lo, 86.2, 0.5) && close(hi, 218.3, 0.5), "{lo} {hi}");
         assert!(close(w.draw_ratio(), 0.2, 1e-12));
-        // LOS: Phi((60-20)/sqrt(2*80)) = Phi(3.1623) = 0.99922.
-        assert!(close(w.los(), 0.99922, 1e-4), "{}", w.los());
+        // LOS: Phi((60-20)/sqrt(80)) = Phi(4.4721) = 0.999996.
+        assert!(close(w.los(), 0.999996, 1e-6), "{}", w.los());
+        // 119 wins and 99 losses: Phi(20/sqrt(218)) = Phi(1.3546) = 0.91223.
+        let close_call = Wdl {
+            wins: 119,
+            draws: 182,
+            losses: 99,
+        };
+        assert!(
+            close(close_call.los(), 0.91223, 1e-4),
+            "{}",
+            close_call.los()
+        );
         let even = Wdl {
             wins: 10,
             draws: 5,
