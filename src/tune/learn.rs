@@ -21,6 +21,7 @@ use crate::core::rng::Xorshift64;
 use crate::core::Color;
 use crate::eval::pattern::{self, PatternFeatures, LINEAR_LEN, PARAMS, WINDOWS};
 use crate::eval::{evaluate, Weights};
+use crate::tune::texel::sigmoid;
 use rayon::prelude::*;
 use std::collections::HashSet;
 
@@ -147,30 +148,20 @@ fn parse_line(line: &str) -> Result<(u64, Sample), String> {
     Ok((pos.key(), sample))
 }
 
-#[inline]
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 /// The mean squared error of `sigmoid(k * eval)` under real weights `w` against the targets.
 pub fn loss(d: &Data, w: &[f32], k: f64) -> f64 {
-    if d.is_empty() {
-        return 0.0;
-    }
-    let total: f64 = d
-        .samples
-        .par_iter()
-        .map(|s| {
-            let e = pattern::raw_score(w, &s.f) * s.f.scale.factor();
-            let r = s.target as f64 - sigmoid(k * e as f64);
-            r * r
-        })
-        .sum();
-    total / d.len() as f64
+    mean_squared_error(d, k, |s| {
+        f64::from(pattern::raw_score(w, &s.f) * s.f.scale.factor())
+    })
 }
 
 /// The loss of the hand evaluation's scores on `d`: the baseline a fit should beat.
 pub fn hand_loss(d: &Data, k: f64) -> f64 {
+    mean_squared_error(d, k, |s| f64::from(s.hand))
+}
+
+/// The mean of `(target - sigmoid(k * eval(sample)))^2` over `d` (0 when empty).
+fn mean_squared_error(d: &Data, k: f64, eval: impl Fn(&Sample) -> f64 + Sync) -> f64 {
     if d.is_empty() {
         return 0.0;
     }
@@ -178,7 +169,7 @@ pub fn hand_loss(d: &Data, k: f64) -> f64 {
         .samples
         .par_iter()
         .map(|s| {
-            let r = s.target as f64 - sigmoid(k * s.hand as f64);
+            let r = f64::from(s.target) - sigmoid(k * eval(s));
             r * r
         })
         .sum();

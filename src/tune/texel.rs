@@ -55,7 +55,7 @@ impl Default for TuneConfig {
 }
 
 #[inline]
-fn sigmoid(x: f64) -> f64 {
+pub(crate) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
