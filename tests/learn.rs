@@ -1,6 +1,6 @@
 //! The pattern evaluation end to end, as a real process: `learn` fits and writes a weights
 //! file and a checkpoint, a second run of the same command resumes, the file plays through
-//! `--weights`, and a damaged file is refused with the reason.
+//! `--weights`, and a damaged file is refused with the reason; `label` scores data again.
 
 mod support;
 
@@ -76,5 +76,83 @@ fn learn_writes_weights_that_play_and_resumes_from_its_checkpoint() {
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("truncated"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `label` writes every position of its data once with a search score, continues an output
+/// that a stop cut short (dropping the cut line, searching only what is missing), and
+/// refuses bad input with the line.
+#[test]
+fn label_scores_every_position_once_and_continues_a_cut_run() {
+    let dir = scratch_dir("label");
+    let data = dir.join("data.txt");
+    // 300 lines of the small set (no search scores in it).
+    let text: String = include_str!("data/tune-small.txt")
+        .lines()
+        .take(300)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&data, &text).unwrap();
+    let out = dir.join("labelled.txt");
+    let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let args = |limit: &'static str| {
+        vec![
+            "label",
+            "--data",
+            data_s,
+            "--out",
+            out_s,
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "--limit",
+            limit,
+        ]
+    };
+    let fen = |l: &str| l.split(';').next().unwrap().trim().to_string();
+    let distinct: std::collections::HashSet<String> = text.lines().map(fen).collect();
+    let (code, stdout, err) = run(&args("100"));
+    assert_eq!(code, 0, "{err}");
+    let skipped = distinct.len() - 100;
+    assert_eq!(
+        stdout,
+        format!("positions 100 skipped {skipped} file {out_s}\n")
+    );
+
+    // Cut the last line short, as a stop could, then run again without a limit.
+    let mut part = std::fs::read_to_string(&out).unwrap();
+    part.truncate(part.len() - 10);
+    std::fs::write(&out, &part).unwrap();
+    let (code, stdout, err) = run(&args("100000"));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("99 positions already labelled"), "{err}");
+    let n = distinct.len();
+    assert_eq!(stdout, format!("positions {n} skipped 0 file {out_s}\n"));
+    let labelled = std::fs::read_to_string(&out).unwrap();
+    let fens: Vec<String> = labelled.lines().map(fen).collect();
+    let set: std::collections::HashSet<String> = fens.iter().cloned().collect();
+    assert_eq!(fens.len(), n, "each position once");
+    assert_eq!(set, distinct);
+    // Each line keeps its game's score and has a search score.
+    let results: std::collections::HashMap<String, String> = text
+        .lines()
+        .map(|l| (fen(l), l.split(';').nth(1).unwrap().trim().to_string()))
+        .collect();
+    for line in labelled.lines() {
+        let f: Vec<&str> = line.split(';').map(str::trim).collect();
+        assert_eq!(f.len(), 3, "{line}");
+        assert_eq!(results[f[0]], f[1], "{line}");
+        f[2].parse::<i32>().expect("a search score");
+    }
+
+    // Bad input names the file and line.
+    std::fs::write(&data, format!("{text}W:W33:B1 ; 1\n")).unwrap();
+    let (code, _, err) = run(&args("100000"));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!("{data_s}: line 301: bad FEN")),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

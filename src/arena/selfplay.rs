@@ -51,6 +51,17 @@ pub struct GameData {
     pub white_score: f64,
 }
 
+/// A search score of `pos` (from the side to move) as data lines carry it: from White's
+/// side, clamped to `SEARCH_CLAMP`.
+pub fn white_search_score(pos: &Position, score: i32) -> i32 {
+    let score = score.clamp(-SEARCH_CLAMP, SEARCH_CLAMP);
+    if pos.side() == Color::White {
+        score
+    } else {
+        -score
+    }
+}
+
 /// One data line: `FEN ; result ; search` (see the module notes).
 pub fn data_line(pos: &Position, white_score: f64, search: Option<i32>) -> String {
     let search = search.map_or("-".to_string(), |s| s.to_string());
@@ -155,14 +166,8 @@ pub fn play_one(
     };
     let white_score = play_out(&mut game, &mut |g| {
         let out = engine.search(g, &limits, &SearchControl::new(), &mut |_| {});
-        let score = out.score.0.clamp(-SEARCH_CLAMP, SEARCH_CLAMP);
-        let white = if g.position().side() == Color::White {
-            score
-        } else {
-            -score
-        };
         searched.resize(g.positions().len() - 1, None);
-        searched.push(Some(white));
+        searched.push(Some(white_search_score(g.position(), out.score.0)));
         out.best
     });
     searched.resize(game.positions().len(), None);

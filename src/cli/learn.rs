@@ -191,3 +191,126 @@ fn save(out: &Path, st: &State) -> Result<(), CliError> {
     let w = PatternWeights::from_reals(&st.w);
     files::save(out, &pattern_file::write(&w)).map_err(|e| runtime(format!("cannot write {e}")))
 }
+
+/// The options of `poolshark label`.
+#[derive(clap::Args)]
+pub struct LabelArgs {
+    /// Data lines to label (`FEN ; White's score ; search score`, as `selfplay` writes
+    /// them). May be given more than once; a position met again is labelled once.
+    #[arg(long, required = true)]
+    data: Vec<PathBuf>,
+    /// Where to write the labelled lines. If it exists, the run continues it: positions
+    /// already there are not searched again (a line cut short by a stop is dropped first).
+    #[arg(long)]
+    out: PathBuf,
+    /// Nodes per search.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    nodes: u64,
+    /// Label only the first N positions (after repeats are dropped), e.g. to sample a part.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    limit: Option<u64>,
+    /// Threads, each searching its own positions with its own table.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Each thread's transposition table, in MiB.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    hash: u32,
+    #[command(flatten)]
+    weights: super::args::WeightsArg,
+}
+
+impl LabelArgs {
+    /// Labels the positions not yet in `--out`, appending to it, with a progress bar on
+    /// stderr and a summary line on stdout: `positions N skipped N file OUT`.
+    pub fn run(self) -> Result<(), CliError> {
+        use crate::tune::label::{self, LabelConfig};
+        use std::collections::HashSet;
+        use std::io::Write;
+        let weights = self.weights.load()?;
+        files::check_output(&self.out).map_err(|e| input(format!("cannot write {e}")))?;
+        // Positions already labelled in --out (a run that stopped): keep them, skip them.
+        let mut skip = HashSet::new();
+        let mut done = 0;
+        if self.out.exists() {
+            let text = files::read_to_string(&self.out, Kind::TuneData)
+                .map_err(|e| input(format!("cannot read {e}")))?;
+            // A stop can leave the last line cut short: drop it.
+            let whole = text.rfind('\n').map_or(0, |i| i + 1);
+            if whole < text.len() {
+                let f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&self.out)
+                    .and_then(|f| f.set_len(whole as u64));
+                f.map_err(|e| runtime(format!("cannot truncate {}: {e}", self.out.display())))?;
+            }
+            let name = self.out.display().to_string();
+            done = label::parse(&text[..whole], &name, &mut skip)
+                .map_err(|e| input(format!("--out is not a labelled data file: {e}")))?
+                .len();
+        }
+        let mut items = Vec::new();
+        let mut seen = skip.clone();
+        for path in &self.data {
+            let text = files::read_to_string(path, Kind::TuneData)
+                .map_err(|e| input(format!("cannot read {e}")))?;
+            items.extend(
+                label::parse(&text, &path.display().to_string(), &mut seen).map_err(input)?,
+            );
+        }
+        // The whole --data, repeats dropped, before --limit and --out are applied.
+        let total = seen.len();
+        let limit = self.limit.map_or(usize::MAX, |l| l as usize);
+        let left = limit.saturating_sub(done);
+        items.truncate(left);
+        if done > 0 {
+            errln!(
+                "label: continuing {}: {done} positions already labelled",
+                self.out.display()
+            );
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.out)
+            .map_err(|e| input(format!("cannot write {}: {e}", self.out.display())))?;
+        let mut writer = std::io::BufWriter::new(file);
+        let cfg = LabelConfig {
+            nodes: self.nodes,
+            threads: self.threads as usize,
+            hash_mb: self.hash as usize,
+            weights,
+        };
+        let start = Instant::now();
+        let bar = indicatif::ProgressBar::new(items.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "label [{wide_bar}] {pos}/{len} positions, {per_sec}, ETA {eta}",
+            )
+            .expect("a valid template"),
+        );
+        let result = label::run(
+            &items,
+            &cfg,
+            &mut |text| writer.write_all(text.as_bytes()),
+            &mut |n| bar.set_position(n as u64),
+        );
+        bar.finish_and_clear();
+        result
+            .and_then(|_| writer.flush())
+            .map_err(|e| runtime(format!("writing {}: {e}", self.out.display())))?;
+        let secs = start.elapsed().as_secs_f64();
+        errln!(
+            "label: {} positions searched at {} nodes in {secs:.1}s ({:.0} positions/s)",
+            items.len(),
+            self.nodes,
+            items.len() as f64 / secs.max(1e-9)
+        );
+        outln!(
+            "positions {} skipped {} file {}",
+            done + items.len(),
+            total - done - items.len(),
+            self.out.display()
+        );
+        Ok(())
+    }
+}

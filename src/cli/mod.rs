@@ -99,6 +99,10 @@ enum Command {
     /// and a checkpoint after each: the same command run again resumes. tuning/README.md
     /// gives the pipeline.
     Learn(learn::LearnArgs),
+    /// Search the positions of a data file again, deeper than self-play did, and write each
+    /// line with the new search score in place of the old: targets for `learn --lambda 0`
+    /// (a fit that learns what a deeper search sees). Continues an --out that exists.
+    Label(learn::LabelArgs),
     /// Print balanced openings, one FEN a line: every distinct position PLIES plies from the
     /// start scoring within MARGIN men at DEPTH (books/openings-3ply.txt is made this way).
     Openings(arena::OpeningsArgs),
@@ -193,6 +197,7 @@ pub fn main() -> ExitCode {
         Command::Tune(a) => a.run(),
         Command::Spsa(a) => a.run(),
         Command::Learn(a) => a.run(),
+        Command::Label(a) => a.run(),
         Command::Openings(a) => a.run(),
         Command::Book(c) => c.run(),
         Command::Bench(a) => a.run(),

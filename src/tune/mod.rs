@@ -7,10 +7,12 @@
 //! squared error, in parallel with rayon. `spsa` tunes by playing games instead, which
 //! measures strength itself. `run` holds what both do around the fit: the held-out split and
 //! the weights file, saved whole with the command that made it. `learn` fits the pattern
-//! evaluation (`eval::pattern`) the same way, sparse and resumable. `tuning/README.md` gives
+//! evaluation (`eval::pattern`) the same way, sparse and resumable; `label` searches data
+//! positions again, deeper, for it to aim at. `tuning/README.md` gives
 //! the whole pipeline.
 
 pub mod data;
+pub mod label;
 pub mod learn;
 pub mod run;
 pub mod spsa;
