@@ -156,3 +156,26 @@ fn label_scores_every_position_once_and_continues_a_cut_run() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tune` and `spsa` tune the hand evaluation's terms: a pattern file as their start (the
+/// engine's own built-in evaluation is one) is refused with the reason, not tuned in silence.
+#[test]
+fn tune_and_spsa_refuse_a_pattern_file_as_their_start() {
+    let dir = scratch_dir("tune-start");
+    let data = dir.join("data.txt");
+    std::fs::write(&data, include_str!("data/tune-small.txt")).unwrap();
+    let out = dir.join("w.txt");
+    let patterns = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/patterns.bin");
+    let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let tune = [
+        "tune", "--data", data_s, "--out", out_s, "--start", patterns,
+    ];
+    let spsa = ["spsa", "--pairs", "1", "--out", out_s, "--start", patterns];
+    for args in [&tune[..], &spsa[..]] {
+        let (code, _, err) = run(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("a pattern weights file"), "{err}");
+        assert!(!out.exists());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

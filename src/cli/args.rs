@@ -147,7 +147,7 @@ impl EgdbArg {
 /// The weights in `path`, or the built-in ones; a bad file is bad input.
 pub fn load_weights(path: Option<&std::path::Path>) -> Result<Weights, CliError> {
     match path {
-        None => Ok(Weights::default()),
+        None => Ok(Weights::builtin()),
         Some(p) => {
             Weights::load(p).map_err(|e| input(format!("weights file {}: {e}", p.display())))
         }

@@ -104,7 +104,7 @@ impl TuneArgs {
     /// Fits the weights, printing the losses per epoch on stderr, writes `--out` and a
     /// summary line.
     pub fn run(self) -> Result<(), CliError> {
-        let start = load_weights(self.start.as_deref())?;
+        let start = load_hand_weights(self.start.as_deref())?;
         if let Some(t) = self.threads {
             // Only fails when a pool already exists, which it cannot here.
             let _ = rayon::ThreadPoolBuilder::new()
@@ -223,7 +223,7 @@ impl SpsaArgs {
     /// Plays the pairs, printing progress on stderr and saving `--out` every 5% of the run,
     /// then a summary line.
     pub fn run(self) -> Result<(), CliError> {
-        let start = load_weights(self.start.as_deref())?;
+        let start = load_hand_weights(self.start.as_deref())?;
         let cfg = self.config(&start)?;
         let out = &self.out;
         let t0 = Instant::now();
@@ -314,4 +314,21 @@ fn progress<'a>(
             save(&Weights::from_vec(&w), &note);
         }
     }
+}
+
+/// The starting weights of `tune` and `spsa`: the hand evaluation's (the built-in
+/// `tuning/weights.txt` unless `--start` names a text weights file). Both tune the hand terms,
+/// so a pattern weights file is refused.
+fn load_hand_weights(path: Option<&std::path::Path>) -> Result<Weights, CliError> {
+    let Some(p) = path else {
+        return Ok(Weights::default());
+    };
+    let w = load_weights(Some(p))?;
+    if w.patterns.is_some() {
+        return Err(input(format!(
+            "--start {}: a pattern weights file; tune and spsa tune the hand evaluation's weights (a text file such as tuning/weights.txt)",
+            p.display()
+        )));
+    }
+    Ok(w)
 }

@@ -5,6 +5,9 @@
 //! window cannot see: the kings (material, mobility, long diagonal), runaway men, trading
 //! down when ahead, and the lone-king rules of king endings.
 //!
+//! It is the engine's evaluation (`Weights::builtin()`, the weights of `tuning/patterns.bin`)
+//! wherever a man is on the board; king endings go to the hand terms (`eval::evaluate`).
+//!
 //! Everything is seen from the side to move: for Black the board is turned half a turn
 //! (`reverse_bits`) and the colours swapped, so one set of tables serves both sides, a
 //! position and its mirror image score the same by construction, and the tables learn what

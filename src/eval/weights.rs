@@ -1,8 +1,9 @@
 //! `Weights`: every number the evaluation uses, in hundredths of a man, each term declared
 //! once in `terms!` below with its hand-set value, its range and its meaning.
 //!
-//! The weights the engine plays with are data: `tuning/weights.txt`, embedded at build time
-//! and read by `Weights::default()`. `Weights::handset()` keeps the original hand-set values
+//! The hand evaluation's weights are data: `tuning/weights.txt`, embedded at build time
+//! and read by `Weights::default()`. The engine plays with `Weights::builtin()`: those plus
+//! the learned pattern evaluation of `tuning/patterns.bin`, also embedded. `Weights::handset()` keeps the original hand-set values
 //! (also in `tuning/handset.txt`) so that a match can compare the two. `TERMS` lists every
 //! term in file and vector order; the file format (`eval::file`), the evaluation's sinks
 //! (`eval::Sink`) and the tuners (`tune`) all walk it or index the vector through `AT`.
@@ -236,7 +237,30 @@ impl Default for Weights {
     }
 }
 
+/// The pattern weights built into the binary (`tuning/patterns.bin`, made by `learn`).
+pub const BUILTIN_PATTERNS: &[u8] = include_bytes!("../../tuning/patterns.bin");
+
 impl Weights {
+    /// What the engine plays with when no weights file is named: the learned pattern
+    /// evaluation of `tuning/patterns.bin` (with `Weights::default()`'s hand weights beside
+    /// it, unused while the patterns are set). `Weights::default()` stays the hand
+    /// evaluation, which the tuners start from and the trainer compares against; a text
+    /// weights file (`--weights tuning/weights.txt`) plays it. The file is checked by a
+    /// test, so this cannot fail.
+    pub fn builtin() -> Weights {
+        static BUILT: OnceLock<Weights> = OnceLock::new();
+        BUILT
+            .get_or_init(|| {
+                let p =
+                    pattern_file::parse(BUILTIN_PATTERNS).expect("tuning/patterns.bin is valid");
+                Weights {
+                    patterns: Some(std::sync::Arc::new(p)),
+                    ..Weights::default()
+                }
+            })
+            .clone()
+    }
+
     /// Read a weights file from disk (a regular file, at most `files::Kind::Weights`'s limit):
     /// the text format of `eval::file`, or a pattern weights file (`eval::pattern_file`, told
     /// apart by its first bytes), which gives the built-in hand weights with the patterns.
@@ -343,8 +367,18 @@ mod tests {
     }
 
     #[test]
-    fn the_builtin_file_parses() {
+    fn the_builtin_files_parse() {
         assert!(file::parse(BUILTIN).is_ok());
+        let built = Weights::builtin();
+        let patterns = pattern_file::parse(BUILTIN_PATTERNS).expect("tuning/patterns.bin");
+        assert_eq!(built.patterns.as_deref(), Some(&patterns));
+        assert_eq!(
+            Weights {
+                patterns: None,
+                ..built
+            },
+            Weights::default()
+        );
         let handset = include_str!("../../tuning/handset.txt");
         assert_eq!(file::parse(handset).unwrap(), Weights::handset());
     }

@@ -93,7 +93,7 @@ impl Hub {
     /// A Hub at rest with these parameters (the table as large as they say, if it can be
     /// had), the start position and no book.
     fn new(tx: Sender<Event>, params: Params) -> Hub {
-        let weights = Weights::default();
+        let weights = Weights::builtin();
         let engine = fresh_engine(&params, &weights);
         Hub {
             params: Params {
@@ -347,7 +347,7 @@ impl Hub {
         }
         if next.eval_file != self.params.eval_file {
             let weights = if next.eval_file.is_empty() {
-                Ok(Weights::default())
+                Ok(Weights::builtin())
             } else {
                 Weights::load(std::path::Path::new(&next.eval_file))
             };

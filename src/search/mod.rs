@@ -186,7 +186,7 @@ impl Engine {
             tt,
             threads: 1,
             params: SearchParams::default(),
-            weights: Weights::default(),
+            weights: Weights::builtin(),
             egdb: None,
         };
         engine.set_threads(threads);

@@ -9,8 +9,9 @@
 //!
 //! `K` is fitted once, to the hand evaluation's scores on the data, and then held: it fixes
 //! the unit, so that the learned weights stay in hundredths of a man, which the search's
-//! margins assume. Table values are pulled toward 0 (`l2`), since most of the 6,561 states
-//! of a window are rare.
+//! margins assume. Table values can be pulled toward 0 (`l2`), but by default are not: with
+//! Adam, whose steps do not shrink with the gradient, even a small pull holds every state
+//! that few positions reach near 0, and those fits played far worse (tuning/README.md).
 //!
 //! A run is resumable: after every epoch the whole state (weights, Adam's moments, the step
 //! and the epoch) goes to a checkpoint file, written atomically, and a run started again with
@@ -231,7 +232,7 @@ impl Default for LearnConfig {
             epochs: 20,
             learning_rate: 0.5,
             batch: 4096,
-            l2: 1e-7,
+            l2: 0.0,
             seed: 1,
             k: 0.005,
         }
