@@ -3,8 +3,9 @@
 //!
 //! The hand evaluation's weights are data: `tuning/weights.txt`, embedded at build time
 //! and read by `Weights::default()`. The engine plays with `Weights::builtin()`: those plus
-//! the learned pattern evaluation of `tuning/patterns.bin`, also embedded. `Weights::handset()` keeps the original hand-set values
-//! (also in `tuning/handset.txt`) so that a match can compare the two. `TERMS` lists every
+//! the learned pattern evaluation of `tuning/patterns.bin`, also embedded.
+//! `Weights::handset()` keeps the original hand-set values (also in `tuning/handset.txt`)
+//! so that a match can compare the two. `TERMS` lists every
 //! term in file and vector order; the file format (`eval::file`), the evaluation's sinks
 //! (`eval::Sink`) and the tuners (`tune`) all walk it or index the vector through `AT`.
 //!
@@ -242,8 +243,8 @@ pub const BUILTIN_PATTERNS: &[u8] = include_bytes!("../../tuning/patterns.bin");
 
 impl Weights {
     /// What the engine plays with when no weights file is named: the learned pattern
-    /// evaluation of `tuning/patterns.bin` (with `Weights::default()`'s hand weights beside
-    /// it, unused while the patterns are set). `Weights::default()` stays the hand
+    /// evaluation of `tuning/patterns.bin`, with `Weights::default()`'s hand weights beside
+    /// it for king endings (`eval::evaluate`). `Weights::default()` stays the hand
     /// evaluation, which the tuners start from and the trainer compares against; a text
     /// weights file (`--weights tuning/weights.txt`) plays it. The file is checked by a
     /// test, so this cannot fail.
@@ -263,7 +264,8 @@ impl Weights {
 
     /// Read a weights file from disk (a regular file, at most `files::Kind::Weights`'s limit):
     /// the text format of `eval::file`, or a pattern weights file (`eval::pattern_file`, told
-    /// apart by its first bytes), which gives the built-in hand weights with the patterns.
+    /// apart by its first bytes), which gives the patterns with the built-in hand weights
+    /// beside them for king endings.
     pub fn load(path: &std::path::Path) -> Result<Weights, WeightsError> {
         let io = |message: String| WeightsError::Io {
             path: path.display().to_string(),
