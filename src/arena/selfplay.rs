@@ -196,21 +196,49 @@ pub fn run(
         openings.push(Position::start());
     }
     let order: Vec<usize> = (0..cfg.games).filter(|&i| cfg.shard.contains(i)).collect();
+    let engine = || {
+        let mut engine = Engine::new(16, 1);
+        engine.weights = cfg.weights.clone();
+        engine
+    };
+    let game = |engine: &mut Engine, job: usize| {
+        let data = play_one(cfg, order[job], engine, &openings);
+        let mut text = String::new();
+        for (p, s) in &data.positions {
+            text.push_str(&data_line(p, data.white_score, *s));
+        }
+        (text, data.positions.len())
+    };
+    write_in_parallel(cfg.concurrency, order.len(), engine, game, sink, progress)
+}
+
+/// Jobs `0..jobs` on `threads` threads, each thread with its own state from `init` (an
+/// engine): each job's data lines, with their count, go to `sink` as soon as it is done (in
+/// the order jobs finish), and `progress` then sees (jobs done, lines written). The first
+/// error from `sink` stops every thread and is returned; else the lines written.
+/// `selfplay` (a job is a game) and `tune::label` (a chunk of positions) share it.
+pub fn write_in_parallel<S>(
+    threads: usize,
+    jobs: usize,
+    init: impl Fn() -> S + Sync,
+    job: impl Fn(&mut S, usize) -> (String, usize) + Sync,
+    sink: &mut (dyn FnMut(&str) -> std::io::Result<()> + Send),
+    progress: &mut (dyn FnMut(usize, usize) + Send),
+) -> std::io::Result<usize> {
     let next = AtomicUsize::new(0);
     let shared = Mutex::new((sink, progress, 0usize, 0usize, None::<std::io::Error>));
     std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.max(1) {
+        for _ in 0..threads.max(1) {
             scope.spawn(|| {
-                let mut engine = Engine::new(16, 1);
-                engine.weights = cfg.weights.clone();
-                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let data = play_one(cfg, i, &mut engine, &openings);
-                    let mut text = String::new();
-                    for (p, s) in &data.positions {
-                        text.push_str(&data_line(p, data.white_score, *s));
+                let mut state = init();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= jobs {
+                        break;
                     }
+                    let (text, n) = job(&mut state, i);
                     let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
-                    let (sink, progress, games, lines, err) = &mut *guard;
+                    let (sink, progress, done, lines, err) = &mut *guard;
                     if err.is_some() {
                         break;
                     }
@@ -218,9 +246,9 @@ pub fn run(
                         *err = Some(e);
                         break;
                     }
-                    *games += 1;
-                    *lines += data.positions.len();
-                    progress(*games, *lines);
+                    *done += 1;
+                    *lines += n;
+                    progress(*done, *lines);
                 }
             });
         }

@@ -13,14 +13,12 @@
 //! in the order chunks finish, not the input's. The searches are `analyze` searches, so a
 //! position with one legal move is searched too, not answered at depth 1 as in play.
 
-use crate::arena::selfplay::{data_line, white_search_score};
+use crate::arena::selfplay::{data_line, white_search_score, write_in_parallel};
 use crate::core::notation::parse_fen;
 use crate::core::{Game, Position};
 use crate::eval::Weights;
 use crate::search::{Engine, Limits, SearchControl};
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Lines a thread takes at once.
 pub const CHUNK: usize = 64;
@@ -96,41 +94,23 @@ pub fn run(
     sink: &mut (dyn FnMut(&str) -> std::io::Result<()> + Send),
     progress: &mut (dyn FnMut(usize) + Send),
 ) -> std::io::Result<()> {
-    let next = AtomicUsize::new(0);
-    let shared = Mutex::new((sink, progress, 0usize, None::<std::io::Error>));
-    std::thread::scope(|scope| {
-        for _ in 0..cfg.threads.max(1) {
-            scope.spawn(|| {
-                let mut engine = Engine::new(cfg.hash_mb, 1);
-                engine.weights = cfg.weights.clone();
-                loop {
-                    let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-                    if start >= items.len() {
-                        break;
-                    }
-                    let chunk = &items[start..(start + CHUNK).min(items.len())];
-                    let mut text = String::new();
-                    for item in chunk {
-                        let s = search_score(&mut engine, &item.pos, cfg.nodes);
-                        text.push_str(&data_line(&item.pos, item.white_score, Some(s)));
-                    }
-                    let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
-                    let (sink, progress, done, err) = &mut *guard;
-                    if err.is_some() {
-                        break;
-                    }
-                    if let Err(e) = sink(&text) {
-                        *err = Some(e);
-                        break;
-                    }
-                    *done += chunk.len();
-                    progress(*done);
-                }
-            });
+    let engine = || {
+        let mut engine = Engine::new(cfg.hash_mb, 1);
+        engine.weights = cfg.weights.clone();
+        engine
+    };
+    let chunk = |engine: &mut Engine, i: usize| {
+        let chunk = &items[i * CHUNK..((i + 1) * CHUNK).min(items.len())];
+        let mut text = String::new();
+        for item in chunk {
+            let s = search_score(engine, &item.pos, cfg.nodes);
+            text.push_str(&data_line(&item.pos, item.white_score, Some(s)));
         }
-    });
-    let (_, _, _, err) = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-    err.map_or(Ok(()), Err)
+        (text, chunk.len())
+    };
+    let jobs = items.len().div_ceil(CHUNK);
+    let mut positions = |_, n| progress(n);
+    write_in_parallel(cfg.threads, jobs, engine, chunk, sink, &mut positions).map(|_| ())
 }
 
 #[cfg(test)]
