@@ -43,3 +43,38 @@ fn shortcuts_agree_with_full_generation() {
         "{most} moves in one position"
     );
 }
+
+/// The bound behind `MAX_MOVES`: a king reaches at most 13 squares on an empty board, so 12
+/// pieces have at most 156 quiet moves. A board of 12 white kings against one black man
+/// (spread so that no capture is on) stays within it, and so does every prefix of king
+/// placements along the way.
+#[test]
+fn quiet_moves_stay_within_the_move_list() {
+    use poolshark::core::attacks::king_attacks;
+    use poolshark::core::moves::MAX_MOVES;
+    use poolshark::core::notation::parse_fen;
+    use poolshark::core::{Bitboard, Square};
+    let most = Square::all()
+        .map(|sq| king_attacks(sq, Bitboard::EMPTY).count())
+        .max()
+        .unwrap();
+    assert_eq!(most, 13, "the longest king reach on an empty board");
+    assert!(12 * most as usize <= MAX_MOVES);
+    // The twelve central and near-central squares, then the black man in a corner.
+    let kings = "K6,K7,K10,K11,K14,K15,K18,K19,K22,K23,K26,K27";
+    let pos = parse_fen(&format!("W:W{kings}:B1")).unwrap();
+    let moves = legal_moves(&pos);
+    assert!(!moves.is_empty() && moves.len() <= 12 * most as usize);
+}
+
+/// A move list that would grow past its capacity fails loudly instead of dropping moves.
+#[test]
+#[should_panic(expected = "legal moves in one position")]
+fn a_full_move_list_panics() {
+    use poolshark::core::moves::MAX_MOVES;
+    use poolshark::core::{Move, Square};
+    let mut list = MoveList::new();
+    for _ in 0..=MAX_MOVES {
+        list.push(Move::quiet(Square::new(0), Square::new(4)));
+    }
+}

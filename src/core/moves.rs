@@ -62,12 +62,20 @@ impl fmt::Display for Move {
 }
 
 /// Room for the longest move list of any position with at most 12 pieces a side. Quiet moves
-/// stay under 12 kings x 13 squares; distinct captures are far fewer in practice (the fuzz
-/// test in movegen looks for the largest it can find).
-pub const MAX_MOVES: usize = 256;
+/// stay under 12 kings x 13 squares (156; `tests/movegen.rs` checks the 13 and fills a board
+/// with kings); distinct captures are far fewer in practice (the fuzz test in movegen looks
+/// for the largest it can find). A list that would grow past this panics (`push`).
+pub const MAX_MOVES: usize = 255;
 
-// Move ordering and the transposition table name a move by its index in a list, in a `u8`.
-const _: () = assert!(MAX_MOVES <= u8::MAX as usize + 1);
+// Move ordering and the transposition table name a move by its index in a list, in a `u8`,
+// and the table keeps 0xFF for "no move" (`search::tt`), so every index stays below it.
+const _: () = assert!(MAX_MOVES <= u8::MAX as usize);
+
+#[cold]
+#[inline(never)]
+fn overflow() -> ! {
+    panic!("more than {MAX_MOVES} legal moves in one position (MoveList is full)")
+}
 
 /// A fixed-capacity list of moves, on the stack.
 #[derive(Clone, Default)]
@@ -80,9 +88,12 @@ impl MoveList {
     }
     #[inline]
     pub fn push(&mut self, mv: Move) {
-        // Cannot overflow for a valid position (see MAX_MOVES); if it ever did, dropping the
-        // extra moves is better than a panic in the middle of a game.
-        let _ = self.0.try_push(mv);
+        // Cannot overflow for a valid position (see MAX_MOVES). Were it ever to, a silently
+        // shorter list would be a wrong rules answer, so fail loudly: the Hub and the board
+        // catch a panic in the search and report it.
+        if self.0.try_push(mv).is_err() {
+            overflow();
+        }
     }
     #[inline]
     pub fn len(&self) -> usize {

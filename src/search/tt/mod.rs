@@ -7,11 +7,8 @@
 //! Entries carry the search generation they were written in, so the table ages between
 //! searches: old entries are replaced first.
 //!
-//! Memory. The table comes from zeroed memory that the operating system maps lazily, so
-//! allocating even gigabytes is instant. Left at that, the pages would be faulted in by the
-//! first search, almost all of it kernel time charged to that search's clock. So a
-//! background thread faults every page in as soon as the table is made (`readiness`), and a
-//! search waits for it before its clock starts; the Hub answers `ready` only once it is done.
+//! Memory. The table lives in zeroed memory that the operating system maps lazily and a
+//! background thread faults in, so no search pays for it (`memory`, with `Readiness`).
 //!
 //! Clearing. `clear` (a new game) must not touch the memory: writing gigabytes takes
 //! seconds. Instead each clear starts a new *epoch*. Every entry records the low bits of the
@@ -20,13 +17,14 @@
 //! from the full epoch number, so an entry of an earlier epoch whose low bits come round
 //! again still fails the key check. A clear is O(1), and the table stays in memory.
 
+mod memory;
+
+pub use memory::Readiness;
+
 use crate::search::score::Score;
-use std::alloc::Layout;
-use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
-use std::thread::JoinHandle;
-use std::time::Duration;
+use memory::Memory;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::{Arc, OnceLock};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -77,31 +75,36 @@ impl std::fmt::Display for TableError {
 impl std::error::Error for TableError {}
 
 const BUCKET: usize = 4;
+/// The move index that means "no move": above every index a move list has.
 const NO_MOVE: u64 = 0xFF;
+const _: () = assert!(crate::core::moves::MAX_MOVES <= NO_MOVE as usize);
 /// The epoch bits of the data word (see `pack`).
 const EPOCH_SHIFT: u32 = 40;
 const EPOCH_MASK: u64 = (1 << 24) - 1;
-/// Pages are faulted in by chunks of this size, so a cancel is seen within one chunk.
-const PREFAULT_CHUNK: usize = 2 << 20;
-/// The most threads that fault pages in (the kernel's zeroing is bound by memory bandwidth).
-const PREFAULT_THREADS: usize = 8;
-/// A page: touching one word in each faults the whole page in.
-const PAGE: usize = 4096;
-
 #[repr(C)]
-struct Slot {
+pub(crate) struct Slot {
     check: AtomicU64,
     data: AtomicU64,
 }
 
-/// Four slots in one cache line.
+/// Four slots in one cache line. All-zero memory is a bucket of empty slots (see `pack`),
+/// which is what `memory` relies on.
 #[repr(C, align(64))]
-struct Bucket([Slot; BUCKET]);
+pub(crate) struct Bucket([Slot; BUCKET]);
+
+impl Bucket {
+    /// Write one word of the bucket with the 0 it holds when new: a write that faults its page
+    /// in (see `memory::fault_in`). Should a search have stored into that slot first, the zero
+    /// costs that one entry, whose key check then fails.
+    #[inline]
+    fn touch(&self) {
+        self.0[0].data.store(0, Ordering::Relaxed);
+    }
+}
 
 const _: () = assert!(std::mem::size_of::<Slot>() == 16);
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 const _: () = assert!(std::mem::align_of::<Bucket>() == 64);
-const _: () = assert!(PAGE.is_multiple_of(std::mem::size_of::<Bucket>()));
 
 // The data word, bit by bit:
 //   0..16  score, i16 in `Score::to_tt` form
@@ -144,190 +147,6 @@ fn salt(epoch: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The table's memory: zeroed, mapped lazily by the operating system, with the buckets
-/// aligned to a cache line.
-///
-/// Asking the allocator for 64-byte alignment directly would lose the lazy zeroing: Rust's
-/// system allocator zeroes over-aligned memory by writing it, which touches every page. So
-/// this asks for ordinary alignment (served by `calloc`, which gets fresh zero pages from the
-/// kernel for large sizes) with 64 bytes to spare, and starts the buckets at the first
-/// 64-byte boundary inside.
-struct Memory {
-    raw: NonNull<u8>,
-    layout: Layout,
-    buckets: NonNull<Bucket>,
-    len: usize,
-}
-
-// SAFETY: the memory is owned by `Memory` alone and only reached through atomics.
-unsafe impl Send for Memory {}
-// SAFETY: as above: all access to the buckets is through atomic operations.
-unsafe impl Sync for Memory {}
-
-impl Memory {
-    fn zeroed(len: usize) -> Option<Memory> {
-        let bytes = len.checked_mul(std::mem::size_of::<Bucket>())?;
-        let layout = Layout::from_size_align(bytes.checked_add(64)?, 16).ok()?;
-        // SAFETY: the layout has a non-zero size.
-        let raw = NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
-        let offset = raw.as_ptr().align_offset(std::mem::align_of::<Bucket>());
-        // SAFETY: the offset is below 64 and the allocation has 64 bytes to spare, so the
-        // buckets lie inside it.
-        let start = unsafe { raw.as_ptr().add(offset) } as *mut Bucket;
-        advise_huge_pages(start as *mut u8, bytes);
-        Some(Memory {
-            raw,
-            layout,
-            buckets: NonNull::new(start)?,
-            len,
-        })
-    }
-
-    fn buckets(&self) -> &[Bucket] {
-        // SAFETY: `buckets` is aligned and points to `len` buckets inside our live
-        // allocation; zeroed memory is a valid `Bucket` (atomics holding 0), and all writes
-        // go through atomics, so shared references are sound.
-        unsafe { std::slice::from_raw_parts(self.buckets.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Memory {
-    fn drop(&mut self) {
-        // SAFETY: `raw` came from `alloc_zeroed` with this very layout.
-        unsafe { std::alloc::dealloc(self.raw.as_ptr(), self.layout) };
-    }
-}
-
-/// Ask Linux to back the table with transparent huge pages (2 MiB) where it can. Every probe
-/// lands on a random page, so with 4 KiB pages nearly every one also misses the TLB and walks
-/// the page tables; with huge pages a 64 MiB table needs 32 TLB entries instead of 16,384.
-/// Where THP is `madvise`-only (a common default) nothing happens without this call. It is
-/// only advice: on failure, or on other systems, the table works the same, just slower. It
-/// must come before the pages are faulted in.
-fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        const MADV_HUGEPAGE: std::ffi::c_int = 14;
-        extern "C" {
-            fn madvise(
-                addr: *mut std::ffi::c_void,
-                len: usize,
-                advice: std::ffi::c_int,
-            ) -> std::ffi::c_int;
-        }
-        // The whole huge pages inside the allocation (madvise wants an aligned start).
-        let start = (ptr as usize).next_multiple_of(HUGE);
-        let end = (ptr as usize + bytes) / HUGE * HUGE;
-        if end > start {
-            // SAFETY: the range lies inside our own live allocation, and MADV_HUGEPAGE only
-            // changes how its pages are backed, never their contents.
-            unsafe { madvise(start as *mut std::ffi::c_void, end - start, MADV_HUGEPAGE) };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (ptr, bytes);
-}
-
-/// Whether a table's pages are all in memory: set by the thread that faults them in.
-pub struct Readiness {
-    done: Mutex<bool>,
-    changed: Condvar,
-    /// Set when the table is dropped: the faulting thread stops at its next chunk.
-    cancel: AtomicBool,
-}
-
-impl Readiness {
-    fn new() -> Readiness {
-        Readiness {
-            done: Mutex::new(false),
-            changed: Condvar::new(),
-            cancel: AtomicBool::new(false),
-        }
-    }
-
-    fn finish(&self) {
-        *self.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        self.changed.notify_all();
-    }
-
-    pub fn is_ready(&self) -> bool {
-        *self.done.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Wait until the table is ready.
-    pub fn wait(&self) {
-        let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
-        while !*done {
-            done = self.changed.wait(done).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-
-    /// Wait at most `limit`; whether the table is ready.
-    pub fn wait_for(&self, limit: Duration) -> bool {
-        let done = self.done.lock().unwrap_or_else(|e| e.into_inner());
-        let (done, _) = self
-            .changed
-            .wait_timeout_while(done, limit, |d| !*d)
-            .unwrap_or_else(|e| e.into_inner());
-        *done
-    }
-}
-
-/// The buckets, for the thread that faults them in.
-struct Pages {
-    start: NonNull<Bucket>,
-    len: usize,
-}
-
-// SAFETY: the pointer is only used while the table that owns the memory waits for the
-// thread to end (`TranspositionTable::drop` joins it), and only through atomics.
-unsafe impl Send for Pages {}
-
-impl Pages {
-    fn buckets(&self) -> &[Bucket] {
-        // SAFETY: see `Memory::buckets`; the memory outlives this thread (see above).
-        unsafe { std::slice::from_raw_parts(self.start.as_ptr(), self.len) }
-    }
-}
-
-/// Write-fault every page of `buckets`, by chunks taken in turn by `threads` threads, until
-/// done or cancelled. It must be a write: a read maps the shared zero page and faults again
-/// on the first store (and an atomic OR with 0 is compiled to a read). The word written is
-/// the data word of a slot, with 0, which it already holds: the table is new and searches
-/// wait for it to be ready. Should a search store first all the same (a stop cuts its wait
-/// short), the zero costs that entry and nothing else, since the key check then fails.
-fn fault_in(buckets: &[Bucket], threads: usize, cancel: &AtomicBool) {
-    let per_page = PAGE / std::mem::size_of::<Bucket>();
-    let per_chunk = PREFAULT_CHUNK / std::mem::size_of::<Bucket>();
-    let chunks = buckets.len().div_ceil(per_chunk);
-    let next = AtomicUsize::new(0);
-    let work = || loop {
-        let c = next.fetch_add(1, Ordering::Relaxed);
-        if c >= chunks || cancel.load(Ordering::Relaxed) {
-            return;
-        }
-        let chunk = &buckets[c * per_chunk..((c + 1) * per_chunk).min(buckets.len())];
-        // The buckets start at a 64-byte boundary, not a page boundary, so touch the last
-        // bucket too: it may lie on one page more.
-        for b in chunk.iter().step_by(per_page).chain(chunk.last()) {
-            b.0[0].data.store(0, Ordering::Relaxed);
-        }
-    };
-    std::thread::scope(|scope| {
-        for _ in 1..threads {
-            if std::thread::Builder::new()
-                .name("tt-prefault".into())
-                .spawn_scoped(scope, work)
-                .is_err()
-            {
-                break;
-            }
-        }
-        work();
-    });
-}
-
 pub struct TranspositionTable {
     memory: Memory,
     /// Bucket index mask.
@@ -337,17 +156,6 @@ pub struct TranspositionTable {
     epoch: u64,
     /// The key salt of this epoch.
     salt: u64,
-    readiness: Arc<Readiness>,
-    prefault: Option<JoinHandle<()>>,
-}
-
-impl Drop for TranspositionTable {
-    fn drop(&mut self) {
-        self.readiness.cancel.store(true, Ordering::Relaxed);
-        if let Some(handle) = self.prefault.take() {
-            let _ = handle.join();
-        }
-    }
 }
 
 impl TranspositionTable {
@@ -379,40 +187,12 @@ impl TranspositionTable {
         }
         let len = (1usize << log2) / BUCKET;
         let memory = Memory::zeroed(len).ok_or(TableError::NoMemory { bytes })?;
-        let readiness = Arc::new(Readiness::new());
-        let pages = Pages {
-            start: memory.buckets,
-            len,
-        };
-        let signal = Arc::clone(&readiness);
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(PREFAULT_THREADS);
-        let spawned = std::thread::Builder::new()
-            .name("tt-prefault".into())
-            .spawn(move || {
-                let pages = pages;
-                fault_in(pages.buckets(), threads, &signal.cancel);
-                signal.finish();
-            });
-        let prefault = match spawned {
-            Ok(handle) => Some(handle),
-            Err(e) => {
-                // No thread to spare: fault the pages in here rather than in a search.
-                log::warn!("hash table: no thread to fault it in ({e}); doing it now");
-                fault_in(memory.buckets(), 1, &readiness.cancel);
-                readiness.finish();
-                None
-            }
-        };
         Ok(TranspositionTable {
             memory,
             mask: len - 1,
             generation: AtomicU8::new(0),
             epoch: 0,
             salt: salt(0),
-            readiness,
-            prefault,
         })
     }
 
@@ -421,14 +201,7 @@ impl TranspositionTable {
     pub fn max_log2_here() -> u32 {
         static MAX: OnceLock<u32> = OnceLock::new();
         *MAX.get_or_init(|| {
-            let total = std::fs::read_to_string("/proc/meminfo")
-                .ok()
-                .and_then(|text| {
-                    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-                    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-                    Some(kib.saturating_mul(1024))
-                });
-            let Some(bytes) = total else {
+            let Some(bytes) = memory::machine_bytes() else {
                 return 26;
             };
             let entries = (bytes / 2) / Self::ENTRY_BYTES as u64;
@@ -448,16 +221,16 @@ impl TranspositionTable {
     }
 
     pub fn log2_entries(&self) -> u32 {
-        (self.memory.len * BUCKET).trailing_zeros()
+        (self.memory.buckets().len() * BUCKET).trailing_zeros()
     }
     pub fn bytes(&self) -> usize {
-        self.memory.len * BUCKET * Self::ENTRY_BYTES
+        self.memory.buckets().len() * BUCKET * Self::ENTRY_BYTES
     }
 
     /// Whether all pages are in memory yet; `wait` on it to be sure a search will not fault
     /// any in. Shared, so a front end can wait without holding the table.
     pub fn readiness(&self) -> Arc<Readiness> {
-        Arc::clone(&self.readiness)
+        self.memory.readiness()
     }
 
     /// Start a new search: entries written before now age.
@@ -555,7 +328,7 @@ impl TranspositionTable {
     /// Permille of the first thousand slots written in this search (the Hub/UCI hashfull).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & 63;
-        let n = (self.memory.len * BUCKET).min(1000);
+        let n = (self.memory.buckets().len() * BUCKET).min(1000);
         let used = self.memory.buckets()[..n.div_ceil(BUCKET)]
             .iter()
             .flat_map(|b| &b.0)
@@ -607,7 +380,7 @@ mod tests {
     fn buckets_sit_on_cache_lines() {
         for log2 in [16, 17, 20] {
             let tt = TranspositionTable::with_log2(log2);
-            assert_eq!(tt.memory.buckets.as_ptr() as usize % 64, 0);
+            assert_eq!(tt.memory.buckets().as_ptr() as usize % 64, 0);
             assert_eq!(tt.memory.buckets().len() * 64, tt.bytes());
         }
     }
@@ -700,6 +473,15 @@ mod tests {
             assert_eq!((data >> 26) & 63, 63);
         }
         assert!(unpack(0).is_none());
+    }
+
+    /// The last index a move list can hold reads back as that move, not as "no move".
+    #[test]
+    fn the_last_move_index_survives_the_table() {
+        let last = (crate::core::moves::MAX_MOVES - 1) as u8;
+        let tt = TranspositionTable::with_log2(16);
+        tt.store(99, Score(5), 3, Bound::Exact, Some(last));
+        assert_eq!(tt.probe(99).unwrap().move_index, Some(last));
     }
 
     #[test]
