@@ -219,6 +219,29 @@ fn a_slow_new_game_is_not_charged_to_the_clock() {
     }
 }
 
+/// The Hub's `time` is the clock before the move's increment (the engine adds `inc` itself),
+/// so the first move of a 1 s + 0.5 s game is sent as `time=1.000 inc=0.500`.
+#[test]
+fn the_clock_is_sent_before_the_increment() {
+    let p = wrapped_match("log-level", &["--depth", "1,-", "--tc", "-,1+0.5"]);
+    let sent: Vec<&str> = p
+        .log2
+        .lines()
+        .filter_map(|l| l.strip_prefix("runner sent: "))
+        .collect();
+    assert!(!sent.is_empty(), "{}", p.log2);
+    assert_eq!(sent[0], "level time=1.000 inc=0.500", "{}", p.log2);
+    // The wrapped engine answers at depth 1, well inside the increment: its clock only grows.
+    for line in &sent {
+        let time: f64 = line
+            .strip_prefix("level time=")
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!((1.0..60.0).contains(&time), "{line}");
+    }
+}
+
 #[test]
 fn a_move_past_the_move_time_margin_loses() {
     // The wrapped engine waits 1 s before each move; at 0.05 s a move the margin ends at

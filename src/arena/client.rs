@@ -86,9 +86,10 @@ pub struct EngineSpec {
     pub stderr_log: Option<PathBuf>,
 }
 
-/// One engine output line, or the news that a line was too long (the reader stops there).
+/// One engine output line (with the time it was read), or the news that a line was too long (the reader stops there).
 enum Output {
-    Line(String),
+    /// A line, and when the reader thread read it.
+    Line(String, Instant),
     TooLong,
 }
 
@@ -233,7 +234,7 @@ impl EngineProcess {
                 let out = if length > MAX_LINE {
                     Output::TooLong
                 } else {
-                    Output::Line(String::from_utf8_lossy(&line).into_owned())
+                    Output::Line(String::from_utf8_lossy(&line).into_owned(), Instant::now())
                 };
                 let stop = matches!(out, Output::TooLong);
                 if tx.send(out).is_err() || stop {
@@ -306,9 +307,20 @@ impl EngineProcess {
     }
 
     fn recv(&mut self, deadline: Instant, what: &'static str) -> Result<String, EngineError> {
+        self.recv_timed(deadline, what).map(|(line, _)| line)
+    }
+
+    /// The next line and when the reader thread read it, waiting until `deadline`. The time
+    /// is the reader's, so a runner thread that waits for a core before it wakes does not
+    /// charge that wait to the engine's clock.
+    fn recv_timed(
+        &mut self,
+        deadline: Instant,
+        what: &'static str,
+    ) -> Result<(String, Instant), EngineError> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
-            Ok(Output::Line(l)) => Ok(l),
+            Ok(Output::Line(l, at)) => Ok((l, at)),
             Ok(Output::TooLong) => Err(EngineError::LineTooLong),
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(what)),
             Err(RecvTimeoutError::Disconnected) => Err(self.died()),
@@ -367,9 +379,9 @@ impl EngineProcess {
         self.send("go think")?;
         let deadline = start + timeout;
         loop {
-            let l = self.recv(deadline, "move")?;
+            let (l, at) = self.recv_timed(deadline, "move")?;
             if command_name(&l) == "done" {
-                let elapsed = start.elapsed();
+                let elapsed = at.saturating_duration_since(start);
                 return match field(&l, "move") {
                     Some(m) if !m.is_empty() => Ok((m, elapsed)),
                     _ => Err(EngineError::BadReply(l)),

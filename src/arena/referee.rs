@@ -134,15 +134,16 @@ pub fn play_game(
         let tc = tcs[i];
         let (level, timeout) = match tc {
             TimeControl::Clock { inc, .. } => {
+                // The Hub's `time` is the clock before this move's increment, which the
+                // engine adds itself (docs/PROTOCOL.md); sending it after would count the
+                // increment twice.
+                let level = format!(
+                    "time={:.3} inc={:.3}",
+                    clocks[i].as_secs_f64(),
+                    inc.as_secs_f64()
+                );
                 clocks[i] += inc;
-                (
-                    format!(
-                        "time={:.3} inc={:.3}",
-                        clocks[i].as_secs_f64(),
-                        inc.as_secs_f64()
-                    ),
-                    clocks[i] + Duration::from_millis(1000),
-                )
+                (level, clocks[i] + Duration::from_millis(1000))
             }
             TimeControl::MoveTime(t) => (
                 format!("move-time={:.3}", t.as_secs_f64()),

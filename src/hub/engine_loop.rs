@@ -16,6 +16,7 @@ use crate::egdb::Egdb;
 use crate::eval::Weights;
 use crate::hub::command::{parse, shown, Command, GoMode, HubError, Level};
 use crate::hub::input::{spawn_reader, Event};
+use crate::hub::lag::LagMeter;
 use crate::hub::output;
 use crate::hub::params::{max_tt_log2, Params};
 use crate::search::tt::Readiness;
@@ -24,7 +25,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Stack for the search thread, which runs the main search worker itself.
 const SEARCH_STACK: usize = 16 << 20;
@@ -38,7 +39,8 @@ enum Flow {
 struct Search {
     id: u64,
     control: Arc<SearchControl>,
-    handle: JoinHandle<Engine>,
+    /// Gives the engine back, with the time from `go` to `done` by the engine's clock.
+    handle: JoinHandle<(Engine, Duration)>,
 }
 
 struct Hub {
@@ -62,6 +64,8 @@ struct Hub {
     table: Arc<Readiness>,
     /// `ready` lines owed for `init`s that came while the table was being prepared.
     ready_owed: usize,
+    /// How late answers reach the client's clock, and so the reserve to keep.
+    lag: LagMeter,
 }
 
 /// Run the loop on stdin and stdout until `quit` or the end of input. Returns the exit code.
@@ -112,6 +116,7 @@ impl Hub {
             weights,
             egdb: None,
             ready_owed: 0,
+            lag: LagMeter::new(),
         }
     }
 
@@ -246,7 +251,10 @@ impl Hub {
     fn finish_search(&mut self) {
         let Some(s) = self.search.take() else { return };
         match s.handle.join() {
-            Ok(engine) => self.engine = Some(engine),
+            Ok((engine, took)) => {
+                self.engine = Some(engine);
+                self.lag.done(took);
+            }
             Err(_) => {
                 // The thread catches search panics, so this is out of the ordinary: start over.
                 log::error!("the search thread failed; making a new engine");
@@ -402,11 +410,24 @@ impl Hub {
                 return;
             }
         };
+        let started = Instant::now();
+        let clock = match (mode, self.level.time) {
+            (GoMode::Think, Some(t)) => Some((
+                Duration::from_secs_f64(t.max(0.0)),
+                self.level.inc.unwrap_or(Duration::ZERO),
+            )),
+            _ => None,
+        };
+        let reserve = self.lag.go(clock);
         if let Some(mv) = self.book_move(&game, mode) {
             output::line(&format!("done move={}", mv.hub()));
+            self.lag.done(started.elapsed());
             return;
         }
-        let limits = limits(&self.level, mode);
+        let limits = Limits {
+            overhead: Some(reserve),
+            ..limits(&self.level, mode)
+        };
         let control = Arc::new(SearchControl::new());
         control.set_pondering(mode == GoMode::Ponder);
         self.searches += 1;
@@ -419,8 +440,9 @@ impl Hub {
             .stack_size(SEARCH_STACK)
             .spawn(move || {
                 search_and_report(&engine, &game, &limits, &thread_control);
+                let took = started.elapsed();
                 let _ = tx.send(Event::SearchDone(id));
-                engine
+                (engine, took)
             });
         match spawned {
             Ok(handle) => {
@@ -547,6 +569,7 @@ fn limits(level: &Level, mode: GoMode) -> Limits {
         moves_to_go: level.moves,
         infinite: level.infinite,
         analyze: mode == GoMode::Analyze,
+        overhead: None,
     }
 }
 

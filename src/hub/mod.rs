@@ -7,6 +7,7 @@
 pub mod command;
 pub mod engine_loop;
 pub mod input;
+pub mod lag;
 pub mod output;
 pub mod params;
 

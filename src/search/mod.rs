@@ -41,6 +41,9 @@ pub struct Limits {
     pub infinite: bool,
     /// Analysis: search even a single legal move, and never stop early on a proved result.
     pub analyze: bool,
+    /// Time to keep in hand on the clock for latency the search cannot see (pipes, waiting
+    /// for a core); `None` is `time::OVERHEAD`.
+    pub overhead: Option<Duration>,
 }
 
 /// Stop and ponder-hit requests from other threads, for one search.

@@ -7,8 +7,9 @@
 use crate::search::Limits;
 use std::time::Duration;
 
-/// Time kept in hand for process and pipe latency.
-const OVERHEAD: Duration = Duration::from_millis(50);
+/// Time kept in hand for process and pipe latency, unless the front end asks for more
+/// (`Limits::overhead`, which the Hub raises when it sees its answers arrive late).
+pub const OVERHEAD: Duration = Duration::from_millis(50);
 /// Moves assumed still to play when the clock gives no count.
 const DEFAULT_MOVES_TO_GO: u32 = 30;
 
@@ -42,7 +43,7 @@ impl Budget {
                 .moves_to_go
                 .unwrap_or(DEFAULT_MOVES_TO_GO)
                 .clamp(1, 100);
-            let usable = left.saturating_sub(OVERHEAD);
+            let usable = left.saturating_sub(limits.overhead.unwrap_or(OVERHEAD));
             // Never plan on more than what is left, spread over the moves to go.
             let share = usable / mtg + limits.inc.mul_f64(0.8);
             let max_hard = if mtg == 1 {
@@ -81,6 +82,26 @@ mod tests {
                 assert!(b.soft.unwrap() <= hard);
             }
         }
+    }
+
+    #[test]
+    fn a_larger_reserve_plans_less_and_stays_inside_the_clock() {
+        let clock = |overhead| {
+            Budget::from_limits(&Limits {
+                time: Some(Duration::from_millis(200)),
+                inc: Duration::from_millis(5),
+                overhead,
+                ..Limits::default()
+            })
+        };
+        let fixed = clock(None);
+        let loaded = clock(Some(Duration::from_millis(150)));
+        assert!(loaded.hard.unwrap() < fixed.hard.unwrap());
+        // Never more than the time left over the reserve.
+        assert!(loaded.hard.unwrap() <= Duration::from_millis(50));
+        // A reserve above the whole clock leaves nothing to plan with, and no panic.
+        let none = clock(Some(Duration::from_secs(1)));
+        assert!(none.hard.unwrap() <= Duration::from_millis(5));
     }
 
     #[test]

@@ -8,6 +8,7 @@ runner asks; the wrapped engine plays legal games. MODE is
   bad-utf8       write an `info` line holding invalid UTF-8 before each `done`;
   long-line      write a 2 MB `info` line when asked for its first move;
   slow-move      wait 1 s before each `go`, whatever the move time;
+  log-level      write each `level` line the runner sent to stderr (the engine log);
   plain          nothing (the wrapper alone).
 """
 import subprocess
@@ -42,6 +43,9 @@ for raw in sys.stdin.buffer:
     if not words:
         continue
     if words[0] == b"level":
+        if mode == "log-level":
+            sys.stderr.buffer.write(b"runner sent: " + raw)
+            sys.stderr.flush()
         raw = b"level depth=1\n"
     elif words[0] == b"new-game" and mode == "slow-new-game":
         time.sleep(3)
