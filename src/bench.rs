@@ -33,6 +33,12 @@ pub const POSITIONS: &[&str] = &[
 /// The default depth of `poolshark bench`.
 pub const DEFAULT_DEPTH: u32 = 11;
 
+/// The node count `poolshark bench` prints with its defaults (one thread, the built-in
+/// evaluation, no endgame tables): the search's signature. A test runs the bench and
+/// compares, so a change of behaviour cannot land unnoticed; a commit that changes it on
+/// purpose updates this number and quotes it as `Bench: <nodes>`.
+pub const SIGNATURE: u64 = 3_418_354;
+
 pub struct BenchResult {
     pub nodes: u64,
     pub time: Duration,
