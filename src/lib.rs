@@ -19,6 +19,7 @@ pub mod egdb;
 pub mod eval;
 pub mod files;
 pub mod hub;
+pub mod hub_syntax;
 pub mod perft;
 pub mod search;
 pub mod serve;

@@ -3,7 +3,8 @@
 //! `Params` only checks and stores values; the loop applies them to the engine (and keeps the
 //! old value when the engine cannot take a new one, for example a table that does not fit).
 
-use crate::hub::command::{parse_int, quote, HubError};
+use crate::hub::command::{parse_int, HubError};
+use crate::hub_syntax::{quote, shown};
 use crate::search::tt::TranspositionTable;
 
 /// The table size at start-up: 2^22 entries of 16 bytes, 64 MiB.
@@ -223,7 +224,7 @@ impl Params {
         let Some(param) = Param::from_name(name) else {
             return Err(HubError::Refused(format!(
                 "unknown parameter {}",
-                crate::hub::command::shown(name)
+                shown(name)
             )));
         };
         let d = self.declare(param);
