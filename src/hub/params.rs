@@ -245,6 +245,16 @@ impl Params {
     }
 }
 
+/// The parameters for `poolshark hub --help`, one line each (`  name: help`), in the order
+/// of `Param::ALL`, so that the help never leaves one out.
+pub fn help_lines() -> Vec<String> {
+    Params::new(DEFAULT_TT_LOG2, 1)
+        .declared()
+        .iter()
+        .map(|d| format!("  {}: {}", d.name, d.help))
+        .collect()
+}
+
 /// A declaration whose kind does not fit the field it is stored in: a mistake in this file.
 fn wrong_kind(d: &Declared) -> HubError {
     HubError::Refused(format!("parameter {} is declared as {:?}", d.name, d.kind))
@@ -364,6 +374,15 @@ mod tests {
         }
         assert_eq!(p.param_lines().len(), Param::ALL.len());
         assert!(p.with("threads", "9").is_err(), "above max_threads");
+    }
+
+    #[test]
+    fn the_help_has_a_line_for_each_parameter() {
+        let lines = help_lines();
+        assert_eq!(lines.len(), Param::ALL.len());
+        for (line, param) in lines.iter().zip(Param::ALL) {
+            assert!(line.starts_with(&format!("  {}: ", param.name())), "{line}");
+        }
     }
 
     #[test]
