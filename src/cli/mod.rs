@@ -77,7 +77,9 @@ enum Command {
     /// move times, and games whose pair is incomplete count in the score only (a `note:`
     /// line says how many).
     Stats(arena::StatsArgs),
-    /// Write self-play positions for evaluation tuning: `<FEN> ; <White's score>` per line.
+    /// Write self-play positions for evaluation tuning, one a line: `<FEN> ; <result> ;
+    /// <search>`, the game's result for White (1, 0.5 or 0) and the search score there from
+    /// White's side in hundredths of a man (`-` where nobody searched).
     Selfplay(arena::SelfplayArgs),
     /// Fit the evaluation weights to self-play results (Texel's method): fit the scaling
     /// constant K of sigmoid(K * eval) under the starting weights, then the weights by Adam on
