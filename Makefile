@@ -41,7 +41,9 @@ cluster-test:
 browser-test:
 	./scripts/browser-test.sh
 
-# Everything ignored, depth 13 perft included (minutes).
+# Everything ignored: checks too slow for every run, each asserting its result (perft to
+# depth 13, the whole endgame oracle check; minutes). Measurements that only print are
+# examples/ and scripts/ (scripts/hub_measure.py), not tests.
 test-deep:
 	$(CARGO) test --release -- --ignored
 

@@ -1,11 +1,14 @@
 //! poolshark: an engine for American Pool Checkers.
 //!
 //! Layers, each looking only down: `core` (rules, no I/O), `eval` (static evaluation),
-//! `search` (iterative deepening, transposition table, Lazy SMP), and the tools built on
-//! them (`perft`, `bench`), the opening `book`, `hub`, the Hub protocol front end, and
-//! `tune`, which fits the evaluation weights to self-play results, `files`, which reads and
-//! writes every file a user names, and `cli`, the command line (`main.rs` only calls
-//! `cli::main`).
+//! `egdb` (endgame tables solved under pool's rules), `search` (iterative deepening,
+//! transposition table, Lazy SMP, endgame table probes), and the tools built on them
+//! (`perft`, `bench`), the opening `book`, `hub_syntax`, the Hub line tokenizer and
+//! quoting that both sides of the protocol share, `hub`, the Hub protocol front end,
+//! `arena`, engine-vs-engine matches over the Hub protocol (a Hub client, the referee, PDN
+//! output, Elo and SPRT), `serve`, the board in the browser, and `tune`, which fits the
+//! evaluation weights to self-play results, `files`, which reads and writes every file a
+//! user names, and `cli`, the command line (`main.rs` only calls `cli::main`).
 
 // Every unsafe block says why it is sound (`// SAFETY: ...`).
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -19,6 +22,7 @@ pub mod egdb;
 pub mod eval;
 pub mod files;
 pub mod hub;
+pub mod hub_syntax;
 pub mod perft;
 pub mod search;
 pub mod serve;

@@ -301,3 +301,22 @@ fn the_hub_loop_survives_a_closed_stdout() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// `hub --help` names every Hub parameter, each with its declared help (`Param::ALL`), and
+/// the short `--help` list still points at it.
+#[test]
+fn hub_help_lists_every_parameter() {
+    use poolshark::hub::params::{help_lines, Param};
+    let (code, out, _) = run(&["hub", "--help"]);
+    assert_eq!(code, 0);
+    let lines = help_lines();
+    assert_eq!(lines.len(), Param::ALL.len());
+    for (line, param) in lines.iter().zip(Param::ALL) {
+        assert!(out.lines().any(|l| l == line), "no `{line}` in:\n{out}");
+        assert!(line.starts_with(&format!("  {}: ", param.name())));
+    }
+    assert!(out.contains("egdb-path"), "{out}");
+    let (code, out, _) = run(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("hub --help"), "{out}");
+}

@@ -3,6 +3,8 @@
 
 mod support;
 
+use poolshark::hub::params::{max_tt_log2, Param, Params};
+use poolshark::hub_syntax::tokenize;
 use std::time::Duration;
 use support::{field, legal_moves, Engine};
 
@@ -46,14 +48,7 @@ fn handshake_then_a_game() {
     );
     assert!(lines[0].contains("author=\""), "{}", lines[0]);
     assert!(lines.contains(&"param name=variant value=pool type=enum values=\"pool\"".to_string()));
-    for name in [
-        "threads",
-        "tt-size",
-        "ponder",
-        "book",
-        "book-ply",
-        "book-margin",
-    ] {
+    for name in Param::ALL.map(Param::name) {
         let line = lines
             .iter()
             .find(|l| field(l, "name").as_deref() == Some(name))
@@ -541,4 +536,65 @@ fn eval_file_loads_pattern_weights_and_refuses_damaged_ones() {
     e.send("go think");
     let lines = e.until("done");
     legal_done(lines.last().unwrap(), START, &[]);
+}
+
+/// The `param` lines of the start-up.
+fn param_lines(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("param "))
+        .cloned()
+        .collect()
+}
+
+/// The handshake declares every parameter of `Param::ALL`, in its order, each as
+/// `Params::param_lines` writes it.
+#[test]
+fn the_handshake_lists_every_parameter() {
+    let mut e = Engine::start();
+    let params = param_lines(&e.handshake());
+    let names: Vec<String> = params.iter().filter_map(|l| field(l, "name")).collect();
+    assert_eq!(names, Param::ALL.map(|p| p.name().to_string()));
+    let want: Vec<String> = Params::new(max_tt_log2(), max_threads())
+        .param_lines()
+        .iter()
+        .map(|l| format!("param {l}"))
+        .collect();
+    assert_eq!(params, want);
+}
+
+/// A `param` line with the maxima that depend on the machine (threads: its cores, tt-size:
+/// its memory) left out, so that the README's lines compare with this machine's.
+fn without_machine_maxima(line: &str) -> String {
+    let parsed = tokenize(line).unwrap().unwrap();
+    let machine = matches!(parsed.arg("name"), Some("threads" | "tt-size"));
+    line.split(' ')
+        .filter(|word| !(machine && word.starts_with("max=")))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The README's Hub session shows exactly the `param` lines the binary prints.
+#[test]
+fn the_readme_handshake_is_the_binarys() {
+    let readme = include_str!("../README.md");
+    let session = readme
+        .split("```")
+        .find(|block| {
+            block
+                .trim_start()
+                .starts_with("$ target/release/poolshark\nhub\n")
+        })
+        .expect("the README's Hub session");
+    let shown: Vec<String> = session
+        .lines()
+        .filter(|l| l.starts_with("param "))
+        .map(without_machine_maxima)
+        .collect();
+    let mut e = Engine::start();
+    let printed: Vec<String> = param_lines(&e.handshake())
+        .iter()
+        .map(|l| without_machine_maxima(l))
+        .collect();
+    assert_eq!(shown, printed);
 }

@@ -3,10 +3,11 @@
 //!
 //! An engine is not trusted: its output is read as bytes, one line at a time up to
 //! `MAX_LINE` bytes (invalid UTF-8 is replaced, an over-long line is a fault), and its lines
-//! are read with the same tokenizer as the engine's own input (`hub::command::tokenize`). Its
-//! stderr goes to a log file, and the last lines are kept to explain a failure.
+//! are read with the same tokenizer as the engine's own input (`hub_syntax`: `command_name`,
+//! `tokenize`). Its stderr goes to a log file, and the last lines are kept to explain a
+//! failure.
 
-use crate::hub::command::{quote, tokenize};
+use crate::hub_syntax::{command_name, quote, tokenize};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -159,11 +160,6 @@ pub struct EngineProcess {
 /// The value of `key=` in a Hub line, read as the engine reads its input.
 pub fn field(line: &str, key: &str) -> Option<String> {
     tokenize(line).ok()??.arg(key).map(str::to_string)
-}
-
-/// The first word of a Hub line.
-fn command_name(line: &str) -> &str {
-    line.split_ascii_whitespace().next().unwrap_or("")
 }
 
 /// Copy the engine's stderr to `log` (if any), keeping the last lines in `tail`.

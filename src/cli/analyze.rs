@@ -49,7 +49,7 @@ impl AnalyzeArgs {
         engine.egdb = self.egdb.open(true)?;
         let control = SearchControl::new();
         let out = engine.search(&game, &limits, &control, &mut |info| {
-            outln!("info {}", info.hub_fields())
+            outln!("info {}", crate::hub::output::info_fields(info))
         });
         let pv: Vec<String> = out.pv.iter().map(|m| m.hub()).collect();
         match out.best {

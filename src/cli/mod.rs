@@ -52,11 +52,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Speak the Hub protocol on stdin/stdout (the default). Parameters: variant (pool),
-    /// threads, tt-size (log2 of table entries), ponder, book, book-ply, book-margin, and
-    /// eval-file (a weights file). The book is the built-in one, or the file in
-    /// POOLSHARK_BOOK; POOLSHARK_BOOK_SEED fixes its random choices. Logs go to stderr; set
-    /// RUST_LOG=debug to see them.
+    /// Speak the Hub protocol on stdin/stdout (the default). `hub --help` lists the
+    /// parameters.
+    #[command(long_about = hub_long_about())]
     Hub(HubArgs),
     /// Count the leaf nodes of the legal-move tree, depth by depth (a move generator check).
     Perft(position::PerftArgs),
@@ -79,7 +77,9 @@ enum Command {
     /// move times, and games whose pair is incomplete count in the score only (a `note:`
     /// line says how many).
     Stats(arena::StatsArgs),
-    /// Write self-play positions for evaluation tuning: `<FEN> ; <White's score>` per line.
+    /// Write self-play positions for evaluation tuning, one a line: `<FEN> ; <result> ;
+    /// <search>`, the game's result for White (1, 0.5 or 0) and the search score there from
+    /// White's side in hundredths of a man (`-` where nobody searched).
     Selfplay(arena::SelfplayArgs),
     /// Fit the evaluation weights to self-play results (Texel's method): fit the scaling
     /// constant K of sigmoid(K * eval) under the starting weights, then the weights by Adam on
@@ -140,6 +140,17 @@ impl HubArgs {
             .unwrap_or_default();
         std::process::exit(crate::hub::run_with(&file))
     }
+}
+
+/// `poolshark hub --help`: the parameters come from their declarations (`Param::ALL`).
+fn hub_long_about() -> String {
+    format!(
+        "Speak the Hub protocol on stdin/stdout (the default).\n\n\
+         Parameters (set-param name=NAME value=VALUE):\n{}\n\n\
+         The book is the built-in one, or the file in POOLSHARK_BOOK; POOLSHARK_BOOK_SEED \
+         fixes its random choices. Logs go to stderr; set RUST_LOG=debug to see them.",
+        crate::hub::params::help_lines().join("\n")
+    )
 }
 
 /// Why a command failed, and so its exit status (see the module notes).

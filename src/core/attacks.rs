@@ -205,9 +205,11 @@ pub fn find_magic(sq: Square, seed: u64) -> (u64, u32) {
     }
 }
 
-/// Magics found once by `find_magic(sq, MAGIC_SEED)`, kept so start-up does not repeat the
-/// search (a test checks each still works; a failing one would be searched for again).
-const MAGIC_SEED: u64 = 0x05EE_D0FB_0A4D;
+/// The seed of the magic search. `KNOWN_MAGICS` holds the magics `find_magic(sq,
+/// MAGIC_SEED)` found once (`cargo run --release --example print_magics` prints them again),
+/// kept so start-up does not repeat the search (a test checks each still works; a failing
+/// one would be searched for again).
+pub const MAGIC_SEED: u64 = 0x05EE_D0FB_0A4D;
 #[rustfmt::skip]
 const KNOWN_MAGICS: [(u64, u32); 32] = [
     (0x40C108205000E800, 5),
@@ -287,15 +289,6 @@ mod tests {
             let (m, b) = KNOWN_MAGICS[sq.index()];
             assert!(fill_table(&occupancies(sq), m, b).is_some(), "square {sq}");
             assert!(b <= relevant_mask(sq).count() + 1);
-        }
-    }
-
-    #[test]
-    #[ignore = "prints the magic table for KNOWN_MAGICS"]
-    fn print_magics() {
-        for sq in Square::all() {
-            let (m, b) = find_magic(sq, MAGIC_SEED);
-            println!("    (0x{m:016X}, {b}),");
         }
     }
 

@@ -293,8 +293,8 @@ pub fn indices_slow(o: &Oriented) -> [u16; WINDOWS] {
 
 /// How a king ending scales the whole evaluation: 0 for a dead draw, 1/16 for three kings
 /// against a lone king on the long diagonal (a draw with correct play, so only a small edge
-/// is kept), else 1. As `Scale::DIVIDE` it is applied by integer division, as in the hand
-/// evaluation.
+/// is kept), else 1. `Scale::Divide16` is applied by integer division (`/ 16`), as in the
+/// hand evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scale {
     Zero,

@@ -70,7 +70,8 @@ macro_rules! terms {
         pub struct Weights {
             $( $(#[doc = $doc])* pub $name: $ty, )*
             /// The pattern evaluation (`eval::pattern`), when a pattern weights file was
-            /// loaded: it then replaces the hand terms above, which are kept as they were.
+            /// loaded: it then scores the positions with men on the board, and the hand
+            /// terms above still score the king endings (`eval::evaluate`).
             pub patterns: Option<std::sync::Arc<crate::eval::pattern::PatternWeights>>,
         }
 

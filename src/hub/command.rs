@@ -1,11 +1,13 @@
-//! Hub input lines: the tokenizer (quoting as docs/PROTOCOL.md gives it) and the typed
-//! commands.
+//! Hub input lines as typed commands.
 //!
-//! `parse` turns one line into a `Command` or a `HubError` that says what is wrong. It knows
-//! the protocol's grammar and checks every number; it keeps no state and does no I/O.
+//! `parse` turns one line into a `Command` or a `HubError` that says what is wrong. The line
+//! is split by `hub_syntax::tokenize` (shared with the match runner); this module knows the
+//! commands, their keys and their values, and checks every number. It keeps no state and
+//! does no I/O.
 
 use crate::core::notation::{self, NotationError};
 use crate::core::Position;
+use crate::hub_syntax::{shown, tokenize, Line, SyntaxError};
 use std::fmt;
 use std::time::Duration;
 
@@ -49,24 +51,6 @@ pub enum HubError {
     Refused(String),
 }
 
-/// User text shown inside an error message: short, one line, no double quotes.
-pub fn shown(text: &str) -> String {
-    const MAX: usize = 40;
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == MAX {
-            out.push_str("...");
-            break;
-        }
-        match c {
-            '"' => out.push('\''),
-            c if c.is_control() => out.extend(c.escape_default()),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 impl fmt::Display for HubError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -107,42 +91,23 @@ fn shown_long(text: &str) -> String {
         .collect()
 }
 
-/// A value written for a Hub line, the inverse of `tokenize`: bare when it is a plain word,
-/// in double quotes when it is empty or holds a space or `=`. A value cannot hold `"` or a
-/// line end, so those (and other control characters) become `'`.
-pub fn quote(value: &str) -> String {
-    let clean: String = value
-        .chars()
-        .map(|c| if c == '"' || c.is_control() { '\'' } else { c })
-        .collect();
-    if clean.is_empty() || !clean.chars().all(is_word) {
-        format!("\"{clean}\"")
-    } else {
-        clean
+impl From<SyntaxError> for HubError {
+    fn from(e: SyntaxError) -> HubError {
+        HubError::Syntax(e.0)
     }
 }
 
-/// A tokenized line: the command name, then each key with its value (None for a flag).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    pub name: String,
-    pub args: Vec<(String, Option<String>)>,
-}
-
-impl Line {
-    /// The value of the last `key=value`, if any (`None` also for a bare flag).
-    pub fn arg(&self, key: &str) -> Option<&str> {
-        self.get(key).and_then(|v| v.as_deref())
-    }
-    /// The last occurrence of `key`, if any.
-    fn get(&self, key: &str) -> Option<&Option<String>> {
-        self.args
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
-    }
+/// A command's keys read from a tokenized line, with the errors a command gives.
+trait Keys {
     /// The value of `key`; an error if it came as a bare flag.
+    fn value(&self, key: &str) -> Result<Option<&str>, HubError>;
+    /// Whether the flag `key` is present; an error if it came with a value.
+    fn flag(&self, key: &str) -> Result<bool, HubError>;
+    /// The value of `key`; an error if it is absent or a bare flag.
+    fn required(&self, key: &str) -> Result<&str, HubError>;
+}
+
+impl Keys for Line {
     fn value(&self, key: &str) -> Result<Option<&str>, HubError> {
         match self.get(key) {
             None => Ok(None),
@@ -153,7 +118,6 @@ impl Line {
             }),
         }
     }
-    /// Whether the flag `key` is present; an error if it came with a value.
     fn flag(&self, key: &str) -> Result<bool, HubError> {
         match self.get(key) {
             None => Ok(false),
@@ -170,105 +134,6 @@ impl Line {
             what: format!("{key}=..."),
         })
     }
-}
-
-fn is_space(c: char) -> bool {
-    c.is_ascii_whitespace()
-}
-
-fn is_word(c: char) -> bool {
-    !is_space(c) && c != '=' && c != '"'
-}
-
-/// Split a line into its command name and `key[=value]` pairs. A value is a bare word (no
-/// space, `=` or `"`) or a double-quoted string with no `"` inside; spaces may stand around
-/// `=`. A blank line gives `None`.
-pub fn tokenize(line: &str) -> Result<Option<Line>, HubError> {
-    let chars: Vec<char> = line.chars().collect();
-    let mut i = 0;
-    let skip_space = |i: &mut usize| {
-        while *i < chars.len() && is_space(chars[*i]) {
-            *i += 1;
-        }
-    };
-    let word = |i: &mut usize| -> String {
-        let start = *i;
-        while *i < chars.len() && is_word(chars[*i]) {
-            *i += 1;
-        }
-        chars[start..*i].iter().collect()
-    };
-    skip_space(&mut i);
-    if i == chars.len() {
-        return Ok(None);
-    }
-    let name = word(&mut i);
-    if name.is_empty() {
-        return Err(HubError::Syntax(format!(
-            "a line starts with a command name, not '{}'",
-            chars[i]
-        )));
-    }
-    let mut args = Vec::new();
-    loop {
-        skip_space(&mut i);
-        if i == chars.len() {
-            break;
-        }
-        match chars[i] {
-            '=' => return Err(HubError::Syntax("'=' without a key before it".into())),
-            '"' => {
-                return Err(HubError::Syntax(
-                    "a quoted value without a key (write key=\"...\")".into(),
-                ))
-            }
-            _ => {}
-        }
-        let key = word(&mut i);
-        skip_space(&mut i);
-        if i == chars.len() || chars[i] != '=' {
-            args.push((key, None));
-            continue;
-        }
-        i += 1;
-        skip_space(&mut i);
-        if i == chars.len() {
-            return Err(HubError::Syntax(format!(
-                "{}= has no value (write {}=\"\" for an empty one)",
-                shown(&key),
-                shown(&key)
-            )));
-        }
-        let value = match chars[i] {
-            '"' => {
-                let close = chars[i + 1..].iter().position(|&c| c == '"');
-                let Some(len) = close else {
-                    return Err(HubError::Syntax(format!(
-                        "the quoted value of {} has no closing double quote",
-                        shown(&key)
-                    )));
-                };
-                let v: String = chars[i + 1..i + 1 + len].iter().collect();
-                i += len + 2;
-                if i < chars.len() && !is_space(chars[i]) {
-                    return Err(HubError::Syntax(format!(
-                        "a space must follow the quoted value of {}",
-                        shown(&key)
-                    )));
-                }
-                v
-            }
-            '=' => {
-                return Err(HubError::Syntax(format!(
-                    "{}= is followed by another '='",
-                    shown(&key)
-                )))
-            }
-            _ => word(&mut i),
-        };
-        args.push((key, Some(value)));
-    }
-    Ok(Some(Line { name, args }))
 }
 
 /// How `go` searches.
@@ -495,41 +360,17 @@ fn parse_go(line: &Line) -> Result<GoMode, HubError> {
 mod tests {
     use super::*;
 
-    fn args(line: &str) -> Vec<(String, Option<String>)> {
-        tokenize(line).unwrap().unwrap().args
-    }
-    fn kv(k: &str, v: &str) -> (String, Option<String>) {
-        (k.to_string(), Some(v.to_string()))
-    }
-
     #[test]
-    fn bare_and_quoted_values_and_flags() {
-        assert_eq!(
-            args(r#"pos pos=Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="11-15 23-19""#),
-            vec![
-                kv("pos", "Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww"),
-                kv("moves", "11-15 23-19")
-            ]
-        );
-        assert_eq!(
-            args("go think"),
-            vec![("think".to_string(), None::<String>)]
-        );
-        assert_eq!(
-            args(r#"x a="" b="k=v w""#),
-            vec![kv("a", ""), kv("b", "k=v w")]
-        );
-    }
-
-    #[test]
-    fn spaces_around_equals_and_blank_lines() {
-        assert_eq!(
-            args("set-param  name = threads\tvalue= 2 \r"),
-            vec![kv("name", "threads"), kv("value", "2")]
-        );
-        assert_eq!(args(r#"x k = "a b""#), vec![kv("k", "a b")]);
-        assert_eq!(tokenize("   ").unwrap(), None);
+    fn blank_lines_and_spaces_around_equals() {
         assert_eq!(parse("").unwrap(), Command::Empty);
+        assert_eq!(parse("  \t ").unwrap(), Command::Empty);
+        assert_eq!(
+            parse("set-param  name = threads\tvalue= 2 \r").unwrap(),
+            Command::SetParam {
+                name: "threads".into(),
+                value: "2".into()
+            }
+        );
     }
 
     #[test]
@@ -544,7 +385,7 @@ mod tests {
             r#"go "think""#,
             r#"pos fen="B:W21-32:B1-12"x"#,
         ] {
-            assert!(matches!(tokenize(line), Err(HubError::Syntax(_))), "{line}");
+            assert!(matches!(parse(line), Err(HubError::Syntax(_))), "{line}");
         }
     }
 
@@ -636,31 +477,12 @@ mod tests {
     #[test]
     fn errors_read_well() {
         assert_eq!(
-            tokenize(r#"pos moves="11-15"#).unwrap_err().to_string(),
+            parse(r#"pos moves="11-15"#).unwrap_err().to_string(),
             "the quoted value of moves has no closing double quote"
         );
         assert_eq!(
             parse("level time=-1").unwrap_err().to_string(),
             "time=-1 is not valid: expected seconds from 0, or down to minus the inc= on the same line"
         );
-    }
-
-    #[test]
-    fn quoted_values_read_back() {
-        for v in ["", "a", "11-15 23-19", "k=v", "x\ty", "say \"hi\""] {
-            let line = format!("set-param name=x value={}", quote(v));
-            let back = tokenize(&line).unwrap().unwrap();
-            let want = v.replace(['"', '\t'], "'");
-            assert_eq!(back.arg("value"), Some(want.as_str()), "{line}");
-        }
-        assert_eq!(quote("11-15"), "11-15");
-        assert_eq!(quote("a b"), "\"a b\"");
-        assert_eq!(quote(""), "\"\"");
-    }
-
-    #[test]
-    fn shown_text_is_safe_in_quotes() {
-        assert_eq!(shown("a\"b\n"), "a'b\\n");
-        assert_eq!(shown(&"x".repeat(100)).len(), 43);
     }
 }

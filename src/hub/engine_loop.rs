@@ -14,11 +14,12 @@ use crate::book::{Book, Rng};
 use crate::core::{movegen, Game};
 use crate::egdb::Egdb;
 use crate::eval::Weights;
-use crate::hub::command::{parse, shown, Command, GoMode, HubError, Level};
+use crate::hub::command::{parse, Command, GoMode, HubError, Level};
 use crate::hub::input::{spawn_reader, Event};
 use crate::hub::lag::LagMeter;
 use crate::hub::output;
 use crate::hub::params::{max_tt_log2, Params};
+use crate::hub_syntax::shown;
 use crate::search::tt::Readiness;
 use crate::search::{max_threads, Engine, Limits, SearchControl};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -515,7 +516,7 @@ fn load_book() -> Option<Book> {
 fn search_and_report(engine: &Engine, game: &Game, limits: &Limits, control: &SearchControl) {
     let result = catch_unwind(AssertUnwindSafe(|| {
         engine.search(game, limits, control, &mut |info| {
-            output::line(&format!("info {}", info.hub_fields()))
+            output::line(&format!("info {}", output::info_fields(info)))
         })
     }));
     match result {

@@ -1,7 +1,9 @@
 //! Protocol output: every line goes to stdout under one lock and is flushed at once, so the
-//! loop's answers and the search thread's `info`/`done` lines never interleave.
+//! loop's answers and the search thread's `info`/`done` lines never interleave. The search
+//! hands up its progress as data (`search::Info`); the text of an `info` line is made here.
 
-use crate::hub::command::quote;
+use crate::hub_syntax::quote;
+use crate::search::Info;
 use std::fmt::Display;
 use std::io::Write;
 
@@ -22,4 +24,61 @@ pub fn error(message: &dyn Display) {
     let text = quote(&message.to_string());
     log::debug!("error: {text}");
     line(&format!("error message={text}"));
+}
+
+/// The fields of an `info` line, in the order of docs/PROTOCOL.md (also printed by
+/// `poolshark analyze`).
+pub fn info_fields(info: &Info) -> String {
+    let pv: Vec<String> = info.pv.iter().map(|m| m.hub()).collect();
+    let pv = if pv.len() == 1 {
+        pv[0].clone()
+    } else {
+        format!("\"{}\"", pv.join(" "))
+    };
+    format!(
+        "depth={} mean-depth={:.1} score={} nodes={} time={:.3} nps={:.1} pv={}",
+        info.depth,
+        info.mean_depth,
+        info.score.hub(),
+        info.nodes,
+        info.time.as_secs_f64(),
+        info.mnps(),
+        pv
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{movegen, Position};
+    use crate::search::score::Score;
+    use std::time::Duration;
+
+    #[test]
+    fn info_fields_are_in_protocol_order() {
+        let start = Position::start();
+        let first = movegen::legal_moves(&start)[0];
+        let reply = movegen::legal_moves(&start.play(&first))[0];
+        let mut info = Info {
+            depth: 7,
+            mean_depth: 8.3,
+            score: Score(6),
+            nodes: 1_500_000,
+            time: Duration::from_millis(500),
+            pv: vec![first],
+        };
+        assert_eq!(
+            info_fields(&info),
+            format!(
+                "depth=7 mean-depth=8.3 score=0.06 nodes=1500000 time=0.500 nps=3.0 pv={}",
+                first.hub()
+            )
+        );
+        info.pv.push(reply);
+        let line = format!("info {}", info_fields(&info));
+        let read = crate::hub_syntax::tokenize(&line).unwrap().unwrap();
+        let pv = format!("{} {}", first.hub(), reply.hub());
+        assert_eq!(read.arg("pv"), Some(pv.as_str()));
+        assert_eq!(read.arg("score"), Some("0.06"));
+    }
 }

@@ -3,7 +3,8 @@
 //! `Params` only checks and stores values; the loop applies them to the engine (and keeps the
 //! old value when the engine cannot take a new one, for example a table that does not fit).
 
-use crate::hub::command::{parse_int, quote, HubError};
+use crate::hub::command::{parse_int, HubError};
+use crate::hub_syntax::{quote, shown};
 use crate::search::tt::TranspositionTable;
 
 /// The table size at start-up: 2^22 entries of 16 bytes, 64 MiB.
@@ -223,7 +224,7 @@ impl Params {
         let Some(param) = Param::from_name(name) else {
             return Err(HubError::Refused(format!(
                 "unknown parameter {}",
-                crate::hub::command::shown(name)
+                shown(name)
             )));
         };
         let d = self.declare(param);
@@ -242,6 +243,16 @@ impl Params {
         }
         Ok(next)
     }
+}
+
+/// The parameters for `poolshark hub --help`, one line each (`  name: help`), in the order
+/// of `Param::ALL`, so that the help never leaves one out.
+pub fn help_lines() -> Vec<String> {
+    Params::new(DEFAULT_TT_LOG2, 1)
+        .declared()
+        .iter()
+        .map(|d| format!("  {}: {}", d.name, d.help))
+        .collect()
 }
 
 /// A declaration whose kind does not fit the field it is stored in: a mistake in this file.
@@ -363,6 +374,15 @@ mod tests {
         }
         assert_eq!(p.param_lines().len(), Param::ALL.len());
         assert!(p.with("threads", "9").is_err(), "above max_threads");
+    }
+
+    #[test]
+    fn the_help_has_a_line_for_each_parameter() {
+        let lines = help_lines();
+        assert_eq!(lines.len(), Param::ALL.len());
+        for (line, param) in lines.iter().zip(Param::ALL) {
+            assert!(line.starts_with(&format!("  {}: ", param.name())), "{line}");
+        }
     }
 
     #[test]

@@ -121,25 +121,6 @@ impl Info {
             0.0
         }
     }
-    /// The fields in the order of the Hub `info` message (docs/PROTOCOL.md).
-    pub fn hub_fields(&self) -> String {
-        let pv: Vec<String> = self.pv.iter().map(|m| m.hub()).collect();
-        let pv = if pv.len() == 1 {
-            pv[0].clone()
-        } else {
-            format!("\"{}\"", pv.join(" "))
-        };
-        format!(
-            "depth={} mean-depth={:.1} score={} nodes={} time={:.3} nps={:.1} pv={}",
-            self.depth,
-            self.mean_depth,
-            self.score.hub(),
-            self.nodes,
-            self.time.as_secs_f64(),
-            self.mnps(),
-            pv
-        )
-    }
 }
 
 /// The result of a search.

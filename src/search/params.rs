@@ -46,7 +46,7 @@ pub struct SearchParams {
     pub lmr_min_depth: i32,
     /// ...for quiet moves after this many have been searched...
     pub lmr_min_moves: usize,
-    /// ...by `base + ln(depth) * ln(moves) / divisor` plies (in hundredths).
+    /// ...by `base + ln(depth) * ln(moves) / divisor` plies, rounded down.
     pub lmr_base: f64,
     pub lmr_divisor: f64,
     /// ProbCut: at this remaining depth or more, a search `probcut_reduction` plies shallower
