@@ -1,0 +1,248 @@
+//! Endgame table files that cannot be trusted (issue 23): oversized, forged or damaged files
+//! are refused with a reason and never crash.
+mod support;
+
+use poolshark::core::notation::parse_fen;
+use poolshark::core::position::Position;
+use poolshark::egdb::index::Group;
+use poolshark::egdb::lone_king::{self, LoneKing};
+use poolshark::egdb::{self, file, pack, Egdb};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Bytes of the file header (`egdb::file`) and of the body's own header (`egdb::pack`).
+const HEADER: usize = 32;
+const BODY_HEADER: usize = 16;
+
+/// Both kings alone: one of the 2-piece groups, and a position of it.
+const KINGS: Group = Group::new(0, 1, 0, 1);
+const KINGS_FEN: &str = "B:WK10:BK20";
+
+fn build(name: &str, pieces: u32) -> PathBuf {
+    let dir = support::scratch_dir(name);
+    egdb::build(&dir, pieces, 1).expect("build the tables");
+    dir
+}
+
+/// Tables of up to 4 pieces, built once for the tests that search with them.
+fn built4() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| build("egdb-files-4", 4))
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())
+}
+
+fn put_u64(bytes: &mut [u8], at: usize, v: u64) {
+    bytes[at..at + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+/// Make the file's checksum again over whatever its body now holds.
+fn reseal(bytes: &mut [u8]) {
+    let sum = pack::checksum(&bytes[HEADER..]);
+    put_u64(bytes, 24, sum);
+}
+
+/// The blocks of a group file's body: where the class offsets, dtc offsets and data start
+/// (from the start of the file), and the number of blocks.
+struct Layout {
+    blocks: usize,
+    class_offsets: usize,
+    dtc_offsets: usize,
+    data: usize,
+}
+
+fn layout(bytes: &[u8]) -> Layout {
+    let blocks = u64_at(bytes, HEADER + 8) as usize;
+    let class_offsets = HEADER + BODY_HEADER;
+    let dtc_offsets = class_offsets + 8 * (blocks + 1);
+    // Then a checksum a block for each stream.
+    let data = dtc_offsets + 8 * (blocks + 1) + 16 * blocks;
+    Layout {
+        blocks,
+        class_offsets,
+        dtc_offsets,
+        data,
+    }
+}
+
+fn probe_cli(dir: &Path, fen: &str) -> (i32, String, String) {
+    support::run_cli(&[
+        "egdb",
+        "probe",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--fen",
+        fen,
+    ])
+}
+
+fn verify_cli(dir: &Path) -> (i32, String, String) {
+    support::run_cli(&["egdb", "verify", "--dir", dir.to_str().unwrap()])
+}
+
+#[test]
+fn a_file_larger_than_its_group_can_be_is_refused_before_it_is_read() {
+    let dir = build("egdb-files-huge", 3);
+    let p = file::path(&dir, KINGS);
+    // Sparse: no disk used. Far above what 2 kings can take, far below the 16 GiB limit.
+    let huge = 64 << 20;
+    assert!(
+        file::max_len(KINGS) < huge / 100,
+        "{}",
+        file::max_len(KINGS)
+    );
+    std::fs::File::options()
+        .write(true)
+        .open(&p)
+        .unwrap()
+        .set_len(huge)
+        .unwrap();
+    let why = file::load(&dir, KINGS).unwrap_err();
+    assert!(
+        why.contains(&format!("{huge} bytes, larger than the")),
+        "{why}"
+    );
+    let (code, out, err) = probe_cli(&dir, KINGS_FEN);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("larger than the"), "{err}");
+    let (code, _, err) = verify_cli(&dir);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("b01w01.egdb") && err.contains("larger than the"));
+
+    // The lone-king table (a 4-piece build writes it) has one size.
+    let lone_dir = support::scratch_dir("egdb-files-huge-lone");
+    let lone = lone_king::path(&lone_dir);
+    std::fs::copy(lone_king::path(built4()), &lone).unwrap();
+    assert!(LoneKing::load(&lone_dir).unwrap().is_some());
+    std::fs::File::options()
+        .write(true)
+        .open(&lone)
+        .unwrap()
+        .set_len(huge)
+        .unwrap();
+    let why = LoneKing::load(&lone_dir).err().expect("refused");
+    assert!(why.contains("larger than the"), "{why}");
+}
+
+#[test]
+fn a_file_just_over_its_bound_is_refused_and_the_real_ones_fit() {
+    let dir = build("egdb-files-bound", 3);
+    for g in (2..=3).flat_map(Group::all_with) {
+        let len = std::fs::metadata(file::path(&dir, g)).unwrap().len();
+        assert!(len <= file::max_len(g), "{g}: {len}");
+    }
+    let p = file::path(&dir, KINGS);
+    let mut bytes = std::fs::read(&p).unwrap();
+    bytes.resize(file::max_len(KINGS) as usize + 1, 0);
+    std::fs::write(&p, &bytes).unwrap();
+    assert!(file::load(&dir, KINGS)
+        .unwrap_err()
+        .contains("larger than the"));
+}
+
+#[test]
+fn a_forged_block_index_is_refused_on_open() {
+    let dir = build("egdb-files-forged", 2);
+    let p = file::path(&dir, KINGS);
+    let mut bytes = std::fs::read(&p).unwrap();
+    let l = layout(&bytes);
+    let data_start = (l.data - HEADER) as u64;
+    put_u64(
+        &mut bytes,
+        l.class_offsets + 8 * l.blocks,
+        0u64.wrapping_sub(data_start),
+    );
+    let past = (bytes.len() - HEADER) as u64 + 1;
+    put_u64(&mut bytes, l.dtc_offsets + 8 * l.blocks, past);
+    reseal(&mut bytes);
+    std::fs::write(&p, &bytes).unwrap();
+
+    let why = file::load(&dir, KINGS).unwrap_err();
+    assert!(why.contains("block"), "{why}");
+    let (code, out, err) = probe_cli(&dir, KINGS_FEN);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("b01w01.egdb") && err.contains("block"),
+        "{err}"
+    );
+    let (code, _, err) = verify_cli(&dir);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("b01w01.egdb"), "{err}");
+    let db = Egdb::open_lazy(&dir).unwrap();
+    assert_eq!(db.probe(&parse_fen(KINGS_FEN).unwrap()), None);
+
+    // Offsets out of order, each in bounds.
+    let mut bytes = std::fs::read(&p).unwrap();
+    let good = std::fs::read(file::path(&build("egdb-files-forged2", 2), KINGS)).unwrap();
+    bytes.copy_from_slice(&good);
+    let l = layout(&bytes);
+    put_u64(&mut bytes, l.class_offsets, 1);
+    reseal(&mut bytes);
+    std::fs::write(&p, &bytes).unwrap();
+    assert!(file::load(&dir, KINGS).unwrap_err().contains("block index"));
+}
+
+#[test]
+fn a_damaged_block_answers_not_covered() {
+    let dir = build("egdb-files-block", 2);
+    let p = file::path(&dir, KINGS);
+    let before = Egdb::open_lazy(&dir).unwrap();
+    let stored: Vec<Position> = (0..KINGS.size())
+        .filter(|&i| !pack::is_capture(KINGS, i))
+        .map(|i| KINGS.position(i))
+        .collect();
+    assert!(stored.iter().all(|p| before.probe(p).is_some()));
+
+    // Flip a bit inside the largest class block (a zstd frame), and seal the file again.
+    let mut bytes = std::fs::read(&p).unwrap();
+    let l = layout(&bytes);
+    let (b, len) = (0..l.blocks)
+        .map(|b| {
+            let at = l.class_offsets + 8 * b;
+            (b, u64_at(&bytes, at + 8) - u64_at(&bytes, at))
+        })
+        .max_by_key(|&(_, len)| len)
+        .unwrap();
+    assert!(len > 8, "a class block of {len} bytes");
+    let at = l.data + u64_at(&bytes, l.class_offsets + 8 * b) as usize + len as usize / 2;
+    bytes[at] ^= 0x10;
+    reseal(&mut bytes);
+    std::fs::write(&p, &bytes).unwrap();
+
+    // Read for play: the group opens, and every position of the damaged block is not covered.
+    let db = Egdb::open_lazy(&dir).unwrap();
+    let block = poolshark::egdb::params::PACK_BLOCK as u64;
+    for (k, pos) in stored.iter().enumerate() {
+        let i = KINGS.index(pos);
+        if i / block == b as u64 {
+            assert_eq!(db.probe(pos), None, "position {k}");
+        }
+    }
+    let (code, out, err) = probe_cli(&dir, KINGS_FEN);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("block checksum"), "{err}");
+    // Read whole (verify, analysis): the group is left out, with the reason.
+    let (code, _, err) = verify_cli(&dir);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("b01w01") && err.contains("block checksum"),
+        "{err}"
+    );
+    assert_eq!(Egdb::open(&dir).unwrap().probe(&stored[0]), None);
+}
+
+#[test]
+fn a_file_of_the_last_format_asks_for_a_rebuild() {
+    let dir = build("egdb-files-v2", 2);
+    let p = file::path(&dir, KINGS);
+    let mut bytes = std::fs::read(&p).unwrap();
+    bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+    std::fs::write(&p, &bytes).unwrap();
+    let why = file::load(&dir, KINGS).unwrap_err();
+    assert!(
+        why.contains("version 2") && why.contains("rebuild"),
+        "{why}"
+    );
+}
