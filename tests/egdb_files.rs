@@ -1,5 +1,6 @@
 //! Endgame table files that cannot be trusted (issue 23): oversized, forged or damaged files
-//! are refused with a reason and never crash.
+//! are refused with a reason and never crash, and `egdb verify` and `egdb probe` say what is
+//! wrong with a set.
 mod support;
 
 use poolshark::core::notation::parse_fen;
@@ -245,4 +246,53 @@ fn a_file_of_the_last_format_asks_for_a_rebuild() {
         why.contains("version 2") && why.contains("rebuild"),
         "{why}"
     );
+}
+
+#[test]
+fn verify_refuses_broken_links_and_missing_groups() {
+    let dir = build("egdb-files-links", 2);
+    let d = dir.to_str().unwrap();
+    assert_eq!(verify_cli(&dir).0, 0);
+    let p = file::path(&dir, KINGS);
+    let name = p.to_str().unwrap().to_string();
+
+    std::fs::remove_file(&p).unwrap();
+    let (code, _, err) = verify_cli(&dir);
+    assert_eq!(code, 1, "a missing group: {err}");
+    assert!(err.contains(&name) && err.contains("missing"), "{err}");
+
+    std::os::unix::fs::symlink(dir.join("nowhere.egdb"), &p).unwrap();
+    let (code, _, err) = verify_cli(&dir);
+    assert_eq!(code, 1, "a dangling link: {err}");
+    assert!(err.contains(&name), "{err}");
+    let (code, _, err) = support::run_cli(&["egdb", "probe", "--dir", d, "--fen", KINGS_FEN]);
+    assert_eq!(code, 2);
+    assert!(err.contains(&name), "{err}");
+
+    std::fs::remove_file(&p).unwrap();
+    std::os::unix::fs::symlink(&p, &p).unwrap();
+    let (code, _, err) = verify_cli(&dir);
+    assert_eq!(code, 1, "a link to itself: {err}");
+    assert!(err.contains(&name), "{err}");
+}
+
+#[test]
+fn probe_says_how_far_damaged_tables_reach() {
+    let dir = build("egdb-files-reach", 3);
+    let p = file::path(&dir, KINGS);
+    let mut bytes = std::fs::read(&p).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&p, &bytes).unwrap();
+    let (code, _, err) = probe_cli(&dir, KINGS_FEN);
+    assert_eq!(code, 2, "{err}");
+    assert!(!err.contains("complete up to 3"), "{err}");
+    assert!(
+        err.contains("not complete for any number of pieces"),
+        "{err}"
+    );
+    // A 3-piece group whose captures need only sound groups still answers.
+    let (code, out, err) = probe_cli(&dir, "B:WK29:B4");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("wdl="), "{out}");
 }

@@ -6,7 +6,7 @@
 //! buffer, allocated fallibly. Versions 1 (two bytes a position, uncompressed) and 2 (no
 //! block checksums) are refused with a note to rebuild, which `egdb build` then does.
 
-use crate::egdb::index::Group;
+use crate::egdb::index::{Group, MAX_PIECES};
 use crate::egdb::pack::{self, checksum, Packed};
 use crate::files::{self, Kind};
 use std::path::{Path, PathBuf};
@@ -85,6 +85,24 @@ pub(crate) fn exists(p: &Path) -> Result<bool, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(format!("{}: {e}", p.display())),
     }
+}
+
+/// The files a set in `dir` lacks: every group up to the largest piece count that has any
+/// file should have one (a build makes them smallest first), and a value whose successors
+/// lie in a missing group can be neither used nor verified.
+pub fn missing(dir: &Path) -> Vec<PathBuf> {
+    let there = |g: Group| exists(&path(dir, g)).unwrap_or(true);
+    let Some(top) = (2..=MAX_PIECES)
+        .rev()
+        .find(|&n| Group::all_with(n).into_iter().any(there))
+    else {
+        return Vec::new();
+    };
+    (2..=top)
+        .flat_map(Group::all_with)
+        .filter(|&g| !there(g))
+        .map(|g| path(dir, g))
+        .collect()
 }
 
 /// Read a group's file. `Ok(None)`: there is no file; `Err`: a file that cannot be used,
