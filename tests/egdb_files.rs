@@ -1,15 +1,20 @@
 //! Endgame table files that cannot be trusted (issue 23): oversized, forged or damaged files
-//! are refused with a reason and never crash, and `egdb verify` and `egdb probe` say what is
-//! wrong with a set.
+//! are refused with a reason and never crash, `egdb verify` and `egdb probe` say what is
+//! wrong with a set, and the search scores the end of the game and repetitions by the rules
+//! when the tables are in.
+
 mod support;
 
+use poolshark::core::game::{DrawCounts, Game};
+use poolshark::core::movegen;
 use poolshark::core::notation::parse_fen;
 use poolshark::core::position::Position;
 use poolshark::egdb::index::Group;
 use poolshark::egdb::lone_king::{self, LoneKing};
 use poolshark::egdb::{self, file, pack, Egdb};
+use poolshark::search::{Engine, Limits, SearchControl};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Bytes of the file header (`egdb::file`) and of the body's own header (`egdb::pack`).
 const HEADER: usize = 32;
@@ -295,4 +300,45 @@ fn probe_says_how_far_damaged_tables_reach() {
     let (code, out, err) = probe_cli(&dir, "B:WK29:B4");
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("wdl="), "{out}");
+}
+
+// In play: the search with the tables.
+
+fn engine() -> Engine {
+    let mut engine = Engine::new(16, 1);
+    engine.egdb = Some(Arc::new(Egdb::open(built4()).unwrap()));
+    engine
+}
+
+fn search(game: &Game, analyze: bool) -> poolshark::search::Outcome {
+    let limits = Limits {
+        depth: Some(4),
+        analyze,
+        ..Limits::default()
+    };
+    engine().search(game, &limits, &SearchControl::new(), &mut |_| {})
+}
+
+#[test]
+fn taking_the_last_piece_is_a_proved_win() {
+    // Some position where the side to move takes the opponent's last piece (and has other
+    // pieces to move, so the tables hold a value for it).
+    let pos = (3..=4)
+        .flat_map(Group::all_with)
+        .flat_map(|g| (0..g.size()).map(move |i| g.position(i)))
+        .find(|p| {
+            let moves = movegen::legal_moves(p);
+            moves.len() == 1 && p.play(&moves[0]).us().is_empty()
+        })
+        .expect("a position that takes the last piece");
+    for analyze in [false, true] {
+        let out = search(&Game::new(pos), analyze);
+        assert_eq!(out.score.hub(), "99.99", "analyze {analyze}");
+    }
+    // Inside the tree: one ply further away, the loser's reply into it.
+    let counts = DrawCounts::fresh(&pos);
+    let after = pos.play(&movegen::legal_moves(&pos)[0]);
+    let s =
+        poolshark::search::egdb::score(Egdb::open(built4()).as_ref().unwrap(), &after, counts, 3);
+    assert_eq!(s.map(|s| s.hub()), Some("-99.97".to_string()));
 }

@@ -6,9 +6,11 @@
 //! blessed losses are draws. (Exact at a fresh count; with a running count it trusts the dtc
 //! line, which may pass through a win that is cursed at its own fresh count: a rare miss.)
 //! Three kings against one with the 13-move count running use the lone-king table (R19).
-//! Database wins score `89.xx` (`Score::db_win`), draws `0.00`. A principal variation that
-//! ends in a position the tables decide goes on with their line (`extend_pv`): the winner
-//! converting fastest, the loser holding out longest.
+//! Database wins score `89.xx` (`Score::db_win`), draws `0.00`; a side with no move left (its
+//! last piece taken, or every piece blocked) has lost by the rules (R16), which is a proved
+//! loss (`Score::loss_in`, `99.xx` for the winner), not a database one. A principal
+//! variation that ends in a position the tables decide goes on with their line (`extend_pv`):
+//! the winner converting fastest, the loser holding out longest.
 
 use crate::core::game::DrawCounts;
 use crate::core::rules::FORTY_MOVE_PLIES;
@@ -46,22 +48,31 @@ pub fn score(db: &Egdb, pos: &Position, counts: DrawCounts, ply: usize) -> Optio
     Some(match w {
         Wdl::Win => Score::db_win(ply as i32 + dtc),
         Wdl::Draw => Score::DRAW,
+        Wdl::Loss if movegen::count_moves(pos) == 0 => Score::loss_in(ply as i32),
         Wdl::Loss => Score::db_loss(ply as i32 + dtc),
     })
 }
 
 /// At a root the tables prove won: the move that keeps the win and reaches the next capture
-/// or man move fastest, with its score. None when the root is not a database win.
+/// or man move fastest, with its score (a proved win when it leaves the opponent no move).
+/// None when the root is not a database win.
 pub fn root_move(db: &Egdb, pos: &Position, counts: DrawCounts) -> Option<(Move, Score)> {
     let (Wdl::Win, _) = value(db, pos, counts)? else {
         return None;
     };
-    best_move(db, pos, counts, Wdl::Loss).map(|(mv, plies)| (mv, Score::db_win(plies)))
+    let (mv, plies) = best_move(db, pos, counts, Wdl::Loss)?;
+    let score = if plies == 0 {
+        Score::win_in(1)
+    } else {
+        Score::db_win(plies)
+    };
+    Some((mv, score))
 }
 
 /// The move into a child of value `child` (for the child's side to move) that reaches the
 /// next capture or man move soonest (the winner's choice: `child` a loss) or latest (the
-/// loser's: `child` a win), with its plies to it.
+/// loser's: `child` a win), with its plies to it: 0 for a move that leaves the opponent no
+/// move, the soonest of all.
 fn best_move(db: &Egdb, pos: &Position, counts: DrawCounts, child: Wdl) -> Option<(Move, i32)> {
     let mut best: Option<(Move, i32)> = None;
     for mv in movegen::legal_moves(pos).iter() {
@@ -74,7 +85,13 @@ fn best_move(db: &Egdb, pos: &Position, counts: DrawCounts, child: Wdl) -> Optio
             continue;
         }
         let zeroing = mv.is_capture() || !pos.kings().contains(mv.from);
-        let plies = if zeroing { 1 } else { 1 + dtc };
+        let plies = if w == Wdl::Loss && movegen::count_moves(&next) == 0 {
+            0
+        } else if zeroing {
+            1
+        } else {
+            1 + dtc
+        };
         let better = match best {
             None => true,
             Some((_, b)) if child == Wdl::Loss => plies < b,
