@@ -9,9 +9,10 @@ use poolshark::core::game::{DrawCounts, Game};
 use poolshark::core::movegen;
 use poolshark::core::notation::parse_fen;
 use poolshark::core::position::Position;
+use poolshark::core::{Move, Square};
 use poolshark::egdb::index::Group;
 use poolshark::egdb::lone_king::{self, LoneKing};
-use poolshark::egdb::{self, file, pack, Egdb};
+use poolshark::egdb::{self, file, pack, Egdb, Wdl};
 use poolshark::search::{Engine, Limits, SearchControl};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -341,4 +342,99 @@ fn taking_the_last_piece_is_a_proved_win() {
     let s =
         poolshark::search::egdb::score(Egdb::open(built4()).as_ref().unwrap(), &after, counts, 3);
     assert_eq!(s.map(|s| s.hub()), Some("-99.97".to_string()));
+}
+
+/// The king move of `pos` from `from` to `to`, if legal.
+fn king_move(pos: &Position, from: Square, to: Square) -> Option<Move> {
+    movegen::legal_moves(pos)
+        .iter()
+        .copied()
+        .find(|m| m.from == from && m.to == to && !m.is_capture())
+}
+
+/// A game that reaches `root` with the position after its `fastest` move already twice on
+/// the board: both kings shuffle, the winner's back and forth over `fastest`, the loser's
+/// between two squares. None when the position does not allow it.
+fn repeating_game(root: &Position, fastest: &Move) -> Option<Game> {
+    if fastest.is_capture() || !root.kings().contains(fastest.from) {
+        return None;
+    }
+    let after = root.play(fastest);
+    for b1 in movegen::legal_moves(&after).iter() {
+        if b1.is_capture() || !after.kings().contains(b1.from) {
+            continue;
+        }
+        let q = after.play(b1);
+        let Some(w1) = king_move(&q, fastest.to, fastest.from) else {
+            continue;
+        };
+        let r = q.play(&w1);
+        let Some(b2) = king_move(&r, b1.to, b1.from) else {
+            continue;
+        };
+        if r.play(&b2) != *root {
+            continue;
+        }
+        let mut game = Game::new(after);
+        for mv in [*b1, w1, b2, *fastest, *b1, w1, b2] {
+            game.play(&mv);
+        }
+        assert_eq!(game.position(), root);
+        return Some(game);
+    }
+    None
+}
+
+#[test]
+fn the_tables_shortcut_never_plays_a_repetition() {
+    let db = Egdb::open(built4()).unwrap();
+    let mut tried = 0;
+    'groups: for g in Group::all_with(4) {
+        for i in (0..g.size()).step_by(7) {
+            let root = g.position(i);
+            if movegen::has_capture(&root) {
+                continue;
+            }
+            let fresh = DrawCounts::fresh(&root);
+            let Some((fastest, _)) = poolshark::search::egdb::root_move(&db, &root, fresh, &[])
+            else {
+                continue;
+            };
+            let Some(game) = repeating_game(&root, &fastest) else {
+                continue;
+            };
+            // Another move that keeps the win, into a position not seen before.
+            let seen = game.repetition_keys();
+            let other = movegen::legal_moves(&root).iter().any(|m| {
+                let next = root.play(m);
+                *m != fastest
+                    && !seen.contains(&next.key())
+                    && db.probe(&next).is_some_and(|p| p.wdl == Wdl::Loss)
+            });
+            if !other {
+                continue;
+            }
+            tried += 1;
+            let out = search(&game, false);
+            let best = out.best.unwrap();
+            assert_ne!(
+                best,
+                fastest,
+                "{}: the third repetition",
+                poolshark::core::notation::write_fen(&root)
+            );
+            let mut after = game.clone();
+            after.play(&best);
+            assert_eq!(after.occurrences(), 1);
+            assert!(
+                out.score.is_db_win() || out.score.is_win(),
+                "{:?}",
+                out.score
+            );
+            if tried >= 3 {
+                break 'groups;
+            }
+        }
+    }
+    assert!(tried >= 1, "no position to try");
 }
