@@ -4,7 +4,10 @@
 //! A path can name anything, so reading checks it before trusting it: only a regular file is
 //! read (a FIFO, a device such as `/dev/zero` or a directory is refused before it is opened,
 //! so a FIFO cannot block us), and never more than the limit for its `Kind`, even if the file
-//! grows while it is read. Writing refuses a target that exists and is not a regular file (a
+//! grows while it is read. A reader that knows how large its file can be (an endgame table
+//! from its group's size) passes that bound too, and the file is refused before it is read.
+//! The buffer is allocated fallibly: a file that fits the limits but not in memory is an
+//! error, never an abort. Writing refuses a target that exists and is not a regular file (a
 //! symlink, FIFO, device or directory): the atomic `save` would otherwise replace it with a
 //! regular file, and a streaming `create` would write into a device. Refusing a symlink,
 //! rather than writing through it, keeps a save from landing somewhere the user did not name.
@@ -76,6 +79,13 @@ pub enum Why {
     /// The path names something other than a regular file ("a FIFO", "a directory"...).
     NotRegular(&'static str),
     TooLarge(Kind),
+    /// Larger than what the reader knows such a file can hold (`len`, `max` bytes).
+    Oversize {
+        len: u64,
+        max: u64,
+    },
+    /// The memory to read it into could not be had.
+    NoMemory(u64),
     NotText,
     Io(io::Error),
 }
@@ -101,6 +111,11 @@ impl FileError {
                 kind.limit() / MIB,
                 kind.noun()
             ),
+            Why::Oversize { len, max } => format!(
+                "{len} bytes, larger than the {max} bytes such a file can hold (corrupt, or \
+                 not this file)"
+            ),
+            Why::NoMemory(len) => format!("not enough memory to read its {len} bytes"),
             Why::NotText => "not UTF-8 text".to_string(),
             Why::Io(e) => e.to_string(),
         }
@@ -151,23 +166,40 @@ fn regular(path: &Path, meta: &Metadata) -> Result<(), FileError> {
 /// The bytes of the regular file at `path` (a symlink to one is followed), at most
 /// `kind.limit()` of them.
 pub fn read(path: &Path, kind: Kind) -> Result<Vec<u8>, FileError> {
+    read_at_most(path, kind, kind.limit())
+}
+
+/// `read`, refusing a file of more than `max` bytes (as well as over `kind.limit()`) before
+/// reading it.
+pub fn read_at_most(path: &Path, kind: Kind, max: u64) -> Result<Vec<u8>, FileError> {
+    let too_large = |len: u64| {
+        let why = if len > kind.limit() {
+            Why::TooLarge(kind)
+        } else {
+            Why::Oversize { len, max }
+        };
+        FileError::new(path, why)
+    };
     // Checked before opening: opening a FIFO for reading blocks until a writer appears.
     let meta = std::fs::metadata(path).map_err(|e| FileError::io(path, e))?;
     regular(path, &meta)?;
-    let limit = kind.limit();
+    let limit = kind.limit().min(max);
     if meta.len() > limit {
-        return Err(FileError::new(path, Why::TooLarge(kind)));
+        return Err(too_large(meta.len()));
     }
     let file = File::open(path).map_err(|e| FileError::io(path, e))?;
     // The path may have been replaced since it was checked; this checks what was opened.
     regular(path, &file.metadata().map_err(|e| FileError::io(path, e))?)?;
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(meta.len() as usize)
+        .map_err(|_| FileError::new(path, Why::NoMemory(meta.len())))?;
     // One byte past the limit tells a file that grew while read from one that fits.
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| FileError::io(path, e))?;
     if bytes.len() as u64 > limit {
-        return Err(FileError::new(path, Why::TooLarge(kind)));
+        return Err(too_large(bytes.len() as u64));
     }
     Ok(bytes)
 }

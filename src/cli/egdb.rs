@@ -17,7 +17,8 @@ pub enum EgdbCommand {
     /// move on the best line). More pieces than the tables hold exits with status 2.
     Probe(ProbeArgs),
     /// Re-check every stored value against its successors; prints `checked <n> mismatches
-    /// <m>` and exits with status 1 if any value (or any table file) is bad.
+    /// <m>` and exits with status 1 if any value (or any table file) is bad, or a group's
+    /// file is missing below the largest piece count present.
     Verify(VerifyArgs),
     /// Time probes of random positions of the tables in --dir (loaded, then probed once
     /// before the clock starts): prints `probes <n> seconds <s> per-second <r>`.
@@ -92,12 +93,15 @@ impl ProbeArgs {
                 outln!("{p}");
                 Ok(())
             }
+            // After the probe: a file it found unusable lowers how far the tables reach.
             None => Err(input(format!(
-                "no table for this position: it has {} pieces and the tables in {} are complete \
-                 up to {} pieces",
+                "no table for this position: it has {} pieces and the tables in {} are {}",
                 pos.occupied().count(),
                 self.dir.dir.display(),
-                db.max_pieces()
+                match db.max_pieces() {
+                    n if n >= 2 => format!("complete up to {n} pieces"),
+                    _ => "not complete for any number of pieces".to_string(),
+                }
             ))),
         }
     }
@@ -119,7 +123,12 @@ impl VerifyArgs {
         if !dir.is_dir() {
             return Err(input(format!("{}: not a directory", dir.display())));
         }
-        let (tables, bad) = Tables::load(dir, MAX_PIECES);
+        let (tables, mut bad) = Tables::load(dir, MAX_PIECES);
+        bad.extend(
+            egdb::file::missing(dir)
+                .into_iter()
+                .map(|p| format!("{}: missing", p.display())),
+        );
         for why in &bad {
             errln!("bad table file: {why}");
         }

@@ -1,17 +1,19 @@
 //! A group's table file: a header (magic, version, group, count, checksum), then the
 //! compressed values (`pack`). Written atomically by `files::save`, so a file is whole or
 //! absent; its checksum is checked when read, so a truncated or altered file is refused with
-//! the reason, never half-used. Version 1 (two bytes a position, uncompressed) is refused
-//! with a note to rebuild, which `egdb build` then does.
+//! the reason, never half-used. A file larger than its group's body can be
+//! (`pack::max_body_len`) is refused before it is read, and one that fits is read into one
+//! buffer, allocated fallibly. Versions 1 (two bytes a position, uncompressed) and 2 (no
+//! block checksums) are refused with a note to rebuild, which `egdb build` then does.
 
-use crate::egdb::index::Group;
-use crate::egdb::pack::{self, Packed};
+use crate::egdb::index::{Group, MAX_PIECES};
+use crate::egdb::pack::{self, checksum, Packed};
 use crate::files::{self, Kind};
 use std::path::{Path, PathBuf};
 
 const MAGIC: [u8; 8] = *b"PSEGDB\r\n";
 /// Bumped whenever the index, the value layout or this format changes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 const HEADER: usize = 8 + 4 + 4 + 8 + 8;
 
 /// The file that holds a group.
@@ -19,19 +21,9 @@ pub fn path(dir: &Path, g: Group) -> PathBuf {
     dir.join(format!("{g}.egdb"))
 }
 
-/// FNV-1a over the data, a 64-bit word at a time (fast enough to check a file on open).
-pub(crate) fn checksum(data: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut words = data.chunks_exact(8);
-    for w in &mut words {
-        h ^= u64::from_le_bytes(w.try_into().expect("8 bytes"));
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    for &b in words.remainder() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+/// The most bytes a file of group `g` can take.
+pub fn max_len(g: Group) -> u64 {
+    HEADER as u64 + pack::max_body_len(g.size())
 }
 
 /// The bytes of a group's file.
@@ -48,7 +40,7 @@ pub fn encode(g: Group, values: &[u16]) -> Vec<u8> {
 }
 
 /// Group `g`'s compressed values from a file's bytes, or why they cannot be used.
-pub fn decode(g: Group, mut bytes: Vec<u8>) -> Result<Packed, String> {
+pub fn decode(g: Group, bytes: Vec<u8>) -> Result<Packed, String> {
     if bytes.len() < HEADER {
         return Err(format!(
             "truncated: {} bytes, shorter than the header",
@@ -74,11 +66,10 @@ pub fn decode(g: Group, mut bytes: Vec<u8>) -> Result<Packed, String> {
         return Err(format!("{count} positions, the group has {}", g.size()));
     }
     let sum = u64_at(24);
-    let body = bytes.split_off(HEADER);
-    if checksum(&body) != sum {
+    if checksum(&bytes[HEADER..]) != sum {
         return Err("checksum mismatch (the file is corrupt or truncated)".into());
     }
-    Packed::parse(g, body)
+    Packed::parse_at(g, bytes, HEADER)
 }
 
 /// Write a group's file atomically.
@@ -86,14 +77,42 @@ pub fn save(dir: &Path, g: Group, values: &[u16]) -> Result<(), files::FileError
     files::save(&path(dir, g), &encode(g, values))
 }
 
+/// Is there anything at `p`? A symbolic link counts, even one that leads nowhere (reading it
+/// then says why), so a broken link is reported rather than taken for a missing table.
+pub(crate) fn exists(p: &Path) -> Result<bool, String> {
+    match std::fs::symlink_metadata(p) {
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(format!("{}: {e}", p.display())),
+    }
+}
+
+/// The files a set in `dir` lacks: every group up to the largest piece count that has any
+/// file should have one (a build makes them smallest first), and a value whose successors
+/// lie in a missing group can be neither used nor verified.
+pub fn missing(dir: &Path) -> Vec<PathBuf> {
+    let there = |g: Group| exists(&path(dir, g)).unwrap_or(true);
+    let Some(top) = (2..=MAX_PIECES)
+        .rev()
+        .find(|&n| Group::all_with(n).into_iter().any(there))
+    else {
+        return Vec::new();
+    };
+    (2..=top)
+        .flat_map(Group::all_with)
+        .filter(|&g| !there(g))
+        .map(|g| path(dir, g))
+        .collect()
+}
+
 /// Read a group's file. `Ok(None)`: there is no file; `Err`: a file that cannot be used,
 /// with the reason (the path included).
 pub fn load(dir: &Path, g: Group) -> Result<Option<Packed>, String> {
     let p = path(dir, g);
-    if !p.exists() {
+    if !exists(&p)? {
         return Ok(None);
     }
-    let bytes = files::read(&p, Kind::Egdb).map_err(|e| e.to_string())?;
+    let bytes = files::read_at_most(&p, Kind::Egdb, max_len(g)).map_err(|e| e.to_string())?;
     decode(g, bytes)
         .map(Some)
         .map_err(|why| format!("{}: {why}", p.display()))

@@ -15,7 +15,7 @@ use crate::core::movegen;
 use crate::core::position::Position;
 use crate::core::rules::LONE_KING_MOVES;
 use crate::egdb::index::{canonical, flip, Group};
-use crate::egdb::{file, value, Tables, Wdl, Wdl50};
+use crate::egdb::{file, pack, value, Tables, Wdl, Wdl50};
 use crate::files::{self, Kind};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -150,7 +150,7 @@ impl LoneKing {
         data.extend_from_slice(&MAGIC);
         data.extend_from_slice(&VERSION.to_le_bytes());
         data.extend_from_slice(&(self.values.len() as u64).to_le_bytes());
-        data.extend_from_slice(&file::checksum(&self.values).to_le_bytes());
+        data.extend_from_slice(&pack::checksum(&self.values).to_le_bytes());
         data.extend_from_slice(&self.values);
         data
     }
@@ -175,7 +175,7 @@ impl LoneKing {
             ));
         }
         let values = &bytes[HEADER..];
-        if file::checksum(values) != u64::from_le_bytes(bytes[20..28].try_into().expect("8")) {
+        if pack::checksum(values) != u64::from_le_bytes(bytes[20..28].try_into().expect("8")) {
             return Err("checksum mismatch (the file is corrupt)".into());
         }
         if values.iter().any(|&v| v > 2) {
@@ -194,10 +194,11 @@ impl LoneKing {
     /// The table in `dir`: None if there is no file, Err (with the path) if it is unusable.
     pub fn load(dir: &Path) -> Result<Option<LoneKing>, String> {
         let p = path(dir);
-        if !p.exists() {
+        if !file::exists(&p)? {
             return Ok(None);
         }
-        let bytes = files::read(&p, Kind::Egdb).map_err(|e| e.to_string())?;
+        let max = (HEADER + Self::len()) as u64;
+        let bytes = files::read_at_most(&p, Kind::Egdb, max).map_err(|e| e.to_string())?;
         LoneKing::decode(&bytes)
             .map(Some)
             .map_err(|why| format!("{}: {why}", p.display()))

@@ -17,20 +17,67 @@
 //!
 //! Body layout (all little-endian), after the file header of `file`:
 //! `block: u32, dtc_bytes: u8, 0u8 x3, blocks: u64`, then `blocks + 1` class offsets and
-//! `blocks + 1` dtc offsets (`u64`, from the start of each stream's data), then the class
-//! data, then the dtc data.
+//! `blocks + 1` dtc offsets (`u64`, from the start of each stream's data), then `blocks`
+//! class block checksums and `blocks` dtc block checksums (`checksum` of each stored block),
+//! then the class data, then the dtc data.
+//!
+//! The file's own checksum is checked once, when it is read; a block's is checked each time
+//! the block is used, so a block damaged in memory, or in a file whose checksum was made
+//! again over the damage, answers "not covered" rather than a wrong value. `Packed::parse`
+//! checks the whole index (bounds and order) before any block is read: a file can hold
+//! anything.
 
 use crate::core::movegen;
 use crate::egdb::index::Group;
-use crate::egdb::params::{PACK_BLOCK, PACK_LEVEL};
+use crate::egdb::params::{MIN_PACK_BLOCK, PACK_BLOCK, PACK_LEVEL};
 use crate::egdb::value::{self, MAX_DTC};
 use crate::egdb::Wdl50;
 use rayon::prelude::*;
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 const BODY_HEADER: usize = 4 + 1 + 3 + 8;
+
+/// FNV-1a over the data, a 64-bit word at a time (fast enough to check a file on open).
+pub fn checksum(data: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut words = data.chunks_exact(8);
+    for w in &mut words {
+        h ^= u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    for &b in words.remainder() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The most bytes a stored block of `raw` bytes takes: zstd's bound on a frame
+/// (`ZSTD_compressBound`: `raw + raw / 256`, plus at most 64 for a small block), with room
+/// to spare.
+fn frame_bound(raw: u64) -> u64 {
+    raw + raw / 256 + 128
+}
+
+/// The bytes of a block index of `blocks` blocks: two offset lists and two checksum lists.
+fn index_len(blocks: u64) -> Option<u64> {
+    blocks
+        .checked_add(1)?
+        .checked_mul(16)?
+        .checked_add(blocks.checked_mul(16)?)
+}
+
+/// The most bytes the body of a group of `count` positions can take, whatever its block size
+/// (at least `MIN_PACK_BLOCK`) and dtc width: what a file is checked against before it is
+/// read.
+pub fn max_body_len(count: u64) -> u64 {
+    let blocks = count.div_ceil(MIN_PACK_BLOCK as u64);
+    // The class stream holds one byte a position, the dtc stream at most two.
+    let data = 3 * count + 3 * count / 256 + 2 * 128 * blocks;
+    BODY_HEADER as u64 + index_len(blocks).unwrap_or(u64::MAX) + data
+}
 
 /// Which of a group's two streams.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +135,12 @@ pub fn pack_with(g: Group, values: &[u16], block: usize, level: i32) -> Vec<u8> 
         for b in &blocks {
             off += if stream == 0 { b.0.len() } else { b.1.len() } as u64;
             body.extend_from_slice(&off.to_le_bytes());
+        }
+    }
+    for stream in [0, 1] {
+        for b in &blocks {
+            let frame = if stream == 0 { &b.0 } else { &b.1 };
+            body.extend_from_slice(&checksum(frame).to_le_bytes());
         }
     }
     for b in &blocks {
@@ -163,62 +216,91 @@ pub struct Packed {
     block: u64,
     dtc_bytes: usize,
     blocks: u64,
-    body: Vec<u8>,
-    /// Where each stream's offsets and data start in `body`.
+    /// The file's bytes, the body from `start` on (kept whole: no copy of a large file).
+    bytes: Vec<u8>,
+    start: usize,
+    /// Where each stream's offsets, checksums and data start in `bytes`.
     offsets: [usize; 2],
+    sums: [usize; 2],
     data: [usize; 2],
+    /// A damaged block was reported (once a group, not once a probe).
+    warned: AtomicBool,
 }
 
 impl std::fmt::Debug for Packed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Packed({}, {} bytes)", self.group, self.body.len())
+        write!(f, "Packed({}, {} bytes)", self.group, self.bytes())
     }
 }
 
 impl Packed {
     /// Read a body made by `pack`, checking its layout (not yet the blocks themselves).
     pub fn parse(g: Group, body: Vec<u8>) -> Result<Packed, String> {
+        Packed::parse_at(g, body, 0)
+    }
+
+    /// `parse` of the body that starts at `start` in `bytes` (a whole file). Every offset of
+    /// the index is checked (each block inside its stream, in order, no larger than a block
+    /// can be stored in, the streams filling the body exactly), so that reading a block
+    /// later can never go out of bounds.
+    pub fn parse_at(g: Group, bytes: Vec<u8>, start: usize) -> Result<Packed, String> {
+        let body = bytes.get(start..).unwrap_or_default();
         if body.len() < BODY_HEADER {
             return Err("truncated block index".into());
         }
         let block = u64::from(u32::from_le_bytes(body[0..4].try_into().expect("4")));
         let dtc_bytes = usize::from(body[4]);
         let blocks = u64::from_le_bytes(body[8..16].try_into().expect("8"));
-        if block == 0 || !(1..=2).contains(&dtc_bytes) {
+        if block < MIN_PACK_BLOCK as u64 || !(1..=2).contains(&dtc_bytes) {
             return Err("bad block header".into());
         }
         let count = g.size();
         if blocks != count.div_ceil(block) {
             return Err(format!("{blocks} blocks for {count} positions"));
         }
-        let index = 2 * (blocks + 1) * 8;
-        if (body.len() as u64) < BODY_HEADER as u64 + index {
-            return Err("truncated block index".into());
-        }
-        let offsets = [BODY_HEADER, BODY_HEADER + (blocks as usize + 1) * 8];
+        let index = index_len(blocks)
+            .filter(|&n| n <= (body.len() - BODY_HEADER) as u64)
+            .ok_or("truncated block index")? as usize;
+        let n = blocks as usize;
+        let offsets = [start + BODY_HEADER, start + BODY_HEADER + (n + 1) * 8];
+        let sums = [offsets[1] + (n + 1) * 8, offsets[1] + (n + 1) * 8 + n * 8];
         let mut p = Packed {
             group: g,
             count,
             block,
             dtc_bytes,
             blocks,
-            body,
+            bytes,
+            start,
             offsets,
+            sums,
             data: [0; 2],
+            warned: AtomicBool::new(false),
         };
-        p.data[0] = BODY_HEADER + index as usize;
-        let class_len = p.offset(Stream::Class, blocks);
-        p.data[1] = p.data[0].saturating_add(class_len as usize);
-        let dtc_len = p.offset(Stream::Dtc, blocks);
-        if p.data[1] as u64 + dtc_len != p.body.len() as u64 {
-            return Err("block index does not match the data".into());
-        }
+        p.data[0] = start + BODY_HEADER + index;
+        let mut end = p.data[0] as u64;
         for s in [Stream::Class, Stream::Dtc] {
+            p.data[s as usize] = end as usize;
+            if p.offset(s, 0) != 0 {
+                return Err("block index does not start at 0".into());
+            }
             for b in 0..blocks {
-                if p.offset(s, b) >= p.offset(s, b + 1) {
+                let (from, to) = (p.offset(s, b), p.offset(s, b + 1));
+                if to <= from {
                     return Err("block index out of order".into());
                 }
+                if to - from > frame_bound(p.raw_len(s, b) as u64) {
+                    return Err(format!("block {b} larger than a block can be stored in"));
+                }
             }
+            // Each block is at most `frame_bound` bytes: no overflow here.
+            end += p.offset(s, blocks);
+            if end > p.bytes.len() as u64 {
+                return Err("block index points past the end of the file".into());
+            }
+        }
+        if end != p.bytes.len() as u64 {
+            return Err("block index does not match the data".into());
         }
         Ok(p)
     }
@@ -227,20 +309,28 @@ impl Packed {
         self.group
     }
 
-    /// The compressed size.
+    /// The compressed size (the body's bytes).
     pub fn bytes(&self) -> usize {
-        self.body.len()
+        self.bytes.len() - self.start
+    }
+
+    fn word(&self, at: usize) -> u64 {
+        u64::from_le_bytes(self.bytes[at..at + 8].try_into().expect("8"))
     }
 
     fn offset(&self, s: Stream, b: u64) -> u64 {
-        let at = self.offsets[s as usize] + 8 * b as usize;
-        u64::from_le_bytes(self.body[at..at + 8].try_into().expect("8"))
+        self.word(self.offsets[s as usize] + 8 * b as usize)
     }
 
-    fn frame(&self, s: Stream, b: u64) -> &[u8] {
+    /// Block `b` of stream `s` as stored, or an error when it fails its checksum.
+    fn frame(&self, s: Stream, b: u64) -> Result<&[u8], String> {
         let start = self.data[s as usize] + self.offset(s, b) as usize;
         let end = self.data[s as usize] + self.offset(s, b + 1) as usize;
-        &self.body[start..end]
+        let frame = &self.bytes[start..end];
+        if checksum(frame) != self.word(self.sums[s as usize] + 8 * b as usize) {
+            return Err("block checksum mismatch (the block is corrupt)".into());
+        }
+        Ok(frame)
     }
 
     /// The raw length of block `b` of stream `s`.
@@ -254,7 +344,7 @@ impl Packed {
 
     /// Block `b` of stream `s`, decompressed into `out`.
     pub fn block(&self, s: Stream, b: u64, out: &mut Vec<u8>) -> Result<(), String> {
-        decompress(self.frame(s, b), self.raw_len(s, b), out)
+        decompress(self.frame(s, b)?, self.raw_len(s, b), out)
     }
 
     /// The stored value of position `i` (a capture position's is meaningless), through
@@ -278,11 +368,24 @@ impl Packed {
 
     /// Byte `j` of block `b` of stream `s`.
     fn byte(&self, s: Stream, b: u64, j: usize, cache: &BlockCache) -> Option<u8> {
-        let frame = self.frame(s, b);
+        let frame = match self.frame(s, b) {
+            Ok(f) => f,
+            Err(why) => {
+                self.report(b, &why);
+                return None;
+            }
+        };
         if frame.len() == 1 {
             return Some(frame[0]);
         }
         cache.byte(self, s, b, j)
+    }
+
+    /// Say once a group that a block of it is damaged (its probes then answer None).
+    fn report(&self, b: u64, why: &str) {
+        if !self.warned.swap(true, Ordering::Relaxed) {
+            log::warn!("endgame table {}: block {b}: {why}", self.group);
+        }
     }
 
     /// Every stored value, in index order (capture positions' meaningless).
@@ -319,7 +422,7 @@ impl Packed {
 
 /// Decompressed blocks shared by the threads of a search: direct-mapped by (group, stream,
 /// block), each slot behind its own lock, so probes of different blocks do not wait on each
-/// other. A damaged block (the checksum makes this all but impossible) answers None.
+/// other. A damaged block (one that fails its checksum or does not decompress) answers None.
 pub struct BlockCache {
     slots: Vec<Mutex<Slot>>,
     /// Blocks decompressed so far (cache misses).
@@ -365,7 +468,7 @@ impl BlockCache {
             slot.key = EMPTY;
             self.misses.fetch_add(1, Ordering::Relaxed);
             if let Err(why) = p.block(s, b, &mut slot.data) {
-                log::warn!("endgame table {}: block {b}: {why}", p.group);
+                p.report(b, &why);
                 return None;
             }
             slot.key = key;

@@ -9,6 +9,10 @@
 /// 133 k, 65,536:15 440 k / 98 k / 69 k. 32,768 keeps most of the speed for most of the gain.
 pub const PACK_BLOCK: usize = 32768;
 
+/// The smallest block size a reader takes. It bounds the block index, and so the size a
+/// group's file can have (`pack::max_body_len`), which is checked before a file is read.
+pub const MIN_PACK_BLOCK: usize = 64;
+
 /// The zstd level blocks are written with. On the 5-piece tables at 16,384 a block: level 3
 /// 13.7 MB in 12.8 s, 9 11.1 MB in 12.5 s, 12 11.1 MB, 15 9.9 MB, 19 9.8 MB in 80 s; at
 /// 32,768, 15 9.4 MB in 16.8 s and 19 9.2 MB in 57 s. Decompression costs about the same at

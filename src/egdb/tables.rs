@@ -16,7 +16,7 @@ use crate::egdb::value::{self, TERMINAL_LOSS};
 use crate::egdb::{file, Wdl, Wdl50};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, OnceLock};
 
@@ -49,6 +49,9 @@ struct Slots {
     values: Vec<OnceLock<Option<Packed>>>,
     /// Groups already asked of the loader.
     requested: Vec<AtomicBool>,
+    /// The fewest pieces of a group whose file turned out unusable (u32::MAX: none yet):
+    /// the tables are complete below it only.
+    unusable: AtomicU32,
 }
 
 impl Slots {
@@ -57,18 +60,25 @@ impl Slots {
             dir: dir.into(),
             values: (0..Group::IDS).map(|_| OnceLock::new()).collect(),
             requested: (0..Group::IDS).map(|_| AtomicBool::new(false)).collect(),
+            unusable: AtomicU32::new(u32::MAX),
         }
     }
 
     /// Read a group now, if not yet read (one warning for a damaged file).
     fn fill(&self, g: Group) -> Option<&Packed> {
         self.values[g.id()]
-            .get_or_init(|| match file::load(&self.dir, g) {
-                Ok(v) => v,
-                Err(why) => {
-                    log::warn!("endgame table left out: {why}");
-                    None
+            .get_or_init(|| {
+                let v = match file::load(&self.dir, g) {
+                    Ok(v) => v,
+                    Err(why) => {
+                        log::warn!("endgame table left out: {why}");
+                        None
+                    }
+                };
+                if v.is_none() {
+                    self.unusable.fetch_min(g.pieces(), Ordering::Relaxed);
                 }
+                v
             })
             .as_ref()
     }
@@ -180,13 +190,14 @@ impl Tables {
     }
 
     /// The largest piece count for which `dir` has a file for every group (0 if none),
-    /// without reading them.
+    /// without reading them. A broken link counts as a file, so that the probe that reads it
+    /// says what is wrong with it.
     pub fn files_up_to(dir: &Path) -> u32 {
         let mut best = 0;
         for n in 2..=MAX_PIECES {
             if Group::all_with(n)
                 .iter()
-                .all(|&g| file::path(dir, g).is_file())
+                .all(|&g| file::exists(&file::path(dir, g)).unwrap_or(true))
             {
                 best = n;
             } else {
@@ -258,10 +269,11 @@ impl Tables {
     }
 
     /// The largest piece count for which every group is present (0 if none); opened lazily,
-    /// for which every group has a file.
+    /// for which every group has a file, less any group found unusable when read.
     pub fn max_pieces(&self) -> u32 {
         if let Some(lazy) = &self.lazy {
-            return lazy.max_pieces;
+            let unusable = lazy.slots.unusable.load(Ordering::Relaxed);
+            return lazy.max_pieces.min(unusable.saturating_sub(1));
         }
         let mut best = 0;
         for n in 2..=MAX_PIECES {

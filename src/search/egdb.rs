@@ -6,7 +6,12 @@
 //! blessed losses are draws. (Exact at a fresh count; with a running count it trusts the dtc
 //! line, which may pass through a win that is cursed at its own fresh count: a rare miss.)
 //! Three kings against one with the 13-move count running use the lone-king table (R19).
-//! Database wins score `89.xx` (`Score::db_win`), draws `0.00`. A principal variation that
+//! Database wins score `89.xx` (`Score::db_win`), draws `0.00`; a side with no move left (its
+//! last piece taken, or every piece blocked) has lost by the rules (R16), which is a proved
+//! loss (`Score::loss_in`, `99.xx` for the winner), not a database one. The root shortcut
+//! never plays into a position that has stood on the board before (the game's history since
+//! the last capture or man move): the fastest conversion may be a repetition when the tables
+//! came in during the ending. A principal variation that
 //! ends in a position the tables decide goes on with their line (`extend_pv`): the winner
 //! converting fastest, the loser holding out longest.
 
@@ -46,26 +51,53 @@ pub fn score(db: &Egdb, pos: &Position, counts: DrawCounts, ply: usize) -> Optio
     Some(match w {
         Wdl::Win => Score::db_win(ply as i32 + dtc),
         Wdl::Draw => Score::DRAW,
+        Wdl::Loss if movegen::count_moves(pos) == 0 => Score::loss_in(ply as i32),
         Wdl::Loss => Score::db_loss(ply as i32 + dtc),
     })
 }
 
 /// At a root the tables prove won: the move that keeps the win and reaches the next capture
-/// or man move fastest, with its score. None when the root is not a database win.
-pub fn root_move(db: &Egdb, pos: &Position, counts: DrawCounts) -> Option<(Move, Score)> {
+/// or man move fastest, with its score (a proved win when it leaves the opponent no move).
+/// `history`: the keys of the game's positions before the root that a move can repeat
+/// (`Game::repetition_keys`); a move into one of them is never chosen.
+/// None when the root is not a database win, or every winning move repeats (the search
+/// then decides, with the repetition rule).
+pub fn root_move(
+    db: &Egdb,
+    pos: &Position,
+    counts: DrawCounts,
+    history: &[u64],
+) -> Option<(Move, Score)> {
     let (Wdl::Win, _) = value(db, pos, counts)? else {
         return None;
     };
-    best_move(db, pos, counts, Wdl::Loss).map(|(mv, plies)| (mv, Score::db_win(plies)))
+    let seen = |next: &Position| history.contains(&next.key());
+    let (mv, plies) = best_move(db, pos, counts, Wdl::Loss, &seen)?;
+    let score = if plies == 0 {
+        Score::win_in(1)
+    } else {
+        Score::db_win(plies)
+    };
+    Some((mv, score))
 }
 
 /// The move into a child of value `child` (for the child's side to move) that reaches the
 /// next capture or man move soonest (the winner's choice: `child` a loss) or latest (the
-/// loser's: `child` a win), with its plies to it.
-fn best_move(db: &Egdb, pos: &Position, counts: DrawCounts, child: Wdl) -> Option<(Move, i32)> {
+/// loser's: `child` a win), with its plies to it: 0 for a move that leaves the opponent no
+/// move, the soonest of all. Children for which `skip` is true are not played into.
+fn best_move(
+    db: &Egdb,
+    pos: &Position,
+    counts: DrawCounts,
+    child: Wdl,
+    skip: &dyn Fn(&Position) -> bool,
+) -> Option<(Move, i32)> {
     let mut best: Option<(Move, i32)> = None;
     for mv in movegen::legal_moves(pos).iter() {
         let next = pos.play(mv);
+        if skip(&next) {
+            continue;
+        }
         let next_counts = counts.after(pos, mv, &next);
         let Some((w, dtc)) = value(db, &next, next_counts) else {
             continue;
@@ -74,7 +106,13 @@ fn best_move(db: &Egdb, pos: &Position, counts: DrawCounts, child: Wdl) -> Optio
             continue;
         }
         let zeroing = mv.is_capture() || !pos.kings().contains(mv.from);
-        let plies = if zeroing { 1 } else { 1 + dtc };
+        let plies = if w == Wdl::Loss && movegen::count_moves(&next) == 0 {
+            0
+        } else if zeroing {
+            1
+        } else {
+            1 + dtc
+        };
         let better = match best {
             None => true,
             Some((_, b)) if child == Wdl::Loss => plies < b,
@@ -104,8 +142,8 @@ pub fn extend_pv(db: &Egdb, root: &Position, counts: DrawCounts, pv: &[Move]) ->
     let end = line.len() + LINE_PLIES;
     while line.len() < end {
         let mv = match value(db, &pos, counts) {
-            Some((Wdl::Win, _)) => best_move(db, &pos, counts, Wdl::Loss),
-            Some((Wdl::Loss, _)) => best_move(db, &pos, counts, Wdl::Win),
+            Some((Wdl::Win, _)) => best_move(db, &pos, counts, Wdl::Loss, &|_| false),
+            Some((Wdl::Loss, _)) => best_move(db, &pos, counts, Wdl::Win, &|_| false),
             _ => None,
         };
         let Some((mv, _)) = mv else {

@@ -270,14 +270,16 @@ impl Engine {
                 pv: Vec::new(),
             };
         }
-        // A database win at the root: play the move that converts it fastest (a search that
-        // must go on, analysis or pondering, searches with the tables instead).
+        // A database win at the root: play the move that converts it fastest, never into a
+        // repetition (a search that must go on, analysis or pondering, searches with the
+        // tables instead).
         let egdb = self.egdb.as_deref().filter(|db| db.max_pieces() > 0);
         if let Some(db) = egdb {
             let counts = game.counts();
             let searching = limits.analyze || limits.infinite || control.is_pondering();
             if !searching && root.occupied().count() <= db.max_pieces() {
-                if let Some((mv, score)) = egdb::root_move(db, &root, counts) {
+                let history = game.repetition_keys();
+                if let Some((mv, score)) = egdb::root_move(db, &root, counts, &history) {
                     let pv = egdb::extend_pv(db, &root, counts, &[mv]);
                     let info = Info {
                         depth: 1,
