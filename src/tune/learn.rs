@@ -17,11 +17,11 @@
 //! and the epoch) goes to a checkpoint file, written atomically, and a run started again with
 //! the same settings continues from it (`Checkpoint`).
 
-use crate::core::notation::parse_fen;
 use crate::core::rng::Xorshift64;
 use crate::core::Color;
 use crate::eval::pattern::{self, PatternFeatures, LINEAR_LEN, PARAMS, WINDOWS};
 use crate::eval::{evaluate, Weights};
+use crate::tune::dataline;
 use crate::tune::texel::sigmoid;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -62,17 +62,10 @@ impl Data {
     /// Add the `FEN ; score [; search]` lines of `text` (as `selfplay` writes them) whose
     /// position is not in yet; `name` labels errors. Parsed on rayon's threads.
     pub fn add_text(&mut self, text: &str, name: &str) -> Result<(), String> {
-        let lines: Vec<(usize, &str)> = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| {
-                let l = l.trim();
-                !l.is_empty() && !l.starts_with('#')
-            })
-            .collect();
+        let lines: Vec<(usize, &str)> = dataline::numbered(text).collect();
         let parsed: Vec<Result<(u64, Sample), String>> = lines
             .par_iter()
-            .map(|&(i, l)| parse_line(l).map_err(|e| format!("{name}: line {}: {e}", i + 1)))
+            .map(|&(n, l)| parse_line(l).map_err(|e| format!("{name}: line {n}: {e}")))
             .collect();
         for r in parsed {
             let (key, s) = r?;
@@ -116,25 +109,12 @@ impl Data {
 
 /// One data line: the position's key and its sample.
 fn parse_line(line: &str) -> Result<(u64, Sample), String> {
-    let mut fields = line.split(';');
-    let (Some(fen), Some(score), search, None) =
-        (fields.next(), fields.next(), fields.next(), fields.next())
-    else {
-        return Err("expected 'FEN ; score' or 'FEN ; score ; search'".into());
-    };
-    let pos = parse_fen(fen.trim()).map_err(|e| format!("bad FEN: {e}"))?;
-    let white: f32 = score
-        .trim()
-        .parse()
-        .ok()
-        .filter(|s: &f32| (0.0..=1.0).contains(s))
-        .ok_or_else(|| format!("'{}' is not a score from 0 to 1", score.trim()))?;
-    let search = match search.map(str::trim) {
-        None | Some("-") => f32::NAN,
-        Some(t) => t
-            .parse::<i32>()
-            .map_err(|_| format!("'{t}' is not a search score"))? as f32,
-    };
+    let d = dataline::parse(line)?;
+    let (white, search) = (
+        d.white_score as f32,
+        d.search.map_or(f32::NAN, |s| s as f32),
+    );
+    let pos = d.pos;
     let (result, search) = match pos.side() {
         Color::White => (white, search),
         Color::Black => (1.0 - white, -search),

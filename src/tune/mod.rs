@@ -12,6 +12,7 @@
 //! the whole pipeline.
 
 pub mod data;
+pub mod dataline;
 pub mod label;
 pub mod learn;
 pub mod run;
