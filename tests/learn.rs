@@ -79,6 +79,56 @@ fn learn_writes_weights_that_play_and_resumes_from_its_checkpoint() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A checkpoint is the run's whatever the thread count (the fitted K is the same), and not
+/// a run's on data with the same size and count but other results (the data is known by its
+/// content, `--k` given or not).
+#[test]
+fn learn_resumes_on_other_threads_and_refuses_other_data_of_the_same_size() {
+    let dir = scratch_dir("learn-resume");
+    let data = dir.join("data.txt");
+    let text = include_str!("data/tune-small.txt");
+    std::fs::write(&data, text).unwrap();
+    let out = dir.join("p.bin");
+    let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let learn = |extra: &[&str]| {
+        let args = [
+            &["learn", "--data", data_s, "--out", out_s, "--epochs", "1"][..],
+            extra,
+        ]
+        .concat();
+        run(&args)
+    };
+    let (code, _, err) = learn(&["--threads", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = learn(&["--threads", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("resuming from"), "{err}");
+
+    // With --k: a checkpoint, then the same data with wins and losses swapped.
+    std::fs::remove_file(dir.join("p.bin.ckpt")).unwrap();
+    let (code, _, err) = learn(&["--k", "0.004"]);
+    assert_eq!(code, 0, "{err}");
+    let flipped: String = text
+        .lines()
+        .map(|l| {
+            let (fen, score) = l.split_once(';').unwrap();
+            let score = match score.trim() {
+                "1" => "0",
+                "0" => "1",
+                s => s,
+            };
+            format!("{fen}; {score}\n")
+        })
+        .collect();
+    assert_eq!(flipped.len(), text.len());
+    assert_ne!(flipped, text);
+    std::fs::write(&data, &flipped).unwrap();
+    let (code, _, err) = learn(&["--k", "0.004"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("other data or settings"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `label` writes every position of its data once with a search score, continues an output
 /// that a stop cut short (dropping the cut line, searching only what is missing), and
 /// refuses bad input with the line.

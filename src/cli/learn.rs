@@ -88,11 +88,12 @@ impl LearnArgs {
         };
         let t0 = Instant::now();
         let mut all = Data::default();
-        let mut bytes = 0;
+        // Each file's content hash, in order: a checkpoint continues only the same data.
+        let mut hashes = Vec::new();
         for path in &self.data {
             let text = files::read_to_string(path, Kind::TuneData)
                 .map_err(|e| input(format!("cannot read {e}")))?;
-            bytes += text.len();
+            hashes.push(learn::data_hash(&text));
             all.add_text(&text, &path.display().to_string())
                 .map_err(input)?;
         }
@@ -119,11 +120,15 @@ impl LearnArgs {
             k,
         };
         // Everything the run depends on: a checkpoint continues only the run that made it.
+        // The data by its content; K as given (a fitted K is the data's, and its last bits
+        // would hang on how the sums were split).
+        let settings = LearnConfig {
+            k: self.k.unwrap_or(0.0),
+            ..cfg.clone()
+        };
         let print = format!(
-            "{cfg:?} data {:?} bytes {bytes} positions {} start {:?} lambda {}",
-            self.data,
-            train.len(),
-            self.start,
+            "{settings:?} data {hashes:x?} start {:016x} lambda {}",
+            pattern_file::checksum(&pattern_file::write(&start)),
             self.lambda
         );
         let fp = learn::fingerprint(&print);

@@ -15,7 +15,8 @@
 //!
 //! A run is resumable: after every epoch the whole state (weights, Adam's moments, the step
 //! and the epoch) goes to a checkpoint file, written atomically, and a run started again with
-//! the same settings continues from it (`Checkpoint`).
+//! the same settings continues from it (`Checkpoint`). The run is known by its settings and
+//! its data's content; the thread count is not part of it.
 
 use crate::core::rng::Xorshift64;
 use crate::core::Color;
@@ -157,17 +158,27 @@ fn mean_squared_error(d: &Data, k: f64, eval: impl Fn(&Sample) -> f64 + Sync) ->
     total / d.len() as f64
 }
 
+/// Positions summed together by `fit_k`, one chunk per task.
+const FIT_K_CHUNK: usize = 4096;
+
 /// The `K` with which the hand evaluation's scores best predict the results: a scan in steps
-/// of 5%, then golden-section search around the best.
+/// of 5%, then golden-section search around the best. The sums are taken in fixed chunks and
+/// added in order, so the same data gives the same K bit for bit on any number of threads.
 pub fn fit_k(d: &Data) -> f64 {
     let l = |k: f64| -> f64 {
-        d.samples
-            .par_iter()
-            .map(|s| {
-                let r = s.result as f64 - sigmoid(k * s.hand as f64);
-                r * r
+        let parts: Vec<f64> = d
+            .samples
+            .par_chunks(FIT_K_CHUNK)
+            .map(|c| {
+                c.iter()
+                    .map(|s| {
+                        let r = s.result as f64 - sigmoid(k * s.hand as f64);
+                        r * r
+                    })
+                    .sum()
             })
-            .sum()
+            .collect();
+        parts.iter().sum()
     };
     let (mut best, mut k) = ((f64::MAX, 1e-4), 1e-4);
     while k < 0.2 {
@@ -405,6 +416,12 @@ pub fn fingerprint(description: &str) -> u64 {
     crate::eval::pattern_file::checksum(description.as_bytes())
 }
 
+/// A hash of a data file's content, for the fingerprint: a file with one result changed is
+/// other data, though its size and position count are the same.
+pub fn data_hash(text: &str) -> u64 {
+    crate::eval::pattern_file::checksum(text.as_bytes())
+}
+
 /// How many positions a window state was seen in, per window (for reports).
 pub fn coverage(d: &Data) -> usize {
     let mut seen = vec![false; WINDOWS * pattern::STATES];
@@ -537,6 +554,40 @@ mod tests {
             assert_eq!(resumed, whole);
             assert_ne!(first.w, whole.w);
         });
+    }
+
+    /// K is the data's: the same bits on one thread or several.
+    #[test]
+    fn the_fitted_k_does_not_depend_on_the_thread_count() {
+        // Results drawn from the hand evaluation at K 0.004, so that the best K is inside
+        // the scan and the last steps of the search compare nearly equal sums.
+        let mut d = Data::default();
+        let mut rng = Xorshift64::new(11);
+        for pos in RandomPositions::new(5, 120).take(30_000) {
+            let hand = evaluate(&pos, &Weights::default()) as f32;
+            let p = sigmoid(0.004 * hand as f64);
+            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            let result = if u < p { 1.0 } else { 0.0 };
+            d.samples.push(Sample {
+                f: pattern::features(&pos),
+                result,
+                search: f32::NAN,
+                hand,
+                target: result,
+            });
+        }
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| fit_k(&d))
+        };
+        let one = on(1);
+        assert!((0.003..0.005).contains(&one), "{one}");
+        for threads in [2, 3, 5] {
+            assert_eq!(on(threads).to_bits(), one.to_bits(), "{threads} threads");
+        }
     }
 
     #[test]
