@@ -8,6 +8,8 @@
 //! symlink, FIFO, device or directory): the atomic `save` would otherwise replace it with a
 //! regular file, and a streaming `create` would write into a device. Refusing a symlink,
 //! rather than writing through it, keeps a save from landing somewhere the user did not name.
+//! A save killed part way (SIGKILL) leaves its temporary file; the next save of that target
+//! removes those of processes no longer running.
 
 use std::fmt;
 use std::fs::{File, Metadata, OpenOptions};
@@ -212,6 +214,7 @@ pub fn save_with(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    remove_stale_temporaries(dir, name);
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);
     tmp_name.push(format!(
@@ -241,6 +244,40 @@ pub fn save_with(
         let _ = std::fs::remove_file(&tmp);
         FileError::io(path, e)
     })
+}
+
+/// Remove the temporary files that saves of `name` in `dir` left when their process was
+/// killed (`.NAME.PID.N.tmp`, see `save_with`), so that they do not pile up. Only those of a
+/// process that is no longer running are touched; nothing else is, and a failure to remove
+/// one is left for the next save.
+fn remove_stale_temporaries(dir: &Path, name: &std::ffi::OsStr) {
+    let (Some(name), Ok(entries)) = (name.to_str(), std::fs::read_dir(dir)) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(pid) = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix))
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|rest| rest.split_once('.'))
+            .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !process_running(pid) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` is running. Where that cannot be told (no `/proc`), every process
+/// counts as running, so that no temporary file of a live save is removed.
+fn process_running(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
 }
 
 /// Create (or truncate) `path` for writing as a stream, for outputs written as they are made
@@ -393,6 +430,36 @@ mod tests {
         let e = save(&dir.join("none/out.txt"), b"x").unwrap_err();
         assert!(matches!(e.why, Why::Io(_)), "{e}");
         assert_eq!(entries(&dir), ["out.txt"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A save killed part way leaves its temporary file: the next save of the same target
+    /// removes it when its process is gone, and leaves every other file.
+    #[test]
+    fn a_save_removes_the_temporary_files_of_dead_processes() {
+        let dir = scratch("save-stale");
+        let path = dir.join("out.txt");
+        // Above the largest process id Linux allows (2^22): never a running process.
+        let dead = 4_194_305 + 1000;
+        let own = std::process::id();
+        let stale = [
+            format!(".out.txt.{dead}.0.tmp"),
+            format!(".out.txt.{dead}.17.tmp"),
+        ];
+        let kept = [
+            format!(".out.txt.{own}.999.tmp"),
+            format!(".other.txt.{dead}.0.tmp"),
+            format!(".out.txt.{dead}.x.tmp"),
+            "notes.txt".to_string(),
+        ];
+        for f in stale.iter().chain(&kept) {
+            std::fs::write(dir.join(f), "left").unwrap();
+        }
+        save(&path, b"new").unwrap();
+        let mut want: Vec<String> = kept.to_vec();
+        want.push("out.txt".into());
+        want.sort();
+        assert_eq!(entries(&dir), want);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
