@@ -13,7 +13,7 @@
 
 use std::fmt;
 use std::fs::{File, Metadata, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -79,6 +79,8 @@ pub enum Why {
     NotRegular(&'static str),
     TooLarge(Kind),
     NotText,
+    /// A line longer than this many bytes (`lines`).
+    LineTooLong(usize),
     Io(io::Error),
 }
 
@@ -104,6 +106,7 @@ impl FileError {
                 kind.noun()
             ),
             Why::NotText => "not UTF-8 text".to_string(),
+            Why::LineTooLong(max) => format!("a line is longer than {max} bytes"),
             Why::Io(e) => e.to_string(),
         }
     }
@@ -177,6 +180,63 @@ pub fn read(path: &Path, kind: Kind) -> Result<Vec<u8>, FileError> {
 /// The text of the regular file at `path`, as `read` checks it.
 pub fn read_to_string(path: &Path, kind: Kind) -> Result<String, FileError> {
     String::from_utf8(read(path, kind)?).map_err(|_| FileError::new(path, Why::NotText))
+}
+
+/// The lines of the regular file at `path` (a symlink to one is followed), read as a stream:
+/// memory holds one line, never the file, so the file may be of any size, but no line may be
+/// longer than `max_line` bytes. Line breaks (`\n` or `\r\n`) are not part of the lines,
+/// as with `str::lines`. Each line must be UTF-8. The first error ends the lines.
+pub fn lines(path: &Path, max_line: usize) -> Result<Lines, FileError> {
+    let meta = std::fs::metadata(path).map_err(|e| FileError::io(path, e))?;
+    regular(path, &meta)?;
+    let file = File::open(path).map_err(|e| FileError::io(path, e))?;
+    regular(path, &file.metadata().map_err(|e| FileError::io(path, e))?)?;
+    Ok(Lines {
+        path: path.to_path_buf(),
+        reader: io::BufReader::new(file),
+        max_line,
+        failed: false,
+    })
+}
+
+/// The lines of a file: see `lines`.
+pub struct Lines {
+    path: PathBuf,
+    reader: io::BufReader<File>,
+    max_line: usize,
+    failed: bool,
+}
+
+impl Iterator for Lines {
+    type Item = Result<String, FileError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let mut buf = Vec::new();
+        // Room for the line, its "\r\n", and one byte more to tell a line that is too long.
+        let most = self.max_line as u64 + 3;
+        let line = match (&mut self.reader).take(most).read_until(b'\n', &mut buf) {
+            Ok(0) => return None,
+            Ok(_) => {
+                if buf.last() == Some(&b'\n') {
+                    buf.pop();
+                    if buf.last() == Some(&b'\r') {
+                        buf.pop();
+                    }
+                }
+                if buf.len() > self.max_line {
+                    Err(FileError::new(&self.path, Why::LineTooLong(self.max_line)))
+                } else {
+                    String::from_utf8(buf).map_err(|_| FileError::new(&self.path, Why::NotText))
+                }
+            }
+            Err(e) => Err(FileError::io(&self.path, e)),
+        };
+        self.failed = line.is_err();
+        Some(line)
+    }
 }
 
 /// Refuse an existing output target that is not a regular file. A symlink is refused too,
@@ -430,6 +490,30 @@ mod tests {
         let e = save(&dir.join("none/out.txt"), b"x").unwrap_err();
         assert!(matches!(e.why, Why::Io(_)), "{e}");
         assert_eq!(entries(&dir), ["out.txt"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn lines_stream_a_file_and_refuse_a_long_line() {
+        let dir = scratch("lines");
+        let path = dir.join("a.txt");
+        std::fs::write(&path, "one\r\ntwo\n\nthree").unwrap();
+        let v: Vec<String> = lines(&path, 5).unwrap().map(Result::unwrap).collect();
+        assert_eq!(v, ["one", "two", "", "three"]);
+        std::fs::write(&path, "12345\n123456\nnever\n").unwrap();
+        let mut it = lines(&path, 5).unwrap();
+        assert_eq!(it.next().unwrap().unwrap(), "12345");
+        let e = it.next().unwrap().unwrap_err();
+        assert_eq!(e.reason(), "a line is longer than 5 bytes");
+        assert!(it.next().is_none());
+        std::fs::write(&path, [b'a', b'\n', 0xff, b'\n']).unwrap();
+        let mut it = lines(&path, 5).unwrap();
+        assert_eq!(it.next().unwrap().unwrap(), "a");
+        assert_eq!(it.next().unwrap().unwrap_err().reason(), "not UTF-8 text");
+        assert_eq!(
+            lines(&dir, 5).err().unwrap().reason(),
+            "not a regular file (a directory)"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

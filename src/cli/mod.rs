@@ -77,7 +77,8 @@ enum Command {
     /// A match's summary from its PDN files (e.g. the shards of `match --shard`), counted by
     /// game pairs: the lines `match` ends with. The `match:` line's seconds are the summed
     /// move times, and games whose pair is incomplete count in the score only (a `note:`
-    /// line says how many).
+    /// line says how many). Games are read one at a time, so files of any size fit in
+    /// memory; a game whose Result tag and movetext result disagree is an error naming it.
     Stats(arena::StatsArgs),
     /// Write self-play positions for evaluation tuning: `<FEN> ; <White's score>` per line.
     Selfplay(arena::SelfplayArgs),
