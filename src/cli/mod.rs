@@ -10,7 +10,8 @@
 //! # Errors and exit status
 //!
 //! A command fails with one [`CliError`], which `main` prints once to stderr as
-//! `error: <message>`. The exit status says whose fault it was:
+//! `error: <message>`, its control characters escaped (`output::escape_controls`). The exit
+//! status says whose fault it was:
 //! - **2, bad input**: the command line or what it names was rejected: a bad FEN, move,
 //!   number or option (clap's own usage errors also exit with 2), a file that cannot be read
 //!   or parsed, an output path that cannot be written.
@@ -208,7 +209,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            errln!("error: {e}");
+            errln!("error: {}", output::escape_controls(&e.to_string()));
             ExitCode::from(e.status())
         }
     }
