@@ -437,7 +437,7 @@ pub fn coverage(d: &Data) -> usize {
 mod tests {
     use super::*;
     use crate::core::random_games::RandomPositions;
-    use crate::eval::pattern::{PatternWeights, Scale};
+    use crate::eval::pattern::{Linear, PatternWeights, Scale};
 
     /// Positions from random games with targets that are exactly the probabilities under
     /// `truth`: the best fit reproduces them.
@@ -471,7 +471,7 @@ mod tests {
         let planted = pattern::table_at(0, 0, corner as usize);
         truth[planted] = 80.0;
         truth[pattern::table_at(1, 0, corner as usize)] = 80.0;
-        truth[1] = 250.0; // king
+        truth[Linear::King as usize] = 250.0;
         let k = 0.01;
         let d = synthetic(&truth, k, 20_000, 3);
         let count = d
@@ -509,7 +509,7 @@ mod tests {
             err += (learned - pattern::raw_score(&truth, &s.f)).abs();
             if s.f.indices[0] == corner {
                 // The king value is planted too: compare on positions without kings.
-                if s.f.linear[1] == 0 {
+                if s.f.linear[Linear::King as usize] == 0 {
                     with += learned - pattern::raw_score(&base, &s.f);
                     n += 1;
                 }
@@ -524,7 +524,7 @@ mod tests {
         );
         // Patterns see a king as a piece, as they see a man: the king's value over a man's
         // is the linear part's alone.
-        let king_over_man = st.w[1] - st.w[0];
+        let king_over_man = st.w[Linear::King as usize] - st.w[Linear::Man as usize];
         assert!((king_over_man - 150.0).abs() < 20.0, "{king_over_man}");
     }
 
