@@ -2,10 +2,10 @@
 //! together are the whole run, game for game, and `stats` over the shards' PDN files prints
 //! the whole match's summary.
 
-use poolshark::arena::pdn;
-use poolshark::arena::selfplay::{run, SelfplayConfig};
 use poolshark::arena::shard::Shard;
 use poolshark::arena::shard_games;
+use poolshark::core::pdn;
+use poolshark::tune::selfplay::{run, SelfplayConfig};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 

@@ -2,7 +2,7 @@
 //! processes, other machines) are counted as one match: `poolshark stats`.
 //!
 //! Each game says who played which colour (`White`, `Black`), the result, its place in the
-//! match (`Pair`, or `Round` in older files: see `pdn::pair_tag`), any forfeit (`Forfeit`)
+//! match (`Pair`, or `Round` in older files: see `tags::pair_tag`), any forfeit (`Forfeit`)
 //! and each move's time (`{time ...}` comments). From these come the same counts `run_match`
 //! keeps, so `summary_lines` prints the same lines, with two differences that depend on wall
 //! time: the `match:` line's seconds are the sum of the recorded move times (the engines'
@@ -14,9 +14,10 @@
 //! match) counts in the score only, and `note_lines` says how many there are. The same game
 //! twice (a shard's file given twice) is an error, not a double count.
 
-use super::pdn::PdnGame;
 use super::stats::Sprt;
+use super::tags::MatchGame;
 use super::{summary_lines, MatchSummary};
+use crate::core::pdn::PdnGame;
 use crate::core::Color;
 use std::collections::HashMap;
 
@@ -201,7 +202,8 @@ impl Merger {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::pdn::{forfeit_tag, match_tags, pair_tag, read};
+    use crate::arena::tags::{forfeit_tag, match_tags, pair_tag};
+    use crate::core::pdn::read;
     use crate::core::Position;
     use std::time::Duration;
 

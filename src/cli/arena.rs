@@ -220,7 +220,7 @@ pub struct SelfplayArgs {
 impl SelfplayArgs {
     /// Writes the positions to `--out`, progress to stderr, and a summary line.
     pub fn run(self) -> Result<(), CliError> {
-        use arena::selfplay::{run, SelfplayConfig};
+        use crate::tune::selfplay::{run, SelfplayConfig};
         let weights = self.weights.load()?;
         let out = &self.out;
         let file = crate::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
@@ -247,7 +247,7 @@ impl SelfplayArgs {
             )
             .expect("a valid template"),
         );
-        let mut dedup = (!self.keep_duplicates).then(arena::selfplay::Dedup::default);
+        let mut dedup = (!self.keep_duplicates).then(crate::tune::selfplay::Dedup::default);
         let mut written = 0usize;
         let result = run(
             &cfg,
@@ -300,7 +300,7 @@ pub struct StatsArgs {
 impl StatsArgs {
     /// Prints the summary lines (see `arena::merge`).
     pub fn run(self) -> Result<(), CliError> {
-        use arena::pdn;
+        use crate::core::pdn;
         // One game at a time: memory does not grow with the files.
         let mut merger = arena::merge::Merger::new(self.engine.as_deref());
         for path in &self.files {

@@ -18,11 +18,11 @@
 //! that line is its own (`check_existing`): a file of something else is refused untouched,
 //! and so is one labelled at other nodes or with other weights, whose scores would not mix.
 
-use crate::arena::selfplay::{white_search_score, write_in_parallel};
 use crate::core::{Game, Position};
 use crate::eval::Weights;
 use crate::search::{Engine, Limits, SearchControl};
 use crate::tune::dataline;
+use crate::tune::selfplay::{white_search_score, write_in_parallel};
 use std::collections::HashSet;
 
 /// Lines a thread takes at once.
@@ -173,8 +173,8 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::selfplay::SEARCH_CLAMP;
     use crate::core::notation::parse_fen;
+    use crate::tune::selfplay::SEARCH_CLAMP;
 
     #[test]
     fn parse_drops_repeats_and_names_bad_lines() {

@@ -1,11 +1,12 @@
-//! PDN games: writing finished games (GameType 23, American pool checkers) and reading them
-//! back. Moves are written in PDN notation with their landing squares, so any PDN reader can
+//! PDN games, rules notation: writing finished games (GameType 23, American pool checkers)
+//! and reading them back. The match runner's own tags (pairs, forfeits) are `arena::tags`'s.
+//! Moves are written in PDN notation with their landing squares, so any PDN reader can
 //! follow them; the reader replays every move with the rules core, so a file that reads back
 //! is a file of legal games. A match writes the time each move took as a comment after it,
 //! `{time 0.102s}`, which readers that skip comments pass over.
 
 use crate::core::game::GameResult;
-use crate::core::notation::{self, write_fen, NotationError};
+use crate::core::notation::{self, NotationError};
 use crate::core::{Color, Game, Move, Position};
 use std::fmt;
 use std::time::Duration;
@@ -421,70 +422,6 @@ fn parse_movetext(game: usize, start: Position, text: &str) -> Result<Movetext, 
     Ok((moves, times, result))
 }
 
-/// The tags poolshark writes for a match game, in order.
-#[allow(clippy::too_many_arguments)]
-pub fn match_tags(
-    event: &str,
-    date: &str,
-    round: usize,
-    white: &str,
-    black: &str,
-    result: &str,
-    start: &Position,
-    termination: &str,
-) -> Vec<(String, String)> {
-    vec![
-        ("Event".into(), event.into()),
-        ("Site".into(), "?".into()),
-        ("Date".into(), date.into()),
-        ("Round".into(), round.to_string()),
-        ("White".into(), white.into()),
-        ("Black".into(), black.into()),
-        ("Result".into(), result.into()),
-        ("GameType".into(), "23".into()),
-        ("SetUp".into(), "1".into()),
-        ("FEN".into(), write_fen(start)),
-        ("Termination".into(), termination.into()),
-    ]
-}
-
-/// The tag that places match game `i` (0-based over the whole match) in its pair:
-/// `[Pair "P.G"]`, P the pair's number from 1 (pair index `i / 2`, plus 1) and G the game in
-/// the pair, 1 or 2. In game 1 the match's first engine plays Black, in game 2 White. The
-/// `Round` tag is the game's number in the whole match (`i + 1`), sharded or not.
-pub fn pair_tag(i: usize) -> (String, String) {
-    ("Pair".into(), format!("{}.{}", i / 2 + 1, i % 2 + 1))
-}
-
-/// The tag a forfeited game carries (illegal move, crash, silence, time): the colour that
-/// forfeited, `[Forfeit "White"]` or `[Forfeit "Black"]`.
-pub fn forfeit_tag(loser: Color) -> (String, String) {
-    ("Forfeit".into(), loser.name().into())
-}
-
-impl PdnGame {
-    /// The game's place in its match as (pair index from 0, game in the pair 0 or 1): from
-    /// the `Pair` tag, or, in files written before it, from the `Round` tag (game `i + 1`).
-    pub fn pair(&self) -> Option<(usize, usize)> {
-        if let Some(p) = self.tag("Pair") {
-            let (pair, game) = p.split_once('.')?;
-            let (pair, game): (usize, usize) = (pair.parse().ok()?, game.parse().ok()?);
-            return (pair >= 1 && (1..=2).contains(&game)).then(|| (pair - 1, game - 1));
-        }
-        let round: usize = self.tag("Round")?.parse().ok()?;
-        (round >= 1).then(|| ((round - 1) / 2, (round - 1) % 2))
-    }
-
-    /// The colour that forfeited the game, from its `Forfeit` tag.
-    pub fn forfeit(&self) -> Option<Color> {
-        match self.tag("Forfeit")? {
-            "White" => Some(Color::White),
-            "Black" => Some(Color::Black),
-            _ => None,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -513,16 +450,12 @@ mod tests {
                 played.play(&mv);
                 moves.push(mv);
             }
-            let tags = match_tags(
-                "test",
-                "2026.11.30",
-                g + 1,
-                "a",
-                "b",
-                "*",
-                &start,
-                "unterminated",
-            );
+            let tags = vec![
+                ("Event".to_string(), "test".to_string()),
+                ("Round".into(), (g + 1).to_string()),
+                ("GameType".into(), "23".into()),
+                ("FEN".into(), notation::write_fen(&start)),
+            ];
             // Every other game carries move times, which read back.
             let times = if g % 2 == 0 {
                 (0..moves.len() as u64)
@@ -596,23 +529,6 @@ mod tests {
             e.to_string(),
             "game 1: move 9 '3-7' after the game ended (draw by threefold repetition)"
         );
-    }
-
-    #[test]
-    fn pair_tags_read_back() {
-        let mut g = read("[Round \"5\"]\n1. 11-15 *").unwrap().remove(0);
-        assert_eq!(g.pair(), Some((2, 0)));
-        g.tags.push(pair_tag(9));
-        assert_eq!(g.tags.last().unwrap().1, "5.2");
-        assert_eq!(g.pair(), Some((4, 1)));
-        g.tags.pop();
-        for bad in ["0.1", "3.3", "x", "3"] {
-            g.tags.push(("Pair".into(), bad.into()));
-            assert_eq!(g.pair(), None, "{bad}");
-            g.tags.pop();
-        }
-        g.tags.push(forfeit_tag(Color::Black));
-        assert_eq!(g.forfeit(), Some(Color::Black));
     }
 
     #[test]
