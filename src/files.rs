@@ -32,8 +32,6 @@ pub enum Kind {
     TuneData,
     /// One group of an endgame table (the largest 6-piece group is 250 MB, 7-piece 2.8 GB).
     Egdb,
-    /// A match's PDN games (about 2 KiB a game: 256 MiB is over 100,000 games).
-    Pdn,
     /// A pattern trainer's checkpoint (`tune::learn`, about 4 MiB).
     Checkpoint,
 }
@@ -48,7 +46,6 @@ impl Kind {
             Kind::Book => 64 * MIB,
             Kind::TuneData => 1024 * MIB,
             Kind::Egdb => 16 * 1024 * MIB,
-            Kind::Pdn => 256 * MIB,
             Kind::Checkpoint => 64 * MIB,
         }
     }
@@ -60,7 +57,6 @@ impl Kind {
             Kind::Book => "a book",
             Kind::TuneData => "tuning data",
             Kind::Egdb => "an endgame table",
-            Kind::Pdn => "a PDN file",
             Kind::Checkpoint => "a training checkpoint",
         }
     }
