@@ -11,10 +11,12 @@
 //! symlink, FIFO, device or directory): the atomic `save` would otherwise replace it with a
 //! regular file, and a streaming `create` would write into a device. Refusing a symlink,
 //! rather than writing through it, keeps a save from landing somewhere the user did not name.
+//! A save killed part way (SIGKILL) leaves its temporary file; the next save of that target
+//! removes those of processes no longer running.
 
 use std::fmt;
 use std::fs::{File, Metadata, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -33,8 +35,6 @@ pub enum Kind {
     TuneData,
     /// One group of an endgame table (the largest 6-piece group is 250 MB, 7-piece 2.8 GB).
     Egdb,
-    /// A match's PDN games (about 2 KiB a game: 256 MiB is over 100,000 games).
-    Pdn,
     /// A pattern trainer's checkpoint (`tune::learn`, about 4 MiB).
     Checkpoint,
 }
@@ -49,7 +49,6 @@ impl Kind {
             Kind::Book => 64 * MIB,
             Kind::TuneData => 1024 * MIB,
             Kind::Egdb => 16 * 1024 * MIB,
-            Kind::Pdn => 256 * MIB,
             Kind::Checkpoint => 64 * MIB,
         }
     }
@@ -61,7 +60,6 @@ impl Kind {
             Kind::Book => "a book",
             Kind::TuneData => "tuning data",
             Kind::Egdb => "an endgame table",
-            Kind::Pdn => "a PDN file",
             Kind::Checkpoint => "a training checkpoint",
         }
     }
@@ -87,6 +85,8 @@ pub enum Why {
     /// The memory to read it into could not be had.
     NoMemory(u64),
     NotText,
+    /// A line longer than this many bytes (`lines`).
+    LineTooLong(usize),
     Io(io::Error),
 }
 
@@ -117,6 +117,7 @@ impl FileError {
             ),
             Why::NoMemory(len) => format!("not enough memory to read its {len} bytes"),
             Why::NotText => "not UTF-8 text".to_string(),
+            Why::LineTooLong(max) => format!("a line is longer than {max} bytes"),
             Why::Io(e) => e.to_string(),
         }
     }
@@ -209,6 +210,63 @@ pub fn read_to_string(path: &Path, kind: Kind) -> Result<String, FileError> {
     String::from_utf8(read(path, kind)?).map_err(|_| FileError::new(path, Why::NotText))
 }
 
+/// The lines of the regular file at `path` (a symlink to one is followed), read as a stream:
+/// memory holds one line, never the file, so the file may be of any size, but no line may be
+/// longer than `max_line` bytes. Line breaks (`\n` or `\r\n`) are not part of the lines,
+/// as with `str::lines`. Each line must be UTF-8. The first error ends the lines.
+pub fn lines(path: &Path, max_line: usize) -> Result<Lines, FileError> {
+    let meta = std::fs::metadata(path).map_err(|e| FileError::io(path, e))?;
+    regular(path, &meta)?;
+    let file = File::open(path).map_err(|e| FileError::io(path, e))?;
+    regular(path, &file.metadata().map_err(|e| FileError::io(path, e))?)?;
+    Ok(Lines {
+        path: path.to_path_buf(),
+        reader: io::BufReader::new(file),
+        max_line,
+        failed: false,
+    })
+}
+
+/// The lines of a file: see `lines`.
+pub struct Lines {
+    path: PathBuf,
+    reader: io::BufReader<File>,
+    max_line: usize,
+    failed: bool,
+}
+
+impl Iterator for Lines {
+    type Item = Result<String, FileError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let mut buf = Vec::new();
+        // Room for the line, its "\r\n", and one byte more to tell a line that is too long.
+        let most = self.max_line as u64 + 3;
+        let line = match (&mut self.reader).take(most).read_until(b'\n', &mut buf) {
+            Ok(0) => return None,
+            Ok(_) => {
+                if buf.last() == Some(&b'\n') {
+                    buf.pop();
+                    if buf.last() == Some(&b'\r') {
+                        buf.pop();
+                    }
+                }
+                if buf.len() > self.max_line {
+                    Err(FileError::new(&self.path, Why::LineTooLong(self.max_line)))
+                } else {
+                    String::from_utf8(buf).map_err(|_| FileError::new(&self.path, Why::NotText))
+                }
+            }
+            Err(e) => Err(FileError::io(&self.path, e)),
+        };
+        self.failed = line.is_err();
+        Some(line)
+    }
+}
+
 /// Refuse an existing output target that is not a regular file. A symlink is refused too,
 /// whatever it points to (`symlink_metadata` does not follow it). `save` and `create` check
 /// this themselves; a long job calls it first, so a bad `--out` fails before the work.
@@ -244,6 +302,7 @@ pub fn save_with(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    remove_stale_temporaries(dir, name);
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);
     tmp_name.push(format!(
@@ -273,6 +332,40 @@ pub fn save_with(
         let _ = std::fs::remove_file(&tmp);
         FileError::io(path, e)
     })
+}
+
+/// Remove the temporary files that saves of `name` in `dir` left when their process was
+/// killed (`.NAME.PID.N.tmp`, see `save_with`), so that they do not pile up. Only those of a
+/// process that is no longer running are touched; nothing else is, and a failure to remove
+/// one is left for the next save.
+fn remove_stale_temporaries(dir: &Path, name: &std::ffi::OsStr) {
+    let (Some(name), Ok(entries)) = (name.to_str(), std::fs::read_dir(dir)) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(pid) = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix))
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|rest| rest.split_once('.'))
+            .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !process_running(pid) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` is running. Where that cannot be told (no `/proc`), every process
+/// counts as running, so that no temporary file of a live save is removed.
+fn process_running(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
 }
 
 /// Create (or truncate) `path` for writing as a stream, for outputs written as they are made
@@ -425,6 +518,60 @@ mod tests {
         let e = save(&dir.join("none/out.txt"), b"x").unwrap_err();
         assert!(matches!(e.why, Why::Io(_)), "{e}");
         assert_eq!(entries(&dir), ["out.txt"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn lines_stream_a_file_and_refuse_a_long_line() {
+        let dir = scratch("lines");
+        let path = dir.join("a.txt");
+        std::fs::write(&path, "one\r\ntwo\n\nthree").unwrap();
+        let v: Vec<String> = lines(&path, 5).unwrap().map(Result::unwrap).collect();
+        assert_eq!(v, ["one", "two", "", "three"]);
+        std::fs::write(&path, "12345\n123456\nnever\n").unwrap();
+        let mut it = lines(&path, 5).unwrap();
+        assert_eq!(it.next().unwrap().unwrap(), "12345");
+        let e = it.next().unwrap().unwrap_err();
+        assert_eq!(e.reason(), "a line is longer than 5 bytes");
+        assert!(it.next().is_none());
+        std::fs::write(&path, [b'a', b'\n', 0xff, b'\n']).unwrap();
+        let mut it = lines(&path, 5).unwrap();
+        assert_eq!(it.next().unwrap().unwrap(), "a");
+        assert_eq!(it.next().unwrap().unwrap_err().reason(), "not UTF-8 text");
+        assert_eq!(
+            lines(&dir, 5).err().unwrap().reason(),
+            "not a regular file (a directory)"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A save killed part way leaves its temporary file: the next save of the same target
+    /// removes it when its process is gone, and leaves every other file.
+    #[test]
+    fn a_save_removes_the_temporary_files_of_dead_processes() {
+        let dir = scratch("save-stale");
+        let path = dir.join("out.txt");
+        // Above the largest process id Linux allows (2^22): never a running process.
+        let dead = 4_194_305 + 1000;
+        let own = std::process::id();
+        let stale = [
+            format!(".out.txt.{dead}.0.tmp"),
+            format!(".out.txt.{dead}.17.tmp"),
+        ];
+        let kept = [
+            format!(".out.txt.{own}.999.tmp"),
+            format!(".other.txt.{dead}.0.tmp"),
+            format!(".out.txt.{dead}.x.tmp"),
+            "notes.txt".to_string(),
+        ];
+        for f in stale.iter().chain(&kept) {
+            std::fs::write(dir.join(f), "left").unwrap();
+        }
+        save(&path, b"new").unwrap();
+        let mut want: Vec<String> = kept.to_vec();
+        want.push("out.txt".into());
+        want.sort();
+        assert_eq!(entries(&dir), want);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

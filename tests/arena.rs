@@ -2,8 +2,8 @@
 //! (tests/data/broken_engine.py), and real engines that misbehave in one way
 //! (tests/data/wrap_engine.py).
 
-use poolshark::arena::pdn;
 use poolshark::core::game::GameResult;
+use poolshark::core::pdn;
 use poolshark::core::Color;
 
 mod support;

@@ -125,6 +125,25 @@ fn weights_files_load_and_bad_ones_exit_with_status_2() {
     let (code, _, err) = run(&["bench", "--depth", "2", "--weights", "no/such/file"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");
+    // What the error quotes from the file (and the path) reaches the terminal escaped: one
+    // line, no escape sequences.
+    std::fs::write(
+        &bad,
+        text.replace("centre 6", "\u{1b}[2J\u{1b}]0;owned\u{7}centre 6"),
+    )
+    .unwrap();
+    let odd = dir.join("odd\u{1b}[31m\nname.txt");
+    std::fs::copy(&bad, &odd).unwrap();
+    for path in [&bad, &odd] {
+        let (code, _, err) = run(&["bench", "--depth", "2", "--weights", path.to_str().unwrap()]);
+        assert_eq!(code, 2);
+        assert!(
+            err.contains("'\\u{1b}[2J\\u{1b}]0;owned\\u{7}centre'"),
+            "{err}"
+        );
+        assert!(!err.contains(['\u{1b}', '\u{7}']), "{err:?}");
+        assert_eq!(err.lines().count(), 1, "{err:?}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -79,6 +79,56 @@ fn learn_writes_weights_that_play_and_resumes_from_its_checkpoint() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A checkpoint is the run's whatever the thread count (the fitted K is the same), and not
+/// a run's on data with the same size and count but other results (the data is known by its
+/// content, `--k` given or not).
+#[test]
+fn learn_resumes_on_other_threads_and_refuses_other_data_of_the_same_size() {
+    let dir = scratch_dir("learn-resume");
+    let data = dir.join("data.txt");
+    let text = include_str!("data/tune-small.txt");
+    std::fs::write(&data, text).unwrap();
+    let out = dir.join("p.bin");
+    let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let learn = |extra: &[&str]| {
+        let args = [
+            &["learn", "--data", data_s, "--out", out_s, "--epochs", "1"][..],
+            extra,
+        ]
+        .concat();
+        run(&args)
+    };
+    let (code, _, err) = learn(&["--threads", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = learn(&["--threads", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("resuming from"), "{err}");
+
+    // With --k: a checkpoint, then the same data with wins and losses swapped.
+    std::fs::remove_file(dir.join("p.bin.ckpt")).unwrap();
+    let (code, _, err) = learn(&["--k", "0.004"]);
+    assert_eq!(code, 0, "{err}");
+    let flipped: String = text
+        .lines()
+        .map(|l| {
+            let (fen, score) = l.split_once(';').unwrap();
+            let score = match score.trim() {
+                "1" => "0",
+                "0" => "1",
+                s => s,
+            };
+            format!("{fen}; {score}\n")
+        })
+        .collect();
+    assert_eq!(flipped.len(), text.len());
+    assert_ne!(flipped, text);
+    std::fs::write(&data, &flipped).unwrap();
+    let (code, _, err) = learn(&["--k", "0.004"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("other data or settings"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `label` writes every position of its data once with a search score, continues an output
 /// that a stop cut short (dropping the cut line, searching only what is missing), and
 /// refuses bad input with the line.
@@ -130,6 +180,8 @@ fn label_scores_every_position_once_and_continues_a_cut_run() {
     let n = distinct.len();
     assert_eq!(stdout, format!("positions {n} skipped 0 file {out_s}\n"));
     let labelled = std::fs::read_to_string(&out).unwrap();
+    assert!(labelled.starts_with("# poolshark label nodes 300 weights "));
+    let labelled: String = labelled.lines().skip(1).map(|l| format!("{l}\n")).collect();
     let fens: Vec<String> = labelled.lines().map(fen).collect();
     let set: std::collections::HashSet<String> = fens.iter().cloned().collect();
     assert_eq!(fens.len(), n, "each position once");
@@ -154,6 +206,75 @@ fn label_scores_every_position_once_and_continues_a_cut_run() {
         err.contains(&format!("{data_s}: line 301: bad FEN")),
         "{err}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `label` checks an `--out` that exists before it writes a byte: a file it did not write
+/// (with or without a final newline), one labelled with other `--nodes` or `--weights`, and
+/// its own `--data` are refused with status 2 and left as they were.
+#[test]
+fn label_refuses_an_out_it_did_not_write_or_wrote_otherwise() {
+    let dir = scratch_dir("label-out");
+    let data = dir.join("data.txt");
+    let text: String = include_str!("data/tune-small.txt")
+        .lines()
+        .take(20)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&data, &text).unwrap();
+    let data_s = data.to_str().unwrap();
+    // `extra` holds --nodes and --limit, else they are 100 and 5.
+    let label = |out: &str, extra: &[&str]| {
+        let mut args = vec!["label", "--data", data_s, "--out", out];
+        args.extend_from_slice(extra);
+        for (opt, default) in [("--nodes", "100"), ("--limit", "5")] {
+            if !extra.contains(&opt) {
+                args.extend([opt, default]);
+            }
+        }
+        run(&args)
+    };
+    for (name, content) in [
+        ("x.json", "{\"important\": true}"),
+        ("notes.txt", "first note\nlast note"),
+        ("notes2.txt", "first note\n"),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, content).unwrap();
+        let (code, _, err) = label(path.to_str().unwrap(), &[]);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(err.contains("not a file label wrote"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), content, "{name}");
+    }
+    // --out is --data (also by another name).
+    let (code, _, err) = label(data_s, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is also --data"), "{err}");
+    let other = dir.join(".").join("data.txt");
+    let (code, _, err) = label(other.to_str().unwrap(), &[]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(std::fs::read_to_string(&data).unwrap(), text);
+    // A file of its own, continued with other settings.
+    let out = dir.join("labelled.txt");
+    let out_s = out.to_str().unwrap();
+    let (code, _, err) = label(out_s, &[]);
+    assert_eq!(code, 0, "{err}");
+    let made = std::fs::read_to_string(&out).unwrap();
+    let hand = dir.join("hand.txt");
+    std::fs::write(&hand, include_str!("../tuning/weights.txt")).unwrap();
+    for extra in [
+        &["--nodes", "200"][..],
+        &["--weights", hand.to_str().unwrap()],
+    ] {
+        let (code, _, err) = label(out_s, extra);
+        assert_eq!(code, 2, "{extra:?}: {err}");
+        assert!(err.contains("other settings"), "{err}");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), made);
+    }
+    // The same settings continue it.
+    let (code, stdout, err) = label(out_s, &["--limit", "7"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.starts_with("positions 7 "), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

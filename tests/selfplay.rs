@@ -1,10 +1,10 @@
 //! Self-play data: every line is a valid quiet position (no pending capture) with a result,
 //! and the same seed gives the same data.
 
-use poolshark::arena::selfplay::{play_one, run, SelfplayConfig, SEARCH_CLAMP};
 use poolshark::core::movegen::has_capture;
 use poolshark::core::notation::parse_fen;
 use poolshark::search::Engine;
+use poolshark::tune::selfplay::{play_one, run, SelfplayConfig, SEARCH_CLAMP};
 use std::sync::Mutex;
 
 fn generate(seed: u64) -> String {

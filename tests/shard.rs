@@ -2,10 +2,10 @@
 //! together are the whole run, game for game, and `stats` over the shards' PDN files prints
 //! the whole match's summary.
 
-use poolshark::arena::pdn;
-use poolshark::arena::selfplay::{run, SelfplayConfig};
 use poolshark::arena::shard::Shard;
 use poolshark::arena::shard_games;
+use poolshark::core::pdn;
+use poolshark::tune::selfplay::{run, SelfplayConfig};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -230,6 +230,35 @@ fn stats_refuses_what_it_cannot_read() {
     assert!(
         out.contains("note: 1 game without the other game of its pair"),
         "{out}"
+    );
+    // A byte order mark at the start is read past; a Result tag that the movetext
+    // contradicts is an error naming the file and game.
+    let game = "[Round \"3\"]\n[White \"b\"]\n[Black \"a\"]\n1. 11-15 23-19 0-1\n";
+    std::fs::write(&one, format!("\u{feff}{game}")).unwrap();
+    let (code, out, err) = run_cli(&["stats", one.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("score of a: wins 1 draws 0 losses 0"), "{out}");
+    let two = dir.join("two.pdn");
+    let wrong = "[Round \"4\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n1. 11-15 0-1\n";
+    std::fs::write(&two, format!("{game}{wrong}")).unwrap();
+    let (code, out, err) = run_cli(&["stats", two.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: {}: game 2: the Result tag says '1-0' but the movetext ends '0-1'\n",
+            two.display()
+        )
+    );
+    // Moves after the game ended (a third repetition) are an error.
+    let rep = "[Pair \"1.1\"]\n[White \"b\"]\n[Black \"a\"]\n[FEN \"B:WK30:BK3\"]\n\
+               1. 3-7 30-26 2. 7-3 26-30 3. 3-7 30-26 4. 7-3 26-30 5. 3-7 1/2-1/2\n";
+    std::fs::write(&two, rep).unwrap();
+    let (code, _, err) = run_cli(&["stats", two.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("game 1: move 9 '3-7' after the game ended (draw by threefold repetition)"),
+        "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -2,7 +2,7 @@
 //! processes, other machines) are counted as one match: `poolshark stats`.
 //!
 //! Each game says who played which colour (`White`, `Black`), the result, its place in the
-//! match (`Pair`, or `Round` in older files: see `pdn::pair_tag`), any forfeit (`Forfeit`)
+//! match (`Pair`, or `Round` in older files: see `tags::pair_tag`), any forfeit (`Forfeit`)
 //! and each move's time (`{time ...}` comments). From these come the same counts `run_match`
 //! keeps, so `summary_lines` prints the same lines, with two differences that depend on wall
 //! time: the `match:` line's seconds are the sum of the recorded move times (the engines'
@@ -14,9 +14,10 @@
 //! match) counts in the score only, and `note_lines` says how many there are. The same game
 //! twice (a shard's file given twice) is an error, not a double count.
 
-use super::pdn::PdnGame;
 use super::stats::Sprt;
+use super::tags::MatchGame;
 use super::{summary_lines, MatchSummary};
+use crate::core::pdn::PdnGame;
 use crate::core::Color;
 use std::collections::HashMap;
 
@@ -61,89 +62,111 @@ impl Merged {
     }
 }
 
-/// Summarise `games` (from any number of files, in any order) for `engine`, a name from the
-/// `White`/`Black` tags, or by default the match's first engine: the one playing Black in
-/// the first game of a pair. Errors name a game by `label(k)`, k its index in `games` (the
-/// caller knows which file it came from).
+/// Summarise `games` (from any number of files, in any order) for `engine`, as `Merger`
+/// does. Errors name a game by `label(k)`, k its index in `games` (the caller knows which
+/// file it came from).
 pub fn summarise(
     games: &[PdnGame],
     engine: Option<&str>,
     label: &dyn Fn(usize) -> String,
 ) -> Result<Merged, String> {
-    let players = |k: usize, g: &PdnGame| -> Result<(String, String), String> {
-        match (g.tag("White"), g.tag("Black")) {
-            (Some(w), Some(b)) if w != b => Ok((w.to_string(), b.to_string())),
-            (Some(_), Some(_)) => Err(format!("{}: White and Black are the same name", label(k))),
-            _ => Err(format!("{}: no White or Black tag", label(k))),
-        }
-    };
-    let place = |k: usize, g: &PdnGame| {
-        g.pair()
-            .ok_or_else(|| format!("{}: no Pair or Round tag (not a match game?)", label(k)))
-    };
-    let first = games.first().ok_or("no games in the files")?;
-    let (white, black) = players(0, first)?;
-    // Engine 1 plays Black in game 1 of each pair (as `run_match` schedules it).
-    let (one, two) = if place(0, first)?.1 == 0 {
-        (black, white)
-    } else {
-        (white, black)
-    };
-    let names = match engine {
-        None => [one, two],
-        Some(e) if e == one => [one, two],
-        Some(e) if e == two => [two, one],
-        Some(e) => {
-            return Err(format!(
-                "no engine '{e}' in the games (only '{one}' and '{two}')"
-            ))
-        }
-    };
-    let mut merged = Merged {
-        summary: MatchSummary {
-            names: names.clone(),
-            ..MatchSummary::default()
-        },
-        ..Merged::default()
-    };
-    let s = &mut merged.summary;
-    // The first engine's points in each game of each pair, by pair index.
-    let mut pairs: HashMap<usize, [Option<f64>; 2]> = HashMap::new();
+    let mut m = Merger::new(engine);
     for (k, g) in games.iter().enumerate() {
-        let (white, black) = players(k, g)?;
+        m.add(g, &label(k))?;
+    }
+    m.finish()
+}
+
+/// Counts games one at a time (a million games need the memory of their pairs' scores, not
+/// of the games), for `engine`, a name from the `White`/`Black` tags, or by default the
+/// match's first engine: the one playing Black in the first game of a pair, as the first
+/// game added shows it.
+pub struct Merger {
+    engine: Option<String>,
+    merged: Merged,
+    /// The two names, the reported engine's first, once the first game has set them.
+    names: Option<[String; 2]>,
+    /// The first engine's points in each game of each pair, by pair index.
+    pairs: HashMap<usize, [Option<f64>; 2]>,
+}
+
+impl Merger {
+    pub fn new(engine: Option<&str>) -> Merger {
+        Merger {
+            engine: engine.map(str::to_string),
+            merged: Merged::default(),
+            names: None,
+            pairs: HashMap::new(),
+        }
+    }
+
+    /// Count game `g`; `label` names it in errors (`FILE: game N`).
+    pub fn add(&mut self, g: &PdnGame, label: &str) -> Result<(), String> {
+        let players = |g: &PdnGame| -> Result<(String, String), String> {
+            match (g.tag("White"), g.tag("Black")) {
+                (Some(w), Some(b)) if w != b => Ok((w.to_string(), b.to_string())),
+                (Some(_), Some(_)) => Err(format!("{label}: White and Black are the same name")),
+                _ => Err(format!("{label}: no White or Black tag")),
+            }
+        };
+        let (white, black) = players(g)?;
+        let (pair, half) = g
+            .pair()
+            .ok_or_else(|| format!("{label}: no Pair or Round tag (not a match game?)"))?;
+        let names = match &self.names {
+            Some(n) => n.clone(),
+            None => {
+                // Engine 1 plays Black in game 1 of each pair (as `run_match` schedules it).
+                let (one, two) = if half == 0 {
+                    (black.clone(), white.clone())
+                } else {
+                    (white.clone(), black.clone())
+                };
+                let names = match self.engine.as_deref() {
+                    None => [one, two],
+                    Some(e) if e == one => [one, two],
+                    Some(e) if e == two => [two, one],
+                    Some(e) => {
+                        return Err(format!(
+                            "no engine '{e}' in the games (only '{one}' and '{two}')"
+                        ))
+                    }
+                };
+                self.merged.summary.names = names.clone();
+                self.names = Some(names.clone());
+                names
+            }
+        };
         let first_colour = if white == names[0] && black == names[1] {
             Color::White
         } else if black == names[0] && white == names[1] {
             Color::Black
         } else {
             return Err(format!(
-                "{}: '{white}' vs '{black}' is not a game of '{}' vs '{}'",
-                label(k),
-                names[0],
-                names[1]
+                "{label}: '{white}' vs '{black}' is not a game of '{}' vs '{}'",
+                names[0], names[1]
             ));
         };
-        let (pair, half) = place(k, g)?;
         let winner = match g.result.as_str() {
             "1-0" => Some(Color::White),
             "0-1" => Some(Color::Black),
             "1/2-1/2" => None,
             "*" => {
-                merged.unfinished += 1;
-                continue;
+                self.merged.unfinished += 1;
+                return Ok(());
             }
-            r => return Err(format!("{}: result '{r}' is not a match result", label(k))),
+            r => return Err(format!("{label}: result '{r}' is not a match result")),
         };
-        let slot = &mut pairs.entry(pair).or_default()[half];
+        let slot = &mut self.pairs.entry(pair).or_default()[half];
         if slot.is_some() {
             return Err(format!(
-                "{}: pair {} game {} appears twice (a file given twice?)",
-                label(k),
+                "{label}: pair {} game {} appears twice (a file given twice?)",
                 pair + 1,
                 half + 1
             ));
         }
         *slot = Some(super::first_engine_points(winner, first_colour));
+        let s = &mut self.merged.summary;
         match winner {
             None => s.wdl.draws += 1,
             Some(c) if c == first_colour => s.wdl.wins += 1,
@@ -158,20 +181,29 @@ pub fn summarise(
             s.elapsed += *t;
             mover = mover.flip();
         }
+        Ok(())
     }
-    for p in pairs.values() {
-        match p {
-            [Some(a), Some(b)] => s.pairs.add(*a, *b),
-            _ => merged.unpaired += 1,
+
+    /// The summary of the games added (none is an error).
+    pub fn finish(mut self) -> Result<Merged, String> {
+        if self.names.is_none() {
+            return Err("no games in the files".into());
         }
+        for p in self.pairs.values() {
+            match p {
+                [Some(a), Some(b)] => self.merged.summary.pairs.add(*a, *b),
+                _ => self.merged.unpaired += 1,
+            }
+        }
+        Ok(self.merged)
     }
-    Ok(merged)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::pdn::{forfeit_tag, match_tags, pair_tag, read};
+    use crate::arena::tags::{forfeit_tag, match_tags, pair_tag};
+    use crate::core::pdn::read;
     use crate::core::Position;
     use std::time::Duration;
 

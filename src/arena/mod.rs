@@ -3,18 +3,18 @@
 //! move's time, engines' stderr kept in log files, Elo with its interval from the game pairs,
 //! and an optional SPRT that stops the match once it decides. A match or self-play run can
 //! be split into shards (`shard`) and a match's summary rebuilt from its PDN files
-//! (`merge`). Also self-play data for evaluation tuning.
+//! (`merge`).
 
 pub mod client;
 pub mod merge;
 pub mod openings;
 pub mod options;
-pub mod pdn;
 pub mod referee;
-pub mod selfplay;
 pub mod shard;
 pub mod stats;
+pub mod tags;
 
+use crate::core::pdn;
 use crate::core::Position;
 use client::{EngineProcess, EngineSpec, START_TIMEOUT};
 use referee::{GameRecord, TimeControl};
@@ -298,7 +298,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                 summary.wdl.score() * 100.0
             ));
             if let Some(f) = pdn_file.as_mut() {
-                let mut tags = pdn::match_tags(
+                let mut tags = tags::match_tags(
                     &cfg.event,
                     &date,
                     i + 1,
@@ -308,9 +308,9 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                     &r.start,
                     &r.termination,
                 );
-                tags.push(pdn::pair_tag(i));
+                tags.push(tags::pair_tag(i));
                 if let Some(loser) = r.forfeit {
-                    tags.push(pdn::forfeit_tag(loser));
+                    tags.push(tags::forfeit_tag(loser));
                 }
                 let game = pdn::PdnGame {
                     tags,

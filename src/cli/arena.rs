@@ -220,7 +220,7 @@ pub struct SelfplayArgs {
 impl SelfplayArgs {
     /// Writes the positions to `--out`, progress to stderr, and a summary line.
     pub fn run(self) -> Result<(), CliError> {
-        use arena::selfplay::{run, SelfplayConfig};
+        use crate::tune::selfplay::{run, SelfplayConfig};
         let weights = self.weights.load()?;
         let out = &self.out;
         let file = crate::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
@@ -247,7 +247,7 @@ impl SelfplayArgs {
             )
             .expect("a valid template"),
         );
-        let mut dedup = (!self.keep_duplicates).then(arena::selfplay::Dedup::default);
+        let mut dedup = (!self.keep_duplicates).then(crate::tune::selfplay::Dedup::default);
         let mut written = 0usize;
         let result = run(
             &cfg,
@@ -300,23 +300,32 @@ pub struct StatsArgs {
 impl StatsArgs {
     /// Prints the summary lines (see `arena::merge`).
     pub fn run(self) -> Result<(), CliError> {
-        use crate::files::{read_to_string, Kind};
-        let mut games = Vec::new();
-        // Where each game came from: (file, game number in it from 1).
-        let mut origin = Vec::new();
+        use crate::core::pdn;
+        // One game at a time: memory does not grow with the files.
+        let mut merger = arena::merge::Merger::new(self.engine.as_deref());
         for path in &self.files {
-            let text = read_to_string(path, Kind::Pdn).map_err(|e| input(e.to_string()))?;
-            let read =
-                arena::pdn::read(&text).map_err(|e| input(format!("{}: {e}", path.display())))?;
-            origin.extend((1..=read.len()).map(|n| (path, n)));
-            games.extend(read);
+            let bad = |e: pdn::PdnError| input(format!("{}: {e}", path.display()));
+            let mut reader = pdn::Reader::default();
+            let mut n = 0;
+            let mut add = |g: pdn::PdnGame| {
+                n += 1;
+                merger
+                    .add(&g, &format!("{}: game {n}", path.display()))
+                    .map_err(input)
+            };
+            let lines = crate::files::lines(path, pdn::MAX_MOVETEXT)
+                .map_err(|e| input(format!("cannot read {e}")))?;
+            for line in lines {
+                let line = line.map_err(|e| input(format!("cannot read {e}")))?;
+                if let Some(g) = reader.line(&line).map_err(bad)? {
+                    add(g)?;
+                }
+            }
+            if let Some(g) = reader.finish().map_err(bad)? {
+                add(g)?;
+            }
         }
-        let label = |k: usize| {
-            let (path, n) = origin[k];
-            format!("{}: game {n}", path.display())
-        };
-        let merged =
-            arena::merge::summarise(&games, self.engine.as_deref(), &label).map_err(input)?;
+        let merged = merger.finish().map_err(input)?;
         for line in merged.lines(self.sprt.as_ref()) {
             outln!("{line}");
         }

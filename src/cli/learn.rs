@@ -88,11 +88,12 @@ impl LearnArgs {
         };
         let t0 = Instant::now();
         let mut all = Data::default();
-        let mut bytes = 0;
+        // Each file's content hash, in order: a checkpoint continues only the same data.
+        let mut hashes = Vec::new();
         for path in &self.data {
             let text = files::read_to_string(path, Kind::TuneData)
                 .map_err(|e| input(format!("cannot read {e}")))?;
-            bytes += text.len();
+            hashes.push(learn::data_hash(&text));
             all.add_text(&text, &path.display().to_string())
                 .map_err(input)?;
         }
@@ -119,11 +120,15 @@ impl LearnArgs {
             k,
         };
         // Everything the run depends on: a checkpoint continues only the run that made it.
+        // The data by its content; K as given (a fitted K is the data's, and its last bits
+        // would hang on how the sums were split).
+        let settings = LearnConfig {
+            k: self.k.unwrap_or(0.0),
+            ..cfg.clone()
+        };
         let print = format!(
-            "{cfg:?} data {:?} bytes {bytes} positions {} start {:?} lambda {}",
-            self.data,
-            train.len(),
-            self.start,
+            "{settings:?} data {hashes:x?} start {:016x} lambda {}",
+            pattern_file::checksum(&pattern_file::write(&start)),
             self.lambda
         );
         let fp = learn::fingerprint(&print);
@@ -201,8 +206,10 @@ pub struct LabelArgs {
     /// them). May be given more than once; a position met again is labelled once.
     #[arg(long, required = true)]
     data: Vec<PathBuf>,
-    /// Where to write the labelled lines. If it exists, the run continues it: positions
-    /// already there are not searched again (a line cut short by a stop is dropped first).
+    /// Where to write the labelled lines, after a settings line (`# poolshark label nodes N
+    /// weights HASH`). If it exists, the run continues it: positions already there are not
+    /// searched again (a line cut short by a stop is dropped first). A file that label did
+    /// not write, or wrote with other --nodes or --weights, is refused untouched.
     #[arg(long)]
     out: PathBuf,
     /// Nodes per search.
@@ -230,25 +237,39 @@ impl LabelArgs {
         use std::io::Write;
         let weights = self.weights.load()?;
         files::check_output(&self.out).map_err(|e| input(format!("cannot write {e}")))?;
+        // Its own input would be read and appended to at once.
+        if let Ok(out) = std::fs::canonicalize(&self.out) {
+            for path in &self.data {
+                if std::fs::canonicalize(path).is_ok_and(|p| p == out) {
+                    return Err(input(format!(
+                        "--out {} is also --data: name another file",
+                        self.out.display()
+                    )));
+                }
+            }
+        }
+        let header = label::header(self.nodes, &weights);
         // Positions already labelled in --out (a run that stopped): keep them, skip them.
+        // Checked whole before anything is written to it.
         let mut skip = HashSet::new();
         let mut done = 0;
+        let mut fresh = true;
         if self.out.exists() {
             let text = files::read_to_string(&self.out, Kind::TuneData)
                 .map_err(|e| input(format!("cannot read {e}")))?;
+            let name = format!("--out {}", self.out.display());
+            let existing =
+                label::check_existing(&text, &header, &name, &mut skip).map_err(input)?;
             // A stop can leave the last line cut short: drop it.
-            let whole = text.rfind('\n').map_or(0, |i| i + 1);
-            if whole < text.len() {
+            if existing.keep < text.len() {
                 let f = std::fs::OpenOptions::new()
                     .write(true)
                     .open(&self.out)
-                    .and_then(|f| f.set_len(whole as u64));
+                    .and_then(|f| f.set_len(existing.keep as u64));
                 f.map_err(|e| runtime(format!("cannot truncate {}: {e}", self.out.display())))?;
             }
-            let name = self.out.display().to_string();
-            done = label::parse(&text[..whole], &name, &mut skip)
-                .map_err(|e| input(format!("--out is not a labelled data file: {e}")))?
-                .len();
+            done = existing.items.len();
+            fresh = existing.keep == 0;
         }
         let mut items = Vec::new();
         let mut seen = skip.clone();
@@ -276,6 +297,11 @@ impl LabelArgs {
             .open(&self.out)
             .map_err(|e| input(format!("cannot write {}: {e}", self.out.display())))?;
         let mut writer = std::io::BufWriter::new(file);
+        if fresh {
+            writer
+                .write_all(header.as_bytes())
+                .map_err(|e| runtime(format!("writing {}: {e}", self.out.display())))?;
+        }
         let cfg = LabelConfig {
             nodes: self.nodes,
             threads: self.threads as usize,

@@ -10,7 +10,8 @@
 //! # Errors and exit status
 //!
 //! A command fails with one [`CliError`], which `main` prints once to stderr as
-//! `error: <message>`. The exit status says whose fault it was:
+//! `error: <message>`, its control characters escaped (`output::escape_controls`). The exit
+//! status says whose fault it was:
 //! - **2, bad input**: the command line or what it names was rejected: a bad FEN, move,
 //!   number or option (clap's own usage errors also exit with 2), a file that cannot be read
 //!   or parsed, an output path that cannot be written.
@@ -75,7 +76,8 @@ enum Command {
     /// A match's summary from its PDN files (e.g. the shards of `match --shard`), counted by
     /// game pairs: the lines `match` ends with. The `match:` line's seconds are the summed
     /// move times, and games whose pair is incomplete count in the score only (a `note:`
-    /// line says how many).
+    /// line says how many). Games are read one at a time, so files of any size fit in
+    /// memory; a game whose Result tag and movetext result disagree is an error naming it.
     Stats(arena::StatsArgs),
     /// Write self-play positions for evaluation tuning, one a line: `<FEN> ; <result> ;
     /// <search>`, the game's result for White (1, 0.5 or 0) and the search score there from
@@ -218,7 +220,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            errln!("error: {e}");
+            errln!("error: {}", output::escape_controls(&e.to_string()));
             ExitCode::from(e.status())
         }
     }

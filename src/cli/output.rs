@@ -8,6 +8,10 @@
 //! engine is a lost game to report, not a reason for the runner to die. Any other failure to
 //! write stdout (a full disk) is an error with status 1. Progress on stderr is only
 //! progress: what cannot be written there is dropped.
+//!
+//! An error quotes what the user gave (a path, a line of a file), which may hold control
+//! characters: `escape_controls` writes them as escapes, so that an error is one line of
+//! plain text and a file cannot send the terminal its escape sequences.
 
 use std::fmt;
 use std::io::{ErrorKind, Write};
@@ -47,4 +51,32 @@ pub fn write_stdout(args: fmt::Arguments) {
 /// Write to stderr, dropping the text if stderr cannot take it (closed, full).
 pub fn write_stderr(args: fmt::Arguments) {
     let _ = std::io::stderr().lock().write_fmt(args);
+}
+
+/// `text` with every control character (escape, line breaks, C1 codes...) written as a Rust
+/// escape (`\u{1b}`, `\n`) and everything else as it was.
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_kept() {
+        assert_eq!(
+            escape_controls("key '\u{1b}[2J\u{1b}]0;x\u{7}' in caf\u{e9}\n\t\u{9b}"),
+            "key '\\u{1b}[2J\\u{1b}]0;x\\u{7}' in caf\u{e9}\\n\\t\\u{9b}"
+        );
+        assert_eq!(escape_controls("plain: 'a b'"), "plain: 'a b'");
+    }
 }

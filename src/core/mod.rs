@@ -1,5 +1,5 @@
 //! The rules core: squares, bitboards, positions, moves, attack tables, move generation,
-//! Zobrist keys, notation and the game state with its draw counts; the rules as constants
+//! Zobrist keys, notation (PDN games too: `pdn`) and the game state with its draw counts; the rules as constants
 //! (`rules`) and the seeded random numbers (`rng`). No I/O, no threads.
 
 pub mod attacks;
@@ -8,6 +8,7 @@ pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod pdn;
 pub mod position;
 pub mod random_games;
 pub mod rng;

@@ -206,7 +206,7 @@ pub fn terms<S: Sink>(pos: &Position, w: &Weights, s: &mut S) {
         s.add(AT.trade_down, material.signum() * (FULL - pieces));
     }
 
-    king_ending(pos, s);
+    king_ending_terms(pos, s);
     if pos.side() == Color::Black {
         s.negate();
     }
@@ -309,27 +309,50 @@ pub fn en_prise(pos: &Position, c: Color) -> Bitboard {
     pos.pieces(c) & taken
 }
 
-/// King endings with no men: three or more kings beat one only when the lone king is off the
-/// long diagonal (two against one is a `dead_draw`).
+/// What the king-ending rule says of a position: no men, three or more kings against a
+/// lone king (two against one is a `dead_draw`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KingEnding {
+    /// Three kings against a lone king on the long diagonal: a draw with correct play, so
+    /// the evaluation keeps only a small edge (divided by 16), and the stronger side still
+    /// tries.
+    Held,
+    /// The lone king is off the long diagonal, or faces more than three: this side should
+    /// win (`lone_king_off_diagonal`).
+    Winning(Color),
+}
+
+/// The king ending of `pos`, if it is one: the one statement of the rule, which the hand
+/// evaluation and the pattern evaluation both follow.
 #[inline(always)]
-fn king_ending<S: Sink>(pos: &Position, s: &mut S) {
+pub fn king_ending(pos: &Position) -> Option<KingEnding> {
     if pos.men().any() {
-        return;
+        return None;
     }
     let (nw, nb) = (pos.white().count(), pos.black().count());
-    let (strong, lone) = match (nw, nb) {
-        (_, 1) if nw > 1 => (Color::White, pos.black()),
-        (1, _) if nb > 1 => (Color::Black, pos.white()),
-        _ => return,
+    let (strong, strong_count, lone) = match (nw, nb) {
+        (n, 1) if n > 2 => (Color::White, n, pos.black()),
+        (1, n) if n > 2 => (Color::Black, n, pos.white()),
+        _ => return None,
     };
-    let strong_count = pos.pieces(strong).count();
     if (lone & LONG_DIAGONAL).any() && strong_count == 3 {
-        // A draw with correct play: keep only a small edge so the stronger side still tries.
-        s.divide(16);
-        return;
+        Some(KingEnding::Held)
+    } else {
+        Some(KingEnding::Winning(strong))
     }
-    let sign = if strong == Color::White { 1 } else { -1 };
-    s.add(AT.lone_king_off_diagonal, sign);
+}
+
+/// The king-ending terms (`king_ending`), from White's side.
+#[inline(always)]
+fn king_ending_terms<S: Sink>(pos: &Position, s: &mut S) {
+    match king_ending(pos) {
+        None => {}
+        Some(KingEnding::Held) => s.divide(16),
+        Some(KingEnding::Winning(c)) => {
+            let sign = if c == Color::White { 1 } else { -1 };
+            s.add(AT.lone_king_off_diagonal, sign);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -337,6 +360,23 @@ mod tests {
     use super::*;
     use crate::core::notation::parse_fen;
     use crate::core::random_games::RandomPositions;
+
+    #[test]
+    fn the_king_ending_rule() {
+        let at = |fen: &str| king_ending(&parse_fen(fen).unwrap());
+        assert_eq!(at("W:WK1,K2,K3:BK15"), Some(KingEnding::Held));
+        assert_eq!(at("B:WK15:BK1,K2,K3"), Some(KingEnding::Held));
+        let white = Some(KingEnding::Winning(Color::White));
+        assert_eq!(at("B:WK1,K2,K3:BK13"), white);
+        assert_eq!(at("W:WK1,K2,K3,K4:BK15"), white);
+        assert_eq!(
+            at("W:WK13:BK1,K2,K4"),
+            Some(KingEnding::Winning(Color::Black))
+        );
+        for none in ["W:WK1,K2:BK13", "W:WK1,K2:BK13,K14", "W:WK1,K2,6:BK13"] {
+            assert_eq!(at(none), None, "{none}");
+        }
+    }
 
     fn eval(fen: &str) -> i32 {
         evaluate(&parse_fen(fen).unwrap(), &Weights::default())

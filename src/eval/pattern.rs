@@ -24,7 +24,9 @@
 
 use crate::core::attacks::king_attacks;
 use crate::core::{Bitboard, Color, Position};
-use crate::eval::{dead_draw, forward_cone, EVAL_LIMIT, FULL, LONG_DIAGONAL};
+use crate::eval::{
+    dead_draw, forward_cone, king_ending, KingEnding, EVAL_LIMIT, FULL, LONG_DIAGONAL,
+};
 
 /// Playable squares in a window (4 rows of 2).
 pub const WINDOW_SQUARES: usize = 8;
@@ -45,26 +47,43 @@ pub const PATTERN_LIMIT: i32 = 300 * SCALE;
 /// Every linear weight lies within this, in stored units (ten men per unit of a term).
 pub const LINEAR_LIMIT: i32 = 1000 * SCALE;
 
-/// The linear terms, each as own minus enemy (from the side to move) unless said otherwise.
-/// Declared once: the evaluation, the trainer and the file format all use this order.
-pub const LINEAR: &[(&str, i32)] = &[
-    // (name, starting value in hundredths of a man: the hand evaluation's)
-    ("man", 100),
-    ("king", 300),
-    // Per row a runaway man still has to go, counted as (rows advanced + 1) (0..=7).
-    ("runaway", 9),
-    ("king_mobility", 2),
-    ("long_diagonal", 12),
-    // Sign of the material balance times the pieces traded off (24 - pieces).
-    ("trade_down", 4),
-    // Three or more kings against a lone king off the long diagonal.
-    ("lone_king_off_diagonal", 400),
-    // A constant: the value of having the move, besides what the tables say.
-    ("tempo", 3),
-];
+/// Declares the linear terms once: the `Linear` names (`f.linear[Linear::King as usize]`)
+/// and the `LINEAR` table of names and starting values, in one order.
+macro_rules! linear_terms {
+    ($( $(#[doc = $doc:literal])* $term:ident = $name:literal, $start:expr; )*) => {
+        /// The linear terms, each as own minus enemy (from the side to move) unless said
+        /// otherwise, by their place in a weights vector and in `PatternFeatures::linear`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Linear {
+            $( $(#[doc = $doc])* $term, )*
+        }
+
+        /// The linear terms' names and starting values (hundredths of a man: the hand
+        /// evaluation's), in `Linear`'s order. The evaluation, the trainer and the file
+        /// format all use this order.
+        pub const LINEAR: &[(&str, i32)] = &[ $( ($name, $start), )* ];
+    };
+}
+
+linear_terms! {
+    Man = "man", 100;
+    King = "king", 300;
+    /// Per row a runaway man still has to go, counted as (rows advanced + 1) (0..=7).
+    Runaway = "runaway", 9;
+    KingMobility = "king_mobility", 2;
+    LongDiagonal = "long_diagonal", 12;
+    /// Sign of the material balance times the pieces traded off (24 - pieces).
+    TradeDown = "trade_down", 4;
+    /// Three or more kings against a lone king off the long diagonal
+    /// (`eval::king_ending`).
+    LoneKingOffDiagonal = "lone_king_off_diagonal", 400;
+    /// A constant: the value of having the move, besides what the tables say.
+    Tempo = "tempo", 3;
+}
+
 /// The number of linear terms.
-pub const LINEAR_LEN: usize = 8;
-const _: () = assert!(LINEAR.len() == LINEAR_LEN);
+pub const LINEAR_LEN: usize = LINEAR.len();
+const _: () = assert!(Linear::Tempo as usize == LINEAR_LEN - 1);
 
 /// The number of values in a weights vector: linear terms, then the tables
 /// `[window][state][phase]`: the two phases' values of a state side by side, so one cache
@@ -341,10 +360,17 @@ pub fn features(pos: &Position) -> PatternFeatures {
         scale,
     };
     linear(&o, &mut f);
+    match king_ending(pos) {
+        None => {}
+        Some(KingEnding::Held) => f.scale = Scale::Divide16,
+        Some(KingEnding::Winning(c)) => {
+            f.linear[Linear::LoneKingOffDiagonal as usize] = if c == pos.side() { 1 } else { -1 };
+        }
+    }
     f
 }
 
-/// The linear features of `o` into `f`, and the king-ending scale.
+/// The linear features of `o` into `f`, but the king ending's (`features`).
 #[inline(always)]
 fn linear(o: &Oriented, f: &mut PatternFeatures) {
     let occ = o.own | o.enemy;
@@ -375,28 +401,19 @@ fn linear(o: &Oriented, f: &mut PatternFeatures) {
     // The enemy moves down the board: as Black does in the oriented position.
     let a = side(o.own, o.enemy, Color::White);
     let b = side(o.enemy, o.own, Color::Black);
-    for i in 0..5 {
-        f.linear[i] = (a[i] - b[i]) as i16;
+    let per_side = [
+        Linear::Man,
+        Linear::King,
+        Linear::Runaway,
+        Linear::KingMobility,
+        Linear::LongDiagonal,
+    ];
+    for (i, term) in per_side.into_iter().enumerate() {
+        f.linear[term as usize] = (a[i] - b[i]) as i16;
     }
     let material = (a[0] - b[0]) + 3 * (a[1] - b[1]);
-    f.linear[5] = (material.signum() * (FULL - f.pieces as i32)) as i16;
-    f.linear[7] = 1;
-    // King endings: three or more kings against a lone king.
-    if (occ & !o.kings).is_empty() && f.scale == Scale::Whole {
-        let (n_own, n_enemy) = (o.own.count(), o.enemy.count());
-        let lone = match (n_own, n_enemy) {
-            (n, 1) if n > 1 => Some((1, o.enemy, n)),
-            (1, n) if n > 1 => Some((-1, o.own, n)),
-            _ => None,
-        };
-        if let Some((sign, lone, strong)) = lone {
-            if (lone & LONG_DIAGONAL).any() && strong == 3 {
-                f.scale = Scale::Divide16;
-            } else {
-                f.linear[6] = sign;
-            }
-        }
-    }
+    f.linear[Linear::TradeDown as usize] = (material.signum() * (FULL - f.pieces as i32)) as i16;
+    f.linear[Linear::Tempo as usize] = 1;
 }
 
 /// The learned weights, in stored units (1/SCALE of a hundredth of a man): the linear terms
@@ -522,6 +539,27 @@ mod tests {
     use super::*;
     use crate::core::notation::parse_fen;
     use crate::core::random_games::RandomPositions;
+
+    /// The king-ending rule (`eval::king_ending`) as the pattern features carry it, from the
+    /// side to move: three kings against one on the long diagonal scale the score down, off
+    /// it (or four kings) the lone-king term is +1 for the stronger side, -1 for the other.
+    #[test]
+    fn king_endings_from_either_side() {
+        let lone = Linear::LoneKingOffDiagonal as usize;
+        for (fen, scale, term) in [
+            ("W:WK1,K2,K3:BK15", Scale::Divide16, 0),
+            ("B:WK1,K2,K3:BK15", Scale::Divide16, 0),
+            ("W:WK1,K2,K3:BK13", Scale::Whole, 1),
+            ("B:WK1,K2,K3:BK13", Scale::Whole, -1),
+            ("B:WK13:BK1,K2,K4,K5", Scale::Whole, 1),
+            ("W:WK15:BK1,K2,K4,K5", Scale::Whole, -1),
+            ("W:WK1,K2:BK13", Scale::Zero, 0),
+            ("W:WK1,K2,6:BK13", Scale::Whole, 0),
+        ] {
+            let f = features(&parse_fen(fen).unwrap());
+            assert_eq!((f.scale, f.linear[lone]), (scale, term), "{fen}");
+        }
+    }
 
     #[test]
     fn windows_hold_eight_squares_and_cover_the_board() {

@@ -214,7 +214,7 @@ mod tests {
         for (i, x) in w.tables.iter_mut().enumerate() {
             *x = ((i * 7919) % (2 * PATTERN_LIMIT as usize + 1)) as i16 - PATTERN_LIMIT as i16;
         }
-        w.linear[3] = -LINEAR_LIMIT;
+        w.linear[crate::eval::pattern::Linear::KingMobility as usize] = -LINEAR_LIMIT;
         w
     }
 

@@ -3,8 +3,8 @@
 //! message built from the rules core. Every request is checked here against the rules, and
 //! a rejected one leaves the session as it was.
 
-use crate::arena::pdn::{self, PdnGame};
 use crate::core::game::DrawReason;
+use crate::core::pdn::{self, PdnGame};
 use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES};
 use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
 use crate::search::Limits;

@@ -2,11 +2,12 @@
 //! in the game, the score of the search made there (if any), and the target the fit aims at:
 //! the game's score, or a blend of it and the search score (`Samples::blend`).
 
-use crate::core::notation::parse_fen;
 use crate::core::{Color, Position};
 use crate::eval::features::features;
 use crate::eval::weights::{self, Weights};
 use crate::files;
+use crate::tune::dataline;
+use crate::tune::texel::sigmoid;
 use std::path::Path;
 
 /// Feature vectors stored flat, `width` numbers a position, and each game's result.
@@ -77,7 +78,7 @@ impl Samples {
             self.targets[i] = if s.is_nan() {
                 r as f32
             } else {
-                (lambda * r + (1.0 - lambda) / (1.0 + (-k * s).exp())) as f32
+                (lambda * r + (1.0 - lambda) * sigmoid(k * s)) as f32
             };
         }
     }
@@ -91,40 +92,13 @@ pub fn read(path: &Path, w: &Weights) -> Result<Samples, String> {
     load(&text, w).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Read `FEN ; score` or `FEN ; score ; search` lines, as `selfplay` writes them (`search` is
-/// a whole number or `-`). Blank lines and `#` comments are skipped. An error names the line.
+/// Read data lines (`tune::dataline`), as `selfplay` writes them. Blank lines and `#`
+/// comments are skipped. An error names the line.
 pub fn load(text: &str, w: &Weights) -> Result<Samples, String> {
     let mut out = Samples::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let err = |m: String| format!("line {}: {m}", i + 1);
-        let mut fields = line.split(';');
-        let (Some(fen), Some(score), search, None) =
-            (fields.next(), fields.next(), fields.next(), fields.next())
-        else {
-            return Err(err(
-                "expected 'FEN ; score' or 'FEN ; score ; search'".into()
-            ));
-        };
-        let pos = parse_fen(fen.trim()).map_err(|e| err(format!("bad FEN: {e}")))?;
-        let score: f32 = score
-            .trim()
-            .parse()
-            .ok()
-            .filter(|s: &f32| (0.0..=1.0).contains(s))
-            .ok_or_else(|| err(format!("'{}' is not a score from 0 to 1", score.trim())))?;
-        let search = match search.map(str::trim) {
-            None | Some("-") => None,
-            Some(t) => Some(
-                t.parse::<i32>()
-                    .map_err(|_| err(format!("'{t}' is not a search score")))?
-                    as f32,
-            ),
-        };
-        out.push(&pos, score, search, w);
+    for (n, line) in dataline::numbered(text) {
+        let d = dataline::parse(line).map_err(|e| format!("line {n}: {e}"))?;
+        out.push(&d.pos, d.white_score as f32, d.search.map(|s| s as f32), w);
     }
     Ok(out)
 }

@@ -7,17 +7,22 @@
 //! those extra plies in one call (distillation).
 //!
 //! Input and output are data lines, `FEN ; White's score ; search score`
-//! (`arena::selfplay::data_line`); the game's score is copied. Each thread has its own engine
+//! (`tune::dataline`); the game's score is copied. Each thread has its own engine
 //! and takes the lines in chunks of `CHUNK`, so a chunk's positions (mostly from one game)
 //! share a table; a chunk's lines are written together when it is done, so the output is
 //! in the order chunks finish, not the input's. The searches are `analyze` searches, so a
 //! position with one legal move is searched too, not answered at depth 1 as in play.
+//!
+//! The output starts with a settings line, `# poolshark label nodes N weights HASH` (a
+//! comment to `learn` and `tune`). A run given an output that exists continues it only if
+//! that line is its own (`check_existing`): a file of something else is refused untouched,
+//! and so is one labelled at other nodes or with other weights, whose scores would not mix.
 
-use crate::arena::selfplay::{data_line, white_search_score, write_in_parallel};
-use crate::core::notation::parse_fen;
 use crate::core::{Game, Position};
 use crate::eval::Weights;
 use crate::search::{Engine, Limits, SearchControl};
+use crate::tune::dataline;
+use crate::tune::selfplay::{white_search_score, write_in_parallel};
 use std::collections::HashSet;
 
 /// Lines a thread takes at once.
@@ -43,34 +48,86 @@ pub struct LabelConfig {
 /// `skip` or that came earlier; each kept key is added to `skip`.
 pub fn parse(text: &str, name: &str, skip: &mut HashSet<u64>) -> Result<Vec<Item>, String> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let item = parse_line(line).map_err(|e| format!("{name}: line {}: {e}", i + 1))?;
-        if skip.insert(item.pos.key()) {
-            out.push(item);
+    for (n, line) in dataline::numbered(text) {
+        let d = dataline::parse(line).map_err(|e| format!("{name}: line {n}: {e}"))?;
+        if skip.insert(d.pos.key()) {
+            out.push(Item {
+                pos: d.pos,
+                white_score: d.white_score,
+            });
         }
     }
     Ok(out)
 }
 
-fn parse_line(line: &str) -> Result<Item, String> {
-    let mut fields = line.split(';');
-    let (Some(fen), Some(score)) = (fields.next(), fields.next()) else {
-        return Err("expected 'FEN ; score' or 'FEN ; score ; search'".into());
-    };
-    if fields.clone().count() > 1 {
-        return Err("expected 'FEN ; score' or 'FEN ; score ; search'".into());
+/// What the first line of a labelled file starts with.
+pub const HEADER: &str = "# poolshark label";
+
+/// The first line of a file labelled with these settings (with its newline): the nodes per
+/// search and a hash of the weights, the two settings that change the scores written. A run
+/// continues only a file with the same line. It is a `#` comment, which every reader of
+/// data lines skips.
+pub fn header(nodes: u64, weights: &Weights) -> String {
+    format!(
+        "{HEADER} nodes {nodes} weights {:016x}
+",
+        weights_hash(weights)
+    )
+}
+
+/// A hash of everything in `w` that the evaluation uses: the hand terms and, when loaded,
+/// the pattern weights.
+pub fn weights_hash(w: &Weights) -> u64 {
+    let mut bytes = crate::eval::file::write(w, "").into_bytes();
+    if let Some(p) = &w.patterns {
+        bytes.extend(crate::eval::pattern_file::write(p));
     }
-    let pos = parse_fen(fen.trim()).map_err(|e| format!("bad FEN: {e}"))?;
-    let white_score = score
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|s| (0.0..=1.0).contains(s))
-        .ok_or_else(|| format!("'{}' is not a score from 0 to 1", score.trim()))?;
-    Ok(Item { pos, white_score })
+    crate::eval::pattern_file::checksum(&bytes)
+}
+
+/// An existing output file, checked before anything is written to it.
+#[derive(Debug, PartialEq)]
+pub struct Existing {
+    /// The bytes to keep: whole lines only (a stop can leave the last one cut short).
+    pub keep: usize,
+    /// Positions already labelled there.
+    pub items: Vec<Item>,
+}
+
+/// Check `text`, the contents of an existing output file (`name` names it), against the
+/// header this run would write (`header`). An empty file is a fresh start. Anything else
+/// must be a file that `label` wrote with the same settings, every whole line a data line:
+/// else the error says why, and nothing may be written to it.
+pub fn check_existing(
+    text: &str,
+    header: &str,
+    name: &str,
+    skip: &mut HashSet<u64>,
+) -> Result<Existing, String> {
+    if text.is_empty() {
+        return Ok(Existing {
+            keep: 0,
+            items: Vec::new(),
+        });
+    }
+    let first = text.lines().next().unwrap_or_default();
+    if !text.starts_with(HEADER) || !text.contains('\n') {
+        return Err(format!(
+            "{name} exists and is not a file label wrote (its first line is not '{HEADER} ...'): \
+             refusing to change it; name a new file or remove it"
+        ));
+    }
+    if first != header.trim_end() {
+        return Err(format!(
+            "{name} was labelled with other settings ('{first}', this run: '{}'): refusing to \
+             mix them; name a new file",
+            header.trim_end()
+        ));
+    }
+    let keep = text.rfind('\n').map_or(0, |i| i + 1);
+    let items = parse(&text[..keep], name, skip)
+        .map_err(|e| format!("{name} is not a labelled data file: {e}"))?;
+    Ok(Existing { keep, items })
 }
 
 /// The score of a `nodes`-node search of `pos` (as a game that starts there), from White's
@@ -104,7 +161,7 @@ pub fn run(
         let mut text = String::new();
         for item in chunk {
             let s = search_score(engine, &item.pos, cfg.nodes);
-            text.push_str(&data_line(&item.pos, item.white_score, Some(s)));
+            text.push_str(&dataline::write(&item.pos, item.white_score, Some(s)));
         }
         (text, chunk.len())
     };
@@ -116,7 +173,8 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::selfplay::SEARCH_CLAMP;
+    use crate::core::notation::parse_fen;
+    use crate::tune::selfplay::SEARCH_CLAMP;
 
     #[test]
     fn parse_drops_repeats_and_names_bad_lines() {
@@ -133,6 +191,37 @@ mod tests {
         assert!(e.starts_with("b.txt: line 1: expected"), "{e}");
         let e = parse("B:W21 ; 1 ; 0 ; 4\n", "b.txt", &mut HashSet::new()).unwrap_err();
         assert!(e.starts_with("b.txt: line 1: expected"), "{e}");
+    }
+
+    #[test]
+    fn an_existing_output_is_checked_before_it_is_touched() {
+        let w = Weights::default();
+        let head = header(300, &w);
+        let line = "B:W21-32:B1-12 ; 1 ; 5\n";
+        let check = |text: &str| check_existing(text, &head, "o.txt", &mut HashSet::new());
+        assert_eq!(check("").unwrap().keep, 0);
+        // Another file, with or without a final newline: refused.
+        for text in [
+            "{\"important\": true}",
+            "notes\nmore notes",
+            "notes\n",
+            line,
+        ] {
+            let e = check(text).unwrap_err();
+            assert!(e.contains("not a file label wrote"), "{text}: {e}");
+        }
+        // Another run's settings.
+        for other in [header(301, &w), header(300, &Weights::handset())] {
+            let e = check(&format!("{other}{line}")).unwrap_err();
+            assert!(e.contains("other settings"), "{e}");
+        }
+        assert!(check(head.trim_end()).unwrap_err().contains("not a file"));
+        // Its own: the whole lines are kept, a cut last line is not.
+        let text = format!("{head}{line}W:W21-32:B1");
+        let e = check(&text).unwrap();
+        assert_eq!((e.keep, e.items.len()), (head.len() + line.len(), 1));
+        let e = check(&format!("{head}nonsense\n")).unwrap_err();
+        assert!(e.contains("o.txt: line 2"), "{e}");
     }
 
     #[test]
@@ -157,7 +246,7 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
-            text.push_str(&data_line(game.position(), 0.5, None));
+            text.push_str(&dataline::write(game.position(), 0.5, None));
             game.play(&moves[game.positions().len() % moves.len()]);
         }
         let items = parse(&text, "t", &mut skip).unwrap();

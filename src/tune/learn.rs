@@ -15,13 +15,14 @@
 //!
 //! A run is resumable: after every epoch the whole state (weights, Adam's moments, the step
 //! and the epoch) goes to a checkpoint file, written atomically, and a run started again with
-//! the same settings continues from it (`Checkpoint`).
+//! the same settings continues from it (`Checkpoint`). The run is known by its settings and
+//! its data's content; the thread count is not part of it.
 
-use crate::core::notation::parse_fen;
 use crate::core::rng::Xorshift64;
 use crate::core::Color;
 use crate::eval::pattern::{self, PatternFeatures, LINEAR_LEN, PARAMS, WINDOWS};
 use crate::eval::{evaluate, Weights};
+use crate::tune::dataline;
 use crate::tune::texel::sigmoid;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -62,17 +63,10 @@ impl Data {
     /// Add the `FEN ; score [; search]` lines of `text` (as `selfplay` writes them) whose
     /// position is not in yet; `name` labels errors. Parsed on rayon's threads.
     pub fn add_text(&mut self, text: &str, name: &str) -> Result<(), String> {
-        let lines: Vec<(usize, &str)> = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| {
-                let l = l.trim();
-                !l.is_empty() && !l.starts_with('#')
-            })
-            .collect();
+        let lines: Vec<(usize, &str)> = dataline::numbered(text).collect();
         let parsed: Vec<Result<(u64, Sample), String>> = lines
             .par_iter()
-            .map(|&(i, l)| parse_line(l).map_err(|e| format!("{name}: line {}: {e}", i + 1)))
+            .map(|&(n, l)| parse_line(l).map_err(|e| format!("{name}: line {n}: {e}")))
             .collect();
         for r in parsed {
             let (key, s) = r?;
@@ -116,25 +110,12 @@ impl Data {
 
 /// One data line: the position's key and its sample.
 fn parse_line(line: &str) -> Result<(u64, Sample), String> {
-    let mut fields = line.split(';');
-    let (Some(fen), Some(score), search, None) =
-        (fields.next(), fields.next(), fields.next(), fields.next())
-    else {
-        return Err("expected 'FEN ; score' or 'FEN ; score ; search'".into());
-    };
-    let pos = parse_fen(fen.trim()).map_err(|e| format!("bad FEN: {e}"))?;
-    let white: f32 = score
-        .trim()
-        .parse()
-        .ok()
-        .filter(|s: &f32| (0.0..=1.0).contains(s))
-        .ok_or_else(|| format!("'{}' is not a score from 0 to 1", score.trim()))?;
-    let search = match search.map(str::trim) {
-        None | Some("-") => f32::NAN,
-        Some(t) => t
-            .parse::<i32>()
-            .map_err(|_| format!("'{t}' is not a search score"))? as f32,
-    };
+    let d = dataline::parse(line)?;
+    let (white, search) = (
+        d.white_score as f32,
+        d.search.map_or(f32::NAN, |s| s as f32),
+    );
+    let pos = d.pos;
     let (result, search) = match pos.side() {
         Color::White => (white, search),
         Color::Black => (1.0 - white, -search),
@@ -177,17 +158,27 @@ fn mean_squared_error(d: &Data, k: f64, eval: impl Fn(&Sample) -> f64 + Sync) ->
     total / d.len() as f64
 }
 
+/// Positions summed together by `fit_k`, one chunk per task.
+const FIT_K_CHUNK: usize = 4096;
+
 /// The `K` with which the hand evaluation's scores best predict the results: a scan in steps
-/// of 5%, then golden-section search around the best.
+/// of 5%, then golden-section search around the best. The sums are taken in fixed chunks and
+/// added in order, so the same data gives the same K bit for bit on any number of threads.
 pub fn fit_k(d: &Data) -> f64 {
     let l = |k: f64| -> f64 {
-        d.samples
-            .par_iter()
-            .map(|s| {
-                let r = s.result as f64 - sigmoid(k * s.hand as f64);
-                r * r
+        let parts: Vec<f64> = d
+            .samples
+            .par_chunks(FIT_K_CHUNK)
+            .map(|c| {
+                c.iter()
+                    .map(|s| {
+                        let r = s.result as f64 - sigmoid(k * s.hand as f64);
+                        r * r
+                    })
+                    .sum()
             })
-            .sum()
+            .collect();
+        parts.iter().sum()
     };
     let (mut best, mut k) = ((f64::MAX, 1e-4), 1e-4);
     while k < 0.2 {
@@ -425,6 +416,12 @@ pub fn fingerprint(description: &str) -> u64 {
     crate::eval::pattern_file::checksum(description.as_bytes())
 }
 
+/// A hash of a data file's content, for the fingerprint: a file with one result changed is
+/// other data, though its size and position count are the same.
+pub fn data_hash(text: &str) -> u64 {
+    crate::eval::pattern_file::checksum(text.as_bytes())
+}
+
 /// How many positions a window state was seen in, per window (for reports).
 pub fn coverage(d: &Data) -> usize {
     let mut seen = vec![false; WINDOWS * pattern::STATES];
@@ -440,7 +437,7 @@ pub fn coverage(d: &Data) -> usize {
 mod tests {
     use super::*;
     use crate::core::random_games::RandomPositions;
-    use crate::eval::pattern::{PatternWeights, Scale};
+    use crate::eval::pattern::{Linear, PatternWeights, Scale};
 
     /// Positions from random games with targets that are exactly the probabilities under
     /// `truth`: the best fit reproduces them.
@@ -474,7 +471,7 @@ mod tests {
         let planted = pattern::table_at(0, 0, corner as usize);
         truth[planted] = 80.0;
         truth[pattern::table_at(1, 0, corner as usize)] = 80.0;
-        truth[1] = 250.0; // king
+        truth[Linear::King as usize] = 250.0;
         let k = 0.01;
         let d = synthetic(&truth, k, 20_000, 3);
         let count = d
@@ -512,7 +509,7 @@ mod tests {
             err += (learned - pattern::raw_score(&truth, &s.f)).abs();
             if s.f.indices[0] == corner {
                 // The king value is planted too: compare on positions without kings.
-                if s.f.linear[1] == 0 {
+                if s.f.linear[Linear::King as usize] == 0 {
                     with += learned - pattern::raw_score(&base, &s.f);
                     n += 1;
                 }
@@ -527,7 +524,7 @@ mod tests {
         );
         // Patterns see a king as a piece, as they see a man: the king's value over a man's
         // is the linear part's alone.
-        let king_over_man = st.w[1] - st.w[0];
+        let king_over_man = st.w[Linear::King as usize] - st.w[Linear::Man as usize];
         assert!((king_over_man - 150.0).abs() < 20.0, "{king_over_man}");
     }
 
@@ -557,6 +554,40 @@ mod tests {
             assert_eq!(resumed, whole);
             assert_ne!(first.w, whole.w);
         });
+    }
+
+    /// K is the data's: the same bits on one thread or several.
+    #[test]
+    fn the_fitted_k_does_not_depend_on_the_thread_count() {
+        // Results drawn from the hand evaluation at K 0.004, so that the best K is inside
+        // the scan and the last steps of the search compare nearly equal sums.
+        let mut d = Data::default();
+        let mut rng = Xorshift64::new(11);
+        for pos in RandomPositions::new(5, 120).take(30_000) {
+            let hand = evaluate(&pos, &Weights::default()) as f32;
+            let p = sigmoid(0.004 * hand as f64);
+            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            let result = if u < p { 1.0 } else { 0.0 };
+            d.samples.push(Sample {
+                f: pattern::features(&pos),
+                result,
+                search: f32::NAN,
+                hand,
+                target: result,
+            });
+        }
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| fit_k(&d))
+        };
+        let one = on(1);
+        assert!((0.003..0.005).contains(&one), "{one}");
+        for threads in [2, 3, 5] {
+            assert_eq!(on(threads).to_bits(), one.to_bits(), "{threads} threads");
+        }
     }
 
     #[test]

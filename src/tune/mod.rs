@@ -1,8 +1,8 @@
 //! Evaluation tuning, Texel style: fit the evaluation weights so that
 //! `sigmoid(k * eval)` predicts the results of self-play games.
 //!
-//! `data` reads `FEN ; result` lines (as `poolshark selfplay` writes them) into feature
-//! vectors, computed once (`eval::features`), so that each pass over the data is only dot
+//! `selfplay` plays the games and writes their positions as data lines, whose one parser and
+//! writer is `dataline`; `data` reads them into feature vectors, computed once (`eval::features`), so that each pass over the data is only dot
 //! products. `texel` fits the scaling constant `k`, then the weights by Adam on the mean
 //! squared error, in parallel with rayon. `spsa` tunes by playing games instead, which
 //! measures strength itself. `run` holds what both do around the fit: the held-out split and
@@ -12,9 +12,11 @@
 //! the whole pipeline.
 
 pub mod data;
+pub mod dataline;
 pub mod label;
 pub mod learn;
 pub mod run;
+pub mod selfplay;
 pub mod spsa;
 pub mod texel;
 

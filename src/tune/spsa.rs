@@ -18,11 +18,11 @@
 //! Weights stay in their ranges (`weights::TERMS`): `θ` is clamped after every update, and
 //! the perturbed `+` and `-` weights are clamped too.
 
-use crate::arena::selfplay::{opening, play_out};
 use crate::core::rng::mix64;
 use crate::core::Position;
 use crate::eval::weights::{self, Weights};
 use crate::search::{Engine, Limits, SearchControl};
+use crate::tune::selfplay::{opening, play_out};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Spall's recommended exponents for the step size and the perturbation.

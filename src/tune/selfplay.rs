@@ -2,9 +2,9 @@
 //! count from the built-in openings plus a few random plies, and every position of each
 //! finished game without a pending capture is written with the game's result.
 //!
-//! Output, one position a line: `<FEN> ; <result> ; <search>` where the result is White's
-//! score, `1`, `0.5` or `0`, and `<search>` is the score of the search that chose the move
-//! there, from White's side in hundredths of a man (proved wins and losses as
+//! Output, one position a line, as `tune::dataline` writes it: `<FEN> ; <result> ;
+//! <search>` where the result is White's score, `1`, `0.5` or `0`, and `<search>` is the
+//! score of the search that chose the move there, from White's side in hundredths of a man (proved wins and losses as
 //! `±SEARCH_CLAMP`), or `-` for positions nobody searched (the opening and random plies).
 //! The tuner can fit to a blend of the two (`poolshark tune --lambda`).
 //!
@@ -17,10 +17,10 @@
 
 use crate::arena::openings;
 use crate::core::game::GameResult;
-use crate::core::notation::write_fen;
 use crate::core::rng::Xorshift64;
 use crate::core::{movegen, Color, Game, Move, Position};
 use crate::search::{Engine, Limits, SearchControl};
+use crate::tune::dataline;
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -62,12 +62,6 @@ pub fn white_search_score(pos: &Position, score: i32) -> i32 {
     }
 }
 
-/// One data line: `FEN ; result ; search` (see the module notes).
-pub fn data_line(pos: &Position, white_score: f64, search: Option<i32>) -> String {
-    let search = search.map_or("-".to_string(), |s| s.to_string());
-    format!("{} ; {} ; {}\n", write_fen(pos), white_score, search)
-}
-
 /// Drops data lines whose position (the FEN, the side to move included) was already seen.
 #[derive(Default)]
 pub struct Dedup {
@@ -81,7 +75,7 @@ impl Dedup {
     pub fn filter(&mut self, text: &str) -> (String, usize) {
         let (mut out, mut n) = (String::with_capacity(text.len()), 0);
         for line in text.lines() {
-            let fen = line.split(';').next().unwrap_or_default().trim();
+            let fen = dataline::fen_field(line);
             let mut h = std::collections::hash_map::DefaultHasher::new();
             fen.hash(&mut h);
             if self.seen.insert(h.finish()) {
@@ -205,7 +199,7 @@ pub fn run(
         let data = play_one(cfg, order[job], engine, &openings);
         let mut text = String::new();
         for (p, s) in &data.positions {
-            text.push_str(&data_line(p, data.white_score, *s));
+            text.push_str(&dataline::write(p, data.white_score, *s));
         }
         (text, data.positions.len())
     };

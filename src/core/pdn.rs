@@ -1,10 +1,12 @@
-//! PDN games: writing finished games (GameType 23, American pool checkers) and reading them
-//! back. Moves are written in PDN notation with their landing squares, so any PDN reader can
+//! PDN games, rules notation: writing finished games (GameType 23, American pool checkers)
+//! and reading them back. The match runner's own tags (pairs, forfeits) are `arena::tags`'s.
+//! Moves are written in PDN notation with their landing squares, so any PDN reader can
 //! follow them; the reader replays every move with the rules core, so a file that reads back
 //! is a file of legal games. A match writes the time each move took as a comment after it,
 //! `{time 0.102s}`, which readers that skip comments pass over.
 
-use crate::core::notation::{self, write_fen, NotationError};
+use crate::core::game::GameResult;
+use crate::core::notation::{self, NotationError};
 use crate::core::{Color, Game, Move, Position};
 use std::fmt;
 use std::time::Duration;
@@ -116,6 +118,24 @@ pub enum PdnError {
         game: usize,
         what: &'static str,
     },
+    /// A game's movetext longer than `MAX_MOVETEXT`.
+    TooLong {
+        game: usize,
+    },
+    /// The `Result` tag and the result at the end of the movetext disagree.
+    ResultMismatch {
+        game: usize,
+        tag: String,
+        movetext: String,
+    },
+    /// A move after the rules ended the game (a win, or a draw by R17-R19: a game ends at
+    /// the third repetition, and the moves after it are not part of it).
+    AfterEnd {
+        game: usize,
+        ply: usize,
+        text: String,
+        end: GameResult,
+    },
 }
 
 impl fmt::Display for PdnError {
@@ -132,6 +152,27 @@ impl fmt::Display for PdnError {
                 write!(f, "game {game}: move {ply} '{text}': {error}")
             }
             PdnError::Unterminated { game, what } => write!(f, "game {game}: unterminated {what}"),
+            PdnError::TooLong { game } => write!(
+                f,
+                "game {game}: movetext longer than {MAX_MOVETEXT} bytes (no result to end it?)"
+            ),
+            PdnError::ResultMismatch {
+                game,
+                tag,
+                movetext,
+            } => write!(
+                f,
+                "game {game}: the Result tag says '{tag}' but the movetext ends '{movetext}'"
+            ),
+            PdnError::AfterEnd {
+                game,
+                ply,
+                text,
+                end,
+            } => write!(
+                f,
+                "game {game}: move {ply} '{text}' after the game ended ({end})"
+            ),
         }
     }
 }
@@ -161,49 +202,52 @@ fn is_result(t: &str) -> bool {
     )
 }
 
-/// Read every game of a PDN text. Tags are `[Name "value"]`; the movetext may hold move
-/// numbers, comments in braces, variations in parentheses (skipped) and a result.
+/// The longest movetext of one game that is read (about 100,000 moves): the reader holds
+/// one game at a time, and this bounds it.
+pub const MAX_MOVETEXT: usize = 1 << 20;
+
+/// Read every game of a PDN text (see `Reader`).
 pub fn read(text: &str) -> Result<Vec<PdnGame>, PdnError> {
+    let mut reader = Reader::default();
     let mut games = Vec::new();
-    let mut tags: Vec<(String, String)> = Vec::new();
-    let mut movetext = String::new();
-    let flush = |tags: &mut Vec<(String, String)>,
-                 movetext: &mut String,
-                 games: &mut Vec<PdnGame>|
-     -> Result<(), PdnError> {
-        if tags.is_empty() && movetext.trim().is_empty() {
-            return Ok(());
-        }
-        let n = games.len() + 1;
-        let start = match tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("FEN")) {
-            Some((_, fen)) => {
-                notation::parse_fen(fen).map_err(|error| PdnError::BadFen { game: n, error })?
-            }
-            None => Position::start(),
-        };
-        let (moves, times, result) = parse_movetext(n, start, movetext)?;
-        let result = result.or_else(|| {
-            tags.iter()
-                .find(|(k, _)| k == "Result")
-                .map(|(_, v)| v.clone())
-        });
-        games.push(PdnGame {
-            tags: std::mem::take(tags),
-            start,
-            moves,
-            times,
-            result: result.unwrap_or_else(|| "*".into()),
-        });
-        movetext.clear();
-        Ok(())
-    };
     for line in text.lines() {
+        games.extend(reader.line(line)?);
+    }
+    games.extend(reader.finish()?);
+    Ok(games)
+}
+
+/// Reads games line by line, holding one game at a time, so that a file of a million games
+/// needs the memory of one. Tags are `[Name "value"]`; the movetext may hold move numbers,
+/// comments in braces, variations in parentheses (skipped) and a result. A UTF-8 byte order
+/// mark before the first line is skipped. A game whose `Result` tag and movetext result
+/// disagree is an error (which of them is true cannot be told), and so is a move after the
+/// rules ended the game.
+#[derive(Default)]
+pub struct Reader {
+    tags: Vec<(String, String)>,
+    movetext: String,
+    /// Games read so far.
+    games: usize,
+    started: bool,
+}
+
+impl Reader {
+    /// Take the next line (without its line break): the game it ends, if it ends one.
+    pub fn line(&mut self, line: &str) -> Result<Option<PdnGame>, PdnError> {
+        let line = if self.started {
+            line
+        } else {
+            self.started = true;
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        };
         let l = line.trim();
         if l.starts_with('[') {
-            if !movetext.trim().is_empty() {
-                flush(&mut tags, &mut movetext, &mut games)?;
-            }
-            let n = games.len() + 1;
+            let done = if self.movetext.trim().is_empty() {
+                None
+            } else {
+                self.flush()?
+            };
             let inner = l.strip_prefix('[').and_then(|s| s.strip_suffix(']'));
             let parsed = inner.and_then(|s| {
                 let (name, rest) = s.trim().split_once(char::is_whitespace)?;
@@ -211,24 +255,74 @@ pub fn read(text: &str) -> Result<Vec<PdnGame>, PdnError> {
                 Some((name.to_string(), value.to_string()))
             });
             match parsed {
-                Some(t) => tags.push(t),
+                Some(t) => self.tags.push(t),
                 None => {
                     return Err(PdnError::BadTag {
-                        game: n,
+                        game: self.games + 1,
                         line: l.to_string(),
                     })
                 }
             }
+            Ok(done)
         } else {
-            movetext.push_str(line);
-            movetext.push('\n');
+            if self.movetext.len() + line.len() > MAX_MOVETEXT {
+                return Err(PdnError::TooLong {
+                    game: self.games + 1,
+                });
+            }
+            self.movetext.push_str(line);
+            self.movetext.push('\n');
             if l.split_whitespace().last().is_some_and(is_result) {
-                flush(&mut tags, &mut movetext, &mut games)?;
+                self.flush()
+            } else {
+                Ok(None)
             }
         }
     }
-    flush(&mut tags, &mut movetext, &mut games)?;
-    Ok(games)
+
+    /// The text has ended: the game still open, if any.
+    pub fn finish(&mut self) -> Result<Option<PdnGame>, PdnError> {
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<Option<PdnGame>, PdnError> {
+        if self.tags.is_empty() && self.movetext.trim().is_empty() {
+            return Ok(None);
+        }
+        let n = self.games + 1;
+        let tags = std::mem::take(&mut self.tags);
+        let movetext = std::mem::take(&mut self.movetext);
+        self.games += 1;
+        let start = match tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("FEN")) {
+            Some((_, fen)) => {
+                notation::parse_fen(fen).map_err(|error| PdnError::BadFen { game: n, error })?
+            }
+            None => Position::start(),
+        };
+        let (moves, times, result) = parse_movetext(n, start, &movetext)?;
+        let tag = tags
+            .iter()
+            .find(|(k, _)| k == "Result")
+            .map(|(_, v)| v.clone());
+        let result = match (result, tag) {
+            (Some(m), Some(t)) if m != t => {
+                return Err(PdnError::ResultMismatch {
+                    game: n,
+                    tag: t,
+                    movetext: m,
+                })
+            }
+            (Some(r), _) | (None, Some(r)) => r,
+            (None, None) => "*".into(),
+        };
+        Ok(Some(PdnGame {
+            tags,
+            start,
+            moves,
+            times,
+            result,
+        }))
+    }
 }
 
 /// The moves of a movetext, the time of each (when every move has one) and its result.
@@ -275,7 +369,7 @@ fn parse_movetext(game: usize, start: Position, text: &str) -> Result<Movetext, 
             what: "variation",
         });
     }
-    let mut pos = start;
+    let mut played = Game::new(start);
     let mut moves = Vec::new();
     let mut times: Vec<Option<Duration>> = Vec::new();
     let mut result = None;
@@ -301,13 +395,23 @@ fn parse_movetext(game: usize, start: Position, text: &str) -> Result<Movetext, 
         if t.is_empty() {
             continue;
         }
-        let mv = notation::parse_pdn_move(&pos, t).map_err(|error| PdnError::BadMove {
-            game,
-            ply: moves.len() + 1,
-            text: t.to_string(),
-            error,
-        })?;
-        pos = pos.play(&mv);
+        let end = played.result();
+        if end != GameResult::Ongoing {
+            return Err(PdnError::AfterEnd {
+                game,
+                ply: moves.len() + 1,
+                text: t.to_string(),
+                end,
+            });
+        }
+        let mv =
+            notation::parse_pdn_move(played.position(), t).map_err(|error| PdnError::BadMove {
+                game,
+                ply: moves.len() + 1,
+                text: t.to_string(),
+                error,
+            })?;
+        played.play(&mv);
         moves.push(mv);
         times.push(None);
     }
@@ -316,70 +420,6 @@ fn parse_movetext(game: usize, start: Position, text: &str) -> Result<Movetext, 
         .collect::<Option<Vec<_>>>()
         .unwrap_or_default();
     Ok((moves, times, result))
-}
-
-/// The tags poolshark writes for a match game, in order.
-#[allow(clippy::too_many_arguments)]
-pub fn match_tags(
-    event: &str,
-    date: &str,
-    round: usize,
-    white: &str,
-    black: &str,
-    result: &str,
-    start: &Position,
-    termination: &str,
-) -> Vec<(String, String)> {
-    vec![
-        ("Event".into(), event.into()),
-        ("Site".into(), "?".into()),
-        ("Date".into(), date.into()),
-        ("Round".into(), round.to_string()),
-        ("White".into(), white.into()),
-        ("Black".into(), black.into()),
-        ("Result".into(), result.into()),
-        ("GameType".into(), "23".into()),
-        ("SetUp".into(), "1".into()),
-        ("FEN".into(), write_fen(start)),
-        ("Termination".into(), termination.into()),
-    ]
-}
-
-/// The tag that places match game `i` (0-based over the whole match) in its pair:
-/// `[Pair "P.G"]`, P the pair's number from 1 (pair index `i / 2`, plus 1) and G the game in
-/// the pair, 1 or 2. In game 1 the match's first engine plays Black, in game 2 White. The
-/// `Round` tag is the game's number in the whole match (`i + 1`), sharded or not.
-pub fn pair_tag(i: usize) -> (String, String) {
-    ("Pair".into(), format!("{}.{}", i / 2 + 1, i % 2 + 1))
-}
-
-/// The tag a forfeited game carries (illegal move, crash, silence, time): the colour that
-/// forfeited, `[Forfeit "White"]` or `[Forfeit "Black"]`.
-pub fn forfeit_tag(loser: Color) -> (String, String) {
-    ("Forfeit".into(), loser.name().into())
-}
-
-impl PdnGame {
-    /// The game's place in its match as (pair index from 0, game in the pair 0 or 1): from
-    /// the `Pair` tag, or, in files written before it, from the `Round` tag (game `i + 1`).
-    pub fn pair(&self) -> Option<(usize, usize)> {
-        if let Some(p) = self.tag("Pair") {
-            let (pair, game) = p.split_once('.')?;
-            let (pair, game): (usize, usize) = (pair.parse().ok()?, game.parse().ok()?);
-            return (pair >= 1 && (1..=2).contains(&game)).then(|| (pair - 1, game - 1));
-        }
-        let round: usize = self.tag("Round")?.parse().ok()?;
-        (round >= 1).then(|| ((round - 1) / 2, (round - 1) % 2))
-    }
-
-    /// The colour that forfeited the game, from its `Forfeit` tag.
-    pub fn forfeit(&self) -> Option<Color> {
-        match self.tag("Forfeit")? {
-            "White" => Some(Color::White),
-            "Black" => Some(Color::Black),
-            _ => None,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -398,27 +438,24 @@ mod tests {
             } else {
                 notation::parse_fen("W:W21-32:B1-8,10,11,12,14").unwrap()
             };
-            let mut pos = start;
+            // Played to the rules' end at most: moves after it do not read back.
+            let mut played = Game::new(start);
             let mut moves = Vec::new();
             for _ in 0..120 {
-                let legal = legal_moves(&pos);
-                if legal.is_empty() {
+                if played.result() != GameResult::Ongoing {
                     break;
                 }
+                let legal = legal_moves(played.position());
                 let mv = *rng.pick(legal.as_slice());
-                pos = pos.play(&mv);
+                played.play(&mv);
                 moves.push(mv);
             }
-            let tags = match_tags(
-                "test",
-                "2026.11.30",
-                g + 1,
-                "a",
-                "b",
-                "*",
-                &start,
-                "unterminated",
-            );
+            let tags = vec![
+                ("Event".to_string(), "test".to_string()),
+                ("Round".into(), (g + 1).to_string()),
+                ("GameType".into(), "23".into()),
+                ("FEN".into(), notation::write_fen(&start)),
+            ];
             // Every other game carries move times, which read back.
             let times = if g % 2 == 0 {
                 (0..moves.len() as u64)
@@ -458,20 +495,40 @@ mod tests {
     }
 
     #[test]
-    fn pair_tags_read_back() {
-        let mut g = read("[Round \"5\"]\n1. 11-15 *").unwrap().remove(0);
-        assert_eq!(g.pair(), Some((2, 0)));
-        g.tags.push(pair_tag(9));
-        assert_eq!(g.tags.last().unwrap().1, "5.2");
-        assert_eq!(g.pair(), Some((4, 1)));
-        g.tags.pop();
-        for bad in ["0.1", "3.3", "x", "3"] {
-            g.tags.push(("Pair".into(), bad.into()));
-            assert_eq!(g.pair(), None, "{bad}");
-            g.tags.pop();
-        }
-        g.tags.push(forfeit_tag(Color::Black));
-        assert_eq!(g.forfeit(), Some(Color::Black));
+    fn a_byte_order_mark_is_skipped_and_results_must_agree() {
+        let games = read("\u{feff}[Result \"1-0\"]\n1. 11-15 1-0\n").unwrap();
+        assert_eq!((games.len(), games[0].result.as_str()), (1, "1-0"));
+        assert_eq!(read("\u{feff}1. 11-15 *").unwrap()[0].moves.len(), 1);
+        // Only the first line's: elsewhere it is not PDN.
+        assert!(read("1. 11-15 *\n\u{feff}[Event \"x\"]\n*").is_err());
+        let e = read("[Event \"a\"]\n1. 11-15 *\n[Result \"0-1\"]\n1. 11-15 1-0\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "game 2: the Result tag says '0-1' but the movetext ends '1-0'"
+        );
+        // Either alone gives the result.
+        assert_eq!(read("[Result \"0-1\"]\n1. 11-15").unwrap()[0].result, "0-1");
+        let mut r = Reader::default();
+        let long = "1. 11-15 ".repeat(MAX_MOVETEXT / 9 + 1);
+        assert!(matches!(r.line(&long), Err(PdnError::TooLong { game: 1 })));
+    }
+
+    /// A game ends at the third repetition (R17): the moves up to it read, one more does not.
+    #[test]
+    fn moves_after_the_end_of_the_game_are_an_error() {
+        let shuffle = "[FEN \"B:WK30:BK3\"]\n1. 3-7 30-26 2. 7-3 26-30 3. 3-7 30-26 4. 7-3 26-30";
+        let games = read(&format!("{shuffle} 1/2-1/2")).unwrap();
+        assert_eq!(games[0].moves.len(), 8);
+        assert_eq!(
+            games[0].replay().result(),
+            GameResult::Draw(crate::core::game::DrawReason::Repetition)
+        );
+        let e = read(&format!("{shuffle} 5. 3-7 1/2-1/2")).unwrap_err();
+        assert!(matches!(e, PdnError::AfterEnd { ply: 9, .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "game 1: move 9 '3-7' after the game ended (draw by threefold repetition)"
+        );
     }
 
     #[test]
