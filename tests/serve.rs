@@ -322,6 +322,39 @@ fn analysis_reports_and_stops() {
 }
 
 #[test]
+fn analysis_asked_for_while_the_engine_thinks_waits_for_its_move() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    // A long think, so that the request surely comes while the engine thinks.
+    c.send(json!({"type":"level","movetime":3.0}));
+    c.next("state");
+    for on in [true, false] {
+        c.send(json!({"type":"new","white":"engine","black":"human"}));
+        c.next("state");
+        assert_eq!(c.play("11-15")["thinking"], true);
+        c.send(json!({"type":"analyze","on":on}));
+        let s = c.next("state");
+        assert_eq!(
+            (s["thinking"].as_bool(), s["analyzing"].as_bool()),
+            (Some(true), Some(on)),
+            "the engine's move goes on: {s}"
+        );
+        let s = c.next("state");
+        assert_eq!(s["ply"], 2, "the engine moved: {s}");
+        assert_eq!(
+            (s["thinking"].as_bool(), s["analyzing"].as_bool()),
+            (Some(false), Some(on))
+        );
+        if on {
+            // Then the analysis of the position after its move.
+            assert_eq!(c.recv()["type"], "info");
+            c.send(json!({"type":"stop"}));
+            assert_eq!(c.next("state")["analyzing"], false);
+        }
+    }
+}
+
+#[test]
 fn undo_redo_and_goto() {
     let server = Server::start(&[]);
     let mut c = server.board();

@@ -285,7 +285,15 @@ impl Connection {
                 Ok(Done::Changed { auto: false })
             }
             Request::Analyze { on } => {
-                self.stop().await;
+                // The engine's move is not analysis: only `stop` drops it. Analysis, if on,
+                // starts once the move is played (`next_search`).
+                if self
+                    .search
+                    .as_ref()
+                    .is_none_or(|s| s.kind == Kind::Analysis)
+                {
+                    self.stop().await;
+                }
                 self.session.analyzing = on;
                 Ok(Done::Changed { auto: false })
             }
