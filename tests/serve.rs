@@ -80,12 +80,16 @@ impl Server {
 
     /// The status line, headers and body of `GET path`.
     fn get(&self, path: &str) -> (String, String) {
+        self.get_as(path, &self.addr)
+    }
+
+    /// `get` with this `Host` header.
+    fn get_as(&self, path: &str, host: &str) -> (String, String) {
         let mut s = TcpStream::connect(&self.addr).unwrap();
         s.set_read_timeout(Some(PATIENCE)).unwrap();
         write!(
             s,
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.addr
+            "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
         )
         .unwrap();
         let mut text = String::new();
@@ -670,6 +674,35 @@ fn measure_move_to_engine_move() {
         times[times.len() / 2],
         times[times.len() - 1]
     );
+}
+
+#[test]
+fn a_rebound_name_is_refused_and_the_servers_own_names_accepted() {
+    let server = Server::start(&[]);
+    let port = server.addr.rsplit(':').next().unwrap().to_string();
+    let evil = format!("evil.example:{port}");
+    let evil_origin = format!("http://{evil}");
+    // DNS rebinding: Host and Origin agree with each other, but name another site.
+    let refused = server.try_connect(&[("Host", &evil), ("Origin", &evil_origin)]);
+    assert!(refused.is_err(), "a rebound WebSocket is refused");
+    let refused = server.try_connect(&[("Host", &evil)]);
+    assert!(
+        refused.is_err(),
+        "a WebSocket for a rebound Host is refused"
+    );
+    for path in ["/", "/board.js", "/ws"] {
+        let (head, _) = server.get_as(path, &evil);
+        assert!(head.starts_with("HTTP/1.1 403"), "{path}: {head}");
+    }
+    // The names it listens as.
+    for host in [format!("localhost:{port}"), server.addr.clone()] {
+        assert!(server.get_as("/", &host).0.starts_with("HTTP/1.1 200"));
+        let origin = format!("http://{host}");
+        let mut c = server
+            .try_connect(&[("Host", &host), ("Origin", &origin)])
+            .expect("the server's own name is accepted");
+        c.next("hello");
+    }
 }
 
 #[test]

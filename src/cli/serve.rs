@@ -12,7 +12,9 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 8080)]
     port: u16,
     /// Address to listen on. The default is this machine only; 0.0.0.0 opens the board to
-    /// the network, to anyone who can reach it.
+    /// the network, to anyone who can reach it. The page answers only to this address,
+    /// `localhost` and the loopback addresses (any IP address for 0.0.0.0), never to
+    /// another host name, so a site cannot reach it by DNS rebinding.
     #[arg(long, default_value = "127.0.0.1")]
     host: IpAddr,
     /// Boards open at once; each has its own engine with a table of --hash MiB, so the

@@ -17,14 +17,17 @@
 use crate::core::Move;
 use crate::eval::Weights;
 use crate::search::{Engine, Limits, SearchControl};
+use crate::serve::origin::AllowedHosts;
 use crate::serve::protocol::{self, Reply, Request};
 use crate::serve::session::{info_reply, Done, Session};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
@@ -53,13 +56,16 @@ pub struct Config {
 struct App {
     config: Config,
     connections: AtomicUsize,
+    hosts: AllowedHosts,
 }
 
-/// The router: the page's three files and the WebSocket.
-pub fn router(config: Config) -> Router {
+/// The router: the page's three files and the WebSocket, for a server listening on `listen`
+/// (the names it answers to, see `origin`).
+pub fn router(config: Config, listen: IpAddr) -> Router {
     let app = Arc::new(App {
         config,
         connections: AtomicUsize::new(0),
+        hosts: AllowedHosts::new(listen),
     });
     Router::new()
         .route("/", get(|| file("text/html; charset=utf-8", INDEX_HTML)))
@@ -72,12 +78,35 @@ pub fn router(config: Config) -> Router {
             get(|| file("text/css; charset=utf-8", STYLE_CSS)),
         )
         .route("/ws", get(upgrade))
+        .layer(middleware::from_fn_with_state(Arc::clone(&app), check_host))
         .with_state(app)
+}
+
+/// Every request must name this server in its `Host` (a DNS-rebound name is refused).
+async fn check_host(
+    State(app): State<Arc<App>>,
+    request: axum::extract::Request,
+    next: middleware::Next,
+) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok());
+    if !host.is_some_and(|h| app.hosts.host(h)) {
+        log::warn!("refused a request for host {host:?}: not a name this server listens as");
+        return (
+            StatusCode::FORBIDDEN,
+            "this server answers only to its own address (Host refused)\n",
+        )
+            .into_response();
+    }
+    next.run(request).await
 }
 
 /// Serve on `listener` until the process ends.
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
-    axum::serve(listener, router(config)).await
+    let listen = listener.local_addr()?.ip();
+    axum::serve(listener, router(config, listen)).await
 }
 
 async fn file(content_type: &'static str, body: &'static str) -> Response {
@@ -93,22 +122,17 @@ async fn file(content_type: &'static str, body: &'static str) -> Response {
 
 /// Accept a WebSocket from this server's own page. A page from another site (its
 /// `Origin` names another host) could otherwise drive the engine from the user's browser.
+/// The `Origin` is checked against the names the server listens as, not against the
+/// request's own `Host`, which a rebound name sets too.
 async fn upgrade(
     headers: HeaderMap,
     State(app): State<Arc<App>>,
     ws: WebSocketUpgrade,
 ) -> Response {
     if let Some(origin) = headers.get(header::ORIGIN) {
-        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
         let origin = origin.to_str().ok();
-        let same = match (origin, host) {
-            (Some(o), Some(h)) => o
-                .strip_prefix("http://")
-                .or_else(|| o.strip_prefix("https://"))
-                .is_some_and(|o| o.eq_ignore_ascii_case(h)),
-            _ => false,
-        };
-        if !same {
+        if !origin.is_some_and(|o| app.hosts.origin(o)) {
+            log::warn!("refused a WebSocket from origin {origin:?}");
             return (
                 StatusCode::FORBIDDEN,
                 "WebSocket from another site refused\n",
