@@ -4,8 +4,8 @@
 //! `search` (iterative deepening, transposition table, Lazy SMP), and the tools built on
 //! them (`perft`, `bench`), the opening `book`, `hub`, the Hub protocol front end, and
 //! `tune`, which fits the evaluation weights to self-play results, `files`, which reads and
-//! writes every file a user names, and `cli`, the command line (`main.rs` only calls
-//! `cli::main`).
+//! writes every file a user names, `machine`, what this machine allows (memory, open
+//! files), and `cli`, the command line (`main.rs` only calls `cli::main`).
 
 // Every unsafe block says why it is sound (`// SAFETY: ...`).
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -19,6 +19,7 @@ pub mod egdb;
 pub mod eval;
 pub mod files;
 pub mod hub;
+pub mod machine;
 pub mod perft;
 pub mod search;
 pub mod serve;

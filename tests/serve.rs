@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tungstenite::{Message, WebSocket};
 
@@ -18,6 +19,8 @@ const START_FEN: &str = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8
 struct Server {
     child: Child,
     addr: String,
+    /// What it has written to stderr so far (its log).
+    log: Arc<Mutex<String>>,
 }
 
 impl Server {
@@ -26,9 +29,20 @@ impl Server {
             .args(["serve", "--port", "0", "--hash", "16"])
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("start poolshark serve");
+        let log = Arc::new(Mutex::new(String::new()));
+        let stderr = child.stderr.take().unwrap();
+        let sink = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                let mut log = sink.lock().unwrap();
+                log.push_str(&line);
+                log.push('\n');
+            }
+        });
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
@@ -39,7 +53,31 @@ impl Server {
             .and_then(|a| a.strip_suffix('/'))
             .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
             .to_string();
-        Server { child, addr }
+        Server { child, addr, log }
+    }
+
+    /// Whether the server logs a line containing `text` within `PATIENCE`.
+    fn logs(&self, text: &str) -> bool {
+        for _ in 0..600 {
+            if self.log.lock().unwrap().contains(text) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        false
+    }
+
+    /// Retry `connect` until a board is served (its hello comes), a bounded number of times.
+    fn board_when_free(&self) -> bool {
+        for _ in 0..600 {
+            if let Ok(mut c) = self.try_connect(&[]) {
+                if c.recv()["type"] == "hello" {
+                    return true;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        false
     }
 
     fn connect(&self) -> Client {
@@ -638,6 +676,35 @@ fn connections_are_capped_and_other_sites_refused() {
     assert!(refused.is_err(), "a page from another site is refused");
 }
 
+#[test]
+fn a_rebound_name_is_refused_and_the_servers_own_names_accepted() {
+    let server = Server::start(&[]);
+    let port = server.addr.rsplit(':').next().unwrap().to_string();
+    let evil = format!("evil.example:{port}");
+    let evil_origin = format!("http://{evil}");
+    // DNS rebinding: Host and Origin agree with each other, but name another site.
+    let refused = server.try_connect(&[("Host", &evil), ("Origin", &evil_origin)]);
+    assert!(refused.is_err(), "a rebound WebSocket is refused");
+    let refused = server.try_connect(&[("Host", &evil)]);
+    assert!(
+        refused.is_err(),
+        "a WebSocket for a rebound Host is refused"
+    );
+    for path in ["/", "/board.js", "/ws"] {
+        let (head, _) = server.get_as(path, &evil);
+        assert!(head.starts_with("HTTP/1.1 403"), "{path}: {head}");
+    }
+    // The names it listens as.
+    for host in [format!("localhost:{port}"), server.addr.clone()] {
+        assert!(server.get_as("/", &host).0.starts_with("HTTP/1.1 200"));
+        let origin = format!("http://{host}");
+        let mut c = server
+            .try_connect(&[("Host", &host), ("Origin", &origin)])
+            .expect("the server's own name is accepted");
+        c.next("hello");
+    }
+}
+
 /// Not a test: the time from sending a move to receiving the engine's move, at the default
 /// strength (1 s a move), over the socket. Run it with
 /// `cargo test --profile ci --test serve -- --ignored --nocapture measure`.
@@ -674,35 +741,6 @@ fn measure_move_to_engine_move() {
         times[times.len() / 2],
         times[times.len() - 1]
     );
-}
-
-#[test]
-fn a_rebound_name_is_refused_and_the_servers_own_names_accepted() {
-    let server = Server::start(&[]);
-    let port = server.addr.rsplit(':').next().unwrap().to_string();
-    let evil = format!("evil.example:{port}");
-    let evil_origin = format!("http://{evil}");
-    // DNS rebinding: Host and Origin agree with each other, but name another site.
-    let refused = server.try_connect(&[("Host", &evil), ("Origin", &evil_origin)]);
-    assert!(refused.is_err(), "a rebound WebSocket is refused");
-    let refused = server.try_connect(&[("Host", &evil)]);
-    assert!(
-        refused.is_err(),
-        "a WebSocket for a rebound Host is refused"
-    );
-    for path in ["/", "/board.js", "/ws"] {
-        let (head, _) = server.get_as(path, &evil);
-        assert!(head.starts_with("HTTP/1.1 403"), "{path}: {head}");
-    }
-    // The names it listens as.
-    for host in [format!("localhost:{port}"), server.addr.clone()] {
-        assert!(server.get_as("/", &host).0.starts_with("HTTP/1.1 200"));
-        let origin = format!("http://{host}");
-        let mut c = server
-            .try_connect(&[("Host", &host), ("Origin", &origin)])
-            .expect("the server's own name is accepted");
-        c.next("hello");
-    }
 }
 
 #[test]
@@ -755,4 +793,33 @@ fn the_engine_probes_endgame_tables_given_with_egdb() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--egdb"));
+}
+
+#[test]
+fn boards_past_the_memory_budget_are_refused_and_the_others_go_on() {
+    // Tables of 16 MiB in a budget of 40 MiB: two boards fit, a third does not.
+    let server = Server::start(&["--memory", "40"]);
+    let mut a = server.board();
+    let mut b = server.board();
+    let mut third = server.connect();
+    let e = third.error();
+    assert!(e.contains("not enough memory for another board"), "{e}");
+    assert!(server.logs("refused a board"), "the refusal is logged");
+    a.ping();
+    b.ping();
+    drop(a);
+    assert!(server.board_when_free(), "a closed board frees its memory");
+    b.ping();
+}
+
+#[test]
+fn a_hash_larger_than_the_memory_budget_is_an_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+        .args(["serve", "--port", "0", "--hash", "64", "--memory", "32"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("does not fit in the memory budget"), "{err}");
+    assert!(out.stdout.is_empty());
 }

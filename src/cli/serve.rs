@@ -2,6 +2,8 @@
 
 use super::args::{EgdbArg, EngineArgs};
 use super::{input, runtime, CliError};
+use crate::serve::boards::table_bytes;
+use crate::serve::limits::ServeLimits;
 use crate::serve::server::{self, Config};
 use std::net::{IpAddr, SocketAddr};
 
@@ -18,9 +20,14 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1")]
     host: IpAddr,
     /// Boards open at once; each has its own engine with a table of --hash MiB, so the
-    /// tables take at most this many times --hash.
+    /// tables take at most this many times --hash (and at most --memory).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
     max_connections: u16,
+    /// Memory in MiB that all boards' tables may take together; a board whose table does
+    /// not fit is refused with a message. Default: half this machine's memory (or of its
+    /// cgroup's limit). One board's --hash must fit.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 40)))]
+    memory: Option<u64>,
     #[command(flatten)]
     engine: EngineArgs,
     #[command(flatten)]
@@ -32,6 +39,17 @@ impl ServeArgs {
     pub fn run(self) -> Result<(), CliError> {
         let weights = self.engine.weights.load()?;
         let search = &self.engine.search;
+        let limits = self.limits();
+        let table = table_bytes(search.hash as usize);
+        if table > limits.memory_bytes {
+            return Err(input(format!(
+                "--hash {}: a board's table ({} MiB) does not fit in the memory budget of \
+                 {} MiB (--memory)",
+                search.hash,
+                table >> 20,
+                limits.memory_bytes >> 20
+            )));
+        }
         // Check the table size once here, so a bad --hash fails now, not per connection.
         crate::search::tt::TranspositionTable::try_with_log2(
             crate::search::tt::TranspositionTable::log2_for_mb(search.hash as usize),
@@ -42,7 +60,7 @@ impl ServeArgs {
             threads: search.threads as usize,
             weights,
             egdb: self.egdb.open_for_play()?,
-            max_connections: self.max_connections as usize,
+            limits,
         };
         let addr = SocketAddr::new(self.host, self.port);
         let listener = std::net::TcpListener::bind(addr)
@@ -66,5 +84,13 @@ impl ServeArgs {
             server::serve(listener, config).await
         })
         .map_err(|e| runtime(format!("server stopped: {e}")))
+    }
+
+    fn limits(&self) -> ServeLimits {
+        let mut limits = ServeLimits::new(self.max_connections as usize);
+        if let Some(mb) = self.memory {
+            limits.memory_bytes = mb << 20;
+        }
+        limits
     }
 }

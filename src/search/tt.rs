@@ -416,19 +416,13 @@ impl TranspositionTable {
         })
     }
 
-    /// The largest table allowed on this machine: at most half its memory, within the
-    /// table's own limits. Without /proc/meminfo, 2^26 entries (1 GiB).
+    /// The largest table allowed on this machine: at most half its memory (or of its
+    /// cgroup's limit), within the table's own limits. Where the memory cannot be read,
+    /// 2^26 entries (1 GiB).
     pub fn max_log2_here() -> u32 {
         static MAX: OnceLock<u32> = OnceLock::new();
         *MAX.get_or_init(|| {
-            let total = std::fs::read_to_string("/proc/meminfo")
-                .ok()
-                .and_then(|text| {
-                    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-                    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-                    Some(kib.saturating_mul(1024))
-                });
-            let Some(bytes) = total else {
+            let Some(bytes) = crate::machine::memory_bytes() else {
                 return 26;
             };
             let entries = (bytes / 2) / Self::ENTRY_BYTES as u64;

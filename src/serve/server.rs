@@ -2,10 +2,10 @@
 //! `/ws`, one task per connection that reads requests in order, runs at most one search at
 //! a time on its own thread, and writes replies.
 //!
-//! Limits, so that no tab can hurt the process or another tab:
-//! - connections: at most `max_connections` at once; the next one gets an `error` and is
-//!   closed. Each has its own engine and table of `--hash` MiB, so memory stays under
-//!   `max_connections x hash` for the tables.
+//! Limits (`limits`), so that no tab can hurt the process or another tab:
+//! - boards: at most `max_boards` WebSockets at once, and their tables of `--hash` MiB
+//!   each within the `--memory` budget (`boards`); the next one gets an `error` and is
+//!   closed, and the server logs it.
 //! - messages: text only (a binary frame gets an `error`); 64 KiB, or 1 MiB for
 //!   `load_pdn` (an `error` beyond, the connection goes on); a frame over 2 MiB ends the
 //!   connection, as the WebSocket layer cannot read past it.
@@ -17,6 +17,8 @@
 use crate::core::Move;
 use crate::eval::Weights;
 use crate::search::{Engine, Limits, SearchControl};
+use crate::serve::boards::{table_bytes, Boards};
+use crate::serve::limits::ServeLimits;
 use crate::serve::origin::AllowedHosts;
 use crate::serve::protocol::{self, Reply, Request};
 use crate::serve::session::{info_reply, Done, Session};
@@ -28,7 +30,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
 
@@ -43,28 +44,33 @@ const INDEX_HTML: &str = include_str!("../../web/index.html");
 const BOARD_JS: &str = include_str!("../../web/board.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 
-/// What every connection shares: how to build its engine, and the connection count.
+/// What every connection shares: how to build its engine, and the limits.
 pub struct Config {
     pub hash_mb: usize,
     pub threads: usize,
     pub weights: Weights,
     /// Endgame tables every connection's engine probes (read once, shared).
     pub egdb: Option<Arc<crate::egdb::Egdb>>,
-    pub max_connections: usize,
+    pub limits: ServeLimits,
 }
 
 struct App {
     config: Config,
-    connections: AtomicUsize,
+    boards: Arc<Boards>,
     hosts: AllowedHosts,
 }
 
 /// The router: the page's three files and the WebSocket, for a server listening on `listen`
 /// (the names it answers to, see `origin`).
 pub fn router(config: Config, listen: IpAddr) -> Router {
+    let boards = Boards::new(
+        config.limits.max_boards,
+        config.limits.memory_bytes,
+        table_bytes(config.hash_mb),
+    );
     let app = Arc::new(App {
         config,
-        connections: AtomicUsize::new(0),
+        boards,
         hosts: AllowedHosts::new(listen),
     });
     Router::new()
@@ -145,25 +151,6 @@ async fn upgrade(
         .on_upgrade(move |socket| connection(socket, app))
 }
 
-/// A connection slot; dropping it frees the slot.
-struct Slot(Arc<App>);
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.connections.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-fn take_slot(app: &Arc<App>) -> Option<Slot> {
-    let max = app.config.max_connections;
-    app.connections
-        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-            (n < max).then_some(n + 1)
-        })
-        .ok()
-        .map(|_| Slot(Arc::clone(app)))
-}
-
 async fn send(socket: &mut WebSocket, reply: &Reply) -> bool {
     socket
         .send(Message::Text(reply.to_json().into()))
@@ -173,13 +160,14 @@ async fn send(socket: &mut WebSocket, reply: &Reply) -> bool {
 
 /// One connection, from hello to close.
 async fn connection(mut socket: WebSocket, app: Arc<App>) {
-    let Some(_slot) = take_slot(&app) else {
-        let max = app.config.max_connections;
-        let message =
-            format!("the server is full: {max} boards are open (the limit); close one and reload");
-        send(&mut socket, &Reply::error(message)).await;
-        let _ = socket.send(Message::Close(None)).await;
-        return;
+    let _board = match app.boards.admit() {
+        Ok(board) => board,
+        Err(refusal) => {
+            log::warn!("refused a board: {refusal}");
+            send(&mut socket, &Reply::error(refusal.to_string())).await;
+            let _ = socket.send(Message::Close(None)).await;
+            return;
+        }
     };
     let (hash, threads) = (app.config.hash_mb, app.config.threads);
     let weights = app.config.weights.clone();
@@ -194,14 +182,8 @@ async fn connection(mut socket: WebSocket, app: Arc<App>) {
     .await;
     let engine = match engine {
         Ok(Ok(e)) => e,
-        Ok(Err(e)) => {
-            send(&mut socket, &Reply::error(format!("no engine: {e}"))).await;
-            return;
-        }
-        Err(e) => {
-            send(&mut socket, &Reply::error(format!("no engine: {e}"))).await;
-            return;
-        }
+        Ok(Err(e)) => return no_engine(&mut socket, e.to_string()).await,
+        Err(e) => return no_engine(&mut socket, e.to_string()).await,
     };
     let (tx, mut events) = mpsc::unbounded_channel();
     let mut conn = Connection {
@@ -241,6 +223,11 @@ async fn connection(mut socket: WebSocket, app: Arc<App>) {
         }
     }
     conn.stop().await;
+}
+
+async fn no_engine(socket: &mut WebSocket, why: String) {
+    log::warn!("refused a board: no engine: {why}");
+    send(socket, &Reply::error(format!("no engine: {why}"))).await;
 }
 
 /// What a search thread reports.
