@@ -121,6 +121,22 @@ impl Server {
         self.get_as(path, &self.addr)
     }
 
+    /// `get`, or `None` if the connection is refused or closed without an answer.
+    fn try_get(&self, path: &str) -> Option<(String, String)> {
+        let mut s = TcpStream::connect(&self.addr).ok()?;
+        s.set_read_timeout(Some(PATIENCE)).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.addr
+        )
+        .ok()?;
+        let mut text = String::new();
+        s.read_to_string(&mut text).ok()?;
+        let (head, body) = text.split_once("\r\n\r\n")?;
+        Some((head.to_string(), body.to_string()))
+    }
+
     /// `get` with this `Host` header.
     fn get_as(&self, path: &str, host: &str) -> (String, String) {
         let mut s = TcpStream::connect(&self.addr).unwrap();
@@ -822,4 +838,129 @@ fn a_hash_larger_than_the_memory_budget_is_an_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("does not fit in the memory budget"), "{err}");
     assert!(out.stdout.is_empty());
+}
+
+/// Whether the server closes `s` (end of stream or reset) before `PATIENCE` runs out.
+fn closed_by_server(s: &mut TcpStream) -> bool {
+    s.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue, // a 408 or similar before the close
+            Err(e) => {
+                return !matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                )
+            }
+        }
+    }
+}
+
+#[test]
+fn idle_and_half_sent_requests_are_closed_after_the_header_timeout() {
+    let server = Server::start(&["--header-timeout", "0.5"]);
+    let mut half = TcpStream::connect(&server.addr).unwrap();
+    write!(half, "GET / HTTP/1.1\r\nHost: {}\r\nX-Slow:", server.addr).unwrap();
+    let mut silent = TcpStream::connect(&server.addr).unwrap();
+    assert!(closed_by_server(&mut half), "a half-sent header is closed");
+    assert!(
+        closed_by_server(&mut silent),
+        "a silent connection is closed"
+    );
+    // A kept-alive connection idle after its response is closed too.
+    let mut kept = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        kept,
+        "GET /style.css HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.addr
+    )
+    .unwrap();
+    assert!(
+        closed_by_server(&mut kept),
+        "an idle kept-alive connection is closed"
+    );
+    assert!(server.get("/").0.starts_with("HTTP/1.1 200"));
+}
+
+#[test]
+fn the_socket_cap_is_logged_and_the_server_answers_once_connections_close() {
+    let server = Server::start(&["--max-sockets", "8"]);
+    let idle: Vec<TcpStream> = (0..8)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    // The ninth is closed at once (it may take a moment for the server to count the 8).
+    let mut refused = false;
+    for _ in 0..100 {
+        let mut s = TcpStream::connect(&server.addr).unwrap();
+        write!(s, "GET / HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr).unwrap();
+        let mut text = String::new();
+        let _ = s.read_to_string(&mut text);
+        if text.is_empty() {
+            refused = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(refused, "a connection past the cap is closed");
+    assert!(server.logs("connection limit reached"), "the cap is logged");
+    drop(idle);
+    let mut answered = false;
+    for _ in 0..600 {
+        if server
+            .try_get("/")
+            .is_some_and(|(head, _)| head.starts_with("HTTP/1.1 200"))
+        {
+            answered = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(answered, "the server answers once the connections close");
+}
+
+#[test]
+fn a_silent_websocket_is_closed_and_its_board_freed() {
+    let server = Server::start(&[
+        "--max-connections",
+        "1",
+        "--ping-interval",
+        "0.3",
+        "--ping-timeout",
+        "0.3",
+    ]);
+    // A client that reads (and so answers pings) stays, past many ping intervals.
+    let mut live = server.board();
+    live.ws
+        .get_ref()
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let mut pings = 0;
+    for _ in 0..30 {
+        match live.ws.read() {
+            Ok(Message::Ping(_)) => pings += 1,
+            Ok(other) => panic!("unexpected {other:?}"),
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(e) => panic!("a live client was closed: {e}"),
+        }
+    }
+    assert!(pings > 0, "the server pings");
+    live.ws.get_ref().set_read_timeout(Some(PATIENCE)).unwrap();
+    live.ping();
+    drop(live);
+    assert!(server.board_when_free());
+
+    // One that reads nothing: its board is taken, then freed.
+    let mut silent = server.connect();
+    silent.next("hello");
+    silent.next("state");
+    silent.send(json!({"type":"analyze","on":true}));
+    assert!(server.logs("closed a silent WebSocket") || server.logs("read nothing"));
+    assert!(server.board_when_free(), "the silent board's slot is freed");
+    drop(silent);
 }

@@ -6,6 +6,7 @@ use crate::serve::boards::table_bytes;
 use crate::serve::limits::ServeLimits;
 use crate::serve::server::{self, Config};
 use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
 
 /// The options of `poolshark serve`.
 #[derive(clap::Args)]
@@ -28,6 +29,19 @@ pub struct ServeArgs {
     /// cgroup's limit). One board's --hash must fit.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 40)))]
     memory: Option<u64>,
+    /// Plain connections open at once; the next is closed (default: below the open-files
+    /// limit).
+    #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_sockets: Option<u64>,
+    /// Seconds a client has to send a request's head.
+    #[arg(long, hide = true, value_parser = seconds)]
+    header_timeout: Option<Duration>,
+    /// Seconds of silence before a WebSocket is pinged.
+    #[arg(long, hide = true, value_parser = seconds)]
+    ping_interval: Option<Duration>,
+    /// Seconds a pinged WebSocket has to answer.
+    #[arg(long, hide = true, value_parser = seconds)]
+    ping_timeout: Option<Duration>,
     #[command(flatten)]
     engine: EngineArgs,
     #[command(flatten)]
@@ -91,6 +105,23 @@ impl ServeArgs {
         if let Some(mb) = self.memory {
             limits.memory_bytes = mb << 20;
         }
+        if let Some(n) = self.max_sockets {
+            limits.max_sockets = n as usize;
+        }
+        limits.header_timeout = self.header_timeout.unwrap_or(limits.header_timeout);
+        limits.ping_interval = self.ping_interval.unwrap_or(limits.ping_interval);
+        limits.ping_timeout = self.ping_timeout.unwrap_or(limits.ping_timeout);
         limits
     }
+}
+
+/// A positive number of seconds, at most a day.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !(secs > 0.0 && secs <= 86_400.0) {
+        return Err(format!("{text}: seconds must be above 0 and at most 86400"));
+    }
+    Ok(Duration::from_secs_f64(secs))
 }

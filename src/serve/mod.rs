@@ -3,7 +3,7 @@
 //!
 //! `protocol` owns the messages and their checks, `session` one connection's game (testable
 //! without a socket), `origin` the names the server answers to, `boards` who may open a
-//! board (count and memory), `limits` the limits, and `server` the routes,
+//! board (count and memory), `limits` the limits and timeouts, and `server` the routes,
 //! the connections and their searches.
 
 pub mod boards;

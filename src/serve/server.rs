@@ -2,10 +2,17 @@
 //! `/ws`, one task per connection that reads requests in order, runs at most one search at
 //! a time on its own thread, and writes replies.
 //!
-//! Limits (`limits`), so that no tab can hurt the process or another tab:
+//! Limits (`limits`), so that no tab or client can hurt the process or another tab:
+//! - sockets: at most `max_sockets` plain connections at once, below the open-files limit;
+//!   the next is closed at once and the server logs it. A request's head must arrive
+//!   within `header_timeout` of the connection opening or of its last response, so idle
+//!   and slow clients do not hold their sockets.
 //! - boards: at most `max_boards` WebSockets at once, and their tables of `--hash` MiB
 //!   each within the `--memory` budget (`boards`); the next one gets an `error` and is
 //!   closed, and the server logs it.
+//! - silence: a WebSocket is pinged after `ping_interval` without a message, and closed
+//!   (its board freed, its search stopped) without an answer within `ping_timeout`, as
+//!   is one that does not read what it is sent for that long.
 //! - messages: text only (a binary frame gets an `error`); 64 KiB, or 1 MiB for
 //!   `load_pdn` (an `error` beyond, the connection goes on); a frame over 2 MiB ends the
 //!   connection, as the WebSocket layer cannot read past it.
@@ -29,8 +36,12 @@ use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
 /// The largest frame or message the WebSocket layer reads at all; `protocol::parse` checks
@@ -109,10 +120,80 @@ async fn check_host(
     next.run(request).await
 }
 
-/// Serve on `listener` until the process ends.
+/// Serve on `listener` until the process ends: each connection on its own task, at most
+/// `max_sockets` at once, HTTP/1 with a deadline for each request's head.
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
     let listen = listener.local_addr()?.ip();
-    axum::serve(listener, router(config, listen)).await
+    let limits = config.limits.clone();
+    let app = router(config, listen);
+    let sockets = Arc::new(AtomicUsize::new(0));
+    // Log once each time the cap is reached, not once per refused connection.
+    let mut at_cap = false;
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of descriptors (EMFILE) or a connection reset before it was taken:
+                // wait a little, so that a full table is not a busy loop.
+                log::warn!("cannot accept a connection: {e}");
+                tokio::time::sleep(ACCEPT_RETRY).await;
+                continue;
+            }
+        };
+        let Some(socket) = SocketSlot::take(&sockets, limits.max_sockets) else {
+            if !at_cap {
+                log::warn!(
+                    "connection limit reached: {} sockets open (--max-sockets); new \
+                     connections are closed until some end",
+                    limits.max_sockets
+                );
+                at_cap = true;
+            }
+            drop(stream);
+            continue;
+        };
+        if at_cap {
+            log::warn!("connections accepted again");
+            at_cap = false;
+        }
+        let service = TowerToHyperService::new(app.clone());
+        let header_timeout = limits.header_timeout;
+        tokio::spawn(async move {
+            let _socket = socket;
+            let _ = stream.set_nodelay(true);
+            let served = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades()
+                .await;
+            if let Err(e) = served {
+                log::debug!("connection ended: {e}");
+            }
+        });
+    }
+}
+
+/// How long to wait after a failed `accept`.
+const ACCEPT_RETRY: Duration = Duration::from_millis(50);
+
+/// An open socket's place under `max_sockets`; dropping it frees the place.
+struct SocketSlot(Arc<AtomicUsize>);
+
+impl SocketSlot {
+    fn take(open: &Arc<AtomicUsize>, max: usize) -> Option<SocketSlot> {
+        open.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+            (n < max).then_some(n + 1)
+        })
+        .ok()
+        .map(|_| SocketSlot(Arc::clone(open)))
+    }
+}
+
+impl Drop for SocketSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 async fn file(content_type: &'static str, body: &'static str) -> Response {
@@ -151,21 +232,34 @@ async fn upgrade(
         .on_upgrade(move |socket| connection(socket, app))
 }
 
-async fn send(socket: &mut WebSocket, reply: &Reply) -> bool {
-    socket
-        .send(Message::Text(reply.to_json().into()))
-        .await
-        .is_ok()
+/// Write one message, giving up after `limit` (a client that does not read).
+async fn send_message(socket: &mut WebSocket, message: Message, limit: Duration) -> bool {
+    match tokio::time::timeout(limit, socket.send(message)).await {
+        Ok(sent) => sent.is_ok(),
+        Err(_) => {
+            log::warn!(
+                "closed a WebSocket that read nothing for {:.1} s",
+                limit.as_secs_f64()
+            );
+            false
+        }
+    }
+}
+
+async fn send(socket: &mut WebSocket, reply: &Reply, limit: Duration) -> bool {
+    send_message(socket, Message::Text(reply.to_json().into()), limit).await
 }
 
 /// One connection, from hello to close.
 async fn connection(mut socket: WebSocket, app: Arc<App>) {
+    let limits = app.config.limits.clone();
+    let limit = limits.ping_timeout;
     let _board = match app.boards.admit() {
         Ok(board) => board,
         Err(refusal) => {
             log::warn!("refused a board: {refusal}");
-            send(&mut socket, &Reply::error(refusal.to_string())).await;
-            let _ = socket.send(Message::Close(None)).await;
+            send(&mut socket, &Reply::error(refusal.to_string()), limit).await;
+            send_message(&mut socket, Message::Close(None), limit).await;
             return;
         }
     };
@@ -182,8 +276,8 @@ async fn connection(mut socket: WebSocket, app: Arc<App>) {
     .await;
     let engine = match engine {
         Ok(Ok(e)) => e,
-        Ok(Err(e)) => return no_engine(&mut socket, e.to_string()).await,
-        Err(e) => return no_engine(&mut socket, e.to_string()).await,
+        Ok(Err(e)) => return no_engine(&mut socket, e.to_string(), limit).await,
+        Err(e) => return no_engine(&mut socket, e.to_string(), limit).await,
     };
     let (tx, mut events) = mpsc::unbounded_channel();
     let mut conn = Connection {
@@ -198,36 +292,61 @@ async fn connection(mut socket: WebSocket, app: Arc<App>) {
         version: env!("CARGO_PKG_VERSION"),
     });
     conn.push_state();
+    // When the client was last heard from, and when it was pinged since, if it was.
+    let mut heard = Instant::now();
+    let mut pinged: Option<Instant> = None;
     loop {
         for reply in std::mem::take(&mut conn.out) {
-            if !send(&mut socket, &reply).await {
+            if !send(&mut socket, &reply, limit).await {
                 conn.stop().await;
                 return;
             }
         }
+        let wake = match pinged {
+            Some(at) => at + limits.ping_timeout,
+            None => heard + limits.ping_interval,
+        };
         tokio::select! {
-            message = socket.recv() => match message {
-                Some(Ok(Message::Text(text))) => conn.request(text.as_str()).await,
-                Some(Ok(Message::Binary(_))) => conn.out.push(Reply::error(
-                    "binary messages are not read: send JSON text",
-                )),
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-                Some(Ok(Message::Close(_))) | None => break,
-                Some(Err(e)) => {
-                    // A frame past MAX_FRAME, or a broken socket: the stream cannot go on.
-                    send(&mut socket, &Reply::error(format!("connection closed: {e}"))).await;
-                    break;
+            message = socket.recv() => {
+                heard = Instant::now();
+                pinged = None;
+                match message {
+                    Some(Ok(Message::Text(text))) => conn.request(text.as_str()).await,
+                    Some(Ok(Message::Binary(_))) => conn.out.push(Reply::error(
+                        "binary messages are not read: send JSON text",
+                    )),
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Err(e)) => {
+                        // A frame past MAX_FRAME, or a broken socket: the stream cannot go on.
+                        let reply = Reply::error(format!("connection closed: {e}"));
+                        send(&mut socket, &reply, limit).await;
+                        break;
+                    }
                 }
             },
             Some(event) = events.recv() => conn.event(event).await,
+            _ = tokio::time::sleep_until(wake.into()) => {
+                if pinged.is_some() {
+                    log::warn!(
+                        "closed a silent WebSocket: no answer to a ping in {:.1} s",
+                        limits.ping_timeout.as_secs_f64()
+                    );
+                    break;
+                }
+                if !send_message(&mut socket, Message::Ping(Default::default()), limit).await {
+                    break;
+                }
+                pinged = Some(Instant::now());
+            }
         }
     }
     conn.stop().await;
 }
 
-async fn no_engine(socket: &mut WebSocket, why: String) {
+async fn no_engine(socket: &mut WebSocket, why: String, limit: Duration) {
     log::warn!("refused a board: no engine: {why}");
-    send(socket, &Reply::error(format!("no engine: {why}"))).await;
+    send(socket, &Reply::error(format!("no engine: {why}")), limit).await;
 }
 
 /// What a search thread reports.
