@@ -721,44 +721,6 @@ fn a_rebound_name_is_refused_and_the_servers_own_names_accepted() {
     }
 }
 
-/// Not a test: the time from sending a move to receiving the engine's move, at the default
-/// strength (1 s a move), over the socket. Run it with
-/// `cargo test --profile ci --test serve -- --ignored --nocapture measure`.
-#[test]
-#[ignore]
-fn measure_move_to_engine_move() {
-    let server = Server::start(&[]);
-    let mut c = server.connect();
-    c.next("hello");
-    c.next("state");
-    let mut times = Vec::new();
-    for _ in 0..8 {
-        let s = c.state();
-        if s["result"] != Value::Null || s["side"] != "black" {
-            break;
-        }
-        let mv = s["legal"][0]["hub"].as_str().unwrap().to_string();
-        let t = std::time::Instant::now();
-        c.send(json!({"type":"move","move":mv}));
-        let ply = s["ply"].as_u64().unwrap();
-        loop {
-            let s = c.next("state");
-            if s["ply"].as_u64() == Some(ply + 2) {
-                break;
-            }
-        }
-        times.push(t.elapsed().as_secs_f64());
-    }
-    times.sort_by(f64::total_cmp);
-    println!(
-        "move to engine move at 1 s a move: {} moves, min {:.3} s, median {:.3} s, max {:.3} s",
-        times.len(),
-        times[0],
-        times[times.len() / 2],
-        times[times.len() - 1]
-    );
-}
-
 #[test]
 fn a_port_in_use_is_an_error() {
     let server = Server::start(&[]);
