@@ -8,7 +8,8 @@
 //! `arena`, engine-vs-engine matches over the Hub protocol (a Hub client, the referee, PDN
 //! output, Elo and SPRT), `serve`, the board in the browser, and `tune`, which fits the
 //! evaluation weights to self-play results, `files`, which reads and writes every file a
-//! user names, and `cli`, the command line (`main.rs` only calls `cli::main`).
+//! user names, `machine`, what this machine allows (memory, open files), and `cli`, the
+//! command line (`main.rs` only calls `cli::main`).
 
 // Every unsafe block says why it is sound (`// SAFETY: ...`).
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -23,6 +24,7 @@ pub mod eval;
 pub mod files;
 pub mod hub;
 pub mod hub_syntax;
+pub mod machine;
 pub mod perft;
 pub mod search;
 pub mod serve;

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tungstenite::{Message, WebSocket};
 
@@ -18,6 +19,8 @@ const START_FEN: &str = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8
 struct Server {
     child: Child,
     addr: String,
+    /// What it has written to stderr so far (its log).
+    log: Arc<Mutex<String>>,
 }
 
 impl Server {
@@ -26,9 +29,20 @@ impl Server {
             .args(["serve", "--port", "0", "--hash", "16"])
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("start poolshark serve");
+        let log = Arc::new(Mutex::new(String::new()));
+        let stderr = child.stderr.take().unwrap();
+        let sink = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                let mut log = sink.lock().unwrap();
+                log.push_str(&line);
+                log.push('\n');
+            }
+        });
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
@@ -39,7 +53,32 @@ impl Server {
             .and_then(|a| a.strip_suffix('/'))
             .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
             .to_string();
-        Server { child, addr }
+        Server { child, addr, log }
+    }
+
+    /// Whether the server logs a line containing `text` within `PATIENCE`.
+    fn logs(&self, text: &str) -> bool {
+        for _ in 0..600 {
+            if self.log.lock().unwrap().contains(text) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        false
+    }
+
+    /// Retry `connect` until a board is served, a bounded number of times: the connection
+    /// past its hello.
+    fn board_when_free(&self) -> Option<Client> {
+        for _ in 0..600 {
+            if let Ok(mut c) = self.try_connect(&[]) {
+                if c.recv()["type"] == "hello" {
+                    return Some(c);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        None
     }
 
     fn connect(&self) -> Client {
@@ -80,12 +119,32 @@ impl Server {
 
     /// The status line, headers and body of `GET path`.
     fn get(&self, path: &str) -> (String, String) {
-        let mut s = TcpStream::connect(&self.addr).unwrap();
+        self.get_as(path, &self.addr)
+    }
+
+    /// `get`, or `None` if the connection is refused or closed without an answer.
+    fn try_get(&self, path: &str) -> Option<(String, String)> {
+        let mut s = TcpStream::connect(&self.addr).ok()?;
         s.set_read_timeout(Some(PATIENCE)).unwrap();
         write!(
             s,
             "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
             self.addr
+        )
+        .ok()?;
+        let mut text = String::new();
+        s.read_to_string(&mut text).ok()?;
+        let (head, body) = text.split_once("\r\n\r\n")?;
+        Some((head.to_string(), body.to_string()))
+    }
+
+    /// `get` with this `Host` header.
+    fn get_as(&self, path: &str, host: &str) -> (String, String) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(PATIENCE)).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
         )
         .unwrap();
         let mut text = String::new();
@@ -319,6 +378,39 @@ fn analysis_reports_and_stops() {
     c.next("state");
     drop(c);
     server.board().ping();
+}
+
+#[test]
+fn analysis_asked_for_while_the_engine_thinks_waits_for_its_move() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    // A long think, so that the request surely comes while the engine thinks.
+    c.send(json!({"type":"level","movetime":3.0}));
+    c.next("state");
+    for on in [true, false] {
+        c.send(json!({"type":"new","white":"engine","black":"human"}));
+        c.next("state");
+        assert_eq!(c.play("11-15")["thinking"], true);
+        c.send(json!({"type":"analyze","on":on}));
+        let s = c.next("state");
+        assert_eq!(
+            (s["thinking"].as_bool(), s["analyzing"].as_bool()),
+            (Some(true), Some(on)),
+            "the engine's move goes on: {s}"
+        );
+        let s = c.next("state");
+        assert_eq!(s["ply"], 2, "the engine moved: {s}");
+        assert_eq!(
+            (s["thinking"].as_bool(), s["analyzing"].as_bool()),
+            (Some(false), Some(on))
+        );
+        if on {
+            // Then the analysis of the position after its move.
+            assert_eq!(c.recv()["type"], "info");
+            c.send(json!({"type":"stop"}));
+            assert_eq!(c.next("state")["analyzing"], false);
+        }
+    }
 }
 
 #[test]
@@ -601,42 +693,33 @@ fn connections_are_capped_and_other_sites_refused() {
     assert!(refused.is_err(), "a page from another site is refused");
 }
 
-/// Not a test: the time from sending a move to receiving the engine's move, at the default
-/// strength (1 s a move), over the socket. Run it with
-/// `cargo test --profile ci --test serve -- --ignored --nocapture measure`.
 #[test]
-#[ignore]
-fn measure_move_to_engine_move() {
+fn a_rebound_name_is_refused_and_the_servers_own_names_accepted() {
     let server = Server::start(&[]);
-    let mut c = server.connect();
-    c.next("hello");
-    c.next("state");
-    let mut times = Vec::new();
-    for _ in 0..8 {
-        let s = c.state();
-        if s["result"] != Value::Null || s["side"] != "black" {
-            break;
-        }
-        let mv = s["legal"][0]["hub"].as_str().unwrap().to_string();
-        let t = std::time::Instant::now();
-        c.send(json!({"type":"move","move":mv}));
-        let ply = s["ply"].as_u64().unwrap();
-        loop {
-            let s = c.next("state");
-            if s["ply"].as_u64() == Some(ply + 2) {
-                break;
-            }
-        }
-        times.push(t.elapsed().as_secs_f64());
-    }
-    times.sort_by(f64::total_cmp);
-    println!(
-        "move to engine move at 1 s a move: {} moves, min {:.3} s, median {:.3} s, max {:.3} s",
-        times.len(),
-        times[0],
-        times[times.len() / 2],
-        times[times.len() - 1]
+    let port = server.addr.rsplit(':').next().unwrap().to_string();
+    let evil = format!("evil.example:{port}");
+    let evil_origin = format!("http://{evil}");
+    // DNS rebinding: Host and Origin agree with each other, but name another site.
+    let refused = server.try_connect(&[("Host", &evil), ("Origin", &evil_origin)]);
+    assert!(refused.is_err(), "a rebound WebSocket is refused");
+    let refused = server.try_connect(&[("Host", &evil)]);
+    assert!(
+        refused.is_err(),
+        "a WebSocket for a rebound Host is refused"
     );
+    for path in ["/", "/board.js", "/ws"] {
+        let (head, _) = server.get_as(path, &evil);
+        assert!(head.starts_with("HTTP/1.1 403"), "{path}: {head}");
+    }
+    // The names it listens as.
+    for host in [format!("localhost:{port}"), server.addr.clone()] {
+        assert!(server.get_as("/", &host).0.starts_with("HTTP/1.1 200"));
+        let origin = format!("http://{host}");
+        let mut c = server
+            .try_connect(&[("Host", &host), ("Origin", &origin)])
+            .expect("the server's own name is accepted");
+        c.next("hello");
+    }
 }
 
 #[test]
@@ -689,4 +772,164 @@ fn the_engine_probes_endgame_tables_given_with_egdb() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--egdb"));
+}
+
+#[test]
+fn boards_past_the_memory_budget_are_refused_and_the_others_go_on() {
+    // Tables of 16 MiB in a budget of 40 MiB: two boards fit, a third does not.
+    let server = Server::start(&["--memory", "40"]);
+    let mut a = server.board();
+    let mut b = server.board();
+    let mut third = server.connect();
+    let e = third.error();
+    assert!(e.contains("not enough memory for another board"), "{e}");
+    assert!(server.logs("refused a board"), "the refusal is logged");
+    a.ping();
+    b.ping();
+    drop(a);
+    assert!(
+        server.board_when_free().is_some(),
+        "a closed board frees its memory"
+    );
+    b.ping();
+}
+
+#[test]
+fn a_hash_larger_than_the_memory_budget_is_an_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+        .args(["serve", "--port", "0", "--hash", "64", "--memory", "32"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("does not fit in the memory budget"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+/// Whether the server closes `s` (end of stream or reset) before `PATIENCE` runs out.
+fn closed_by_server(s: &mut TcpStream) -> bool {
+    s.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue, // a 408 or similar before the close
+            Err(e) => {
+                return !matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                )
+            }
+        }
+    }
+}
+
+#[test]
+fn idle_and_half_sent_requests_are_closed_after_the_header_timeout() {
+    let server = Server::start(&["--header-timeout", "2"]);
+    let mut half = TcpStream::connect(&server.addr).unwrap();
+    write!(half, "GET / HTTP/1.1\r\nHost: {}\r\nX-Slow:", server.addr).unwrap();
+    let mut silent = TcpStream::connect(&server.addr).unwrap();
+    assert!(closed_by_server(&mut half), "a half-sent header is closed");
+    assert!(
+        closed_by_server(&mut silent),
+        "a silent connection is closed"
+    );
+    // A kept-alive connection idle after its response is closed too.
+    let mut kept = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        kept,
+        "GET /style.css HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.addr
+    )
+    .unwrap();
+    assert!(
+        closed_by_server(&mut kept),
+        "an idle kept-alive connection is closed"
+    );
+    assert!(server.get("/").0.starts_with("HTTP/1.1 200"));
+}
+
+#[test]
+fn the_socket_cap_is_logged_and_the_server_answers_once_connections_close() {
+    let server = Server::start(&["--max-sockets", "8"]);
+    let idle: Vec<TcpStream> = (0..8)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    // The ninth is closed at once (it may take a moment for the server to count the 8).
+    let mut refused = false;
+    for _ in 0..100 {
+        let mut s = TcpStream::connect(&server.addr).unwrap();
+        write!(s, "GET / HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr).unwrap();
+        let mut text = String::new();
+        let _ = s.read_to_string(&mut text);
+        if text.is_empty() {
+            refused = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(refused, "a connection past the cap is closed");
+    assert!(server.logs("connection limit reached"), "the cap is logged");
+    drop(idle);
+    let mut answered = false;
+    for _ in 0..600 {
+        if server
+            .try_get("/")
+            .is_some_and(|(head, _)| head.starts_with("HTTP/1.1 200"))
+        {
+            answered = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(answered, "the server answers once the connections close");
+}
+
+#[test]
+fn a_silent_websocket_is_closed_and_its_board_freed() {
+    let server = Server::start(&[
+        "--max-connections",
+        "1",
+        "--ping-interval",
+        "0.3",
+        "--ping-timeout",
+        "2",
+    ]);
+    // A client that reads (and so answers pings) stays, past many ping intervals.
+    let mut live = server.board();
+    live.ws
+        .get_ref()
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let mut pings = 0;
+    for _ in 0..30 {
+        match live.ws.read() {
+            Ok(Message::Ping(_)) => pings += 1,
+            Ok(other) => panic!("unexpected {other:?}"),
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(e) => panic!("a live client was closed: {e}"),
+        }
+    }
+    assert!(pings > 0, "the server pings");
+    live.ws.get_ref().set_read_timeout(Some(PATIENCE)).unwrap();
+    live.ping();
+    drop(live);
+
+    // One that reads nothing: its board is taken, then freed.
+    let mut silent = server
+        .board_when_free()
+        .expect("the live board's slot is freed");
+    silent.next("state");
+    silent.send(json!({"type":"analyze","on":true}));
+    assert!(server.logs("closed a silent WebSocket") || server.logs("read nothing"));
+    assert!(
+        server.board_when_free().is_some(),
+        "the silent board's slot is freed"
+    );
+    drop(silent);
 }

@@ -121,7 +121,8 @@ enum Command {
     Egdb(egdb::EgdbCommand),
     /// Serve the board: a page to play and analyse in the browser, at the address printed
     /// (`poolshark board: http://127.0.0.1:8080/`). Each open board has its own game and
-    /// engine (a table of --hash MiB); at most --max-connections at once.
+    /// engine (a table of --hash MiB); at most --max-connections at once, and their tables
+    /// within --memory. Idle and silent clients are closed (docs/BOARD.md gives the limits).
     Serve(serve::ServeArgs),
 }
 

@@ -2,8 +2,13 @@
 //! speaks JSON over a WebSocket with it (docs/BOARD.md).
 //!
 //! `protocol` owns the messages and their checks, `session` one connection's game (testable
-//! without a socket), and `server` the routes, the connections and their searches.
+//! without a socket), `origin` the names the server answers to, `boards` who may open a
+//! board (count and memory), `limits` the limits and timeouts, and `server` the routes,
+//! the connections and their searches.
 
+pub mod boards;
+pub mod limits;
+pub mod origin;
 pub mod protocol;
 pub mod server;
 pub mod session;

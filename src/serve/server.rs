@@ -2,10 +2,17 @@
 //! `/ws`, one task per connection that reads requests in order, runs at most one search at
 //! a time on its own thread, and writes replies.
 //!
-//! Limits, so that no tab can hurt the process or another tab:
-//! - connections: at most `max_connections` at once; the next one gets an `error` and is
-//!   closed. Each has its own engine and table of `--hash` MiB, so memory stays under
-//!   `max_connections x hash` for the tables.
+//! Limits (`limits`), so that no tab or client can hurt the process or another tab:
+//! - sockets: at most `max_sockets` plain connections at once, below the open-files limit;
+//!   the next is closed at once and the server logs it. A request's head must arrive
+//!   within `header_timeout` of the connection opening or of its last response, so idle
+//!   and slow clients do not hold their sockets.
+//! - boards: at most `max_boards` WebSockets at once, and their tables of `--hash` MiB
+//!   each within the `--memory` budget (`boards`); the next one gets an `error` and is
+//!   closed, and the server logs it.
+//! - silence: a WebSocket is pinged after `ping_interval` without a message, and closed
+//!   (its board freed, its search stopped) without an answer within `ping_timeout`, as
+//!   is one that does not read what it is sent for that long.
 //! - messages: text only (a binary frame gets an `error`); 64 KiB, or 1 MiB for
 //!   `load_pdn` (an `error` beyond, the connection goes on); a frame over 2 MiB ends the
 //!   connection, as the WebSocket layer cannot read past it.
@@ -17,16 +24,24 @@
 use crate::core::Move;
 use crate::eval::Weights;
 use crate::search::{Engine, Limits, SearchControl};
+use crate::serve::boards::{table_bytes, Boards};
+use crate::serve::limits::ServeLimits;
+use crate::serve::origin::AllowedHosts;
 use crate::serve::protocol::{self, Reply, Request};
 use crate::serve::session::{info_reply, Done, Session};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
 /// The largest frame or message the WebSocket layer reads at all; `protocol::parse` checks
@@ -40,26 +55,34 @@ const INDEX_HTML: &str = include_str!("../../web/index.html");
 const BOARD_JS: &str = include_str!("../../web/board.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 
-/// What every connection shares: how to build its engine, and the connection count.
+/// What every connection shares: how to build its engine, and the limits.
 pub struct Config {
     pub hash_mb: usize,
     pub threads: usize,
     pub weights: Weights,
     /// Endgame tables every connection's engine probes (read once, shared).
     pub egdb: Option<Arc<crate::egdb::Egdb>>,
-    pub max_connections: usize,
+    pub limits: ServeLimits,
 }
 
 struct App {
     config: Config,
-    connections: AtomicUsize,
+    boards: Arc<Boards>,
+    hosts: AllowedHosts,
 }
 
-/// The router: the page's three files and the WebSocket.
-pub fn router(config: Config) -> Router {
+/// The router: the page's three files and the WebSocket, for a server listening on `listen`
+/// (the names it answers to, see `origin`).
+pub fn router(config: Config, listen: IpAddr) -> Router {
+    let boards = Boards::new(
+        config.limits.max_boards,
+        config.limits.memory_bytes,
+        table_bytes(config.hash_mb),
+    );
     let app = Arc::new(App {
         config,
-        connections: AtomicUsize::new(0),
+        boards,
+        hosts: AllowedHosts::new(listen),
     });
     Router::new()
         .route("/", get(|| file("text/html; charset=utf-8", INDEX_HTML)))
@@ -72,12 +95,105 @@ pub fn router(config: Config) -> Router {
             get(|| file("text/css; charset=utf-8", STYLE_CSS)),
         )
         .route("/ws", get(upgrade))
+        .layer(middleware::from_fn_with_state(Arc::clone(&app), check_host))
         .with_state(app)
 }
 
-/// Serve on `listener` until the process ends.
+/// Every request must name this server in its `Host` (a DNS-rebound name is refused).
+async fn check_host(
+    State(app): State<Arc<App>>,
+    request: axum::extract::Request,
+    next: middleware::Next,
+) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok());
+    if !host.is_some_and(|h| app.hosts.host(h)) {
+        log::warn!("refused a request for host {host:?}: not a name this server listens as");
+        return (
+            StatusCode::FORBIDDEN,
+            "this server answers only to its own address (Host refused)\n",
+        )
+            .into_response();
+    }
+    next.run(request).await
+}
+
+/// Serve on `listener` until the process ends: each connection on its own task, at most
+/// `max_sockets` at once, HTTP/1 with a deadline for each request's head.
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
-    axum::serve(listener, router(config)).await
+    let listen = listener.local_addr()?.ip();
+    let limits = config.limits.clone();
+    let app = router(config, listen);
+    let sockets = Arc::new(AtomicUsize::new(0));
+    // Log once each time the cap is reached, not once per refused connection.
+    let mut at_cap = false;
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of descriptors (EMFILE) or a connection reset before it was taken:
+                // wait a little, so that a full table is not a busy loop.
+                log::warn!("cannot accept a connection: {e}");
+                tokio::time::sleep(ACCEPT_RETRY).await;
+                continue;
+            }
+        };
+        let Some(socket) = SocketSlot::take(&sockets, limits.max_sockets) else {
+            if !at_cap {
+                log::warn!(
+                    "connection limit reached: {} sockets open (--max-sockets); new \
+                     connections are closed until some end",
+                    limits.max_sockets
+                );
+                at_cap = true;
+            }
+            drop(stream);
+            continue;
+        };
+        if at_cap {
+            log::warn!("connections accepted again");
+            at_cap = false;
+        }
+        let service = TowerToHyperService::new(app.clone());
+        let header_timeout = limits.header_timeout;
+        tokio::spawn(async move {
+            let _socket = socket;
+            let _ = stream.set_nodelay(true);
+            let served = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades()
+                .await;
+            if let Err(e) = served {
+                log::debug!("connection ended: {e}");
+            }
+        });
+    }
+}
+
+/// How long to wait after a failed `accept`.
+const ACCEPT_RETRY: Duration = Duration::from_millis(50);
+
+/// An open socket's place under `max_sockets`; dropping it frees the place.
+struct SocketSlot(Arc<AtomicUsize>);
+
+impl SocketSlot {
+    fn take(open: &Arc<AtomicUsize>, max: usize) -> Option<SocketSlot> {
+        open.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+            (n < max).then_some(n + 1)
+        })
+        .ok()
+        .map(|_| SocketSlot(Arc::clone(open)))
+    }
+}
+
+impl Drop for SocketSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 async fn file(content_type: &'static str, body: &'static str) -> Response {
@@ -93,22 +209,17 @@ async fn file(content_type: &'static str, body: &'static str) -> Response {
 
 /// Accept a WebSocket from this server's own page. A page from another site (its
 /// `Origin` names another host) could otherwise drive the engine from the user's browser.
+/// The `Origin` is checked against the names the server listens as, not against the
+/// request's own `Host`, which a rebound name sets too.
 async fn upgrade(
     headers: HeaderMap,
     State(app): State<Arc<App>>,
     ws: WebSocketUpgrade,
 ) -> Response {
     if let Some(origin) = headers.get(header::ORIGIN) {
-        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
         let origin = origin.to_str().ok();
-        let same = match (origin, host) {
-            (Some(o), Some(h)) => o
-                .strip_prefix("http://")
-                .or_else(|| o.strip_prefix("https://"))
-                .is_some_and(|o| o.eq_ignore_ascii_case(h)),
-            _ => false,
-        };
-        if !same {
+        if !origin.is_some_and(|o| app.hosts.origin(o)) {
+            log::warn!("refused a WebSocket from origin {origin:?}");
             return (
                 StatusCode::FORBIDDEN,
                 "WebSocket from another site refused\n",
@@ -121,41 +232,36 @@ async fn upgrade(
         .on_upgrade(move |socket| connection(socket, app))
 }
 
-/// A connection slot; dropping it frees the slot.
-struct Slot(Arc<App>);
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.connections.fetch_sub(1, Ordering::SeqCst);
+/// Write one message, giving up after `limit` (a client that does not read).
+async fn send_message(socket: &mut WebSocket, message: Message, limit: Duration) -> bool {
+    match tokio::time::timeout(limit, socket.send(message)).await {
+        Ok(sent) => sent.is_ok(),
+        Err(_) => {
+            log::warn!(
+                "closed a WebSocket that read nothing for {:.1} s",
+                limit.as_secs_f64()
+            );
+            false
+        }
     }
 }
 
-fn take_slot(app: &Arc<App>) -> Option<Slot> {
-    let max = app.config.max_connections;
-    app.connections
-        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-            (n < max).then_some(n + 1)
-        })
-        .ok()
-        .map(|_| Slot(Arc::clone(app)))
-}
-
-async fn send(socket: &mut WebSocket, reply: &Reply) -> bool {
-    socket
-        .send(Message::Text(reply.to_json().into()))
-        .await
-        .is_ok()
+async fn send(socket: &mut WebSocket, reply: &Reply, limit: Duration) -> bool {
+    send_message(socket, Message::Text(reply.to_json().into()), limit).await
 }
 
 /// One connection, from hello to close.
 async fn connection(mut socket: WebSocket, app: Arc<App>) {
-    let Some(_slot) = take_slot(&app) else {
-        let max = app.config.max_connections;
-        let message =
-            format!("the server is full: {max} boards are open (the limit); close one and reload");
-        send(&mut socket, &Reply::error(message)).await;
-        let _ = socket.send(Message::Close(None)).await;
-        return;
+    let limits = app.config.limits.clone();
+    let limit = limits.ping_timeout;
+    let _board = match app.boards.admit() {
+        Ok(board) => board,
+        Err(refusal) => {
+            log::warn!("refused a board: {refusal}");
+            send(&mut socket, &Reply::error(refusal.to_string()), limit).await;
+            send_message(&mut socket, Message::Close(None), limit).await;
+            return;
+        }
     };
     let (hash, threads) = (app.config.hash_mb, app.config.threads);
     let weights = app.config.weights.clone();
@@ -170,14 +276,8 @@ async fn connection(mut socket: WebSocket, app: Arc<App>) {
     .await;
     let engine = match engine {
         Ok(Ok(e)) => e,
-        Ok(Err(e)) => {
-            send(&mut socket, &Reply::error(format!("no engine: {e}"))).await;
-            return;
-        }
-        Err(e) => {
-            send(&mut socket, &Reply::error(format!("no engine: {e}"))).await;
-            return;
-        }
+        Ok(Err(e)) => return no_engine(&mut socket, e.to_string(), limit).await,
+        Err(e) => return no_engine(&mut socket, e.to_string(), limit).await,
     };
     let (tx, mut events) = mpsc::unbounded_channel();
     let mut conn = Connection {
@@ -192,31 +292,61 @@ async fn connection(mut socket: WebSocket, app: Arc<App>) {
         version: env!("CARGO_PKG_VERSION"),
     });
     conn.push_state();
+    // When the client was last heard from, and when it was pinged since, if it was.
+    let mut heard = Instant::now();
+    let mut pinged: Option<Instant> = None;
     loop {
         for reply in std::mem::take(&mut conn.out) {
-            if !send(&mut socket, &reply).await {
+            if !send(&mut socket, &reply, limit).await {
                 conn.stop().await;
                 return;
             }
         }
+        let wake = match pinged {
+            Some(at) => at + limits.ping_timeout,
+            None => heard + limits.ping_interval,
+        };
         tokio::select! {
-            message = socket.recv() => match message {
-                Some(Ok(Message::Text(text))) => conn.request(text.as_str()).await,
-                Some(Ok(Message::Binary(_))) => conn.out.push(Reply::error(
-                    "binary messages are not read: send JSON text",
-                )),
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-                Some(Ok(Message::Close(_))) | None => break,
-                Some(Err(e)) => {
-                    // A frame past MAX_FRAME, or a broken socket: the stream cannot go on.
-                    send(&mut socket, &Reply::error(format!("connection closed: {e}"))).await;
-                    break;
+            message = socket.recv() => {
+                heard = Instant::now();
+                pinged = None;
+                match message {
+                    Some(Ok(Message::Text(text))) => conn.request(text.as_str()).await,
+                    Some(Ok(Message::Binary(_))) => conn.out.push(Reply::error(
+                        "binary messages are not read: send JSON text",
+                    )),
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Err(e)) => {
+                        // A frame past MAX_FRAME, or a broken socket: the stream cannot go on.
+                        let reply = Reply::error(format!("connection closed: {e}"));
+                        send(&mut socket, &reply, limit).await;
+                        break;
+                    }
                 }
             },
             Some(event) = events.recv() => conn.event(event).await,
+            _ = tokio::time::sleep_until(wake.into()) => {
+                if pinged.is_some() {
+                    log::warn!(
+                        "closed a silent WebSocket: no answer to a ping in {:.1} s",
+                        limits.ping_timeout.as_secs_f64()
+                    );
+                    break;
+                }
+                if !send_message(&mut socket, Message::Ping(Default::default()), limit).await {
+                    break;
+                }
+                pinged = Some(Instant::now());
+            }
         }
     }
     conn.stop().await;
+}
+
+async fn no_engine(socket: &mut WebSocket, why: String, limit: Duration) {
+    log::warn!("refused a board: no engine: {why}");
+    send(socket, &Reply::error(format!("no engine: {why}")), limit).await;
 }
 
 /// What a search thread reports.
@@ -285,7 +415,15 @@ impl Connection {
                 Ok(Done::Changed { auto: false })
             }
             Request::Analyze { on } => {
-                self.stop().await;
+                // The engine's move is not analysis: only `stop` drops it. Analysis, if on,
+                // starts once the move is played (`next_search`).
+                if self
+                    .search
+                    .as_ref()
+                    .is_none_or(|s| s.kind == Kind::Analysis)
+                {
+                    self.stop().await;
+                }
                 self.session.analyzing = on;
                 Ok(Done::Changed { auto: false })
             }

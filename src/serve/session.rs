@@ -573,14 +573,15 @@ mod tests {
             .load_pdn("[GameType \"23,W,8,8,A1,0\"]\n1. 11-15 *")
             .is_ok());
         assert!(t.load_pdn("1. 11-17 *").unwrap_err().starts_with("bad PDN"));
-        // Two kings walking to and fro: legal text, but longer than a board loads.
+        // Two kings walking to and fro, as long as a board loads: each move is legal text,
+        // but the third repetition ends the game, and a move after it is refused.
         let mut long = String::from("[FEN \"W:WK30:BK3\"]\n");
         for _ in 0..(MAX_PLIES / 4 + 1) {
             long.push_str("30-26 3-7 26-30 7-3 ");
         }
         long.push('*');
         let e = t.load_pdn(&long).unwrap_err();
-        assert!(e.contains("at most"), "{e}");
+        assert!(e.contains("after the game ended"), "{e}");
         assert_eq!(
             t.state().history.len(),
             1,

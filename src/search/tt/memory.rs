@@ -126,14 +126,6 @@ impl Drop for Memory {
     }
 }
 
-/// The machine's memory in bytes, from /proc/meminfo (`None` where it cannot be read).
-pub(super) fn machine_bytes() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib.saturating_mul(1024))
-}
-
 /// Ask Linux to back the table with transparent huge pages (2 MiB) where it can. Every probe
 /// lands on a random page, so with 4 KiB pages nearly every one also misses the TLB and walks
 /// the page tables; with huge pages a 64 MiB table needs 32 TLB entries instead of 16,384.

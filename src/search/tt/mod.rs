@@ -196,12 +196,13 @@ impl TranspositionTable {
         })
     }
 
-    /// The largest table allowed on this machine: at most half its memory, within the
-    /// table's own limits. Without /proc/meminfo, 2^26 entries (1 GiB).
+    /// The largest table allowed on this machine: at most half its memory (or of its
+    /// cgroup's limit), within the table's own limits. Where the memory cannot be read,
+    /// 2^26 entries (1 GiB).
     pub fn max_log2_here() -> u32 {
         static MAX: OnceLock<u32> = OnceLock::new();
         *MAX.get_or_init(|| {
-            let Some(bytes) = memory::machine_bytes() else {
+            let Some(bytes) = crate::machine::memory_bytes() else {
                 return 26;
             };
             let entries = (bytes / 2) / Self::ENTRY_BYTES as u64;

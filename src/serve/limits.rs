@@ -1,0 +1,63 @@
+//! The board server's limits and timeouts, in one place, with their defaults: what keeps
+//! idle or silent clients from holding the sockets and boards that others need.
+
+use std::time::Duration;
+
+/// Descriptors kept for the rest of the process (tables, endgame files, threads, logs)
+/// when the socket cap is taken from the open-files limit.
+const RESERVED_FILES: u64 = 64;
+/// The socket cap where the open-files limit cannot be read.
+const FALLBACK_SOCKETS: usize = 512;
+/// The memory budget where the machine's memory cannot be read: 1 GiB.
+const FALLBACK_MEMORY: u64 = 1 << 30;
+
+#[derive(Clone, Debug)]
+pub struct ServeLimits {
+    /// Boards (WebSockets with an engine) open at once.
+    pub max_boards: usize,
+    /// Bytes all boards' tables may take together (`--memory`).
+    pub memory_bytes: u64,
+    /// Plain HTTP connections open at once (a WebSocket counts here until it is one); the
+    /// next is closed at once, with a log line.
+    pub max_sockets: usize,
+    /// A request's head must have arrived this long after the connection opened or its
+    /// last response was sent, or the connection is closed (slow or idle clients).
+    pub header_timeout: Duration,
+    /// A WebSocket silent this long is pinged...
+    pub ping_interval: Duration,
+    /// ...and closed, its board freed, if nothing comes back this long after. A write that
+    /// waits this long for a client that does not read closes it too.
+    pub ping_timeout: Duration,
+}
+
+impl ServeLimits {
+    pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+    pub const PING_INTERVAL: Duration = Duration::from_secs(20);
+    pub const PING_TIMEOUT: Duration = Duration::from_secs(20);
+
+    /// The defaults for `max_boards` boards, from what this machine allows.
+    pub fn new(max_boards: usize) -> ServeLimits {
+        ServeLimits {
+            max_boards,
+            memory_bytes: ServeLimits::default_memory(),
+            max_sockets: ServeLimits::default_max_sockets(max_boards),
+            header_timeout: ServeLimits::HEADER_TIMEOUT,
+            ping_interval: ServeLimits::PING_INTERVAL,
+            ping_timeout: ServeLimits::PING_TIMEOUT,
+        }
+    }
+
+    /// Half the memory this process may use (its cgroup's limit where lower than the RAM).
+    pub fn default_memory() -> u64 {
+        crate::machine::memory_bytes().map_or(FALLBACK_MEMORY, |b| b / 2)
+    }
+
+    /// Below the open-files limit: the descriptors kept for the process and for the boards'
+    /// WebSockets (which no longer count as sockets once upgraded) stay free.
+    pub fn default_max_sockets(max_boards: usize) -> usize {
+        crate::machine::open_files_limit().map_or(FALLBACK_SOCKETS, |n| {
+            let keep = RESERVED_FILES + max_boards as u64;
+            (n.saturating_sub(keep).max(n / 2).max(1)).min(usize::MAX as u64) as usize
+        })
+    }
+}
