@@ -5,14 +5,17 @@
 # target/soak), so a stopped run resumes at the first unfinished shard. Prints one line:
 #   soak games N forfeits F time-losses T worst-move S
 # (S in seconds, the longest move the runner charged) and exits 1 if F or T is not 0.
-# Usage: scripts/soak.sh [games] [out-dir]     Nothing else that times moves may run meanwhile.
+# Usage: scripts/soak.sh [games] [out-dir]     env: BIN=path soaks another build (no cargo build)
+# Nothing else that times moves may run meanwhile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES=${1:-1000}
 OUT=${2:-target/soak}
 SHARDS=10
-BIN=target/release/poolshark
-cargo build --release --quiet
+if [ -z "${BIN:-}" ]; then
+  BIN=target/release/poolshark
+  cargo build --release --quiet
+fi
 mkdir -p "$OUT"
 for i in $(seq 0 $((SHARDS - 1))); do
   pdn="$OUT/shard$i.pdn"

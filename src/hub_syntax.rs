@@ -183,7 +183,7 @@ pub fn tokenize(line: &str) -> Result<Option<Line>, SyntaxError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn args(line: &str) -> Vec<(String, Option<String>)> {
@@ -229,18 +229,22 @@ mod tests {
         assert_eq!(tokenize("  \tping").unwrap().unwrap().name, "ping");
     }
 
+    /// Lines whose syntax is wrong; `hub::command`'s tests check it reports each of them as
+    /// a syntax error too.
+    pub(crate) const MALFORMED: &[&str] = &[
+        r#"pos moves="11-15"#,
+        "level depth=",
+        "level depth==3",
+        "= x",
+        r#""go""#,
+        "go =think",
+        r#"go "think""#,
+        r#"pos fen="B:W21-32:B1-12"x"#,
+    ];
+
     #[test]
     fn malformed_lines_are_errors() {
-        for line in [
-            r#"pos moves="11-15"#,
-            "level depth=",
-            "level depth==3",
-            "= x",
-            r#""go""#,
-            "go =think",
-            r#"go "think""#,
-            r#"pos fen="B:W21-32:B1-12"x"#,
-        ] {
+        for line in MALFORMED {
             assert!(tokenize(line).is_err(), "{line}");
         }
     }

@@ -375,16 +375,7 @@ mod tests {
 
     #[test]
     fn malformed_lines_are_errors() {
-        for line in [
-            r#"pos moves="11-15"#,
-            "level depth=",
-            "level depth==3",
-            "= x",
-            r#""go""#,
-            "go =think",
-            r#"go "think""#,
-            r#"pos fen="B:W21-32:B1-12"x"#,
-        ] {
+        for line in crate::hub_syntax::tests::MALFORMED {
             assert!(matches!(parse(line), Err(HubError::Syntax(_))), "{line}");
         }
     }
