@@ -253,8 +253,11 @@ impl Engine {
         // wait short (the search then ends at once).
         let readiness = self.tt.readiness();
         while !readiness.wait_for(Duration::from_millis(10)) && !control.is_stopped() {}
-        control.start();
+        // Set-up that needs no clock comes before it starts: the attack tables (built once
+        // per process) and the reduction table (once per search, shared by every thread).
         crate::core::attacks::init();
+        let reductions = worker::Reductions::new(&self.params);
+        control.start();
         self.tt.new_search();
         let root = *game.position();
         let root_moves = crate::core::movegen::legal_moves(&root);
@@ -322,6 +325,7 @@ impl Engine {
             max_depth,
             keep_going: limits.infinite,
             analyze: limits.analyze,
+            reductions: &reductions,
             results: Mutex::new(vec![None; self.threads]),
         };
         let history = game.repetition_keys();

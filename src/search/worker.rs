@@ -30,6 +30,27 @@ const POLL_INTERVAL: u64 = 256;
 /// share its last row or column.
 const LMR_TABLE: usize = 64;
 
+/// Quiet-move reductions in plies, by remaining depth and move number:
+/// `lmr_base + ln(depth) ln(move) / lmr_divisor`, none for the first move or at depth 0.
+pub struct Reductions([[i32; LMR_TABLE]; LMR_TABLE]);
+
+impl Reductions {
+    pub fn new(p: &SearchParams) -> Reductions {
+        let mut table = [[0; LMR_TABLE]; LMR_TABLE];
+        for (d, row) in table.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (p.lmr_base + (d as f64).ln() * (m as f64).ln() / p.lmr_divisor) as i32;
+            }
+        }
+        Reductions(table)
+    }
+
+    #[inline]
+    fn get(&self, depth: i32, move_number: usize) -> i32 {
+        self.0[(depth.max(0) as usize).min(LMR_TABLE - 1)][move_number.min(LMR_TABLE - 1)]
+    }
+}
+
 /// `COUNT_KEYS` holds first the keys of the lone king's counts (R19)...
 const LONE_COUNT_KEYS: usize = 16;
 /// ...then those of the 40-move counts from `QUIET_COUNT_EXACT_FROM` on (R18).
@@ -85,6 +106,8 @@ pub struct Shared<'a> {
     /// Infinite: after the last iteration, wait for a stop instead of returning.
     pub keep_going: bool,
     pub analyze: bool,
+    /// The late-move reductions, built once per search from `params`, before its clock.
+    pub reductions: &'a Reductions,
     /// Each thread's last finished iteration.
     pub results: Mutex<Vec<Option<ThreadResult>>>,
 }
@@ -135,8 +158,6 @@ pub struct Worker<'a> {
     stopped: bool,
     leaf_plies: u64,
     leaves: u64,
-    /// Quiet-move reductions by [depth][move number], in plies.
-    lmr: Vec<[i32; LMR_TABLE]>,
 }
 
 impl<'a> Worker<'a> {
@@ -148,18 +169,6 @@ impl<'a> Worker<'a> {
         history: &[u64],
     ) -> Worker<'a> {
         let p = shared.params;
-        let lmr = (0..LMR_TABLE)
-            .map(|d| {
-                let mut row = [0; LMR_TABLE];
-                for (m, r) in row.iter_mut().enumerate().skip(1) {
-                    if d > 0 {
-                        *r =
-                            (p.lmr_base + (d as f64).ln() * (m as f64).ln() / p.lmr_divisor) as i32;
-                    }
-                }
-                row
-            })
-            .collect();
         // One key for each full-width ply of the line.
         let mut keys = Vec::with_capacity(history.len() + MAX_SEARCH_PLY);
         keys.extend_from_slice(history);
@@ -176,7 +185,6 @@ impl<'a> Worker<'a> {
             stopped: false,
             leaf_plies: 0,
             leaves: 0,
-            lmr,
         }
     }
 
@@ -529,7 +537,7 @@ impl<'a> Worker<'a> {
             let quiet = !mv.is_capture() && !crowns && !self.heur.is_killer(ply, &mv);
             let mut r = 0;
             if quiet && depth >= p.lmr_min_depth && i >= p.lmr_min_moves {
-                r = self.lmr[(depth as usize).min(LMR_TABLE - 1)][i.min(LMR_TABLE - 1)];
+                r = self.shared.reductions.get(depth, i);
                 if pv_node {
                     r -= 1;
                 }
@@ -646,6 +654,30 @@ impl<'a> Worker<'a> {
 mod tests {
     use super::*;
     use crate::core::notation::parse_fen;
+
+    /// The table is the formula, grows with depth and move number, never reduces the first
+    /// move or depth 0, and clamps beyond its last row and column.
+    #[test]
+    fn reductions_follow_the_formula() {
+        let p = SearchParams::default();
+        let r = Reductions::new(&p);
+        for d in 0..LMR_TABLE as i32 {
+            assert_eq!(r.get(d, 0), 0);
+            for m in 1..LMR_TABLE {
+                let want = if d == 0 {
+                    0
+                } else {
+                    (p.lmr_base + (d as f64).ln() * (m as f64).ln() / p.lmr_divisor) as i32
+                };
+                assert_eq!(r.get(d, m), want, "depth {d} move {m}");
+                assert!(r.get(d, m) >= r.get(d, m - 1));
+                if d > 0 {
+                    assert!(r.get(d, m) >= r.get(d - 1, m));
+                }
+            }
+        }
+        assert_eq!(r.get(500, 900), r.get(63, 63));
+    }
 
     #[test]
     fn table_keys_separate_counts_that_can_matter() {
