@@ -144,6 +144,21 @@ pub fn pick_best(results: &[Option<ThreadResult>]) -> Option<ThreadResult> {
     best.cloned()
 }
 
+/// A node of the full-width search once its moves are generated: what the move loop
+/// (`search_moves`) reads, for the node itself and for ProbCut's shallower look at it.
+#[derive(Clone, Copy)]
+struct Node<'n> {
+    pos: &'n Position,
+    counts: DrawCounts,
+    moves: &'n MoveList,
+    /// The table's best move, as an index into `moves`.
+    hash_index: Option<u8>,
+    /// The table key (`tt_key`).
+    key: u64,
+    depth: i32,
+    ply: usize,
+}
+
 pub struct Worker<'a> {
     id: usize,
     shared: &'a Shared<'a>,
@@ -438,19 +453,35 @@ impl<'a> Worker<'a> {
             return Score::loss_in(ply as i32);
         }
 
+        let node = Node {
+            pos,
+            counts,
+            moves: &moves,
+            hash_index: entry.and_then(|e| e.move_index),
+            key,
+            depth,
+            ply,
+        };
+
         // 7. ProbCut: a shallower search that clears beta by a margin predicts a cut-off.
-        //    (No null move: zugzwang is everywhere in draughts.)
+        //    (No null move: zugzwang is everywhere in draughts.) It searches this node's
+        //    moves again, with the key and hash move already in hand.
         if !pv_node && ply > 0 && depth >= p.probcut_min_depth && !beta.is_decisive() {
             let rbeta = beta + p.probcut_margin;
             if !rbeta.is_decisive() {
-                let s = self.search_inner(
-                    pos,
-                    counts,
-                    rbeta - 1,
-                    rbeta,
-                    depth - p.probcut_reduction,
-                    ply,
-                );
+                let reduced = depth - p.probcut_reduction;
+                let s = if reduced <= 0 {
+                    self.qsearch(pos, rbeta - 1, rbeta, ply)
+                } else {
+                    self.search_moves(
+                        Node {
+                            depth: reduced,
+                            ..node
+                        },
+                        rbeta - 1,
+                        rbeta,
+                    )
+                };
                 if self.stopped {
                     return Score::ZERO;
                 }
@@ -465,53 +496,20 @@ impl<'a> Worker<'a> {
             depth += 1;
         }
 
-        self.search_moves(
-            pos,
-            counts,
-            &moves,
-            entry.and_then(|e| e.move_index),
-            alpha,
-            beta,
-            depth,
-            ply,
-            key,
-        )
-    }
-
-    /// The same node searched again (ProbCut), without re-counting draws.
-    fn search_inner(
-        &mut self,
-        pos: &Position,
-        counts: DrawCounts,
-        alpha: Score,
-        beta: Score,
-        depth: i32,
-        ply: usize,
-    ) -> Score {
-        if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
-        }
-        let mut moves = MoveList::new();
-        movegen::generate(pos, &mut moves);
-        let key = tt_key(pos, counts);
-        let hash = self.shared.tt.probe(key).and_then(|e| e.move_index);
-        self.search_moves(pos, counts, &moves, hash, alpha, beta, depth, ply, key)
+        self.search_moves(Node { depth, ..node }, alpha, beta)
     }
 
     /// 9-11. The move loop: ordering, late-move reductions, PVS, and the table store.
-    #[allow(clippy::too_many_arguments)]
-    fn search_moves(
-        &mut self,
-        pos: &Position,
-        counts: DrawCounts,
-        moves: &MoveList,
-        hash_index: Option<u8>,
-        mut alpha: Score,
-        beta: Score,
-        depth: i32,
-        ply: usize,
-        key: u64,
-    ) -> Score {
+    fn search_moves(&mut self, node: Node<'_>, mut alpha: Score, beta: Score) -> Score {
+        let Node {
+            pos,
+            counts,
+            moves,
+            hash_index,
+            key,
+            depth,
+            ply,
+        } = node;
         let p = self.shared.params;
         let pv_node = beta.0 - alpha.0 > 1;
         let alpha_orig = alpha;
