@@ -210,6 +210,49 @@ pub fn read_to_string(path: &Path, kind: Kind) -> Result<String, FileError> {
     String::from_utf8(read(path, kind)?).map_err(|_| FileError::new(path, Why::NotText))
 }
 
+/// Read one line of at most `max` bytes into `line` (without its end). Returns the line's
+/// full length (a `\r` before the `\n` is not part of it), or `None` at the end of input;
+/// the bytes past `max` are read and dropped. Every line reader of the crate uses it: files
+/// (`lines`) and the match client's engine output.
+pub fn read_line_capped(
+    input: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<usize>> {
+    line.clear();
+    let mut length = 0usize;
+    // The line's last byte so far, to drop the `\r` of a "\r\n" end from the length too.
+    let mut last = None;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok((length > 0).then_some(length));
+        }
+        let (chunk, used, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], i + 1, true),
+            None => (buf, buf.len(), false),
+        };
+        length += chunk.len();
+        last = chunk.last().copied().or(last);
+        let room = max.saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        input.consume(used);
+        if end {
+            if last == Some(b'\r') {
+                length -= 1;
+                if line.len() > length {
+                    line.pop();
+                }
+            }
+            return Ok(Some(length));
+        }
+    }
+}
+
 /// The lines of the regular file at `path` (a symlink to one is followed), read as a stream:
 /// memory holds one line, never the file, so the file may be of any size, but no line may be
 /// longer than `max_line` bytes. Line breaks (`\n` or `\r\n`) are not part of the lines,
@@ -243,22 +286,13 @@ impl Iterator for Lines {
             return None;
         }
         let mut buf = Vec::new();
-        // Room for the line, its "\r\n", and one byte more to tell a line that is too long.
-        let most = self.max_line as u64 + 3;
-        let line = match (&mut self.reader).take(most).read_until(b'\n', &mut buf) {
-            Ok(0) => return None,
-            Ok(_) => {
-                if buf.last() == Some(&b'\n') {
-                    buf.pop();
-                    if buf.last() == Some(&b'\r') {
-                        buf.pop();
-                    }
-                }
-                if buf.len() > self.max_line {
-                    Err(FileError::new(&self.path, Why::LineTooLong(self.max_line)))
-                } else {
-                    String::from_utf8(buf).map_err(|_| FileError::new(&self.path, Why::NotText))
-                }
+        let line = match read_line_capped(&mut self.reader, &mut buf, self.max_line) {
+            Ok(None) => return None,
+            Ok(Some(length)) if length > self.max_line => {
+                Err(FileError::new(&self.path, Why::LineTooLong(self.max_line)))
+            }
+            Ok(Some(_)) => {
+                String::from_utf8(buf).map_err(|_| FileError::new(&self.path, Why::NotText))
             }
             Err(e) => Err(FileError::io(&self.path, e)),
         };
@@ -519,6 +553,26 @@ mod tests {
         assert!(matches!(e.why, Why::Io(_)), "{e}");
         assert_eq!(entries(&dir), ["out.txt"]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn lines_are_capped() {
+        let text = b"short\r\nabcd\r\nabcdefghij\nlast".to_vec();
+        let mut input = std::io::Cursor::new(text);
+        let mut line = Vec::new();
+        // The "\r\n" end counts in neither the line nor its length.
+        assert_eq!(read_line_capped(&mut input, &mut line, 4).unwrap(), Some(5));
+        assert_eq!(line, b"shor");
+        assert_eq!(read_line_capped(&mut input, &mut line, 4).unwrap(), Some(4));
+        assert_eq!(line, b"abcd");
+        assert_eq!(
+            read_line_capped(&mut input, &mut line, 4).unwrap(),
+            Some(10)
+        );
+        assert_eq!(line, b"abcd");
+        assert_eq!(read_line_capped(&mut input, &mut line, 9).unwrap(), Some(4));
+        assert_eq!(line, b"last");
+        assert_eq!(read_line_capped(&mut input, &mut line, 9).unwrap(), None);
     }
 
     #[test]

@@ -7,9 +7,10 @@
 //! `tokenize`). Its stderr goes to a log file, and the last lines are kept to explain a
 //! failure.
 
+use crate::files::read_line_capped;
 use crate::hub_syntax::{command_name, quote, tokenize};
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
@@ -110,41 +111,6 @@ impl StderrTail {
             .wait_timeout_while(guard, STDERR_GRACE, |(_, closed)| !*closed)
             .unwrap_or_else(|e| e.into_inner());
         guard.0.iter().cloned().collect()
-    }
-}
-
-/// Read one line of at most `max` bytes into `line` (without its end). Returns the line's
-/// full length, or `None` at the end of input; the bytes past `max` are read and dropped.
-pub fn read_line_capped(
-    input: &mut impl BufRead,
-    line: &mut Vec<u8>,
-    max: usize,
-) -> std::io::Result<Option<usize>> {
-    line.clear();
-    let mut length = 0usize;
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok((length > 0).then_some(length));
-        }
-        let (chunk, used, end) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], i + 1, true),
-            None => (buf, buf.len(), false),
-        };
-        length += chunk.len();
-        let room = max.saturating_sub(line.len());
-        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        input.consume(used);
-        if end {
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            return Ok(Some(length));
-        }
     }
 }
 
@@ -441,22 +407,5 @@ mod tests {
             field("info pv=\"a move=9-14\" depth=3", "move").as_deref(),
             None
         );
-    }
-
-    #[test]
-    fn lines_are_capped() {
-        let text = b"short\r\nabcdefghij\nlast".to_vec();
-        let mut input = std::io::Cursor::new(text);
-        let mut line = Vec::new();
-        assert_eq!(read_line_capped(&mut input, &mut line, 4).unwrap(), Some(6));
-        assert_eq!(line, b"shor");
-        assert_eq!(
-            read_line_capped(&mut input, &mut line, 4).unwrap(),
-            Some(10)
-        );
-        assert_eq!(line, b"abcd");
-        assert_eq!(read_line_capped(&mut input, &mut line, 9).unwrap(), Some(4));
-        assert_eq!(line, b"last");
-        assert_eq!(read_line_capped(&mut input, &mut line, 9).unwrap(), None);
     }
 }
