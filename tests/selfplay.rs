@@ -1,5 +1,5 @@
-//! Self-play data: every line is a valid quiet position (no pending capture) with a result,
-//! and the same seed gives the same data.
+//! Self-play data: every line is a valid quiet position (no pending capture) with a result
+//! and its game's id, and the same seed gives the same data.
 
 use poolshark::core::movegen::has_capture;
 use poolshark::core::notation::parse_fen;
@@ -33,11 +33,17 @@ fn selfplay_lines_are_quiet_positions_with_results() {
     let text = generate(7);
     assert!(text.lines().count() > 20);
     let mut searched = 0;
+    let mut games = std::collections::HashSet::new();
     for line in text.lines() {
         let fields: Vec<&str> = line.split(" ; ").collect();
-        let [fen, result, search] = fields[..] else {
-            panic!("expected FEN ; result ; search: {line}")
+        let [fen, result, search, game] = fields[..] else {
+            panic!("expected FEN ; result ; search ; game: {line}")
         };
+        // Game ids are the run's seed and the game's index.
+        let (seed, index) = game.split_once('-').expect("SEED-INDEX");
+        assert_eq!(seed, "7", "{line}");
+        assert!(index.parse::<usize>().unwrap() < 4, "{line}");
+        games.insert(game.to_string());
         let pos = parse_fen(fen).unwrap_or_else(|e| panic!("{line}: {e}"));
         assert!(!has_capture(&pos), "{line}");
         assert!(["0", "0.5", "1"].contains(&result), "{line}");
@@ -49,6 +55,7 @@ fn selfplay_lines_are_quiet_positions_with_results() {
     }
     // The opening and random plies are not searched; the rest are.
     assert!(searched > text.lines().count() / 2, "{searched}");
+    assert_eq!(games.len(), 4, "{games:?}");
     assert_eq!(text, generate(7));
 }
 

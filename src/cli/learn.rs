@@ -102,11 +102,11 @@ impl LearnArgs {
         }
         let k = self.k.unwrap_or_else(|| learn::fit_k(&all));
         all.blend(self.lambda, k);
-        let duplicates = all.duplicates;
+        let (duplicates, kings_only) = (all.duplicates, all.kings_only);
         let states = learn::coverage(&all);
         let (train, held) = all.hold_out();
         errln!(
-            "positions {} (held out {}, duplicates dropped {duplicates}) window states seen {states} K {k:.6} loaded in {:.1}s",
+            "positions {} (held out {}, duplicates dropped {duplicates}, king endings dropped {kings_only}) window states seen {states} K {k:.6} loaded in {:.1}s",
             train.len() + held.len(),
             held.len(),
             t0.elapsed().as_secs_f64()

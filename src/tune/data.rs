@@ -21,6 +21,9 @@ pub struct Samples {
     pub search: Vec<f32>,
     /// What the fit aims at (White's expected score): the result unless `blend` changed it.
     pub targets: Vec<f32>,
+    /// Each position's game (`dataline::game_hash`), where its line named one: the
+    /// held-out split keeps a game's positions together.
+    pub games: Vec<Option<u64>>,
 }
 
 impl Samples {
@@ -58,6 +61,7 @@ impl Samples {
         self.results.push(white_score);
         self.search.push(search.unwrap_or(f32::NAN));
         self.targets.push(white_score);
+        self.games.push(None);
     }
 
     /// Copy sample `i` of `other` to the end.
@@ -66,6 +70,7 @@ impl Samples {
         self.results.push(other.results[i]);
         self.search.push(other.search[i]);
         self.targets.push(other.targets[i]);
+        self.games.push(other.games[i]);
     }
 
     /// Aim at `lambda * result + (1 - lambda) * sigmoid(k * search)` where a position has a
@@ -99,6 +104,7 @@ pub fn load(text: &str, w: &Weights) -> Result<Samples, String> {
     for (n, line) in dataline::numbered(text) {
         let d = dataline::parse(line).map_err(|e| format!("line {n}: {e}"))?;
         out.push(&d.pos, d.white_score as f32, d.search.map(|s| s as f32), w);
+        *out.games.last_mut().expect("just pushed") = d.game;
     }
     Ok(out)
 }
@@ -125,7 +131,7 @@ mod tests {
         assert!(load("B:W21-32:B1-12 ; 1\nB:W21-32:Bx ; 1", &w)
             .unwrap_err()
             .starts_with("line 2"));
-        for bad in ["B:W21-32:B1-12 ; 1 ; x", "B:W21-32:B1-12 ; 1 ; 5 ; 6"] {
+        for bad in ["B:W21-32:B1-12 ; 1 ; x", "B:W21-32:B1-12 ; 1 ; 5 ; 6 ; 7"] {
             assert!(load(bad, &w).unwrap_err().starts_with("line 1"), "{bad}");
         }
     }

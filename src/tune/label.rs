@@ -28,11 +28,13 @@ use std::collections::HashSet;
 /// Lines a thread takes at once.
 pub const CHUNK: usize = 64;
 
-/// One line to label: its position and the game's score (White's).
+/// One line to label: its position, the game's score (White's) and the game's id, if the
+/// line names it (kept, so that the labelled file still holds out by game).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Item {
     pub pos: Position,
     pub white_score: f64,
+    pub game: Option<String>,
 }
 
 pub struct LabelConfig {
@@ -54,6 +56,7 @@ pub fn parse(text: &str, name: &str, skip: &mut HashSet<u64>) -> Result<Vec<Item
             out.push(Item {
                 pos: d.pos,
                 white_score: d.white_score,
+                game: dataline::game_field(line).map(str::to_string),
             });
         }
     }
@@ -161,7 +164,12 @@ pub fn run(
         let mut text = String::new();
         for item in chunk {
             let s = search_score(engine, &item.pos, cfg.nodes);
-            text.push_str(&dataline::write(&item.pos, item.white_score, Some(s)));
+            text.push_str(&dataline::write(
+                &item.pos,
+                item.white_score,
+                Some(s),
+                item.game.as_deref(),
+            ));
         }
         (text, chunk.len())
     };
@@ -189,7 +197,7 @@ mod tests {
         assert_eq!(e, "b.txt: line 1: '2' is not a score from 0 to 1");
         let e = parse("nonsense\n", "b.txt", &mut HashSet::new()).unwrap_err();
         assert!(e.starts_with("b.txt: line 1: expected"), "{e}");
-        let e = parse("B:W21 ; 1 ; 0 ; 4\n", "b.txt", &mut HashSet::new()).unwrap_err();
+        let e = parse("B:W21 ; 1 ; 0 ; 4 ; 5\n", "b.txt", &mut HashSet::new()).unwrap_err();
         assert!(e.starts_with("b.txt: line 1: expected"), "{e}");
     }
 
@@ -246,7 +254,7 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
-            text.push_str(&dataline::write(game.position(), 0.5, None));
+            text.push_str(&dataline::write(game.position(), 0.5, None, None));
             game.play(&moves[game.positions().len() % moves.len()]);
         }
         let items = parse(&text, "t", &mut skip).unwrap();

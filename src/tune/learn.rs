@@ -39,6 +39,8 @@ pub struct Sample {
     pub hand: f32,
     /// What the fit aims at (see `blend`).
     pub target: f32,
+    /// The game it came from (`dataline::game_hash`), if its line named one.
+    pub game: Option<u64>,
 }
 
 /// Positions to fit, deduplicated.
@@ -47,6 +49,10 @@ pub struct Data {
     pub samples: Vec<Sample>,
     /// Lines dropped because their position was already in.
     pub duplicates: usize,
+    /// Lines dropped because no man is on the board: play scores those king endings with
+    /// the hand terms (`eval::evaluate`), never with the patterns, so fitting the patterns
+    /// to them only bent the rest (the fit learned -243 for a term worth 400 in play).
+    pub kings_only: usize,
     /// The positions' keys (Zobrist, side to move included), to drop the next duplicates.
     keys: HashSet<u64>,
 }
@@ -64,12 +70,15 @@ impl Data {
     /// position is not in yet; `name` labels errors. Parsed on rayon's threads.
     pub fn add_text(&mut self, text: &str, name: &str) -> Result<(), String> {
         let lines: Vec<(usize, &str)> = dataline::numbered(text).collect();
-        let parsed: Vec<Result<(u64, Sample), String>> = lines
+        let parsed: Vec<Result<Option<(u64, Sample)>, String>> = lines
             .par_iter()
             .map(|&(n, l)| parse_line(l).map_err(|e| format!("{name}: line {n}: {e}")))
             .collect();
         for r in parsed {
-            let (key, s) = r?;
+            let Some((key, s)) = r? else {
+                self.kings_only += 1;
+                continue;
+            };
             if self.keys.insert(key) {
                 self.samples.push(s);
             } else {
@@ -91,13 +100,14 @@ impl Data {
         }
     }
 
-    /// Split off every `HELD_OUT_EVERY`-th position, to measure the fit on positions it
-    /// never saw: (fitted, held out).
+    /// Split off about one position in `HELD_OUT_EVERY`, whole games where the lines name
+    /// them (`dataline::held_out`), to measure the fit on games it never saw: (fitted, held
+    /// out).
     pub fn hold_out(self) -> (Data, Data) {
         let every = crate::tune::run::HELD_OUT_EVERY;
         let (mut a, mut b) = (Data::default(), Data::default());
         for (i, s) in self.samples.into_iter().enumerate() {
-            let d = if i % every == every - 1 {
+            let d = if dataline::held_out(s.game, i, every) {
                 &mut b
             } else {
                 &mut a
@@ -108,9 +118,13 @@ impl Data {
     }
 }
 
-/// One data line: the position's key and its sample.
-fn parse_line(line: &str) -> Result<(u64, Sample), String> {
+/// One data line: the position's key and its sample, or None for a position without men
+/// (see `Data::kings_only`).
+fn parse_line(line: &str) -> Result<Option<(u64, Sample)>, String> {
     let d = dataline::parse(line)?;
+    if d.pos.men().is_empty() {
+        return Ok(None);
+    }
     let (white, search) = (
         d.white_score as f32,
         d.search.map_or(f32::NAN, |s| s as f32),
@@ -126,8 +140,9 @@ fn parse_line(line: &str) -> Result<(u64, Sample), String> {
         search,
         hand: evaluate(&pos, &Weights::default()) as f32,
         target: result,
+        game: d.game,
     };
-    Ok((pos.key(), sample))
+    Ok(Some((pos.key(), sample)))
 }
 
 /// The mean squared error of `sigmoid(k * eval)` under real weights `w` against the targets.
@@ -455,6 +470,7 @@ mod tests {
                 search: f32::NAN,
                 hand: 0.0,
                 target: t,
+                game: None,
             });
         }
         d
@@ -574,6 +590,7 @@ mod tests {
                 search: f32::NAN,
                 hand,
                 target: result,
+                game: None,
             });
         }
         let on = |threads: usize| {
@@ -588,6 +605,38 @@ mod tests {
         for threads in [2, 3, 5] {
             assert_eq!(on(threads).to_bits(), one.to_bits(), "{threads} threads");
         }
+    }
+
+    /// The held-out positions are whole games: no game has positions on both sides.
+    #[test]
+    fn games_are_held_out_whole() {
+        let mut text = String::new();
+        for (i, pos) in RandomPositions::new(8, 60).take(4000).enumerate() {
+            if pos.men().any() {
+                text.push_str(&dataline::write(
+                    &pos,
+                    0.5,
+                    None,
+                    Some(&format!("1-{}", i / 20)),
+                ));
+            }
+        }
+        let mut d = Data::default();
+        d.add_text(&text, "t").unwrap();
+        let n = d.len();
+        let (fit, held) = d.hold_out();
+        let games = |d: &Data| {
+            d.samples
+                .iter()
+                .map(|s| s.game.unwrap())
+                .collect::<HashSet<_>>()
+        };
+        assert!(games(&fit).is_disjoint(&games(&held)));
+        assert!(
+            held.len() > n / 20 && held.len() < n / 5,
+            "{} of {n}",
+            held.len()
+        );
     }
 
     #[test]
@@ -624,6 +673,9 @@ mod tests {
         assert_eq!((d.samples[1].result, d.samples[1].search), (1.0, 40.0));
         d.add_text("W:W21-32:B1-12 ; 0", "u").unwrap();
         assert_eq!((d.len(), d.duplicates), (2, 2));
+        // A king ending is scored by the hand terms in play: not fitted.
+        d.add_text("W:WK21,K22:BK1 ; 1 ; 50 ; 3-4", "v").unwrap();
+        assert_eq!((d.len(), d.duplicates, d.kings_only), (2, 2, 1));
         let e = d.add_text("B:W21-32:B1-12 ; 2", "file.txt").unwrap_err();
         assert!(e.starts_with("file.txt: line 1"), "{e}");
     }

@@ -12,13 +12,14 @@ use std::path::Path;
 /// One position in this many is held out of the fit, to see whether the fit generalises.
 pub const HELD_OUT_EVERY: usize = 10;
 
-/// Split `all` into the positions to fit (`.0`) and every `HELD_OUT_EVERY`-th one (`.1`),
-/// held out to measure the fit on positions it never saw. The split is fixed, so a held-out
-/// loss can be compared between runs on the same data.
+/// Split `all` into the positions to fit (`.0`) and the held-out ones (`.1`), about one in
+/// `HELD_OUT_EVERY`: whole games where the lines name their games, else every
+/// `HELD_OUT_EVERY`-th line (`dataline::held_out`). The split is fixed, so a held-out loss
+/// can be compared between runs on the same data.
 pub fn hold_out(all: &Samples) -> (Samples, Samples) {
     let (mut train, mut held) = (Samples::new(), Samples::new());
     for i in 0..all.len() {
-        let s = if i % HELD_OUT_EVERY == HELD_OUT_EVERY - 1 {
+        let s = if crate::tune::dataline::held_out(all.games[i], i, HELD_OUT_EVERY) {
             &mut held
         } else {
             &mut train

@@ -3,10 +3,11 @@
 //! finished game without a pending capture is written with the game's result.
 //!
 //! Output, one position a line, as `tune::dataline` writes it: `<FEN> ; <result> ;
-//! <search>` where the result is White's score, `1`, `0.5` or `0`, and `<search>` is the
+//! <search> ; <game>` where the result is White's score, `1`, `0.5` or `0`, and `<search>` is the
 //! score of the search that chose the move there, from White's side in hundredths of a man (proved wins and losses as
 //! `±SEARCH_CLAMP`), or `-` for positions nobody searched (the opening and random plies).
-//! The tuner can fit to a blend of the two (`poolshark tune --lambda`).
+//! The tuner can fit to a blend of the two (`poolshark tune --lambda`). `<game>` is
+//! `SEED-INDEX` (`game_id`), the same in every shard of a run.
 //!
 //! A long run meets the same position in many games (the openings above all): `Dedup`
 //! keeps the first line of each position and drops the rest, so that the data weighs each
@@ -178,6 +179,12 @@ pub fn play_one(
     }
 }
 
+/// The id data lines carry for game `index` of a run seeded `seed`: unique across runs
+/// with different seeds, so that the held-out split is by game over many files.
+pub fn game_id(seed: u64, index: usize) -> String {
+    format!("{seed}-{index}")
+}
+
 /// Play the games of `cfg.shard` on `concurrency` threads and write each finished game's lines to `sink`
 /// (in the order games finish). `progress` sees (games done, positions written).
 pub fn run(
@@ -197,9 +204,10 @@ pub fn run(
     };
     let game = |engine: &mut Engine, job: usize| {
         let data = play_one(cfg, order[job], engine, &openings);
+        let id = game_id(cfg.seed, order[job]);
         let mut text = String::new();
         for (p, s) in &data.positions {
-            text.push_str(&dataline::write(p, data.white_score, *s));
+            text.push_str(&dataline::write(p, data.white_score, *s, Some(&id)));
         }
         (text, data.positions.len())
     };

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Self-play training data in resumable shards: one `poolshark selfplay` run of GAMES games cut
+# into SHARDS shards (`--shard I/SHARDS`), JOBS of them at a time (one core each). Each shard
+# writes OUT/shard-I.txt.part and renames it to OUT/shard-I.txt when whole, so a stopped run
+# (a killed process, a closed session) starts again at the first unfinished shard: run the
+# same command again. Every line names its game (`SEED-INDEX`), the same in any shard.
+#
+# Usage: scripts/selfplay-data.sh OUT [SHARDS]
+#   env: BIN (default target/release/poolshark, built first), GAMES (500000), NODES (3000),
+#        SEED (2030), PLIES (8 random plies), WEIGHTS (an eval file; default the built-in),
+#        JOBS (2), NICE (19: data generation yields the cores to anything else)
+# OUT/settings.txt records the settings; a run with other settings into the same OUT is
+# refused, so no directory mixes two runs. Prints at the end:
+#   data shards N positions P dir OUT
+# (P counts lines; `learn` drops positions repeated across shards).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:?usage: scripts/selfplay-data.sh OUT [SHARDS]}
+SHARDS=${2:-200}
+GAMES=${GAMES:-500000}
+NODES=${NODES:-3000}
+SEED=${SEED:-2030}
+PLIES=${PLIES:-8}
+JOBS=${JOBS:-2}
+NICE=${NICE:-19}
+if [ -z "${BIN:-}" ]; then
+  BIN=target/release/poolshark
+  cargo build --release --quiet
+fi
+weights=()
+[ -n "${WEIGHTS:-}" ] && weights=(--weights "$WEIGHTS")
+mkdir -p "$OUT"
+settings="games $GAMES shards $SHARDS nodes $NODES seed $SEED plies $PLIES weights ${WEIGHTS:-builtin} binary $(sha256sum "$BIN" | cut -c1-16)"
+if [ -e "$OUT/settings.txt" ]; then
+  if [ "$(cat "$OUT/settings.txt")" != "$settings" ]; then
+    echo "selfplay-data: $OUT holds another run:" >&2
+    echo "  there: $(cat "$OUT/settings.txt")" >&2
+    echo "  now:   $settings" >&2
+    exit 2
+  fi
+else
+  echo "$settings" > "$OUT/settings.txt"
+fi
+export BIN OUT SHARDS GAMES NODES SEED PLIES NICE
+export WEIGHTS_ARGS="${weights[*]:-}"
+shard() {
+  local i=$1 f="$OUT/shard-$1.txt"
+  [ -e "$f" ] && return 0
+  # shellcheck disable=SC2086
+  nice -n "$NICE" "$BIN" selfplay --games "$GAMES" --shard "$i/$SHARDS" --nodes "$NODES" \
+    --seed "$SEED" --random-plies "$PLIES" $WEIGHTS_ARGS --out "$f.part" \
+    > "$OUT/shard-$i.log" 2>&1
+  mv "$f.part" "$f"
+  echo "selfplay-data: shard $i done ($(ls "$OUT"/shard-*.txt | wc -l)/$SHARDS) $(date +%T)" >&2
+}
+export -f shard
+seq 0 $((SHARDS - 1)) | xargs -P "$JOBS" -I{} bash -c 'shard {}'
+done_shards=$(ls "$OUT"/shard-*.txt 2>/dev/null | wc -l)
+positions=$(cat "$OUT"/shard-*.txt | wc -l)
+echo "data shards $done_shards positions $positions dir $OUT"
