@@ -18,6 +18,7 @@
 
 pub mod features;
 pub mod file;
+pub mod nnue;
 pub mod pattern;
 pub mod pattern_file;
 pub mod weights;
