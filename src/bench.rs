@@ -105,17 +105,32 @@ pub fn run_with_egdb(
 /// endings.
 pub const EVAL_POSITIONS: usize = 100_000;
 
-/// Nanoseconds per call of the static evaluation under `weights` (the hand evaluation, or the
-/// patterns when `weights` carry them) and of the pattern window gather alone, the part an
-/// incremental update could save (as `indices` does it, and with shifts only): the best of three passes over `EVAL_POSITIONS` positions.
-pub fn eval_speed(weights: &crate::eval::Weights) -> (f64, f64, f64) {
+/// What `eval_speed` measures, in nanoseconds per call.
+pub struct EvalSpeed {
+    /// `eval::evaluate` under the weights given (for a network: from scratch).
+    pub eval: f64,
+    /// `eval::evaluate` under the built-in weights (the patterns), for comparison.
+    pub patterns: f64,
+    /// The pattern window gather alone, the part an incremental update could save (as
+    /// `indices` does it, and with shifts only).
+    pub gather: f64,
+    pub shifts: f64,
+    /// With a network: `Network::evaluate` from scratch, and `nnue::Cache::evaluate` along
+    /// the positions of random games in order (each at its ply in the game, every eighth
+    /// one back at a shallower ply, as a search's leaves come).
+    pub network: Option<(f64, f64)>,
+}
+
+/// The evaluation's speed (see `EvalSpeed`): the best of three passes over
+/// `EVAL_POSITIONS` positions of random games.
+pub fn eval_speed(weights: &crate::eval::Weights) -> EvalSpeed {
+    use crate::core::Position;
     use crate::eval::pattern::{indices, Oriented};
     use std::hint::black_box;
-    let positions: Vec<crate::core::Position> =
-        crate::core::random_games::RandomPositions::new(1, usize::MAX)
-            .take(EVAL_POSITIONS)
-            .collect();
-    let time = |f: &dyn Fn(&crate::core::Position) -> i32| {
+    let positions: Vec<Position> = crate::core::random_games::RandomPositions::new(1, usize::MAX)
+        .take(EVAL_POSITIONS)
+        .collect();
+    let time = |f: &mut dyn FnMut(&Position) -> i32| {
         (0..3)
             .map(|_| {
                 let t = Instant::now();
@@ -128,8 +143,34 @@ pub fn eval_speed(weights: &crate::eval::Weights) -> (f64, f64, f64) {
             })
             .fold(f64::MAX, f64::min)
     };
-    let eval = time(&|p| crate::eval::evaluate(p, weights));
-    let gather = time(&|p| indices(&Oriented::new(p))[12] as i32);
-    let shifts = time(&|p| crate::eval::pattern::indices_shifts(&Oriented::new(p))[12] as i32);
-    (eval, gather, shifts)
+    let eval = time(&mut |p| crate::eval::evaluate(p, weights));
+    let builtin = crate::eval::Weights::builtin();
+    let patterns = time(&mut |p| crate::eval::evaluate(p, &builtin));
+    let gather = time(&mut |p| indices(&Oriented::new(p))[12] as i32);
+    let shifts = time(&mut |p| crate::eval::pattern::indices_shifts(&Oriented::new(p))[12] as i32);
+    let network = weights.network.as_deref().map(|net| {
+        let scratch = time(&mut |p| net.evaluate(p));
+        let mut cache = crate::eval::nnue::Cache::new(crate::search::params::PLY_SLOTS, Some(net));
+        let (mut ply, mut n) = (0usize, 0usize);
+        let start = Position::start();
+        let cached = time(&mut |p| {
+            n += 1;
+            ply = if *p == start {
+                0
+            } else if n % 8 == 0 {
+                ply.saturating_sub(3)
+            } else {
+                ply + 1
+            };
+            cache.evaluate(net, p, ply)
+        });
+        (scratch, cached)
+    });
+    EvalSpeed {
+        eval,
+        patterns,
+        gather,
+        shifts,
+        network,
+    }
 }

@@ -83,8 +83,9 @@ pub struct BenchArgs {
     #[command(flatten)]
     egdb: EgdbArg,
     /// Time the static evaluation instead (with --weights, that file's): prints `eval-ns <ns
-    /// per call> gather-ns <ns per pattern window gather> gather-shifts-ns <the same without
-    /// BMI2>` over random positions.
+    /// per call> patterns-ns <the built-in patterns'> gather-ns <ns per pattern window
+    /// gather> gather-shifts-ns <the same without BMI2>` over random positions, and with a
+    /// network file `nnue-scratch-ns <from scratch> nnue-cache-ns <through the cache>`.
     #[arg(long)]
     eval: bool,
 }
@@ -94,8 +95,15 @@ impl BenchArgs {
     pub fn run(self) -> Result<(), CliError> {
         let weights = self.engine.weights.load()?;
         if self.eval {
-            let (eval, gather, shifts) = crate::bench::eval_speed(&weights);
-            outln!("eval-ns {eval:.1} gather-ns {gather:.1} gather-shifts-ns {shifts:.1}");
+            let s = crate::bench::eval_speed(&weights);
+            let mut line = format!(
+                "eval-ns {:.1} patterns-ns {:.1} gather-ns {:.1} gather-shifts-ns {:.1}",
+                s.eval, s.patterns, s.gather, s.shifts
+            );
+            if let Some((scratch, cached)) = s.network {
+                line += &format!(" nnue-scratch-ns {scratch:.1} nnue-cache-ns {cached:.1}");
+            }
+            outln!("{line}");
             return Ok(());
         }
         let n = crate::bench::POSITIONS.len();

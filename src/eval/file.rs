@@ -52,6 +52,8 @@ pub enum WeightsError {
     },
     /// A pattern weights file that is refused (`eval::pattern_file`).
     Patterns(crate::eval::pattern_file::PatternFileError),
+    /// A network file that is refused (`eval::nnue::file`).
+    Network(crate::eval::nnue::file::NnueFileError),
     /// A value outside its term's range (`weights::TERMS`).
     OutOfRange {
         line: usize,
@@ -69,6 +71,7 @@ impl fmt::Display for WeightsError {
                 write!(f, "first line is '{found}', expected '{HEADER} {VERSION}'")
             }
             WeightsError::Patterns(e) => write!(f, "{e}"),
+            WeightsError::Network(e) => write!(f, "{e}"),
             WeightsError::MissingKey(k) => write!(f, "no line for '{k}'"),
             WeightsError::UnknownKey { line, key } => write!(f, "line {line}: unknown key '{key}'"),
             WeightsError::DuplicateKey { line, key } => {

@@ -1,7 +1,8 @@
 //! The static evaluation: a score for the side to move, in hundredths of a man.
 //!
 //! Two evaluations live here: the learned patterns (`pattern`), which the engine plays with
-//! while men are on the board, and the hand evaluation below, which it plays in king endings
+//! while men are on the board (or a network, `nnue`, when one is loaded), and the hand
+//! evaluation below, which it plays in king endings
 //! and which `--weights tuning/weights.txt` plays everywhere. `evaluate` picks between them.
 //!
 //! It covers material (a king is worth about three men, and trading down is good when
@@ -175,12 +176,16 @@ impl Sink for Sum<'_> {
 
 /// The evaluation, from the side to move, within `EVAL_LIMIT`.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
-    if let Some(p) = &w.patterns {
-        // King endings (no men left) go to the hand evaluation: self-play at a few thousand
-        // nodes draws most of them by the 13-move count, so the fitted patterns undervalue
-        // the kings there, and with them the search missed 3 kings against 1 wins
-        // (tests/search.rs) that the hand terms steer to.
-        if pos.men().any() {
+    // King endings (no men left) go to the hand evaluation: self-play at a few thousand
+    // nodes draws most of them by the 13-move count, so the fitted patterns undervalue
+    // the kings there, and with them the search missed 3 kings against 1 wins
+    // (tests/search.rs) that the hand terms steer to. A network is routed the same way
+    // (the search's incremental path, `nnue::Cache`, too: `search::worker`).
+    if pos.men().any() {
+        if let Some(n) = &w.network {
+            return n.evaluate(pos);
+        }
+        if let Some(p) = &w.patterns {
             return p.evaluate(pos);
         }
     }

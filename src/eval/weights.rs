@@ -15,7 +15,7 @@
 //! weights in range stay far from the scores of proved wins.
 
 use crate::eval::file::{self, WeightsError};
-use crate::eval::pattern_file;
+use crate::eval::{nnue, pattern_file};
 use std::ops::{Range, RangeInclusive};
 use std::sync::OnceLock;
 
@@ -73,6 +73,10 @@ macro_rules! terms {
             /// loaded: it then scores the positions with men on the board, and the hand
             /// terms above still score the king endings (`eval::evaluate`).
             pub patterns: Option<std::sync::Arc<crate::eval::pattern::PatternWeights>>,
+            /// The network evaluation (`eval::nnue`), when a network file was loaded: it then
+            /// scores the positions with men on the board in place of the patterns (only one
+            /// of the two is set), and the hand terms still score the king endings.
+            pub network: Option<std::sync::Arc<crate::eval::nnue::Network>>,
         }
 
         /// Where each term's first value lies in `Weights::to_vec()` (and in a feature
@@ -105,7 +109,7 @@ macro_rules! terms {
         impl Weights {
             /// The original hand-set values (`tuning/handset.txt`).
             pub fn handset() -> Weights {
-                Weights { $( $name: $handset, )* patterns: None }
+                Weights { $( $name: $handset, )* patterns: None, network: None }
             }
 
             /// All values in `TERMS` order.
@@ -122,6 +126,7 @@ macro_rules! terms {
                 Weights {
                     $( $name: Values::from_slice(&v[AT.$name..AT.$name + <$ty as Values>::LEN]), )*
                     patterns: None,
+                    network: None,
                 }
             }
 
@@ -264,9 +269,10 @@ impl Weights {
     }
 
     /// Read a weights file from disk (a regular file, at most `files::Kind::Weights`'s limit):
-    /// the text format of `eval::file`, or a pattern weights file (`eval::pattern_file`, told
-    /// apart by its first bytes), which gives the patterns with the built-in hand weights
-    /// beside them for king endings.
+    /// the text format of `eval::file`, a pattern weights file (`eval::pattern_file`) or a
+    /// network file (`eval::nnue::file`), the binary ones told apart by their first bytes;
+    /// patterns or a network come with the built-in hand weights beside them for king
+    /// endings.
     pub fn load(path: &std::path::Path) -> Result<Weights, WeightsError> {
         let io = |message: String| WeightsError::Io {
             path: path.display().to_string(),
@@ -278,6 +284,13 @@ impl Weights {
             let p = pattern_file::parse(&bytes).map_err(WeightsError::Patterns)?;
             return Ok(Weights {
                 patterns: Some(std::sync::Arc::new(p)),
+                ..Weights::default()
+            });
+        }
+        if nnue::file::is_network_file(&bytes) {
+            let n = nnue::file::parse(&bytes).map_err(WeightsError::Network)?;
+            return Ok(Weights {
+                network: Some(std::sync::Arc::new(n)),
                 ..Weights::default()
             });
         }

@@ -257,6 +257,12 @@ impl Engine {
         // per process) and the reduction table (once per search, shared by every thread).
         crate::core::attacks::init();
         let reductions = worker::Reductions::new(&self.params);
+        // Each thread's accumulator cache for a network, sized and touched here; without a
+        // network they stay empty.
+        let net = self.weights.network.as_deref();
+        let mut caches: Vec<crate::eval::nnue::Cache> = (0..self.threads)
+            .map(|_| crate::eval::nnue::Cache::new(params::PLY_SLOTS, net))
+            .collect();
         control.start();
         self.tt.new_search();
         let root = *game.position();
@@ -339,17 +345,18 @@ impl Engine {
         std::thread::scope(|scope| {
             let shared = &shared;
             let history = &history;
-            for id in 1..self.threads {
+            let main_cache = caches.swap_remove(0);
+            for (id, cache) in (1..self.threads).zip(caches) {
                 let builder = std::thread::Builder::new().stack_size(8 << 20);
                 let spawned = builder.spawn_scoped(scope, move || {
-                    let mut w = Worker::new(id, shared, root, counts, history);
+                    let mut w = Worker::new(id, shared, root, counts, history, cache);
                     w.iterate(&mut |_| {});
                 });
                 if let Err(e) = spawned {
                     log::warn!("could not start search thread {id}: {e}");
                 }
             }
-            let mut w = Worker::new(0, shared, root, counts, history);
+            let mut w = Worker::new(0, shared, root, counts, history, main_cache);
             main_result = w.iterate(&mut |r: &ThreadResult| {
                 on_info(&Info {
                     depth: r.depth,

@@ -12,7 +12,7 @@ use crate::core::game::DrawCounts;
 use crate::core::rng::splitmix64;
 use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES, REPETITIONS_FOR_DRAW};
 use crate::core::{movegen, Move, MoveList, Position};
-use crate::eval::{evaluate, Weights};
+use crate::eval::{evaluate, nnue, Weights};
 use crate::search::ordering::{pick_next, Heuristics, Ordered};
 use crate::search::params::{SearchParams, MAX_PLY, MAX_SEARCH_PLY, PLY_SLOTS};
 use crate::search::score::Score;
@@ -173,6 +173,8 @@ pub struct Worker<'a> {
     stopped: bool,
     leaf_plies: u64,
     leaves: u64,
+    /// The network's accumulators for the leaves (used only when the weights have one).
+    nnue: nnue::Cache,
 }
 
 impl<'a> Worker<'a> {
@@ -182,6 +184,7 @@ impl<'a> Worker<'a> {
         root: Position,
         counts: DrawCounts,
         history: &[u64],
+        nnue: nnue::Cache,
     ) -> Worker<'a> {
         let p = shared.params;
         // One key for each full-width ply of the line.
@@ -200,6 +203,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             leaf_plies: 0,
             leaves: 0,
+            nnue,
         }
     }
 
@@ -602,6 +606,16 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// The static evaluation of a quiet leaf: `evaluate`, with a network's positions with men
+    /// scored through this thread's accumulator cache (the same number, found faster).
+    #[inline]
+    fn leaf_eval(&mut self, pos: &Position, ply: usize) -> i32 {
+        match &self.shared.weights.network {
+            Some(net) if pos.men().any() => self.nnue.evaluate(net, pos, ply),
+            _ => evaluate(pos, self.shared.weights),
+        }
+    }
+
     /// Quiescence: captures are forced, so while the side to move can capture every capture
     /// is searched (no standing pat); otherwise the position is quiet and is evaluated.
     fn qsearch(&mut self, pos: &Position, mut alpha: Score, beta: Score, ply: usize) -> Score {
@@ -618,7 +632,7 @@ impl<'a> Worker<'a> {
             }
             self.leaves += 1;
             self.leaf_plies += ply as u64;
-            return Score(evaluate(pos, self.shared.weights));
+            return Score(self.leaf_eval(pos, ply));
         }
         let mut order: Ordered = captures
             .iter()

@@ -14,7 +14,17 @@
 //!   (`sigmoid(output)` is the expected score); times `scale` it is hundredths of a man.
 //!
 //! `FloatNetwork` is the trainer's network, in `f32`, and the reference the quantized
-//! network that plays is held to.
+//! network that plays is held to. `FloatNetwork::quantize` makes that network
+//! (`network::Network`), `file` reads and writes it, `simd` holds its hot loops and
+//! `accumulator::Cache` evaluates it incrementally for the search.
+
+pub mod accumulator;
+pub mod file;
+pub mod network;
+pub mod simd;
+
+pub use accumulator::Cache;
+pub use network::Network;
 
 use crate::core::{Color, Position};
 
@@ -103,7 +113,7 @@ impl FloatNetwork {
     /// trainer's start.
     pub fn random(hidden: usize, scale: f32, seed: u64) -> FloatNetwork {
         assert!(
-            hidden > 0 && hidden % 16 == 0 && hidden <= MAX_HIDDEN,
+            hidden > 0 && hidden.is_multiple_of(16) && hidden <= MAX_HIDDEN,
             "hidden {hidden}"
         );
         let mut rng = crate::core::rng::SplitMix64::new(seed);
