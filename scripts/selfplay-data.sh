@@ -9,7 +9,7 @@
 #   env: BIN (default target/release/poolshark, built first), GAMES (500000), NODES (3000),
 #        SEED (2030), PLIES (8 random plies), WEIGHTS (an eval file; default the built-in),
 #        JOBS (2), NICE (19: data generation yields the cores to anything else)
-# OUT/settings.txt records the settings; a run with other settings into the same OUT is
+# OUT/run.settings records the settings; a run with other settings into the same OUT is
 # refused, so no directory mixes two runs. Prints at the end:
 #   data shards N positions P dir OUT
 # (P counts lines; `learn` drops positions repeated across shards).
@@ -31,15 +31,15 @@ weights=()
 [ -n "${WEIGHTS:-}" ] && weights=(--weights "$WEIGHTS")
 mkdir -p "$OUT"
 settings="games $GAMES shards $SHARDS nodes $NODES seed $SEED plies $PLIES weights ${WEIGHTS:-builtin} binary $(sha256sum "$BIN" | cut -c1-16)"
-if [ -e "$OUT/settings.txt" ]; then
-  if [ "$(cat "$OUT/settings.txt")" != "$settings" ]; then
+if [ -e "$OUT/run.settings" ]; then
+  if [ "$(cat "$OUT/run.settings")" != "$settings" ]; then
     echo "selfplay-data: $OUT holds another run:" >&2
-    echo "  there: $(cat "$OUT/settings.txt")" >&2
+    echo "  there: $(cat "$OUT/run.settings")" >&2
     echo "  now:   $settings" >&2
     exit 2
   fi
 else
-  echo "$settings" > "$OUT/settings.txt"
+  echo "$settings" > "$OUT/run.settings"
 fi
 export BIN OUT SHARDS GAMES NODES SEED PLIES NICE
 export WEIGHTS_ARGS="${weights[*]:-}"

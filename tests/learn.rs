@@ -300,3 +300,44 @@ fn tune_and_spsa_refuse_a_pattern_file_as_their_start() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `learn --model network` end to end: it writes a network file and a checkpoint from a data
+/// directory, resumes, refuses a width that cannot be, and the network plays.
+#[test]
+fn learn_writes_a_network_that_plays_and_resumes() {
+    let dir = scratch_dir("learn-net");
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("a.txt"), include_str!("data/tune-small.txt")).unwrap();
+    // A shard still being written is not read.
+    std::fs::write(data.join("b.txt.part"), "not a data line\n").unwrap();
+    let out = dir.join("n.bin");
+    let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let args = [
+        "learn", "--model", "network", "--hidden", "32", "--data", data_s, "--out", out_s,
+        "--epochs", "2", "--batch", "256", "--threads", "1",
+    ];
+    let (code, stdout, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.starts_with("positions "), "{stdout}");
+    assert!(err.contains("epoch 2/2 loss "), "{err}");
+    let first = std::fs::read(&out).unwrap();
+    assert!(first.starts_with(b"PSNNUE01"));
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("resuming from") && !err.contains("epoch 1/2"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), first);
+
+    let (code, _, err) = run(&[&args[..4], &["48"], &args[5..]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("other data or settings"), "{err}");
+    let (code, _, err) = run(&[&args[..4], &["40"], &args[5..]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("multiple of 16"), "{err}");
+
+    // The network plays: a search with it finds a move.
+    let (code, stdout, err) = run(&["analyze", "--depth", "6", "--weights", out_s]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("bestmove"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -11,17 +11,33 @@ use crate::tune::learn::{self, checkpoint, Data, LearnConfig, State};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// What `learn` fits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Model {
+    /// The pattern evaluation (`eval::pattern`), written as tuning/patterns.bin is.
+    Patterns,
+    /// The network evaluation (`eval::nnue`), written as a network file.
+    Network,
+}
+
 /// The options of `poolshark learn`.
 #[derive(clap::Args)]
 pub struct LearnArgs {
-    /// `FEN ; White's score ; search score` lines, as `selfplay` writes them. May be given
-    /// more than once; a position met again (in any file) is counted once.
+    /// `FEN ; White's score ; search score ; game` lines, as `selfplay` writes them: a file,
+    /// or a directory whose `*.txt` files are all read (as scripts/selfplay-data.sh fills
+    /// one). May be given more than once; a position met again (in any file) is counted once.
     #[arg(long, required = true)]
     data: Vec<PathBuf>,
-    /// Where to write the pattern weights (the binary format of tuning/patterns.bin),
+    /// Where to write the fitted evaluation (a pattern or network file, as --model says),
     /// after every epoch and at the end.
     #[arg(long)]
     out: PathBuf,
+    /// What to fit.
+    #[arg(long, value_enum, default_value_t = Model::Patterns)]
+    model: Model,
+    /// The network's hidden width (--model network): a multiple of 16, at most 512.
+    #[arg(long, default_value_t = 128, value_parser = parse_hidden)]
+    hidden: usize,
     /// The checkpoint, written after every epoch (default: OUT.ckpt). Run the same command
     /// again and it continues from there; a checkpoint from other data or settings is refused.
     #[arg(long)]
@@ -30,15 +46,16 @@ pub struct LearnArgs {
     /// every table value 0).
     #[arg(long)]
     start: Option<PathBuf>,
-    /// Passes over the data.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    epochs: u32,
-    /// Adam's step (hundredths of a man) at the first epoch; it falls to a tenth by the last.
-    #[arg(long, default_value_t = 0.5, value_parser = parse_positive)]
-    learning_rate: f64,
-    /// Positions per step.
-    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
-    batch: u32,
+    /// Passes over the data (default: 20 for patterns, 10 for a network).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    epochs: Option<u32>,
+    /// Adam's step at the first epoch; it falls to a tenth by the last (default: 0.5
+    /// hundredths of a man for patterns, 0.001 for a network's weights).
+    #[arg(long, value_parser = parse_positive)]
+    learning_rate: Option<f64>,
+    /// Positions per step (default: 4096 for patterns, 16384 for a network).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    batch: Option<u32>,
     /// Pull of the table values toward 0: l2 * w^2 per value added to the loss. 0 (none)
     /// played far better than 1e-7 (tuning/README.md): with Adam, even a small pull holds
     /// every state that few positions reach near 0.
@@ -77,6 +94,10 @@ impl LearnArgs {
             PathBuf::from(p)
         });
         files::check_output(&ckpt).map_err(|e| input(format!("cannot write {e}")))?;
+        let data = data_files(&self.data)?;
+        if self.model == Model::Network {
+            return self.run_network(&data, &ckpt);
+        }
         let start = match &self.start {
             None => PatternWeights::default(),
             Some(p) => {
@@ -90,7 +111,7 @@ impl LearnArgs {
         let mut all = Data::default();
         // Each file's content hash, in order: a checkpoint continues only the same data.
         let mut hashes = Vec::new();
-        for path in &self.data {
+        for path in &data {
             let text = files::read_to_string(path, Kind::TuneData)
                 .map_err(|e| input(format!("cannot read {e}")))?;
             hashes.push(learn::data_hash(&text));
@@ -112,9 +133,9 @@ impl LearnArgs {
             t0.elapsed().as_secs_f64()
         );
         let cfg = LearnConfig {
-            epochs: self.epochs as usize,
-            learning_rate: self.learning_rate,
-            batch: self.batch as usize,
+            epochs: self.epochs.unwrap_or(20) as usize,
+            learning_rate: self.learning_rate.unwrap_or(0.5),
+            batch: self.batch.unwrap_or(4096) as usize,
             l2: self.l2,
             seed: self.seed,
             k,
@@ -191,6 +212,168 @@ impl LearnArgs {
         );
         Ok(())
     }
+}
+
+impl LearnArgs {
+    /// `--model network`: load the data, fit the network, write `--out` (the quantized
+    /// network file) and the checkpoint after every epoch, and print a summary line.
+    fn run_network(&self, data: &[PathBuf], ckpt: &Path) -> Result<(), CliError> {
+        use crate::tune::net::{self, NetConfig, NetData, NetState};
+        if self.start.is_some() || self.l2 != 0.0 {
+            return Err(input("--start and --l2 are for --model patterns"));
+        }
+        let t0 = Instant::now();
+        let mut all = NetData::default();
+        let mut hashes = Vec::new();
+        let bar = indicatif::ProgressBar::new(data.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "loading [{wide_bar}] {pos}/{len} files, {msg}, ETA {eta}",
+            )
+            .expect("a valid template"),
+        );
+        for path in data {
+            let text = files::read_to_string(path, Kind::TuneData)
+                .map_err(|e| input(format!("cannot read {e}")))?;
+            hashes.push(learn::data_hash(&text));
+            all.add_text(&text, &path.display().to_string())
+                .map_err(input)?;
+            bar.inc(1);
+            bar.set_message(format!("{} positions", all.len()));
+        }
+        bar.finish_and_clear();
+        all.seal();
+        if all.train.len() < 100 || all.held.is_empty() {
+            return Err(input("too few positions in --data"));
+        }
+        let k = self.k.unwrap_or_else(|| all.fit_k());
+        all.blend(self.lambda, k);
+        errln!(
+            "positions {} (held out {}, duplicates dropped {}, king endings dropped {}) K {k:.6} loaded in {:.1}s",
+            all.len(),
+            all.held.len(),
+            all.duplicates,
+            all.kings_only,
+            t0.elapsed().as_secs_f64()
+        );
+        let cfg = NetConfig {
+            hidden: self.hidden,
+            epochs: self.epochs.unwrap_or(10) as usize,
+            learning_rate: self.learning_rate.unwrap_or(1e-3),
+            batch: self.batch.unwrap_or(16_384) as usize,
+            seed: self.seed,
+        };
+        let print = format!(
+            "network {cfg:?} data {hashes:x?} lambda {} k {:?}",
+            self.lambda, self.k
+        );
+        let fp = learn::fingerprint(&print);
+        let mut st = match files::read(ckpt, Kind::Checkpoint) {
+            Ok(b) => {
+                let st = net::checkpoint::parse(&b, fp)
+                    .map_err(|e| input(format!("checkpoint {}: {e}", ckpt.display())))?;
+                errln!("resuming from {} after epoch {}", ckpt.display(), st.epoch);
+                st
+            }
+            Err(_) if !ckpt.exists() => NetState::new(&cfg),
+            Err(e) => return Err(input(format!("cannot read {e}"))),
+        };
+        let l = net::Layout { hidden: cfg.hidden };
+        let scale = (1.0 / k) as f32;
+        let save_net = |st: &NetState| -> Result<(), CliError> {
+            let n = l.network(&st.w, scale).quantize();
+            files::save(&self.out, &crate::eval::nnue::file::write(&n))
+                .map_err(|e| runtime(format!("cannot write {e}")))
+        };
+        errln!(
+            "start loss {:.6} held-out {:.6}",
+            net::loss(&all.train, &st.w, l),
+            net::loss(&all.held, &st.w, l)
+        );
+        let (mut fit_secs, mut fitted) = (0f64, 0usize);
+        while st.epoch < cfg.epochs {
+            let bar = indicatif::ProgressBar::new(all.train.len() as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(&format!(
+                    "epoch {}/{} [{{wide_bar}}] {{human_pos}}/{{human_len}} positions, {{per_sec}}, ETA {{eta}}",
+                    st.epoch + 1,
+                    cfg.epochs
+                ))
+                .expect("a valid template"),
+            );
+            let e0 = Instant::now();
+            net::epoch(&all.train, &cfg, &mut st, &mut |done| {
+                bar.set_position(done as u64)
+            });
+            bar.finish_and_clear();
+            let secs = e0.elapsed().as_secs_f64();
+            fit_secs += secs;
+            fitted += all.train.len();
+            let (a, b) = (
+                net::loss(&all.train, &st.w, l),
+                net::loss(&all.held, &st.w, l),
+            );
+            errln!(
+                "epoch {}/{} loss {a:.6} held-out {b:.6} {:.0} positions/s time {:.1}s",
+                st.epoch,
+                cfg.epochs,
+                all.train.len() as f64 / secs.max(1e-9),
+                t0.elapsed().as_secs_f64()
+            );
+            save_net(&st)?;
+            files::save(ckpt, &net::checkpoint::write(fp, &st))
+                .map_err(|e| runtime(format!("cannot write {e}")))?;
+        }
+        save_net(&st)?;
+        let (a, b) = (
+            net::loss(&all.train, &st.w, l),
+            net::loss(&all.held, &st.w, l),
+        );
+        outln!(
+            "positions {} K {k:.6} loss {a:.6} held-out {b:.6} positions/s {:.0} time {:.1}s out {}",
+            all.len(),
+            fitted as f64 / fit_secs.max(1e-9),
+            t0.elapsed().as_secs_f64(),
+            self.out.display()
+        );
+        Ok(())
+    }
+}
+
+/// The data files of `--data`: each file as given, and each directory's `*.txt` files in
+/// name order (a shard still being written, `.txt.part`, is not one).
+fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut v: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| input(format!("cannot read {}: {e}", p.display())))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x == "txt") && f.is_file())
+                .collect();
+            if v.is_empty() {
+                return Err(input(format!("{}: no .txt data files", p.display())));
+            }
+            v.sort();
+            out.extend(v);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// `--hidden`: a multiple of 16 from 16 to 512.
+fn parse_hidden(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a whole number"))?;
+    if n == 0 || !n.is_multiple_of(16) || n > crate::eval::nnue::MAX_HIDDEN {
+        return Err(format!(
+            "{n}: the width must be a multiple of 16 from 16 to 512"
+        ));
+    }
+    Ok(n)
 }
 
 /// Write the weights as they stand to `out`, atomically.

@@ -15,6 +15,7 @@ pub mod data;
 pub mod dataline;
 pub mod label;
 pub mod learn;
+pub mod net;
 pub mod run;
 pub mod selfplay;
 pub mod spsa;

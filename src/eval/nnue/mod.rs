@@ -61,7 +61,17 @@ pub fn bucket(pieces: u32) -> usize {
 /// kings, each a 32-bit set of squares, turned half a turn for Black.
 #[inline(always)]
 pub fn planes(pos: &Position, view: Color) -> [u32; PLANES] {
-    let (own, enemy, kings) = (pos.pieces(view).0, pos.pieces(view.flip()).0, pos.kings().0);
+    planes_of(pos.white().0, pos.black().0, pos.kings().0, view)
+}
+
+/// `planes` of the position with these White, Black and king sets (the trainer keeps only
+/// these three numbers a position).
+#[inline(always)]
+pub fn planes_of(white: u32, black: u32, kings: u32, view: Color) -> [u32; PLANES] {
+    let (own, enemy) = match view {
+        Color::White => (white, black),
+        Color::Black => (black, white),
+    };
     let p = [own & !kings, own & kings, enemy & !kings, enemy & kings];
     match view {
         Color::White => p,
