@@ -5,12 +5,14 @@
 //! accumulators nobody reads. Instead the cache keeps, for each ply, the last position
 //! evaluated there and its two accumulators (White's view and Black's). To evaluate a
 //! position at a ply it takes, of that ply's entry and the last one written (the
-//! candidates, `NEAR`), the one whose pieces differ from the position's in the fewest squares, and updates its
-//! accumulators: a feature on now and not there is added, one there and not now subtracted.
-//! That is exact from any base position, related or not (the arithmetic wraps, so it is
-//! exact and reversible), so which entry is picked never changes the result, only the cost:
-//! `Cache::evaluate` returns exactly `Network::evaluate`. When every candidate differs in
-//! more than `MAX_CHANGES` features it refreshes from scratch.
+//! candidates, `NEAR`), the one whose pieces differ from the position's in the fewest
+//! squares, and updates its accumulators: a feature on now and not there is added, one
+//! there and not now subtracted. That is exact from any base position, related or not (the
+//! arithmetic wraps, so it is exact and reversible), so which entry is picked never changes
+//! the result, only the cost: `Cache::evaluate` returns exactly `Network::evaluate`. When
+//! every candidate differs in more than `MAX_CHANGES` features it refreshes from scratch.
+//! A cache notices a change of network (by `Network::id`) and starts afresh; the search
+//! makes one per thread for each search, before its clock starts.
 
 use super::network::Network;
 use super::simd::{self, Chunk};

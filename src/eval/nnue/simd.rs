@@ -34,10 +34,13 @@ pub fn has_avx2() -> bool {
 /// Checks that every feature's row (`hidden chunks` long, `acc.len()`) lies inside `w1`.
 #[inline]
 fn check_rows(acc: &[Chunk], w1: &[Chunk], adds: &[u8], subs: &[u8]) {
-    let rows = w1.len() / acc.len().max(1);
+    // No division here: it is on every update's path.
+    let n = acc.len();
     assert!(
-        adds.iter().chain(subs).all(|&f| (f as usize) < rows),
-        "feature beyond the {rows} rows"
+        adds.iter()
+            .chain(subs)
+            .all(|&f| (f as usize + 1) * n <= w1.len()),
+        "a feature beyond the rows"
     );
 }
 
