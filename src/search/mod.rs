@@ -235,6 +235,7 @@ impl Engine {
         &self.tt
     }
     /// Forget what earlier searches learnt (a new game). O(1): see `tt::TranspositionTable`.
+    /// (The network's accumulator caches are made afresh for each search: nothing to forget.)
     pub fn clear(&mut self) {
         self.tt.clear();
     }

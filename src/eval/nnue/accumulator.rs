@@ -4,27 +4,38 @@
 //! nodes, so keeping an accumulator for every node made (copy-on-make) would mostly update
 //! accumulators nobody reads. Instead the cache keeps, for each ply, the last position
 //! evaluated there and its two accumulators (White's view and Black's). To evaluate a
-//! position at a ply it takes, among a few entries near that ply and the last one written,
-//! the one whose pieces differ from the position's in the fewest squares, and updates its
-//! accumulators: a feature on now and not there is added, one there and not now subtracted.
-//! That is exact from any base position, related or not (the arithmetic wraps, so it is
-//! exact and reversible), so which entry is picked never changes the result, only the cost:
-//! `Cache::evaluate` returns exactly `Network::evaluate`. When every candidate differs in
-//! more than `MAX_CHANGES` features it refreshes from scratch.
+//! position at a ply it takes, of that ply's entry and the last one written (the
+//! candidates, `NEAR`), the one whose pieces differ from the position's in the fewest
+//! squares, and updates its accumulators: a feature on now and not there is added, one
+//! there and not now subtracted. That is exact from any base position, related or not (the
+//! arithmetic wraps, so it is exact and reversible), so which entry is picked never changes
+//! the result, only the cost: `Cache::evaluate` returns exactly `Network::evaluate`. When
+//! every candidate differs in more than `MAX_CHANGES` features it refreshes from scratch.
+//! A cache notices a change of network (by `Network::id`) and starts afresh; the search
+//! makes one per thread for each search, before its clock starts.
 
 use super::network::Network;
 use super::simd::{self, Chunk};
 use super::{feature, planes, PLANES};
 use crate::core::{Color, Position};
 
+// The tunables, chosen by counting instructions (callgrind) over `poolshark bench --depth
+// 10` with random networks of hidden 64 and 256 (the tree is the same whatever they are,
+// the cache being exact):
+// - `MAX_CHANGES` 6, 12 or 24 made no difference (within 0.7% of the cache's instructions):
+//   nearly every leaf is within 6 changed features of its nearest candidate.
+// - Candidates: this ply's entry and the last one written cost 435M instructions at hidden
+//   64 (655M at 256); adding ply - 1 cost 455M (674M), ply - 1, + 1 and - 2 495M (716M);
+//   the last one alone 429M (653M). Looking is dearer than what a better base saves; this
+//   ply's entry stays as the fallback after a jump back from a deep line.
+
 /// The most changed features (per view) worth an update; beyond it an accumulator is
-/// rebuilt from scratch (up to 24 rows and the bias). Sibling leaves of a search differ by
-/// a few moves, two to eight features.
+/// rebuilt from scratch (up to 24 rows and the bias).
 pub const MAX_CHANGES: u32 = 12;
 
 /// Ply offsets of the candidate entries, besides the last one written: the leaf's own ply
-/// (its sibling), the parent's, a child's and the grandparent's.
-const NEAR: [isize; 4] = [0, -1, 1, -2];
+/// (a sibling's leaf, or a cousin's).
+const NEAR: [isize; 1] = [0];
 
 /// Per-thread accumulator cache (see the module notes).
 pub struct Cache {
@@ -123,6 +134,19 @@ impl Cache {
         at..at + self.chunks
     }
 
+    /// View `v`'s accumulators of entries `src` and `dst` (not the same entry).
+    fn pair(&mut self, src: usize, dst: usize, v: usize) -> (&[Chunk], &mut [Chunk]) {
+        let (s, d) = (self.acc_range(src, v), self.acc_range(dst, v));
+        let n = self.chunks;
+        if s.start < d.start {
+            let (lo, hi) = self.accs.split_at_mut(d.start);
+            (&lo[s], &mut hi[..n])
+        } else {
+            let (lo, hi) = self.accs.split_at_mut(s.start);
+            (&hi[..n], &mut lo[d])
+        }
+    }
+
     /// The evaluation of `pos` at `ply` from the search's root: exactly `net.evaluate(pos)`.
     pub fn evaluate(&mut self, net: &Network, pos: &Position, ply: usize) -> i32 {
         if self.net != net.id() || self.chunks != net.chunks() {
@@ -153,22 +177,18 @@ impl Cache {
         match best {
             Some((e, c)) if c <= MAX_CHANGES => {
                 let old = self.keys[e].expect("a valid entry");
-                if e != slot {
-                    for v in 0..2 {
-                        let (src, dst) = (self.acc_range(e, v), self.acc_range(slot, v));
-                        self.accs.copy_within(src, dst.start);
-                    }
-                }
                 let views = [(old, key), (black_view(&old), black_view(&key))];
                 for (v, (o, n)) in views.iter().enumerate() {
                     let (adds, subs) = diff(o, n);
-                    let r = self.acc_range(slot, v);
-                    simd::apply(
-                        &mut self.accs[r],
-                        net.w1_chunks(),
-                        adds.as_slice(),
-                        subs.as_slice(),
-                    );
+                    let (adds, subs) = (adds.as_slice(), subs.as_slice());
+                    let w1 = net.w1_chunks();
+                    if e == slot {
+                        let r = self.acc_range(slot, v);
+                        simd::apply(&mut self.accs[r], w1, adds, subs);
+                    } else {
+                        let (src, dst) = self.pair(e, slot, v);
+                        simd::apply_from(dst, src, w1, adds, subs);
+                    }
                 }
             }
             _ => {

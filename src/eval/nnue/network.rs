@@ -16,7 +16,7 @@
 
 use super::simd::{self, Chunk, LANES};
 use super::{
-    active, bucket, planes, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN, PLANES, QA, QB, W1_LIMIT,
+    bucket, feature, planes, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN, PLANES, QA, QB, W1_LIMIT,
     W2_LIMIT,
 };
 use crate::core::{Color, Position};
@@ -173,17 +173,21 @@ impl Network {
         &self.b1
     }
 
-    /// `acc` (this network's `chunks()` long) set to `view`'s accumulator for `planes`
-    /// (`nnue::planes`), from scratch.
+    /// `acc` (this network's `chunks()` long) set to the accumulator for `planes` (a view's,
+    /// `nnue::planes`), from scratch.
+    #[inline]
     pub fn refresh(&self, acc: &mut [Chunk], planes: &[u32; PLANES]) {
         let mut on = [0u8; 32];
         let mut n = 0;
-        for f in active(planes) {
-            on[n] = f as u8;
-            n += 1;
+        for (p, &bits) in planes.iter().enumerate() {
+            let mut b = bits;
+            while b != 0 && n < on.len() {
+                on[n] = feature(p, b.trailing_zeros()) as u8;
+                n += 1;
+                b &= b - 1;
+            }
         }
-        simd::copy(acc, &self.b1);
-        simd::apply(acc, &self.w1, &on[..n], &[]);
+        simd::apply_from(acc, &self.b1, &self.w1, &on[..n], &[]);
     }
 
     /// The evaluation from the two accumulators (the side to move's, the other's) of a
@@ -202,9 +206,20 @@ impl Network {
 
     /// The evaluation of `pos` from scratch, from the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        // Accumulators on the stack, no wider than needed (zeroing the widest costs).
+        match self.chunks() {
+            0..=4 => self.evaluate_in::<4>(pos),
+            5..=8 => self.evaluate_in::<8>(pos),
+            9..=16 => self.evaluate_in::<16>(pos),
+            _ => self.evaluate_in::<MAX_CHUNKS>(pos),
+        }
+    }
+
+    #[inline(always)]
+    fn evaluate_in<const C: usize>(&self, pos: &Position) -> i32 {
         let n = self.chunks();
-        let mut us = [Chunk::default(); MAX_CHUNKS];
-        let mut them = [Chunk::default(); MAX_CHUNKS];
+        let mut us = [Chunk::default(); C];
+        let mut them = [Chunk::default(); C];
         let side = pos.side();
         self.refresh(&mut us[..n], &planes(pos, side));
         self.refresh(&mut them[..n], &planes(pos, side.flip()));
@@ -339,7 +354,7 @@ pub(crate) mod tests {
         for pos in RandomPositions::new(2, usize::MAX).take(200) {
             for view in [Color::White, Color::Black] {
                 let mut want = b1.clone();
-                for feat in active(&planes(&pos, view)) {
+                for feat in crate::eval::nnue::active(&planes(&pos, view)) {
                     for (a, w) in want.iter_mut().zip(&w1[feat * 32..]) {
                         *a += w;
                     }

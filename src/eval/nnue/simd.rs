@@ -34,10 +34,13 @@ pub fn has_avx2() -> bool {
 /// Checks that every feature's row (`hidden chunks` long, `acc.len()`) lies inside `w1`.
 #[inline]
 fn check_rows(acc: &[Chunk], w1: &[Chunk], adds: &[u8], subs: &[u8]) {
-    let rows = w1.len() / acc.len().max(1);
+    // No division here: it is on every update's path.
+    let n = acc.len();
     assert!(
-        adds.iter().chain(subs).all(|&f| (f as usize) < rows),
-        "feature beyond the {rows} rows"
+        adds.iter()
+            .chain(subs)
+            .all(|&f| (f as usize + 1) * n <= w1.len()),
+        "a feature beyond the rows"
     );
 }
 
@@ -48,12 +51,28 @@ pub fn apply(acc: &mut [Chunk], w1: &[Chunk], adds: &[u8], subs: &[u8]) {
     check_rows(acc, w1, adds, subs);
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
-        // SAFETY: the CPU has AVX2 (asked above), and every row index is inside `w1`
-        // (checked above; the function indexes with bounds checks besides).
+        // SAFETY: the CPU has AVX2 (asked above), and every row is inside `w1` (checked
+        // above).
         unsafe { avx2::apply(acc, w1, adds, subs) };
         return;
     }
     scalar::apply(acc, w1, adds, subs);
+}
+
+/// `dst = src`, then `apply` (equal lengths): a copy and an update in one pass.
+#[inline]
+pub fn apply_from(dst: &mut [Chunk], src: &[Chunk], w1: &[Chunk], adds: &[u8], subs: &[u8]) {
+    assert_eq!(dst.len(), src.len());
+    check_rows(dst, w1, adds, subs);
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU has AVX2, the lengths are equal and every row is inside `w1`
+        // (all checked above).
+        unsafe { avx2::apply_from(dst, src, w1, adds, subs) };
+        return;
+    }
+    scalar::copy(dst, src);
+    scalar::apply(dst, w1, adds, subs);
 }
 
 /// `dst = src` (equal lengths).
@@ -134,26 +153,114 @@ pub mod avx2 {
         c as *const Chunk as *const __m256i
     }
 
+    /// `B` chunks from `src` (possibly `dst` itself) with the rows' chunks at the same
+    /// offset added and subtracted, kept in registers, stored to `dst`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; `src` and `dst` must point to `B` chunks, and `w1 + f * n` to
+    /// `B` chunks for every feature `f` given.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn block<const B: usize>(
+        dst: *mut Chunk,
+        src: *const Chunk,
+        w1: *const Chunk,
+        n: usize,
+        adds: &[u8],
+        subs: &[u8],
+    ) {
+        // SAFETY: the caller's promises; every chunk is 32-byte aligned.
+        unsafe {
+            let mut r = [_mm256_setzero_si256(); B];
+            for (i, x) in r.iter_mut().enumerate() {
+                *x = _mm256_load_si256(src.add(i) as *const __m256i);
+            }
+            for &f in adds {
+                let row = w1.add(f as usize * n);
+                for (i, x) in r.iter_mut().enumerate() {
+                    *x = _mm256_add_epi16(*x, _mm256_load_si256(row.add(i) as *const __m256i));
+                }
+            }
+            for &f in subs {
+                let row = w1.add(f as usize * n);
+                for (i, x) in r.iter_mut().enumerate() {
+                    *x = _mm256_sub_epi16(*x, _mm256_load_si256(row.add(i) as *const __m256i));
+                }
+            }
+            for (i, x) in r.iter().enumerate() {
+                _mm256_store_si256(dst.add(i) as *mut __m256i, *x);
+            }
+        }
+    }
+
+    /// The accumulator in blocks of 8 chunks (half the registers), then 4, 2 and 1.
+    ///
+    /// # Safety
+    /// As `block`, for `n` chunks.
+    #[target_feature(enable = "avx2")]
+    unsafe fn blocks(
+        dst: *mut Chunk,
+        src: *const Chunk,
+        w1: *const Chunk,
+        n: usize,
+        adds: &[u8],
+        subs: &[u8],
+    ) {
+        let mut at = 0;
+        // SAFETY: each block lies inside the `n` chunks (the caller's promise).
+        unsafe {
+            while at + 8 <= n {
+                block::<8>(dst.add(at), src.add(at), w1.add(at), n, adds, subs);
+                at += 8;
+            }
+            if at + 4 <= n {
+                block::<4>(dst.add(at), src.add(at), w1.add(at), n, adds, subs);
+                at += 4;
+            }
+            if at + 2 <= n {
+                block::<2>(dst.add(at), src.add(at), w1.add(at), n, adds, subs);
+                at += 2;
+            }
+            if at < n {
+                block::<1>(dst.add(at), src.add(at), w1.add(at), n, adds, subs);
+            }
+        }
+    }
+
     /// See `super::apply`.
     ///
     /// # Safety
-    /// The CPU must have AVX2.
+    /// The CPU must have AVX2, and every feature's row (`acc.len()` chunks) must lie inside
+    /// `w1`.
     #[target_feature(enable = "avx2")]
     pub unsafe fn apply(acc: &mut [Chunk], w1: &[Chunk], adds: &[u8], subs: &[u8]) {
-        let n = acc.len();
-        for c in 0..n {
-            // SAFETY: every pointer comes from a reference to a `Chunk` (bounds checked by
-            // the indexing), which is 32 bytes long and 32-byte aligned.
-            unsafe {
-                let mut v = _mm256_load_si256(ptr(&acc[c]));
-                for &f in adds {
-                    v = _mm256_add_epi16(v, _mm256_load_si256(ptr(&w1[f as usize * n + c])));
-                }
-                for &f in subs {
-                    v = _mm256_sub_epi16(v, _mm256_load_si256(ptr(&w1[f as usize * n + c])));
-                }
-                _mm256_store_si256(&mut acc[c] as *mut Chunk as *mut __m256i, v);
-            }
+        let p = acc.as_mut_ptr();
+        // SAFETY: the caller's promises; `acc` is both source and destination.
+        unsafe { blocks(p, p, w1.as_ptr(), acc.len(), adds, subs) }
+    }
+
+    /// See `super::apply_from`.
+    ///
+    /// # Safety
+    /// As `apply`, and `src` as long as `dst`.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn apply_from(
+        dst: &mut [Chunk],
+        src: &[Chunk],
+        w1: &[Chunk],
+        adds: &[u8],
+        subs: &[u8],
+    ) {
+        // SAFETY: the caller's promises.
+        unsafe {
+            blocks(
+                dst.as_mut_ptr(),
+                src.as_ptr(),
+                w1.as_ptr(),
+                dst.len(),
+                adds,
+                subs,
+            )
         }
     }
 
@@ -222,7 +329,7 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         {
             let mut rng = SplitMix64::new(11);
-            for n in [1, 4, 8, 16, 32] {
+            for n in [1, 2, 3, 4, 7, 8, 13, 16, 31, 32] {
                 let w1 = chunks(&mut rng, 128 * n, i16::MIN, i16::MAX);
                 for _ in 0..50 {
                     let base = chunks(&mut rng, n, i16::MIN, i16::MAX);
@@ -237,6 +344,10 @@ mod tests {
                     // SAFETY: the CPU has AVX2 (checked above).
                     unsafe { avx2::apply(&mut b, &w1, &adds, &subs) };
                     assert_eq!(a, b, "apply, width {n}");
+                    let mut d = vec![Chunk::default(); n];
+                    // SAFETY: as above; equal lengths.
+                    unsafe { avx2::apply_from(&mut d, &base, &w1, &adds, &subs) };
+                    assert_eq!(d, a, "apply_from, width {n}");
                     let mut c = vec![Chunk::default(); n];
                     // SAFETY: as above; equal lengths.
                     unsafe { avx2::copy(&mut c, &a) };
