@@ -2,11 +2,13 @@
 //! 8 playable squares, each window's contents (empty, own piece, enemy piece) index a table
 //! of learned weights, and two sets of tables, one for the full board and one for the
 //! ending, are blended by the number of pieces. A small linear part on top keeps what a
-//! window cannot see: the kings (material, mobility, long diagonal), runaway men, trading
-//! down when ahead, and the lone-king rules of king endings.
+//! window cannot see: the kings (material, mobility, long diagonal), runaway men and trading
+//! down when ahead.
 //!
 //! It is the engine's evaluation (`Weights::builtin()`, the weights of `tuning/patterns.bin`)
-//! wherever a man is on the board; king endings go to the hand terms (`eval::evaluate`).
+//! wherever a man is on the board; king endings (no men) go to the hand terms
+//! (`eval::evaluate`), which carry the lone-king rules, so the patterns never see one and
+//! are not fitted to them (`tune::learn`).
 //!
 //! Everything is seen from the side to move: for Black the board is turned half a turn
 //! (`reverse_bits`) and the colours swapped, so one set of tables serves both sides, a
@@ -24,9 +26,7 @@
 
 use crate::core::attacks::king_attacks;
 use crate::core::{Bitboard, Color, Position};
-use crate::eval::{
-    dead_draw, forward_cone, king_ending, KingEnding, EVAL_LIMIT, FULL, LONG_DIAGONAL,
-};
+use crate::eval::{forward_cone, EVAL_LIMIT, FULL, LONG_DIAGONAL};
 
 /// Playable squares in a window (4 rows of 2).
 pub const WINDOW_SQUARES: usize = 8;
@@ -74,9 +74,6 @@ linear_terms! {
     LongDiagonal = "long_diagonal", 12;
     /// Sign of the material balance times the pieces traded off (24 - pieces).
     TradeDown = "trade_down", 4;
-    /// Three or more kings against a lone king off the long diagonal
-    /// (`eval::king_ending`).
-    LoneKingOffDiagonal = "lone_king_off_diagonal", 400;
     /// A constant: the value of having the move, besides what the tables say.
     Tempo = "tempo", 3;
 }
@@ -310,29 +307,8 @@ pub fn indices_slow(o: &Oriented) -> [u16; WINDOWS] {
     out
 }
 
-/// How a king ending scales the whole evaluation: 0 for a dead draw, 1/16 for three kings
-/// against a lone king on the long diagonal (a draw with correct play, so only a small edge
-/// is kept), else 1. `Scale::Divide16` is applied by integer division (`/ 16`), as in the
-/// hand evaluation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scale {
-    Zero,
-    Divide16,
-    Whole,
-}
-
-impl Scale {
-    pub fn factor(self) -> f32 {
-        match self {
-            Scale::Zero => 0.0,
-            Scale::Divide16 => 1.0 / 16.0,
-            Scale::Whole => 1.0,
-        }
-    }
-}
-
 /// Everything the evaluation reads from a position: the window states, the piece count that
-/// sets the phase, the linear features and the king-ending scale.
+/// sets the phase and the linear features.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PatternFeatures {
     pub indices: [u16; WINDOWS],
@@ -340,7 +316,6 @@ pub struct PatternFeatures {
     /// the rest.
     pub pieces: u8,
     pub linear: [i16; LINEAR_LEN],
-    pub scale: Scale,
 }
 
 /// The features of `pos`, from the side to move.
@@ -348,29 +323,16 @@ pub struct PatternFeatures {
 pub fn features(pos: &Position) -> PatternFeatures {
     let o = Oriented::new(pos);
     let pieces = pos.occupied().count().min(FULL as u32) as u8;
-    let scale = if dead_draw(pos) {
-        Scale::Zero
-    } else {
-        Scale::Whole
-    };
     let mut f = PatternFeatures {
         indices: indices(&o),
         pieces,
         linear: [0; LINEAR_LEN],
-        scale,
     };
     linear(&o, &mut f);
-    match king_ending(pos) {
-        None => {}
-        Some(KingEnding::Held) => f.scale = Scale::Divide16,
-        Some(KingEnding::Winning(c)) => {
-            f.linear[Linear::LoneKingOffDiagonal as usize] = if c == pos.side() { 1 } else { -1 };
-        }
-    }
     f
 }
 
-/// The linear features of `o` into `f`, but the king ending's (`features`).
+/// The linear features of `o` into `f`.
 #[inline(always)]
 fn linear(o: &Oriented, f: &mut PatternFeatures) {
     let occ = o.own | o.enemy;
@@ -489,9 +451,6 @@ impl PatternWeights {
     /// within `EVAL_LIMIT`.
     #[inline(always)]
     pub fn score(&self, f: &PatternFeatures) -> i32 {
-        if f.scale == Scale::Zero {
-            return 0;
-        }
         let (mut full, mut end) = (0i32, 0i32);
         for (w, &i) in f.indices.iter().enumerate() {
             let at = (w * STATES + i as usize) * PHASES;
@@ -503,14 +462,12 @@ impl PatternWeights {
         for (w, x) in self.linear.iter().zip(&f.linear) {
             sum += w * *x as i32;
         }
-        let mut score = sum / SCALE;
-        if f.scale == Scale::Divide16 {
-            score /= 16;
-        }
-        score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        (sum / SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// The evaluation of `pos`, from the side to move, in hundredths of a man.
+    /// The evaluation of `pos`, from the side to move, in hundredths of a man. Made for
+    /// positions with a man on the board: play sends king endings to the hand terms
+    /// (`eval::evaluate`), whose lone-king rules the patterns do not have.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
         self.score(&features(pos))
@@ -518,7 +475,7 @@ impl PatternWeights {
 }
 
 /// The evaluation of features `f` under real weights `v` (`PARAMS` values, hundredths of a
-/// man), before the king-ending scale and the clamp: what the trainer fits.
+/// man), before the clamp: what the trainer fits.
 #[inline(always)]
 pub fn raw_score(v: &[f32], f: &PatternFeatures) -> f32 {
     let p = f.pieces as f32 / FULL as f32;
@@ -539,27 +496,6 @@ mod tests {
     use super::*;
     use crate::core::notation::parse_fen;
     use crate::core::random_games::RandomPositions;
-
-    /// The king-ending rule (`eval::king_ending`) as the pattern features carry it, from the
-    /// side to move: three kings against one on the long diagonal scale the score down, off
-    /// it (or four kings) the lone-king term is +1 for the stronger side, -1 for the other.
-    #[test]
-    fn king_endings_from_either_side() {
-        let lone = Linear::LoneKingOffDiagonal as usize;
-        for (fen, scale, term) in [
-            ("W:WK1,K2,K3:BK15", Scale::Divide16, 0),
-            ("B:WK1,K2,K3:BK15", Scale::Divide16, 0),
-            ("W:WK1,K2,K3:BK13", Scale::Whole, 1),
-            ("B:WK1,K2,K3:BK13", Scale::Whole, -1),
-            ("B:WK13:BK1,K2,K4,K5", Scale::Whole, 1),
-            ("W:WK15:BK1,K2,K4,K5", Scale::Whole, -1),
-            ("W:WK1,K2:BK13", Scale::Zero, 0),
-            ("W:WK1,K2,6:BK13", Scale::Whole, 0),
-        ] {
-            let f = features(&parse_fen(fen).unwrap());
-            assert_eq!((f.scale, f.linear[lone]), (scale, term), "{fen}");
-        }
-    }
 
     #[test]
     fn windows_hold_eight_squares_and_cover_the_board() {
@@ -631,23 +567,14 @@ mod tests {
         let w = random_weights(5);
         let v = w.to_reals();
         assert_eq!(PatternWeights::from_reals(&v), w);
-        for pos in RandomPositions::new(9, usize::MAX).take(3000) {
+        for pos in RandomPositions::new(9, usize::MAX)
+            .filter(|p| p.men().any())
+            .take(3000)
+        {
             let f = features(&pos);
-            let real = raw_score(&v, &f) * f.scale.factor();
+            let real = raw_score(&v, &f);
             let int = w.score(&f) as f32;
             assert!((real - int).abs() <= 1.5, "{pos:?}: {real} vs {int}");
         }
-    }
-
-    #[test]
-    fn king_endings_follow_the_hand_rules() {
-        let w = PatternWeights::default();
-        let e = |fen: &str| w.evaluate(&parse_fen(fen).unwrap());
-        assert_eq!(e("W:WK1,K2:BK14"), 0);
-        let on = e("W:WK1,K2,K3:BK18");
-        let off = e("W:WK1,K2,K3:BK14");
-        assert!(off > on + 300, "on {on} off {off}");
-        assert!(e("B:WK1,K2,K3:BK14") < -300);
-        assert!(e("W:W21,22,23:B10,11") > 50);
     }
 }

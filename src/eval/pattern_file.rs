@@ -3,9 +3,9 @@
 //! ```text
 //! offset  size  field
 //! 0       8     magic "PSPATTRN"
-//! 8       4     version (1)
+//! 8       4     version (2)
 //! 12      4     windows (25), 16: states per window (6561), 20: phases (2),
-//! 24      4     linear terms (8), 28: scale (16)
+//! 24      4     linear terms (7), 28: scale (16)
 //! 32      4*L   linear weights, i32, in `pattern::LINEAR` order
 //! ..      2*T   table values, i16, [window][state][phase]
 //! end-8   8     FNV-1a 64 of every byte before it
@@ -23,7 +23,8 @@ use crate::eval::pattern::{
 use std::fmt;
 
 pub const MAGIC: &[u8; 8] = b"PSPATTRN";
-pub const VERSION: u32 = 1;
+/// 2: the lone-king term is gone (king endings are the hand terms'), 7 linear terms.
+pub const VERSION: u32 = 2;
 const HEADER_LEN: usize = 32;
 const TABLE_LEN: usize = PHASES * WINDOWS * STATES;
 /// The size of every valid file of this version.

@@ -147,9 +147,7 @@ fn parse_line(line: &str) -> Result<Option<(u64, Sample)>, String> {
 
 /// The mean squared error of `sigmoid(k * eval)` under real weights `w` against the targets.
 pub fn loss(d: &Data, w: &[f32], k: f64) -> f64 {
-    mean_squared_error(d, k, |s| {
-        f64::from(pattern::raw_score(w, &s.f) * s.f.scale.factor())
-    })
+    mean_squared_error(d, k, |s| f64::from(pattern::raw_score(w, &s.f)))
 }
 
 /// The loss of the hand evaluation's scores on `d`: the baseline a fit should beat.
@@ -282,14 +280,10 @@ fn gradient(d: &Data, w: &[f32], k: f64, batch: &[usize]) -> Vec<f32> {
             let mut g = vec![0f32; PARAMS];
             for &i in part {
                 let s = &d.samples[i];
-                let scale = s.f.scale.factor();
-                if scale == 0.0 {
-                    continue;
-                }
-                let e = pattern::raw_score(w, &s.f) * scale;
+                let e = pattern::raw_score(w, &s.f);
                 let p = sigmoid(k * e as f64);
-                // d/de (t - p)^2 = -2 (t - p) p (1 - p) k, and de/draw = scale.
-                let de = (-2.0 * (s.target as f64 - p) * p * (1.0 - p) * k) as f32 * scale;
+                // d/de (t - p)^2 = -2 (t - p) p (1 - p) k.
+                let de = (-2.0 * (s.target as f64 - p) * p * (1.0 - p) * k) as f32;
                 let phase = s.f.pieces as f32 / crate::eval::FULL as f32;
                 for (wi, &idx) in s.f.indices.iter().enumerate() {
                     g[pattern::table_at(0, wi, idx as usize)] += de * phase;
@@ -452,17 +446,17 @@ pub fn coverage(d: &Data) -> usize {
 mod tests {
     use super::*;
     use crate::core::random_games::RandomPositions;
-    use crate::eval::pattern::{Linear, PatternWeights, Scale};
+    use crate::eval::pattern::{Linear, PatternWeights};
 
     /// Positions from random games with targets that are exactly the probabilities under
     /// `truth`: the best fit reproduces them.
     fn synthetic(truth: &[f32], k: f64, n: usize, seed: u64) -> Data {
         let mut d = Data::default();
         for pos in RandomPositions::new(seed, 150).take(n) {
-            let f = pattern::features(&pos);
-            if f.scale != Scale::Whole {
+            if pos.men().is_empty() {
                 continue;
             }
+            let f = pattern::features(&pos);
             let t = sigmoid(k * pattern::raw_score(truth, &f) as f64) as f32;
             d.samples.push(Sample {
                 f,
