@@ -314,8 +314,21 @@ fn learn_writes_a_network_that_plays_and_resumes() {
     let out = dir.join("n.bin");
     let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
     let args = [
-        "learn", "--model", "network", "--hidden", "32", "--data", data_s, "--out", out_s,
-        "--epochs", "2", "--batch", "256", "--threads", "1",
+        "learn",
+        "--model",
+        "network",
+        "--hidden",
+        "32",
+        "--data",
+        data_s,
+        "--out",
+        out_s,
+        "--epochs",
+        "2",
+        "--batch",
+        "256",
+        "--threads",
+        "1",
     ];
     let (code, stdout, err) = run(&args);
     assert_eq!(code, 0, "{err}");
@@ -325,7 +338,10 @@ fn learn_writes_a_network_that_plays_and_resumes() {
     assert!(first.starts_with(b"PSNNUE01"));
     let (code, _, err) = run(&args);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("resuming from") && !err.contains("epoch 1/2"), "{err}");
+    assert!(
+        err.contains("resuming from") && !err.contains("epoch 1/2"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&out).unwrap(), first);
 
     let (code, _, err) = run(&[&args[..4], &["48"], &args[5..]].concat());

@@ -80,8 +80,9 @@ impl SearchArgs {
 /// `--weights`: the evaluation weights.
 #[derive(clap::Args)]
 pub struct WeightsArg {
-    /// Evaluation weights file instead of the built-in one: hand weights (tuning/weights.txt
-    /// format) or a pattern evaluation (tuning/patterns.bin format, made by `learn`).
+    /// Evaluation file instead of the built-in network: hand weights (tuning/weights.txt
+    /// format), a pattern evaluation (tuning/patterns.bin) or a network (tuning/network.bin;
+    /// both made by `learn`).
     #[arg(long)]
     pub weights: Option<PathBuf>,
 }

@@ -1,9 +1,10 @@
 //! The static evaluation: a score for the side to move, in hundredths of a man.
 //!
-//! Two evaluations live here: the learned patterns (`pattern`), which the engine plays with
-//! while men are on the board (or a network, `nnue`, when one is loaded), and the hand
-//! evaluation below, which it plays in king endings
-//! and which `--weights tuning/weights.txt` plays everywhere. `evaluate` picks between them.
+//! Three evaluations live here: the learned network (`nnue`), which the engine plays with
+//! while men are on the board; the learned patterns (`pattern`), which `--weights
+//! tuning/patterns.bin` plays there instead; and the hand evaluation below, which scores
+//! king endings for both and which `--weights tuning/weights.txt` plays everywhere.
+//! `evaluate` picks between them.
 //!
 //! It covers material (a king is worth about three men, and trading down is good when
 //! ahead), advancement, back-rank guards, centre control, runaway men, king mobility and the
@@ -388,24 +389,28 @@ mod tests {
         evaluate(&parse_fen(fen).unwrap(), &Weights::default())
     }
 
-    /// The engine's evaluation: the patterns while a man is on the board, the hand terms in
+    /// The engine's evaluation: the network while a man is on the board, the hand terms in
     /// king endings (each position below scores differently under the two, so a wrong
-    /// dispatch shows).
+    /// dispatch shows); the shipped patterns the same way.
     #[test]
-    fn the_builtin_evaluation_is_the_patterns_with_men_and_the_hand_terms_without() {
+    fn the_builtin_evaluation_is_the_network_with_men_and_the_hand_terms_without() {
         let (built, hand) = (Weights::builtin(), Weights::default());
-        let patterns = built.patterns.clone().expect("the built-in patterns");
+        let network = built.network.clone().expect("the built-in network");
+        let patterns = Weights::builtin_patterns();
+        let p = patterns.patterns.clone().expect("the shipped patterns");
         for fen in ["W:W18,21,23,25:B1,5,9,K20", "B:W22,K30:B3,11"] {
             let pos = parse_fen(fen).unwrap();
             let e = evaluate(&pos, &built);
-            assert_eq!(e, patterns.evaluate(&pos), "{fen}");
+            assert_eq!(e, network.evaluate(&pos), "{fen}");
             assert_ne!(e, evaluate(&pos, &hand), "{fen}");
+            assert_eq!(evaluate(&pos, &patterns), p.evaluate(&pos), "{fen}");
         }
         for fen in ["W:WK2,K3,K14:BK20", "B:WK1,K24:BK17,K9"] {
             let pos = parse_fen(fen).unwrap();
             let e = evaluate(&pos, &built);
             assert_eq!(e, evaluate(&pos, &hand), "{fen}");
-            assert_ne!(e, patterns.evaluate(&pos), "{fen}");
+            assert_ne!(e, network.evaluate(&pos), "{fen}");
+            assert_eq!(evaluate(&pos, &patterns), e, "{fen}");
         }
     }
 

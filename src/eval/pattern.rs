@@ -5,8 +5,9 @@
 //! window cannot see: the kings (material, mobility, long diagonal), runaway men and trading
 //! down when ahead.
 //!
-//! It is the engine's evaluation (`Weights::builtin()`, the weights of `tuning/patterns.bin`)
-//! wherever a man is on the board; king endings (no men) go to the hand terms
+//! It was the engine's evaluation before the network (`eval::nnue`) and loads with
+//! `--weights tuning/patterns.bin`; it scores the positions with a man on the board, and
+//! king endings (no men) go to the hand terms
 //! (`eval::evaluate`), which carry the lone-king rules, so the patterns never see one and
 //! are not fitted to them (`tune::learn`).
 //!
@@ -494,7 +495,6 @@ pub fn raw_score(v: &[f32], f: &PatternFeatures) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::notation::parse_fen;
     use crate::core::random_games::RandomPositions;
 
     #[test]

@@ -258,13 +258,16 @@ mod tests {
             parse(b"poolshark-weights 1\n"),
             Err(PatternFileError::BadMagic)
         );
-        let mut b = good.clone();
-        b[8] = 2;
-        assert_eq!(parse(&b), Err(PatternFileError::BadVersion(2)));
-        assert!(parse(&b)
-            .unwrap_err()
-            .to_string()
-            .contains("version 2, this build reads 1"));
+        // Version 1, the files before the lone-king term went, and a later version.
+        for v in [1u8, 3] {
+            let mut b = good.clone();
+            b[8] = v;
+            assert_eq!(parse(&b), Err(PatternFileError::BadVersion(v.into())));
+            assert!(parse(&b)
+                .unwrap_err()
+                .to_string()
+                .contains(&format!("version {v}, this build reads 2")));
+        }
         let mut b = good.clone();
         b[12] = 9;
         assert!(matches!(

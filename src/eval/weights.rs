@@ -3,7 +3,8 @@
 //!
 //! The hand evaluation's weights are data: `tuning/weights.txt`, embedded at build time
 //! and read by `Weights::default()`. The engine plays with `Weights::builtin()`: those plus
-//! the learned pattern evaluation of `tuning/patterns.bin`, also embedded.
+//! the learned network of `tuning/network.bin` (`eval::nnue`), also embedded. The learned
+//! patterns (`tuning/patterns.bin`) load like any weights file.
 //! `Weights::handset()` keeps the original hand-set values (also in `tuning/handset.txt`)
 //! so that a match can compare the two. `TERMS` lists every
 //! term in file and vector order; the file format (`eval::file`), the evaluation's sinks
@@ -244,28 +245,41 @@ impl Default for Weights {
     }
 }
 
-/// The pattern weights built into the binary (`tuning/patterns.bin`, made by `learn`).
+/// The pattern weights shipped beside the network (`tuning/patterns.bin`, made by `learn`):
+/// `--weights tuning/patterns.bin` plays them. Embedded for the tests and `bench --eval`.
 pub const BUILTIN_PATTERNS: &[u8] = include_bytes!("../../tuning/patterns.bin");
 
+/// The network built into the binary (`tuning/network.bin`, made by `learn --model
+/// network`).
+pub const BUILTIN_NETWORK: &[u8] = include_bytes!("../../tuning/network.bin");
+
 impl Weights {
-    /// What the engine plays with when no weights file is named: the learned pattern
-    /// evaluation of `tuning/patterns.bin`, with `Weights::default()`'s hand weights beside
-    /// it for king endings (`eval::evaluate`). `Weights::default()` stays the hand
-    /// evaluation, which the tuners start from and the trainer compares against; a text
-    /// weights file (`--weights tuning/weights.txt`) plays it. The file is checked by a
-    /// test, so this cannot fail.
+    /// What the engine plays with when no weights file is named: the learned network of
+    /// `tuning/network.bin`, with `Weights::default()`'s hand weights beside it for king
+    /// endings (`eval::evaluate`). `Weights::default()` stays the hand evaluation, which the
+    /// tuners start from and the trainers compare against; a text weights file (`--weights
+    /// tuning/weights.txt`) plays it. The file is checked by a test, so this cannot fail.
     pub fn builtin() -> Weights {
         static BUILT: OnceLock<Weights> = OnceLock::new();
         BUILT
             .get_or_init(|| {
-                let p =
-                    pattern_file::parse(BUILTIN_PATTERNS).expect("tuning/patterns.bin is valid");
+                let n = nnue::file::parse(BUILTIN_NETWORK).expect("tuning/network.bin is valid");
                 Weights {
-                    patterns: Some(std::sync::Arc::new(p)),
+                    network: Some(std::sync::Arc::new(n)),
                     ..Weights::default()
                 }
             })
             .clone()
+    }
+
+    /// The shipped patterns (`BUILTIN_PATTERNS`) with the hand weights beside them: what
+    /// `--weights tuning/patterns.bin` loads.
+    pub fn builtin_patterns() -> Weights {
+        let p = pattern_file::parse(BUILTIN_PATTERNS).expect("tuning/patterns.bin is valid");
+        Weights {
+            patterns: Some(std::sync::Arc::new(p)),
+            ..Weights::default()
+        }
     }
 
     /// Read a weights file from disk (a regular file, at most `files::Kind::Weights`'s limit):
@@ -386,15 +400,17 @@ mod tests {
     fn the_builtin_files_parse() {
         assert!(file::parse(BUILTIN).is_ok());
         let built = Weights::builtin();
-        let patterns = pattern_file::parse(BUILTIN_PATTERNS).expect("tuning/patterns.bin");
-        assert_eq!(built.patterns.as_deref(), Some(&patterns));
+        let network = nnue::file::parse(BUILTIN_NETWORK).expect("tuning/network.bin");
+        assert_eq!(built.network.as_deref(), Some(&network));
         assert_eq!(
             Weights {
-                patterns: None,
+                network: None,
                 ..built
             },
             Weights::default()
         );
+        let patterns = Weights::builtin_patterns();
+        assert!(patterns.patterns.is_some() && patterns.network.is_none());
         let handset = include_str!("../../tuning/handset.txt");
         assert_eq!(file::parse(handset).unwrap(), Weights::handset());
     }

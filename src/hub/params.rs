@@ -171,7 +171,7 @@ impl Params {
             ),
             Param::EvalFile => (
                 Kind::Text,
-                "evaluation weights file (tuning/weights.txt or tuning/patterns.bin format); empty for the built-in weights",
+                "evaluation file (tuning/weights.txt, tuning/patterns.bin or tuning/network.bin format); empty for the built-in network",
             ),
         };
         Declared {
