@@ -10,7 +10,8 @@
 #        SEED (2030), PLIES (8 random plies), WEIGHTS (an eval file; default the built-in),
 #        JOBS (2), NICE (19: data generation yields the cores to anything else)
 # OUT/run.settings records the settings; a run with other settings into the same OUT is
-# refused, so no directory mixes two runs. Prints at the end:
+# refused, so no directory mixes two runs, and a second run while one is going (OUT/.lock)
+# is refused too. Stop a run by killing the script (TERM or Ctrl-C): its shards stop with it. Prints at the end:
 #   data shards N positions P dir OUT
 # (P counts lines; `learn` drops positions repeated across shards).
 set -euo pipefail
@@ -30,6 +31,12 @@ fi
 weights=()
 [ -n "${WEIGHTS:-}" ] && weights=(--weights "$WEIGHTS")
 mkdir -p "$OUT"
+# One run at a time in a directory: two would play the same shards over each other.
+exec 9> "$OUT/.lock"
+if ! flock -n 9; then
+  echo "selfplay-data: another run is using $OUT" >&2
+  exit 2
+fi
 settings="games $GAMES shards $SHARDS nodes $NODES seed $SEED plies $PLIES weights ${WEIGHTS:-builtin} binary $(sha256sum "$BIN" | cut -c1-16)"
 if [ -e "$OUT/run.settings" ]; then
   if [ "$(cat "$OUT/run.settings")" != "$settings" ]; then
@@ -46,15 +53,28 @@ export WEIGHTS_ARGS="${weights[*]:-}"
 shard() {
   local i=$1 f="$OUT/shard-$1.txt"
   [ -e "$f" ] && return 0
+  # Renamed into place only when selfplay finished well: a killed or failed shard stays a
+  # .part (possibly cut mid-line) and is played again from the start on the next run.
   # shellcheck disable=SC2086
-  nice -n "$NICE" "$BIN" selfplay --games "$GAMES" --shard "$i/$SHARDS" --nodes "$NODES" \
+  if nice -n "$NICE" "$BIN" selfplay --games "$GAMES" --shard "$i/$SHARDS" --nodes "$NODES" \
     --seed "$SEED" --random-plies "$PLIES" $WEIGHTS_ARGS --out "$f.part" \
-    > "$OUT/shard-$i.log" 2>&1
-  mv "$f.part" "$f"
-  echo "selfplay-data: shard $i done ($(ls "$OUT"/shard-*.txt | wc -l)/$SHARDS) $(date +%T)" >&2
+    > "$OUT/shard-$i.log" 2>&1; then
+    mv "$f.part" "$f"
+    echo "selfplay-data: shard $i done ($(ls "$OUT"/shard-*.txt | wc -l)/$SHARDS) $(date +%T)" >&2
+  else
+    echo "selfplay-data: shard $i failed (see $OUT/shard-$i.log)" >&2
+    return 1
+  fi
 }
 export -f shard
-seq 0 $((SHARDS - 1)) | xargs -P "$JOBS" -I{} bash -c 'shard {}'
+# Stopping the script stops its shards too (xargs would otherwise start the next ones); an
+# unfinished shard stays a .part and is played again on the next run.
+# In the background and waited for, so that the trap runs at once (bash runs traps only
+# between foreground commands). xargs goes first, so that it starts no shard after.
+seq 0 $((SHARDS - 1)) | xargs -P "$JOBS" -I{} bash -c 'shard {}' &
+runner=$!
+trap 'trap - TERM INT; kill "$runner" 2>/dev/null; kill -- -$$ 2>/dev/null; exit 130' TERM INT
+wait "$runner"
 done_shards=$(ls "$OUT"/shard-*.txt 2>/dev/null | wc -l)
 positions=$(cat "$OUT"/shard-*.txt | wc -l)
 echo "data shards $done_shards positions $positions dir $OUT"
