@@ -172,15 +172,7 @@ impl LearnArgs {
         );
         let (mut fit_secs, mut fitted) = (0f64, 0usize);
         while st.epoch < cfg.epochs {
-            let bar = indicatif::ProgressBar::new(train.len() as u64);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(&format!(
-                    "epoch {}/{} [{{wide_bar}}] {{human_pos}}/{{human_len}} positions, {{per_sec}}, ETA {{eta}}",
-                    st.epoch + 1,
-                    cfg.epochs
-                ))
-                .expect("a valid template"),
-            );
+            let bar = epoch_bar(st.epoch + 1, cfg.epochs, train.len());
             let e0 = Instant::now();
             learn::epoch(&train, &cfg, &mut st, &mut |done| {
                 bar.set_position(done as u64)
@@ -292,15 +284,7 @@ impl LearnArgs {
         );
         let (mut fit_secs, mut fitted) = (0f64, 0usize);
         while st.epoch < cfg.epochs {
-            let bar = indicatif::ProgressBar::new(all.train.len() as u64);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(&format!(
-                    "epoch {}/{} [{{wide_bar}}] {{human_pos}}/{{human_len}} positions, {{per_sec}}, ETA {{eta}}",
-                    st.epoch + 1,
-                    cfg.epochs
-                ))
-                .expect("a valid template"),
-            );
+            let bar = epoch_bar(st.epoch + 1, cfg.epochs, all.train.len());
             let e0 = Instant::now();
             net::epoch(&all.train, &cfg, &mut st, &mut |done| {
                 bar.set_position(done as u64)
@@ -338,6 +322,18 @@ impl LearnArgs {
         );
         Ok(())
     }
+}
+
+/// The progress bar of one epoch over `positions` positions (both models).
+fn epoch_bar(epoch: usize, epochs: usize, positions: usize) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(positions as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "epoch {epoch}/{epochs} [{{wide_bar}}] {{human_pos}}/{{human_len}} positions, {{per_sec}}, ETA {{eta}}"
+        ))
+        .expect("a valid template"),
+    );
+    bar
 }
 
 /// The data files of `--data`: each file as given, and each directory's `*.txt` files in
