@@ -6,7 +6,8 @@
 //! (`perft`, `bench`), the opening `book`, `hub_syntax`, the Hub line tokenizer and
 //! quoting that both sides of the protocol share, `hub`, the Hub protocol front end,
 //! `arena`, engine-vs-engine matches over the Hub protocol (a Hub client, the referee, PDN
-//! output, Elo and SPRT), `serve`, the board in the browser, and `tune`, which fits the
+//! output, Elo and SPRT), `review`, game review (a search of every position, each move
+//! marked by what it gave away), `serve`, the board in the browser, and `tune`, which fits the
 //! evaluation weights to self-play results, `files`, which reads and writes every file a
 //! user names, `machine`, what this machine allows (memory, open files), and `cli`, the
 //! command line (`main.rs` only calls `cli::main`).
@@ -26,6 +27,7 @@ pub mod hub;
 pub mod hub_syntax;
 pub mod machine;
 pub mod perft;
+pub mod review;
 pub mod search;
 pub mod serve;
 pub mod tune;

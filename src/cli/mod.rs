@@ -1,7 +1,7 @@
 //! The command line: clap subcommands that parse their options and call the library.
 //!
 //! One file per command family: `position` (perft, moves, show), `analyze` (analyze,
-//! bench), `arena` (match, stats, selfplay, openings), `tune` (tune, spsa), `learn`, `book`,
+//! bench), `annotate`, `arena` (match, stats, selfplay, openings), `tune` (tune, spsa), `learn`, `book`,
 //! `egdb` and `serve`. Each
 //! subcommand is an `Args` struct with a `run` method; the option groups several commands
 //! share (`--fen`/`--moves`, `--threads`/`--hash`/`--weights`) are declared once in `args`
@@ -26,6 +26,7 @@
 mod output;
 
 mod analyze;
+mod annotate;
 mod arena;
 mod args;
 mod book;
@@ -67,6 +68,11 @@ enum Command {
     /// Search a position and print the best move, with progress lines as the search deepens.
     /// Without a limit it thinks for 5 seconds.
     Analyze(analyze::AnalyzeArgs),
+    /// Review the games of a PDN file: search every position, write the games again with
+    /// the score after each move (`{[%eval S]}`, men from Black's side) and `?!`/`?`/`??` on
+    /// the moves that gave value away, naming the best move; a summary line per game.
+    #[command(long_about = annotate::long_about())]
+    Annotate(annotate::AnnotateArgs),
     /// Play an engine-vs-engine match over the Hub protocol, refereed by poolshark's rules.
     /// Each opening is played twice with colours swapped. Prints a line per game and a summary
     /// with the Elo difference (95% interval from the game pairs), draw ratio, LOS, the
@@ -206,6 +212,7 @@ pub fn main() -> ExitCode {
         Command::Moves(a) => a.run(),
         Command::Show(a) => a.run(),
         Command::Analyze(a) => a.run(),
+        Command::Annotate(a) => a.run(),
         Command::Match(a) => a.run(),
         Command::Stats(a) => a.run(),
         Command::Selfplay(a) => a.run(),

@@ -3,7 +3,9 @@
 //! Moves are written in PDN notation with their landing squares, so any PDN reader can
 //! follow them; the reader replays every move with the rules core, so a file that reads back
 //! is a file of legal games. A match writes the time each move took as a comment after it,
-//! `{time 0.102s}`, which readers that skip comments pass over.
+//! `{time 0.102s}`, which readers that skip comments pass over; a review (`review`) adds a
+//! mark glued to a move (`11-16??`) and a comment of its own (`MoveNote`), which the reader
+//! passes over in the same way.
 
 use crate::core::game::GameResult;
 use crate::core::notation::{self, NotationError};
@@ -54,6 +56,12 @@ impl PdnGame {
 
     /// PDN text of the game, tags then movetext wrapped at 80 columns, then a blank line.
     pub fn write(&self) -> String {
+        self.write_with_notes(&[])
+    }
+
+    /// `write`, with `notes[i]` after move `i` (a move past the end of `notes` has none):
+    /// its mark glued to the move, then its comment, before the move's time.
+    pub fn write_with_notes(&self, notes: &[MoveNote]) -> String {
         let mut out = String::new();
         for (k, v) in &self.tags {
             out.push_str(&format!("[{k} \"{}\"]\n", v.replace(['"', '\\'], "'")));
@@ -67,11 +75,17 @@ impl PdnGame {
             // makes it (so a game from a FEN with White to move reads `1. w b 2. w b`, which
             // readers that pair moves from the FEN's side, such as pydraughts, follow). A
             // number goes with the move after it, so a line never ends on a number.
-            let text = notation::pdn_move(&pos, mv);
+            let note = notes.get(i);
+            let mut text = notation::pdn_move(&pos, mv);
+            text.push_str(note.map_or("", |n| n.mark));
             if i % 2 == 0 {
                 tokens.push(format!("{}. {text}", i / 2 + 1));
             } else {
                 tokens.push(text);
+            }
+            if let Some(n) = note.filter(|n| !n.comment.is_empty()) {
+                // A brace would end the comment early (or open one nobody closes).
+                tokens.push(format!("{{{}}}", n.comment.replace(['{', '}'], "")));
             }
             if let Some(t) = self.times.get(i) {
                 tokens.push(time_comment(*t));
@@ -95,6 +109,14 @@ impl PdnGame {
         out.push_str("\n\n");
         out
     }
+}
+
+/// What a review writes with one move: a mark glued to it (`?!`, `?`, `??` or none) and a
+/// comment after it (none when empty).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MoveNote {
+    pub mark: &'static str,
+    pub comment: String,
 }
 
 /// What is wrong with PDN text.
@@ -476,6 +498,44 @@ mod tests {
         }
         let read_back = read(&text).unwrap();
         assert_eq!(read_back, written);
+    }
+
+    #[test]
+    fn marks_and_comments_read_back() {
+        let start = Position::start();
+        let mut g = Game::new(start);
+        for m in ["11-15", "23-19", "8-11", "22-17"] {
+            g.play_text(m).unwrap();
+        }
+        let game = PdnGame {
+            tags: vec![("Result".into(), "*".into())],
+            start,
+            moves: g.moves().to_vec(),
+            times: vec![Duration::from_millis(5); 4],
+            result: "*".into(),
+        };
+        let note = |mark, comment: &str| MoveNote {
+            mark,
+            comment: comment.into(),
+        };
+        let notes = [
+            note("", "[%eval 0.05]"),
+            note("?!", "[%eval 0.40] best 24-19 [%eval 0.02]"),
+            note("??", "a {brace} 1-0"),
+            note("?", ""),
+        ];
+        let text = game.write_with_notes(&notes);
+        // (Lines wrap at 80 columns, between tokens.)
+        let flat = text.replace('\n', " ");
+        assert!(
+            flat.contains("1. 11-15 {[%eval 0.05]} {time 0.005s} 23-19?! {[%eval 0.40]"),
+            "{text}"
+        );
+        assert!(
+            flat.contains(" 8-11?? {a brace 1-0} {time 0.005s} 22-17? {time 0.005s}"),
+            "{text}"
+        );
+        assert_eq!(read(&text).unwrap(), vec![game]);
     }
 
     #[test]

@@ -1,0 +1,453 @@
+//! Game review: every position of a game searched once, and for each move the score after
+//! it, the position's best move with its score, and a mark where the played move gave value
+//! away (`marks` owns the thresholds and rules). `poolshark annotate` writes the result as
+//! PDN comments; a front end can stream it one ply at a time (`review`'s `on_ply`) and stop
+//! it from another thread (`ReviewControl::stop`).
+//!
+//! One search per position is enough: the played move is worth minus the value of the next
+//! position (that position's own search), and the best move with its score comes from the
+//! position before. A position where the rules ended the game is not searched: the side to
+//! move has lost (R16) or the game is a draw (R17-R19), `0.00`. Scores are shown from Black's
+//! side (Black moves first) in the Hub's text: `99.xx` a proved win, `89.xx` a database win.
+
+pub mod marks;
+
+use crate::core::pdn::MoveNote;
+use crate::core::{notation, Color, Game, GameResult, Move};
+use crate::search::{self, Engine, Limits, Score, SearchControl};
+use marks::{Mark, Value};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How long each position is searched.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// To this depth (plies).
+    Depth(u32),
+    /// This many nodes.
+    Nodes(u64),
+    /// This long.
+    MoveTime(Duration),
+}
+
+impl Budget {
+    /// `annotate`'s default: a fixed node count, so that a review on one thread is the same
+    /// every run and on every machine, and takes about as long for each position (a fixed
+    /// depth costs far more in the middle game than in an ending). 50,000 nodes reviews a
+    /// 60-move game in seconds; docs/ANNOTATE.md gives the measurements.
+    pub const DEFAULT: Budget = Budget::Nodes(50_000);
+
+    /// The search limits: analysis, so that a single legal move (a forced capture) is
+    /// searched as deep as any other position and a proved result does not end it early.
+    pub fn limits(self) -> Limits {
+        let mut limits = Limits {
+            analyze: true,
+            ..Limits::default()
+        };
+        match self {
+            Budget::Depth(d) => limits.depth = Some(d),
+            Budget::Nodes(n) => limits.nodes = Some(n),
+            Budget::MoveTime(t) => limits.move_time = Some(t),
+        }
+        limits
+    }
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Budget::Depth(d) => write!(f, "depth {d}"),
+            Budget::Nodes(n) => write!(f, "nodes {n}"),
+            Budget::MoveTime(t) => write!(f, "movetime {}", t.as_secs_f64()),
+        }
+    }
+}
+
+/// Stops a review from another thread. A `SearchControl` serves one search (the search
+/// stops it as it ends), so a review makes one for each position and keeps the current
+/// one here, where `stop` reaches it.
+#[derive(Default)]
+pub struct ReviewControl {
+    stopped: AtomicBool,
+    search: Mutex<Option<Arc<SearchControl>>>,
+}
+
+impl ReviewControl {
+    pub fn new() -> ReviewControl {
+        ReviewControl::default()
+    }
+
+    /// End the review: the running search stops at once (`SearchControl::stop`) and no
+    /// further ply is reported.
+    pub fn stop(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+        if let Some(c) = self.lock().as_ref() {
+            c.stop();
+        }
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// A fresh control for the next search, stopped already if the review is.
+    fn next_search(&self) -> Arc<SearchControl> {
+        let control = Arc::new(SearchControl::new());
+        let mut current = self.lock();
+        // Checked under the lock: a `stop` either sees this control or came before it.
+        if self.is_stopped() {
+            control.stop();
+        }
+        *current = Some(Arc::clone(&control));
+        control
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Arc<SearchControl>>> {
+        self.search.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The best move of a position as its own search found it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BestMove {
+    pub mv: Move,
+    /// In PDN notation.
+    pub text: String,
+    /// The position's score, from Black's side.
+    pub score: Score,
+}
+
+/// One move of a reviewed game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlyReview {
+    /// The move's ply in the game, 1 for its first move.
+    pub ply: usize,
+    pub mover: Color,
+    pub played: Move,
+    /// The played move in PDN notation.
+    pub played_text: String,
+    /// The score after the move, from Black's side.
+    pub score: Score,
+    /// The best move in the position before the move.
+    pub best: BestMove,
+    pub mark: Option<Mark>,
+    /// What the move gave away in men, from the mover's side (0 for the best move;
+    /// `marks::loss`).
+    pub loss: f64,
+}
+
+impl PlyReview {
+    /// The score after the move from Black's side, as text (`-0.35`, `99.87`, `0.00`).
+    pub fn score_text(&self) -> String {
+        self.score.hub()
+    }
+
+    /// The PDN comment: `[%eval S]`, and for a marked move also the best move with its
+    /// score, `[%eval -3.10] best 9-14 [%eval 0.05]`.
+    pub fn comment(&self) -> String {
+        let eval = format!("[%eval {}]", self.score_text());
+        match self.mark {
+            None => eval,
+            Some(_) => format!(
+                "{eval} best {} [%eval {}]",
+                self.best.text,
+                self.best.score.hub()
+            ),
+        }
+    }
+
+    /// What the PDN writer puts with the move: the mark and the comment.
+    pub fn note(&self) -> MoveNote {
+        MoveNote {
+            mark: self.mark.map_or("", Mark::suffix),
+            comment: self.comment(),
+        }
+    }
+}
+
+/// One side's count of marks and its loss over its moves.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SideSummary {
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+    /// The side's moves reviewed.
+    pub moves: u32,
+    /// The men its moves gave away, summed.
+    pub total_loss: f64,
+}
+
+impl SideSummary {
+    /// The mean loss per move in men (0 with no moves).
+    pub fn mean_loss(&self) -> f64 {
+        if self.moves == 0 {
+            0.0
+        } else {
+            self.total_loss / f64::from(self.moves)
+        }
+    }
+
+    fn add(&mut self, ply: &PlyReview) {
+        self.moves += 1;
+        self.total_loss += ply.loss;
+        match ply.mark {
+            Some(Mark::Inaccuracy) => self.inaccuracies += 1,
+            Some(Mark::Mistake) => self.mistakes += 1,
+            Some(Mark::Blunder) => self.blunders += 1,
+            None => {}
+        }
+    }
+}
+
+impl fmt::Display for SideSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {} {} {} mean-loss {:.2}",
+            Mark::Inaccuracy.plural(),
+            self.inaccuracies,
+            Mark::Mistake.plural(),
+            self.mistakes,
+            Mark::Blunder.plural(),
+            self.blunders,
+            self.mean_loss()
+        )
+    }
+}
+
+/// The marks of a reviewed game, side by side.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameSummary {
+    pub black: SideSummary,
+    pub white: SideSummary,
+    /// Every move was reviewed (false when the review was stopped).
+    pub complete: bool,
+}
+
+impl GameSummary {
+    /// The summary line of game `k`: `game K: black inaccuracies I mistakes M blunders B
+    /// mean-loss L; white ...` (L in men, two decimals).
+    pub fn line(&self, k: usize) -> String {
+        format!("game {k}: black {}; white {}", self.black, self.white)
+    }
+
+    fn add(&mut self, ply: &PlyReview) {
+        match ply.mover {
+            Color::Black => self.black.add(ply),
+            Color::White => self.white.add(ply),
+        }
+    }
+}
+
+/// A position's value as the review uses it: the score for the side to move, what it
+/// proves, and the best move (none where the game is over).
+struct Judged {
+    score: Score,
+    value: Value,
+    best: Option<Move>,
+}
+
+/// `score` for the side to move `side`, from Black's side.
+fn black_view(score: Score, side: Color) -> Score {
+    match side {
+        Color::Black => score,
+        Color::White => -score,
+    }
+}
+
+/// The value of `game`'s current position: the rules' result where the game is over, else
+/// one search. None when the review was stopped.
+fn judge(game: &Game, limits: &Limits, engine: &Engine, control: &ReviewControl) -> Option<Judged> {
+    match game.result() {
+        GameResult::Win(_) => {
+            return Some(Judged {
+                score: Score::loss_in(0),
+                value: Value::Loss,
+                best: None,
+            })
+        }
+        GameResult::Draw(_) => {
+            return Some(Judged {
+                score: Score::DRAW,
+                value: Value::ProvedDraw,
+                best: None,
+            })
+        }
+        GameResult::Ongoing => {}
+    }
+    let search_control = control.next_search();
+    let out = engine.search(game, limits, &search_control, &mut |_| {});
+    if control.is_stopped() {
+        return None;
+    }
+    let table_draw = engine
+        .egdb
+        .as_deref()
+        .and_then(|db| search::egdb::score(db, game.position(), game.counts(), 0))
+        == Some(Score::DRAW);
+    Some(Judged {
+        score: out.score,
+        value: Value::of(out.score, table_draw),
+        best: out.best,
+    })
+}
+
+/// Review every move of `game` (from its first position, with the draw counts it started
+/// with), searching each position within `budget`. Each move's review goes to `on_ply` as
+/// soon as the position after it is searched, in order. A `stop` on `control` ends it
+/// early, with the summary of the moves reported so far (`complete` false).
+pub fn review(
+    game: &Game,
+    budget: Budget,
+    engine: &Engine,
+    control: &ReviewControl,
+    mut on_ply: impl FnMut(&PlyReview),
+) -> GameSummary {
+    let limits = budget.limits();
+    let mut summary = GameSummary::default();
+    // The game at its first position, with its history and counts as they were there.
+    let mut line = game.clone();
+    while line.undo().is_some() {}
+    let Some(mut before) = judge(&line, &limits, engine, control) else {
+        return summary;
+    };
+    for (i, mv) in game.moves().iter().enumerate() {
+        let pos = *line.position();
+        let mover = pos.side();
+        line.play(mv);
+        let Some(after) = judge(&line, &limits, engine, control) else {
+            return summary;
+        };
+        // Where the game was over before this move (not a game the PDN reader passes), its
+        // first legal move stands in as the best.
+        let best_mv = before
+            .best
+            .or_else(|| {
+                crate::core::movegen::legal_moves(&pos)
+                    .as_slice()
+                    .first()
+                    .copied()
+            })
+            .unwrap_or(*mv);
+        let played_value = after.value.flip();
+        let played_is_best = best_mv == *mv;
+        let ply = PlyReview {
+            ply: i + 1,
+            mover,
+            played: *mv,
+            played_text: notation::pdn_move(&pos, mv),
+            score: black_view(after.score, mover.flip()),
+            best: BestMove {
+                mv: best_mv,
+                text: notation::pdn_move(&pos, &best_mv),
+                score: black_view(before.score, mover),
+            },
+            mark: marks::mark(before.value, played_value, played_is_best),
+            loss: marks::loss(before.value, played_value, played_is_best),
+        };
+        summary.add(&ply);
+        on_ply(&ply);
+        before = after;
+    }
+    summary.complete = true;
+    summary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::notation::parse_fen;
+
+    fn engine() -> Engine {
+        Engine::new(4, 1)
+    }
+
+    #[test]
+    fn a_game_that_ends_by_the_rules_scores_its_last_move_as_a_win() {
+        // White's last man is taken: Black wins (R16); the position after is not searched.
+        let mut game = Game::new(parse_fen("B:W18:B14,1").unwrap());
+        game.play_text("14x23").unwrap();
+        assert_eq!(game.result(), GameResult::Win(Color::Black));
+        let mut plies = Vec::new();
+        let s = review(
+            &game,
+            Budget::Depth(4),
+            &engine(),
+            &ReviewControl::new(),
+            |p| plies.push(p.clone()),
+        );
+        assert!(s.complete);
+        assert_eq!(plies.len(), 1);
+        assert_eq!(plies[0].score_text(), "99.99");
+        assert_eq!(plies[0].mark, None);
+        assert_eq!(plies[0].comment(), "[%eval 99.99]");
+        assert_eq!(s.black.moves, 1);
+        assert_eq!(s.white.moves, 0);
+    }
+
+    #[test]
+    fn scores_are_from_blacks_side_and_a_dropped_man_is_marked() {
+        // White to move: 26-22 walks into 17x26 with nothing back; any other move holds.
+        let fen = "W:W26,32:B17,1";
+        let mut game = Game::new(parse_fen(fen).unwrap());
+        game.play_text("26-22").unwrap();
+        let mut plies = Vec::new();
+        let s = review(
+            &game,
+            Budget::Depth(8),
+            &engine(),
+            &ReviewControl::new(),
+            |p| plies.push(p.clone()),
+        );
+        let p = &plies[0];
+        assert_eq!(p.mover, Color::White);
+        assert_eq!(p.mark, Some(Mark::Blunder), "{p:?}");
+        // Good for Black after White's blunder; the best move was White's, good for White.
+        assert!(p.score.0 > 0, "{p:?}");
+        assert!(p.best.score < p.score, "{p:?}");
+        assert_ne!(p.best.mv, p.played);
+        assert_eq!(s.white.blunders, 1);
+        assert!(s.white.mean_loss() >= marks::BLUNDER_MEN);
+        assert!(p
+            .comment()
+            .contains(&format!(" best {} [%eval ", p.best.text)));
+    }
+
+    #[test]
+    fn a_stop_ends_the_review_early() {
+        let mut game = Game::new(crate::core::Position::start());
+        for m in ["11-15", "23-19", "8-11", "22-17"] {
+            game.play_text(m).unwrap();
+        }
+        let control = ReviewControl::new();
+        control.stop();
+        let mut n = 0;
+        let s = review(&game, Budget::Depth(6), &engine(), &control, |_| n += 1);
+        assert_eq!(n, 0);
+        assert!(!s.complete);
+        // A stop from the callback ends it after that ply.
+        let control = ReviewControl::new();
+        let mut n = 0;
+        let s = review(&game, Budget::Depth(4), &engine(), &control, |_| {
+            n += 1;
+            control.stop();
+        });
+        assert_eq!((n, s.complete), (1, false));
+    }
+
+    #[test]
+    fn the_summary_line() {
+        let mut s = GameSummary::default();
+        s.black.inaccuracies = 1;
+        s.black.blunders = 2;
+        s.black.moves = 4;
+        s.black.total_loss = 3.0;
+        assert_eq!(
+            s.line(3),
+            "game 3: black inaccuracies 1 mistakes 0 blunders 2 mean-loss 0.75; \
+             white inaccuracies 0 mistakes 0 blunders 0 mean-loss 0.00"
+        );
+    }
+}

@@ -1,0 +1,286 @@
+//! `poolshark annotate` as a user runs it: the real binary on PDN files, its output read back
+//! with poolshark's own PDN reader and every move replayed.
+
+mod support;
+
+use poolshark::core::pdn::{self, PdnGame};
+use poolshark::core::{notation, Game, Position};
+use poolshark::search::{Engine, Limits, SearchControl};
+use std::path::Path;
+use support::{run_cli as run, scratch_dir};
+
+/// The opening before the planted blunder: Black to move at ply 9.
+const OPENING: &str = "11-15 23-19 8-11 22-17 9-13 17-14 10x17 21x14";
+/// Black's 12-16 there drops a man to White's forced 19x12 with nothing back: `poolshark
+/// analyze --depth 12` scores the position after it 2.21 for White, after 4-8 (the best
+/// move) 0.10. The two moves after it are the capture and a reply.
+const BLUNDER: &str = "12-16";
+const AFTER: &str = "19x12 6-9";
+
+/// A game from `start` through `moves` (PDN move text), with tags and a result.
+fn game(start: Position, moves: &str, tags: &[(&str, &str)], result: &str) -> PdnGame {
+    let mut g = Game::new(start);
+    for m in moves.split_whitespace() {
+        g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    let mut all: Vec<(String, String)> = tags
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    all.push(("FEN".into(), notation::write_fen(&start)));
+    all.push(("Result".into(), result.into()));
+    PdnGame {
+        tags: all,
+        start,
+        moves: g.moves().to_vec(),
+        times: Vec::new(),
+        result: result.into(),
+    }
+}
+
+fn write_games(path: &Path, games: &[PdnGame]) {
+    let text: String = games.iter().map(PdnGame::write).collect();
+    std::fs::write(path, text).unwrap();
+}
+
+/// Each move of each game of annotated PDN text, as written (mark included), with the
+/// comment that follows it: a game's movetext split into moves and `{...}` comments.
+fn annotated_moves(text: &str) -> Vec<Vec<(String, String)>> {
+    let mut games = Vec::new();
+    for block in text.split("\n\n").filter(|b| !b.trim().is_empty()) {
+        let movetext: Vec<&str> = block.lines().filter(|l| !l.starts_with('[')).collect();
+        let movetext = movetext.join(" ");
+        let mut moves: Vec<(String, String)> = Vec::new();
+        let mut rest = movetext.as_str();
+        while let Some(open) = rest.find('{') {
+            for token in rest[..open].split_whitespace() {
+                if !token.ends_with('.') {
+                    moves.push((token.to_string(), String::new()));
+                }
+            }
+            let close = open + rest[open..].find('}').expect("a closed comment");
+            let last = moves.last_mut().expect("a comment after a move");
+            if last.1.is_empty() {
+                last.1 = rest[open + 1..close].to_string();
+            }
+            rest = &rest[close + 1..];
+        }
+        games.push(moves);
+    }
+    games
+}
+
+#[test]
+fn a_planted_blunder_is_marked_and_the_output_replays() {
+    let dir = scratch_dir("annotate-blunder");
+    let input = dir.join("games.pdn");
+    let output = dir.join("annotated.pdn");
+    let blunder_game = game(
+        Position::start(),
+        &format!("{OPENING} {BLUNDER} {AFTER}"),
+        &[("Event", "planted"), ("White", "w"), ("Black", "b")],
+        "*",
+    );
+    // A second game from a FEN with White to move, ending in a result.
+    let fen_game = game(
+        notation::parse_fen("W:W26,32:B17,1").unwrap(),
+        "32-27 1-6 27-23",
+        &[("Event", "fen")],
+        "1/2-1/2",
+    );
+    write_games(&input, &[blunder_game.clone(), fen_game.clone()]);
+    let (code, stdout, stderr) = run(&[
+        "annotate",
+        "--pdn",
+        input.to_str().unwrap(),
+        "--depth",
+        "10",
+        "--out",
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(&output).unwrap();
+
+    // The blunder is `??`, with the best move and its score named.
+    let moves = annotated_moves(&text);
+    assert_eq!(moves.len(), 2);
+    let ply = OPENING.split_whitespace().count();
+    let (mv, comment) = &moves[0][ply];
+    assert_eq!(mv, &format!("{BLUNDER}??"), "{text}");
+    assert!(comment.starts_with("[%eval -"), "{comment}");
+    let best = comment
+        .split(" best ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{comment}"));
+    assert!(!best.starts_with(BLUNDER), "{comment}");
+    assert!(best.contains(" [%eval "), "{comment}");
+    // Every move has its `[%eval S]` comment.
+    for (mv, comment) in moves.iter().flatten() {
+        assert!(comment.starts_with("[%eval "), "{mv} {comment}");
+    }
+
+    // It reads back in poolshark's reader, every move legal, tags and results as they were.
+    let back = pdn::read(&text).unwrap();
+    assert_eq!(back.len(), 2);
+    for (a, b) in back.iter().zip([&blunder_game, &fen_game]) {
+        assert_eq!(a.tags, b.tags);
+        assert_eq!(a.result, b.result);
+        assert_eq!(a.start, b.start);
+        assert_eq!(a.moves, b.moves);
+        let mut replay = Game::new(a.start);
+        for mv in &a.moves {
+            assert!(poolshark::core::movegen::legal_moves(replay.position()).contains(mv));
+            replay.play(mv);
+        }
+    }
+
+    // One summary line per game on stdout, in the shape the issue gives.
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    for (k, line) in lines.iter().enumerate() {
+        let (head, sides) = line.split_once(": ").unwrap();
+        assert_eq!(head, format!("game {}", k + 1));
+        let sides: Vec<&str> = sides.split("; ").collect();
+        assert_eq!(sides.len(), 2, "{line}");
+        for (side, name) in sides.iter().zip(["black", "white"]) {
+            let w: Vec<&str> = side.split(' ').collect();
+            assert_eq!(w.len(), 9, "{line}");
+            assert_eq!(
+                [w[0], w[1], w[3], w[5], w[7]],
+                [name, "inaccuracies", "mistakes", "blunders", "mean-loss"],
+                "{line}"
+            );
+            for i in [2, 4, 6] {
+                w[i].parse::<u32>().unwrap();
+            }
+            assert_eq!(w[8].split('.').nth(1).map(str::len), Some(2), "{line}");
+        }
+    }
+    let blunders: u32 = lines[0].split(' ').nth(8).unwrap().parse().unwrap();
+    assert!(blunders >= 1, "{}", lines[0]);
+
+    // To stdout: the same PDN (the search is the same on one thread), the summary on
+    // stderr; --game picks one game.
+    let (code, stdout, stderr) = run(&[
+        "annotate",
+        "--pdn",
+        input.to_str().unwrap(),
+        "--depth",
+        "10",
+        "--game",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let back = pdn::read(&stdout).unwrap();
+    assert_eq!(back, vec![fen_game]);
+    assert_eq!(stdout, text.split_once("\n\n").unwrap().1);
+    assert!(stderr.contains(lines[1]), "{stderr}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_game_of_best_moves_has_no_blunder() {
+    // Each move the engine's own best at depth 8, from a fresh table (one thread, so the
+    // game is the same every run).
+    const DEPTH: u32 = 8;
+    let mut played = Game::new(Position::start());
+    let limits = Limits {
+        depth: Some(DEPTH),
+        ..Limits::default()
+    };
+    for _ in 0..40 {
+        if played.result() != poolshark::core::GameResult::Ongoing {
+            break;
+        }
+        let engine = Engine::new(16, 1);
+        let out = engine.search(&played, &limits, &SearchControl::new(), &mut |_| {});
+        played.play(&out.best.unwrap());
+    }
+    let moves: Vec<String> = {
+        let mut g = Game::new(Position::start());
+        played
+            .moves()
+            .iter()
+            .map(|m| {
+                let t = notation::pdn_move(g.position(), m);
+                g.play(m);
+                t
+            })
+            .collect()
+    };
+    let best = game(Position::start(), &moves.join(" "), &[], "*");
+    let dir = scratch_dir("annotate-best");
+    let input = dir.join("best.pdn");
+    write_games(&input, &[best]);
+    for depth in ["8", "6"] {
+        let (code, stdout, stderr) = run(&[
+            "annotate",
+            "--pdn",
+            input.to_str().unwrap(),
+            "--depth",
+            depth,
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        let marked = annotated_moves(&stdout);
+        assert_eq!(marked[0].len(), moves.len());
+        for (mv, comment) in &marked[0] {
+            assert!(
+                !mv.ends_with("??"),
+                "depth {depth}: {mv} {comment}\n{stdout}"
+            );
+        }
+        assert!(stderr.contains("blunders 0 mean-loss"), "{stderr}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let dir = scratch_dir("annotate-errors");
+    let input = dir.join("bad.pdn");
+    let good = game(Position::start(), "11-15 23-19", &[], "*").write();
+    // Game 2's third move (Black's, ply 5) is not legal.
+    std::fs::write(
+        &input,
+        format!("{good}1. 11-15 23-19 2. 8-11 22-17 3. 12-17 *\n"),
+    )
+    .unwrap();
+    let (code, stdout, stderr) =
+        run(&["annotate", "--pdn", input.to_str().unwrap(), "--depth", "2"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stdout.is_empty());
+    assert!(stderr.contains("game 2: move 3. '12-17'"), "{stderr}");
+    assert!(!stderr.contains("panick"), "{stderr}");
+
+    let input = dir.join("good.pdn");
+    std::fs::write(&input, &good).unwrap();
+    let (code, _, stderr) = run(&["annotate", "--pdn", input.to_str().unwrap(), "--game", "2"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--game 2") && stderr.contains("has 1 game"),
+        "{stderr}"
+    );
+    let (code, _, _) = run(&["annotate", "--pdn", input.to_str().unwrap(), "--game", "0"]);
+    assert_eq!(code, 2);
+
+    let empty = dir.join("empty.pdn");
+    std::fs::write(&empty, "").unwrap();
+    let (code, _, stderr) = run(&["annotate", "--pdn", empty.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("no games"), "{stderr}");
+    let missing = dir.join("missing.pdn");
+    let (code, _, stderr) = run(&["annotate", "--pdn", missing.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("missing.pdn"), "{stderr}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn help_gives_the_thresholds() {
+    use poolshark::review::marks::{BLUNDER_MEN, INACCURACY_MEN, MISTAKE_MEN};
+    let (code, out, _) = run(&["annotate", "--help"]);
+    assert_eq!(code, 0);
+    for t in [INACCURACY_MEN, MISTAKE_MEN, BLUNDER_MEN] {
+        assert!(out.contains(&format!("{t:.2}")), "{out}");
+    }
+}
