@@ -623,3 +623,32 @@ def test_screenshots_mid_game_at_desktop_and_phone_size(browser, server, size):
             browser.find_element(By.ID, "analyze").click()
     finally:
         browser.set_window_size(1100, 1000)
+
+
+def test_the_endgame_tables_verdict_and_a_proved_draw_are_said_in_words(tmp_path):
+    # Tiny tables, built here (two pieces: a fraction of a second).
+    tables = tmp_path / "egdb"
+    subprocess.run([POOLSHARK, "egdb", "build", "--pieces", "2", "--dir", str(tables)],
+                   check=True, capture_output=True, timeout=WAIT)
+    proc = subprocess.Popen([POOLSHARK, "serve", "--port", "0", "--egdb", str(tables)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+    drv = new_driver()
+    try:
+        assert m, line
+        drv.get(m.group(1))
+        wait(drv, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+        set_fen(drv, "W:WK1:BK32")  # king against king: a draw
+        wait(drv, lambda d: pieces(d).get(32) == "B", "the position")
+        # A group is read in the background once asked for: ask for states until it is in.
+        for _ in range(100):
+            if drv.find_element(By.ID, "egdb").is_displayed():
+                break
+            answered(drv, drv.find_element(By.ID, "level-set").click, "a state")
+        assert drv.find_element(By.ID, "egdb").text.startswith("database: draw")
+        assert drv.find_element(By.ID, "info-score").text == "draw (proved)"
+        assert drv.find_element(By.ID, "evalbar-text").text == "="
+    finally:
+        drv.quit()
+        stop_server(proc)
