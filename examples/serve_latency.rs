@@ -22,6 +22,7 @@ fn main() {
         threads: 1,
         weights: Weights::builtin(),
         egdb: None,
+        book: None,
         limits: ServeLimits::new(1),
     };
     std::thread::spawn(move || {

@@ -24,7 +24,14 @@ struct Server {
 }
 
 impl Server {
+    /// A server without the opening book, so that every engine move is searched.
     fn start(extra: &[&str]) -> Server {
+        let mut args = vec!["--no-book"];
+        args.extend_from_slice(extra);
+        Server::start_with(&args)
+    }
+
+    fn start_with(extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_poolshark"))
             .args(["serve", "--port", "0", "--hash", "16"])
             .args(extra)
@@ -281,7 +288,10 @@ fn a_legal_move_gives_a_new_state_and_an_illegal_one_an_error() {
     let s = c.play("11-15");
     assert_eq!(s["ply"], 1);
     assert_eq!(s["side"], "white");
-    assert_eq!(s["history"], json!([{"pdn":"11-15","hub":"11-15"}]));
+    assert_eq!(
+        s["history"],
+        json!([{"pdn":"11-15","hub":"11-15","captured":[],"path":[11,15]}])
+    );
     assert_eq!(s["pieces"]["15"], "b");
     assert!(s["pieces"].get("11").is_none());
     let fen = s["fen"].clone();
@@ -414,6 +424,124 @@ fn analysis_asked_for_while_the_engine_thinks_waits_for_its_move() {
 }
 
 #[test]
+fn stop_while_the_engine_thinks_plays_its_best_move_so_far() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    // A think far longer than any test waits: only `stop` ends it.
+    c.send(json!({"type":"level","movetime":3600.0}));
+    c.next("state");
+    c.send(json!({"type":"new","white":"engine","black":"human"}));
+    c.next("state");
+    assert_eq!(c.play("11-15")["thinking"], true);
+    assert_eq!(c.recv()["type"], "info", "the search has begun");
+    c.send(json!({"type":"stop"}));
+    let s = c.next("state");
+    assert_eq!(s["ply"], 2, "the engine's move was played: {s}");
+    assert_eq!(s["thinking"], false);
+    assert_eq!(s["side"], "black");
+    // The engine against itself pauses after the move it was made to play.
+    c.send(json!({"type":"new","white":"engine","black":"engine"}));
+    assert_eq!(c.next("state")["thinking"], true);
+    c.send(json!({"type":"stop"}));
+    let s = c.next("state");
+    assert_eq!(
+        (s["ply"].clone(), s["thinking"].clone()),
+        (json!(1), json!(false))
+    );
+    c.ping();
+}
+
+#[test]
+fn the_engine_plays_book_moves_unless_told_not_to() {
+    // The built-in book answers 11-15 with 23-19 alone (within the margin): as a book move
+    // it comes at once, with no search progress before it.
+    for (args, book) in [(&[][..], true), (&["--no-book"][..], false)] {
+        let server = Server::start_with(args);
+        let mut c = server.board();
+        c.send(json!({"type":"level","depth":6}));
+        c.next("state");
+        c.send(json!({"type":"new","white":"engine","black":"human"}));
+        c.next("state");
+        c.play("11-15");
+        let mut infos = 0;
+        let s = loop {
+            let m = c.recv();
+            match m["type"].as_str() {
+                Some("info") => infos += 1,
+                Some("state") if m["ply"] == 2 => break m,
+                Some("state") => {}
+                _ => panic!("unexpected {m}"),
+            }
+        };
+        if book {
+            assert_eq!(infos, 0, "a book move is not searched");
+            assert_eq!(s["history"][1]["pdn"], "23-19");
+        } else {
+            assert!(infos > 0, "without the book the engine searches");
+        }
+    }
+}
+
+#[test]
+fn analysis_stays_on_through_new_games_setups_and_loads() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    c.send(json!({"type":"analyze","on":true}));
+    assert_eq!(c.next("state")["analyzing"], true);
+    for m in [
+        json!({"type":"new","white":"human","black":"human"}),
+        json!({"type":"setup","fen":"W:WK3,18:BK29,5"}),
+        json!({"type":"load_pdn","pdn":"1. 11-15 23-19 *"}),
+    ] {
+        c.send(m.clone());
+        let s = c.next("state");
+        assert_eq!(s["analyzing"], true, "after {m}: {s}");
+        let info = c.recv();
+        assert_eq!(
+            info["type"], "info",
+            "analysis of the new position after {m}"
+        );
+        assert!(info["score_black"].is_string());
+    }
+}
+
+#[test]
+fn players_hands_a_side_to_the_engine_from_the_position_shown() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    c.send(json!({"type":"level","depth":2}));
+    c.next("state");
+    c.send(json!({"type":"setup","fen":"W:W21,22,23:B1,2,3"}));
+    c.next("state");
+    c.send(json!({"type":"players","white":"engine","black":"human"}));
+    let s = c.next("state");
+    assert_eq!(
+        (s["white"].clone(), s["thinking"].clone()),
+        (json!("engine"), json!(true))
+    );
+    let s = c.next("state");
+    assert_eq!(s["ply"], 1, "the engine moved: {s}");
+    assert_eq!(s["start_fen"], "W:W21,22,23:B1,2,3");
+}
+
+#[test]
+fn a_pdn_of_several_games_lists_them_and_loads_the_one_asked_for() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    let two = "[Event \"one\"]\n1. 11-15 *\n\n[Event \"two\"]\n1. 9-13 22-18 *\n";
+    c.send(json!({"type":"load_pdn","pdn":two}));
+    let g = c.next("games");
+    assert_eq!(g["loaded"], 1);
+    assert_eq!(g["games"][1]["tags"]["Event"], "two");
+    assert_eq!(c.next("state")["history"].as_array().unwrap().len(), 1);
+    c.send(json!({"type":"load_pdn","pdn":two,"game":2}));
+    assert_eq!(c.next("games")["loaded"], 2);
+    assert_eq!(c.next("state")["history"][0]["pdn"], "9-13");
+    c.send(json!({"type":"load_pdn","pdn":two,"game":7}));
+    assert!(c.error().contains("out of range"));
+}
+
+#[test]
 fn undo_redo_and_goto() {
     let server = Server::start(&[]);
     let mut c = server.board();
@@ -455,7 +583,10 @@ fn undo_redo_and_goto() {
 
     // Another move from here replaces the rest of the line.
     let s = c.play("9-13");
-    assert_eq!(s["history"], json!([{"pdn":"9-13","hub":"9-13"}]));
+    assert_eq!(
+        s["history"],
+        json!([{"pdn":"9-13","hub":"9-13","captured":[],"path":[9,13]}])
+    );
 }
 
 #[test]
@@ -616,7 +747,7 @@ fn hostile_input_gets_errors_and_the_server_goes_on() {
     let s = c.play("14x5x9");
     assert_eq!(
         s["result"],
-        json!({"winner":"white","reason":"no move (R16)"})
+        json!({"winner":"white","reason":"no pieces left (R16)"})
     );
     assert_eq!(s["legal"], json!([]));
     c.send(json!({"type":"move","move":"5-1"}));
@@ -762,6 +893,16 @@ fn the_engine_probes_endgame_tables_given_with_egdb() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(found.is_some(), "no database win from W:WK1,K2,K3:BK32");
+    // The state carries the tables' verdict, for Black (White to move wins here).
+    let v = c.state()["egdb"].clone();
+    assert_eq!(v["black"], "loss", "{v}");
+    assert!(v["dtc"].as_u64().is_some(), "{v}");
+    c.send(json!({"type":"new","white":"human","black":"human"}));
+    assert_eq!(
+        c.next("state")["egdb"],
+        Value::Null,
+        "no table covers the start"
+    );
     drop(c);
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);

@@ -12,13 +12,22 @@
     ws: null,
     connected: false,
     state: null,
-    flipped: false,
+    flipped: null, // null until the first state: then from the saved settings or the players
     selected: null, // square number of the selected piece
     choice: null, // the legal moves offered by the capture chooser (R15)
     preview: null, // the legal move whose path and captures are drawn
     setup: null, // {pieces: {square: "b"|"B"|"w"|"W"}, sent: bool} while placing pieces
     info: null, // the last `info` message for the position shown
+    palette: "b", // the piece setup places ("" erases)
+    pv: null, // {hubs, pdn, upto, pinned}: a line of the analysis shown on the board
+    anim: null, // {frames: [pieces...], step, timer}: a capture being shown jump by jump
+    restored: false, // the saved game was offered to the server (once, at the first state)
+    pdnText: "", // the last PDN text sent, for choosing another of its games
   };
+
+  // Milliseconds per jump when a capture is shown step by step (a test may slow it down).
+  const animMs = () => Number(window.boardAnimMs || 450);
+  const STORE = "poolshark-board";
 
   const $ = (id) => document.getElementById(id);
 
@@ -30,6 +39,12 @@
     const r = Math.floor((n - 1) / 4);
     const c = 2 * ((n - 1) % 4) + (r % 2 === 0 ? 1 : 0);
     return ui.flipped ? { r: 7 - r, c: 7 - c } : { r, c };
+  }
+
+  // The row and column of square n seen from White's side, whatever the board's turn.
+  function fixedCell(n) {
+    const r = Math.floor((n - 1) / 4);
+    return { r, c: 2 * ((n - 1) % 4) + (r % 2 === 0 ? 1 : 0) };
   }
 
   function squareCentre(n) {
@@ -93,6 +108,10 @@
       case "info":
         ui.info = msg;
         renderInfo();
+        if (!ui.pv && !ui.anim) renderBoard(); // the arrow of the best move
+        break;
+      case "games":
+        onGames(msg);
         break;
       case "pdn":
         onPdn(msg.pdn || "");
@@ -112,6 +131,15 @@
   function onState(st) {
     const old = ui.state;
     ui.state = st;
+    if (ui.flipped === null) ui.flipped = flipFor(modeOf(st), false);
+    if (!ui.restored) {
+      ui.restored = true;
+      restore(st);
+    } else {
+      save(st);
+    }
+    if (old && st.ply === old.ply + 1 && st.history[st.ply - 1]) startAnim(old, st);
+    else if (!old || old.fen !== st.fen) stopAnim();
     // How many states arrived: lets a test wait for the answer to its own request.
     const board = $("board");
     board.dataset.states = String(Number(board.dataset.states || 0) + 1);
@@ -122,11 +150,195 @@
       closeChooser();
       // The last search was of another position; analysis restarts in the new one.
       ui.info = null;
+      closePv();
     }
     if (ui.selected !== null && !legalFrom(ui.selected).length) {
       ui.selected = null;
     }
     render();
+  }
+
+  // A PDN of several games: offer them all, and say which one is shown.
+  function onGames(msg) {
+    const sel = $("games");
+    sel.textContent = "";
+    for (const g of msg.games || []) {
+      const t = g.tags || {};
+      const o = document.createElement("option");
+      o.value = String(g.number);
+      const names = [t.Black, t.White].filter(Boolean).join(" – ");
+      o.textContent =
+        g.number + ". " + [names, t.Event, t.Date, t.Result].filter(Boolean).join(", ") + " (" + g.plies + " plies)";
+      sel.appendChild(o);
+    }
+    sel.value = String(msg.loaded);
+    $("games-row").hidden = false;
+    $("games-note").textContent = "game " + msg.loaded + " of " + (msg.games || []).length + " loaded";
+    showMessage("note", "the PDN holds " + (msg.games || []).length + " games: game " + msg.loaded + " is shown; choose another in the PDN panel");
+  }
+
+  // ---------- keeping the game across a reload (localStorage) ----------
+
+  function save(st) {
+    try {
+      localStorage.setItem(
+        STORE,
+        JSON.stringify({
+          start_fen: st.start_fen,
+          moves: st.history.map((h) => h.hub),
+          ply: st.ply,
+          white: st.white,
+          black: st.black,
+          level: st.level,
+          flipped: ui.flipped,
+          analyzing: st.analyzing,
+        })
+      );
+    } catch (e) {
+      // Storage may be off (private windows): the page works without it.
+    }
+  }
+
+  function loadSaved() {
+    try {
+      const v = JSON.parse(localStorage.getItem(STORE) || "null");
+      return v && Array.isArray(v.moves) && typeof v.start_fen === "string" ? v : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // The first state of a connection is a fresh game: replay the saved one into it.
+  function restore(st) {
+    const v = loadSaved();
+    if (!v) {
+      save(st);
+      return;
+    }
+    if (typeof v.flipped === "boolean") ui.flipped = v.flipped;
+    const l = v.level || {};
+    if (l.depth) send({ type: "level", depth: l.depth });
+    else if (l.movetime) send({ type: "level", movetime: l.movetime });
+    if (v.moves.length || v.start_fen !== st.start_fen) {
+      send({ type: "setup", fen: v.start_fen });
+      for (const m of v.moves) send({ type: "move", move: m });
+      if (v.ply < v.moves.length) send({ type: "goto", ply: v.ply });
+    }
+    send({ type: "players", white: v.white === "engine" ? "engine" : "human", black: v.black === "engine" ? "engine" : "human" });
+    if (v.analyzing) send({ type: "analyze", on: true });
+  }
+
+  // ---------- a capture shown jump by jump ----------
+
+  // The captured square of each jump of `path`: the one on the diagonal between its ends.
+  function jumpOrder(path, captured) {
+    const out = [];
+    for (let j = 0; j + 1 < path.length; j++) {
+      const a = fixedCell(path[j]);
+      const b = fixedCell(path[j + 1]);
+      const hit = captured.find((sq) => {
+        const c = fixedCell(sq);
+        const t = (c.r - a.r) / (b.r - a.r);
+        return t > 0 && t < 1 && Math.abs(a.c + t * (b.c - a.c) - c.c) < 1e-9;
+      });
+      out.push(hit === undefined ? null : hit);
+    }
+    return out;
+  }
+
+  function startAnim(old, st) {
+    stopAnim();
+    const h = st.history[st.ply - 1];
+    if (!h || !h.captured || !h.captured.length || !h.path || h.path.length < 2) return;
+    const order = jumpOrder(h.path, h.captured);
+    const mover = old.pieces[String(h.path[0])];
+    if (!mover) return;
+    const frames = [];
+    let pieces = Object.assign({}, old.pieces);
+    delete pieces[String(h.path[0])];
+    for (let j = 0; j < h.path.length; j++) {
+      const f = Object.assign({}, pieces);
+      f[String(h.path[j])] = mover;
+      frames.push(f);
+      if (j < order.length && order[j] !== null) {
+        pieces = Object.assign({}, pieces);
+        delete pieces[String(order[j])];
+      }
+    }
+    ui.anim = { frames, step: 0, timer: null };
+    const tick = () => {
+      if (!ui.anim) return;
+      ui.anim.step++;
+      if (ui.anim.step >= ui.anim.frames.length) {
+        ui.anim = null;
+      } else {
+        ui.anim.timer = setTimeout(tick, animMs());
+      }
+      renderBoard();
+    };
+    ui.anim.timer = setTimeout(tick, animMs());
+  }
+
+  function stopAnim() {
+    if (ui.anim && ui.anim.timer) clearTimeout(ui.anim.timer);
+    ui.anim = null;
+  }
+
+  // ---------- a line of the analysis on the board ----------
+
+  // The pieces after a move in Hub notation (from-to, or from x to x each piece taken).
+  function applyHub(pieces, hub) {
+    const parts = hub.split(/[-x]/).map(Number);
+    const from = parts[0];
+    const to = parts[1];
+    const out = Object.assign({}, pieces);
+    let p = out[String(from)];
+    delete out[String(from)];
+    if (hub.includes("x")) for (const c of parts.slice(2)) delete out[String(c)];
+    if (p === "b" && to >= 29) p = "B"; // R14: a man crowns on the far row
+    if (p === "w" && to <= 4) p = "W";
+    if (p) out[String(to)] = p;
+    return out;
+  }
+
+  function showPv(k, pinned) {
+    const i = ui.info;
+    if (!ui.state || !i || !i.pv || !i.pv.length) return;
+    const same = ui.pv && ui.pv.pinned && pinned;
+    ui.pv = {
+      hubs: same ? ui.pv.hubs : i.pv.slice(),
+      pdn: same ? ui.pv.pdn : (i.pv_pdn || i.pv).slice(),
+      upto: k,
+      pinned: pinned || (ui.pv && ui.pv.pinned) || false,
+      timer: ui.pv && ui.pv.timer,
+    };
+    renderPvBoard();
+  }
+
+  function closePv() {
+    if (ui.pv && ui.pv.timer) clearInterval(ui.pv.timer);
+    ui.pv = null;
+  }
+
+  function renderPvBoard() {
+    renderBoard();
+    renderStatus();
+    markPv();
+    const tools = $("pv-tools");
+    tools.hidden = !ui.pv;
+    if (ui.pv) $("pv-note").textContent = "showing the line after " + ui.pv.pdn[ui.pv.upto];
+  }
+
+  function markPv() {
+    document.querySelectorAll("#info-pv .pv-move").forEach((e) => {
+      e.classList.toggle("shown", !!ui.pv && Number(e.dataset.index) === ui.pv.upto);
+    });
+  }
+
+  function pvPieces() {
+    let p = ui.state.pieces;
+    for (let k = 0; k <= ui.pv.upto && k < ui.pv.hubs.length; k++) p = applyHub(p, ui.pv.hubs[k]);
+    return p;
   }
 
   function onPdn(text) {
@@ -171,8 +383,12 @@
 
   function onSquareClick(sq) {
     if (ui.setup) {
-      cycleSetupPiece(sq);
+      placeSetupPiece(sq);
       return;
+    }
+    if (ui.pv) {
+      closePv();
+      renderPvBoard();
     }
     if (ui.choice) closeChooser();
     if (!ui.state) return;
@@ -267,7 +483,6 @@
 
   // ---------- setup mode ----------
 
-  const SETUP_CYCLE = ["", "b", "B", "w", "W"];
 
   function startSetup() {
     const pieces = {};
@@ -279,13 +494,34 @@
     render();
   }
 
-  function cycleSetupPiece(sq) {
+  // The palette's piece on the square; the same piece again empties it.
+  function placeSetupPiece(sq) {
     const key = String(sq);
     const cur = ui.setup.pieces[key] || "";
-    const next = SETUP_CYCLE[(SETUP_CYCLE.indexOf(cur) + 1) % SETUP_CYCLE.length];
+    const next = cur === ui.palette ? "" : ui.palette;
     if (next) ui.setup.pieces[key] = next;
     else delete ui.setup.pieces[key];
     renderBoard();
+  }
+
+  function markPalette() {
+    document.querySelectorAll("#palette .pal").forEach((b) => {
+      b.setAttribute("role", "radio");
+      b.setAttribute("aria-checked", b.dataset.piece === ui.palette ? "true" : "false");
+    });
+  }
+
+  // What is wrong with the placed pieces, in words, or null (RULES.md R4: each side has a
+  // piece; a man never stands on its crowning row).
+  function setupProblem() {
+    const p = ui.setup.pieces;
+    const sq = Object.keys(p).map(Number);
+    const has = (c) => sq.some((n) => p[n].toLowerCase() === c);
+    if (!has("b") || !has("w")) return "place at least one piece of each colour (black and white) before pressing done";
+    const bad = sq.filter((n) => (p[n] === "b" && n >= 29) || (p[n] === "w" && n <= 4));
+    if (bad.length)
+      return "a man on its crowning row is a king (R14): make the man on " + bad.join(", ") + " a king, or move it";
+    return null;
   }
 
   // A PDN FEN (RULES.md R4) of the pieces placed: "B:W21,K30:B1,K2".
@@ -314,22 +550,55 @@
     return e;
   }
 
-  function lastMoveSquares() {
+  // The move that led to the position shown, if any.
+  function lastMove() {
     const st = ui.state;
-    if (!st || st.ply < 1 || !st.history[st.ply - 1]) return [];
-    const hub = st.history[st.ply - 1].hub || "";
-    const parts = hub.split(/[-x]/).map(Number);
-    return parts.length >= 2 ? [parts[0], parts[1]] : [];
+    if (!st || st.ply < 1 || !st.history[st.ply - 1]) return null;
+    const h = st.history[st.ply - 1];
+    const parts = (h.hub || "").split(/[-x]/).map(Number);
+    return {
+      from: parts[0],
+      to: parts[1],
+      path: h.path && h.path.length ? h.path : [parts[0], parts[1]],
+      captured: h.captured || [],
+    };
+  }
+
+  function drawArrow(svg, from, to) {
+    const a = squareCentre(from);
+    const b = squareCentre(to);
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const len = Math.hypot(dx, dy) || 1;
+    const ux = dx / len;
+    const uy = dy / len;
+    const tip = { x: b.x - ux * 18, y: b.y - uy * 18 };
+    const base = { x: tip.x - ux * 34, y: tip.y - uy * 34 };
+    const g = el("g", { class: "best-arrow", "data-from": from, "data-to": to }, svg);
+    el("line", { x1: a.x, y1: a.y, x2: base.x, y2: base.y, class: "arrow" }, g);
+    el("polygon", {
+      points: [tip.x + "," + tip.y, base.x - uy * 22 + "," + (base.y + ux * 22), base.x + uy * 22 + "," + (base.y - ux * 22)].join(" "),
+      class: "arrowhead",
+    }, g);
   }
 
   function renderBoard() {
     const svg = $("board");
     svg.textContent = "";
     svg.classList.toggle("setup", !!ui.setup);
+    svg.classList.toggle("preview", !!ui.pv && !ui.setup);
+    svg.dataset.animStep = ui.anim ? String(ui.anim.step) : "";
     el("rect", { x: 0, y: 0, width: 800, height: 800, class: "light" }, svg);
 
-    const pieces = ui.setup ? ui.setup.pieces : ui.state ? ui.state.pieces : {};
-    const last = ui.setup ? [] : lastMoveSquares();
+    let pieces = ui.setup ? ui.setup.pieces : ui.state ? ui.state.pieces : {};
+    if (!ui.setup && ui.pv) pieces = pvPieces();
+    else if (!ui.setup && ui.anim) pieces = ui.anim.frames[ui.anim.step];
+    const lm = ui.setup || ui.pv ? null : lastMove();
+    const last = lm ? [lm.from, lm.to] : [];
+    // The men the last move took, shown faintly where they stood once it is played.
+    const gone = lm && !ui.anim ? new Set(lm.captured) : new Set();
+    const mover = lm && ui.state.pieces[String(lm.to)];
+    const goneColour = mover && (mover === "b" || mover === "B") ? "w" : "b";
     const targets = new Set(ui.selected !== null ? legalFrom(ui.selected).map((m) => m.to) : []);
     const preview = ui.preview ? new Set(ui.preview.captured) : new Set();
 
@@ -339,7 +608,10 @@
       const y = r * CELL;
       const g = el("g", { "data-square": n, class: "square" }, svg);
       el("rect", { x, y, width: CELL, height: CELL, class: "dark" }, g);
-      if (last.includes(n)) el("rect", { x, y, width: CELL, height: CELL, class: "last" }, g);
+      if (last.includes(n)) {
+        el("rect", { x, y, width: CELL, height: CELL, class: n === lm.to ? "last-to" : "last-from" }, g);
+        g.setAttribute("data-last", n === lm.to ? "to" : "from");
+      }
       if (n === ui.selected) el("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, class: "selected" }, g);
       const num = el("text", { x: x + 5, y: y + 17, class: "num" }, g);
       num.textContent = n;
@@ -357,6 +629,26 @@
         el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 44, class: "taken" }, g);
         g.setAttribute("data-taken", "1");
       }
+      if (gone.has(n) && !p) {
+        const ghost = el("g", { class: "ghost" }, g);
+        drawPiece(ghost, x + CELL / 2, y + CELL / 2, goneColour);
+        el("line", { x1: x + 28, y1: y + 28, x2: x + 72, y2: y + 72, class: "cross" }, g);
+        el("line", { x1: x + 72, y1: y + 28, x2: x + 28, y2: y + 72, class: "cross" }, g);
+        g.setAttribute("data-captured-last", "1");
+      }
+    }
+    // The last capture's path, jump by jump.
+    if (lm && lm.captured.length && lm.path.length >= 2) {
+      const pts = lm.path.map((sq) => {
+        const c = squareCentre(sq);
+        return c.x + "," + c.y;
+      });
+      el("polyline", { points: pts.join(" "), class: "last-path" }, svg);
+    }
+    // The best move of the analysis (or of the engine's thinking) as an arrow.
+    if (!ui.setup && !ui.pv && !ui.anim && ui.info && ui.info.pv && ui.info.pv.length) {
+      const parts = ui.info.pv[0].split(/[-x]/).map(Number);
+      if (parts.length >= 2) drawArrow(svg, parts[0], parts[1]);
     }
 
     // Capture paths: every capture of the selected piece faintly, the previewed one boldly.
@@ -397,11 +689,12 @@
     const st = ui.state;
     if (!ui.connected && st) return "disconnected";
     if (!st) return "connecting…";
-    if (ui.setup) return "Setting up: click squares to place pieces, then press done";
+    if (ui.setup) return "Setting up: choose a piece, click squares, then press done";
+    if (ui.pv) return "Showing the analysis line after " + ui.pv.pdn[ui.pv.upto] + " (not played): Esc to go back";
     let s;
     if (st.result) {
       const w = st.result.winner;
-      s = "Game over: " + (w ? SIDE[w] + " wins" : "draw") + " by " + st.result.reason;
+      s = "Game over: " + (w ? SIDE[w] + " wins" : "draw") + ": " + st.result.reason;
     } else if (st.thinking) {
       s = SIDE[st.side] + " (engine) is thinking…";
     } else if (st[st.side] === "engine") {
@@ -409,7 +702,12 @@
     } else {
       s = SIDE[st.side] + " to move";
     }
-    if (st.ply < st.history.length) s += " · at move " + st.ply + " of " + st.history.length + " plies";
+    if (st.ply < st.history.length) {
+      // In moves as the list numbers them (a move is a ply by each side, Black first).
+      const off = startOffset(st);
+      const total = Math.floor((st.history.length - 1 + off) / 2) + 1;
+      s += st.ply === 0 ? " · at the start (" + total + " moves)" : " · at move " + (Math.floor((st.ply - 1 + off) / 2) + 1) + " of " + total;
+    }
     return s;
   }
 
@@ -455,7 +753,7 @@
     start.textContent = "start";
     box.appendChild(start);
     // Black moves first (R3); a game set up with White to move starts "1. ... move".
-    const offset = (st.start_fen || "B").trim().charAt(0).toUpperCase() === "W" ? 1 : 0;
+    const offset = startOffset(st);
     let row = null;
     st.history.forEach((h, i) => {
       const idx = i + offset;
@@ -499,15 +797,103 @@
     }
   }
 
+  // Black (0) or White (1) to move at the start of the game.
+  function startOffset(st) {
+    return (st.start_fen || "B").trim().charAt(0).toUpperCase() === "W" ? 1 : 0;
+  }
+
+  // Who is to move after `ply` plies of the game.
+  function sideAt(st, ply) {
+    return (ply + startOffset(st)) % 2 === 0 ? "black" : "white";
+  }
+
+  // What is known of the position shown, for Black: {text, share (0..1 of the bar), kind}.
+  function verdict() {
+    const st = ui.state;
+    if (!st) return null;
+    if (st.result) {
+      const w = st.result.winner;
+      if (!w) return { text: "draw (proved)", bar: "=", share: 0.5, kind: "result" };
+      return { text: SIDE[w] + " has won", bar: w === "black" ? "1-0" : "0-1", share: w === "black" ? 1 : 0, kind: "result" };
+    }
+    if (st.egdb) {
+      const v = st.egdb.black;
+      if (v === "draw") return { text: "draw (proved)", bar: "=", share: 0.5, kind: "egdb" };
+      return { text: v === "win" ? "Black wins" : "Black loses", bar: v === "win" ? "DB+" : "DB−", share: v === "win" ? 1 : 0, kind: "egdb" };
+    }
+    const i = ui.info;
+    if (!i) return null;
+    const s = String(i.score_black !== undefined ? i.score_black : i.score);
+    const v = Number(s);
+    const share = Math.abs(v) >= 80 ? (v > 0 ? 0.98 : 0.02) : 1 / (1 + Math.exp(-0.9 * v));
+    return { text: "Black " + scoreText(s), bar: scoreText(s), share, kind: "search" };
+  }
+
+  function renderEvalBar() {
+    const v = ui.setup ? null : verdict();
+    const bar = $("evalbar");
+    // Black's share grows from Black's side of the board.
+    bar.classList.toggle("flipped", !ui.flipped);
+    const share = v ? v.share : 0.5;
+    $("evalbar-black").style.flex = "0 0 " + (100 * share).toFixed(1) + "%";
+    $("evalbar-white").style.flex = "1 1 0";
+    $("evalbar-text").textContent = v ? v.bar : "";
+    bar.dataset.share = share.toFixed(3);
+    bar.title = v ? v.text + " (scores for Black)" : "evaluation, for Black";
+  }
+
+  function renderPv() {
+    const st = ui.state;
+    const i = ui.info;
+    const box = $("info-pv");
+    box.textContent = "";
+    if (!st || !i) return;
+    const moves = i.pv_pdn || i.pv || [];
+    let idx = st.ply + startOffset(st);
+    moves.forEach((m, k) => {
+      const span = document.createElement("span");
+      span.className = "pv-move";
+      span.dataset.index = String(k);
+      const black = idx % 2 === 0;
+      if (black || k === 0) {
+        const no = document.createElement("span");
+        no.className = "pv-no";
+        no.textContent = Math.floor(idx / 2) + 1 + (black ? "." : "…");
+        span.appendChild(no);
+      }
+      span.appendChild(document.createTextNode(m));
+      span.addEventListener("mouseenter", () => {
+        if (!ui.pv || !ui.pv.pinned) showPv(k, false);
+      });
+      span.addEventListener("click", () => showPv(k, true));
+      box.appendChild(span);
+      idx++;
+    });
+    markPv();
+  }
+
   function renderInfo() {
     const st = ui.state;
     const i = ui.info;
-    $("info-score").textContent = i ? scoreText(i.score) : "–";
+    const v = verdict();
+    const searched = i ? scoreText(i.score_black !== undefined ? i.score_black : i.score) : "–";
+    $("info-score").textContent = v && v.kind !== "search" && v.text === "draw (proved)" ? "draw (proved)" : i ? "Black " + searched : "–";
     $("info-depth").textContent = i ? String(i.depth) : "–";
     $("info-nodes").textContent = i ? Number(i.nodes).toLocaleString("en-US") : "–";
-    $("info-pv").textContent = i ? (i.pv_pdn || i.pv || []).join("  ") : "";
-    const side = st ? SIDE[st.side] : "";
-    $("info-score").title = "in men, for the side to move (" + side + "); 99.xx is a proved win";
+    renderPv();
+    $("info-score").title = "in men, for Black (Black moves first); 99.xx is a proved win, 89.xx a database win";
+    const e = $("egdb");
+    if (st && st.egdb) {
+      const d = st.egdb;
+      const word = { win: "Black wins", loss: "Black loses", draw: "draw" }[d.black] || d.black;
+      e.textContent =
+        "database: " + word + (d.dtc !== null && d.dtc !== undefined ? " (" + d.dtc + " plies to the next capture or man move)" : "") +
+        (d.black50 !== d.black ? " · with the 40-move rule: " + d.black50 : "");
+      e.hidden = false;
+    } else {
+      e.hidden = true;
+    }
+    renderEvalBar();
     const a = $("analyze");
     const on = !!(st && st.analyzing);
     a.setAttribute("aria-pressed", on ? "true" : "false");
@@ -520,15 +906,28 @@
     return str.startsWith("-") || str === "0.00" ? str : "+" + str;
   }
 
+  // The ply "take back" goes to: against the engine, the player's last turn before this
+  // position (two plies, or more after a set-up); else one ply.
+  function takeBackPly(st) {
+    const human = (side) => st[side] === "human";
+    const one = human("black") !== human("white");
+    if (one) for (let k = st.ply - 1; k >= 0; k--) if (human(sideAt(st, k))) return k;
+    return st.ply - 1;
+  }
+
   function renderControls() {
     const st = ui.state;
     const ok = ui.connected && !!st;
     const setup = !!ui.setup;
     $("undo").disabled = !ok || setup || st.ply === 0;
     $("redo").disabled = !ok || setup || st.ply >= st.history.length;
+    $("start").disabled = $("undo").disabled;
+    $("end").disabled = $("redo").disabled;
+    $("stop").textContent = st && st.thinking ? "move now" : "stop";
+    markPalette();
     $("engine-move").disabled = !ok || setup || !!st.result || st.thinking || !st.legal.length;
     $("stop").disabled = !ok || !(st.thinking || st.analyzing);
-    for (const id of ["new-game", "level-set", "analyze", "fen-set", "pdn-load", "pdn-save", "setup-done"])
+    for (const id of ["new-game", "play-here", "level-set", "analyze", "fen-set", "pdn-load", "pdn-save", "setup-done"])
       $(id).disabled = !ok;
     $("setup").hidden = setup;
     $("setup-tools").hidden = !setup;
@@ -562,6 +961,39 @@
     return "engine " + l.movetime + " s/move";
   }
 
+  // Whether Black sits at the bottom for these players: whoever plays alone does.
+  function flipFor(mode, current) {
+    if (mode === "black") return true;
+    if (mode === "white" || mode === "human") return false;
+    return current;
+  }
+
+  const PLAYERS = {
+    black: { black: "human", white: "engine" },
+    white: { black: "engine", white: "human" },
+    human: { black: "human", white: "human" },
+    engine: { black: "engine", white: "engine" },
+  };
+
+  // The level typed in the boxes as a `level` request, or null (with a message) if bad.
+  function levelRequest() {
+    const v = Number($("level-value").value);
+    if (!isFinite(v) || v <= 0) {
+      showMessage("error", "strength: give a positive number");
+      return null;
+    }
+    return $("level-kind").value === "depth" ? { type: "level", depth: Math.round(v) } : { type: "level", movetime: v };
+  }
+
+  // Send the typed level if it is not the one in force; false if it is bad.
+  function sendTypedLevel() {
+    const req = levelRequest();
+    if (!req) return false;
+    const l = (ui.state && ui.state.level) || {};
+    if (req.depth !== undefined ? l.depth !== req.depth : l.movetime !== req.movetime) send(req);
+    return true;
+  }
+
   function modeOf(st) {
     if (st.black === "human" && st.white === "engine") return "black";
     if (st.white === "human" && st.black === "engine") return "white";
@@ -570,6 +1002,7 @@
   }
 
   function render() {
+    if (ui.setup) closePv();
     renderBoard();
     renderStatus();
     renderMoves();
@@ -590,36 +1023,76 @@
     });
     $("new-game").addEventListener("click", () => {
       const mode = $("mode").value;
-      const players = {
-        black: { black: "human", white: "engine" },
-        white: { black: "engine", white: "human" },
-        human: { black: "human", white: "human" },
-        engine: { black: "engine", white: "engine" },
-      }[mode];
-      // Whoever plays alone sits at the bottom of the board.
-      if (mode === "black") ui.flipped = true;
-      if (mode === "white" || mode === "human") ui.flipped = false;
+      // A strength typed but not set is meant for this game.
+      if (!sendTypedLevel()) return;
+      ui.flipped = flipFor(mode, ui.flipped);
       ui.setup = null;
       clearMessages();
-      send(Object.assign({ type: "new" }, players));
+      send(Object.assign({ type: "new" }, PLAYERS[mode]));
+    });
+    $("play-here").addEventListener("click", () => {
+      const mode = $("mode").value;
+      if (!sendTypedLevel()) return;
+      ui.flipped = flipFor(mode, ui.flipped);
+      ui.setup = null;
+      clearMessages();
+      send(Object.assign({ type: "players" }, PLAYERS[mode]));
+    });
+    $("palette").addEventListener("click", (e) => {
+      const b = e.target.closest(".pal");
+      if (!b) return;
+      ui.palette = b.dataset.piece;
+      markPalette();
+    });
+    $("games").addEventListener("change", () => {
+      if (!ui.pdnText) return;
+      clearMessages();
+      send({ type: "load_pdn", pdn: ui.pdnText, game: Number($("games").value) });
+    });
+    $("pv-close").addEventListener("click", () => {
+      closePv();
+      renderPvBoard();
+    });
+    $("pv-play").addEventListener("click", () => {
+      if (!ui.pv) showPv(0, true);
+      if (!ui.pv) return;
+      ui.pv.pinned = true;
+      if (ui.pv.timer) clearInterval(ui.pv.timer);
+      ui.pv.timer = setInterval(() => {
+        if (!ui.pv || ui.pv.upto + 1 >= ui.pv.hubs.length) {
+          if (ui.pv) clearInterval(ui.pv.timer);
+          return;
+        }
+        ui.pv.upto++;
+        renderPvBoard();
+      }, 700);
+    });
+    $("info-pv").addEventListener("mouseleave", () => {
+      if (ui.pv && !ui.pv.pinned) {
+        closePv();
+        renderPvBoard();
+      }
     });
     $("level-kind").addEventListener("change", () => {
       $("level-value").value = $("level-kind").value === "depth" ? 8 : 1;
     });
     const sendLevel = () => {
-      const v = Number($("level-value").value);
-      if (!isFinite(v) || v <= 0) {
-        showMessage("error", "strength: give a positive number");
-        return;
-      }
-      send($("level-kind").value === "depth" ? { type: "level", depth: Math.round(v) } : { type: "level", movetime: v });
+      const req = levelRequest();
+      if (req) send(req);
     };
     $("level-set").addEventListener("click", sendLevel);
     $("level-value").addEventListener("keydown", (e) => {
       if (e.key === "Enter") sendLevel();
     });
-    $("undo").addEventListener("click", () => send({ type: "undo" }));
+    $("undo").addEventListener("click", () => {
+      const st = ui.state;
+      const k = st ? takeBackPly(st) : -1;
+      if (k === st.ply - 1) send({ type: "undo" });
+      else send({ type: "goto", ply: k });
+    });
     $("redo").addEventListener("click", () => send({ type: "redo" }));
+    $("start").addEventListener("click", () => send({ type: "goto", ply: 0 }));
+    $("end").addEventListener("click", () => send({ type: "goto", ply: ui.state.history.length }));
     $("engine-move").addEventListener("click", () => send({ type: "engine_move" }));
     $("stop").addEventListener("click", () => send({ type: "stop" }));
     $("analyze").addEventListener("click", () => {
@@ -660,8 +1133,13 @@
       renderBoard();
     });
     $("setup-done").addEventListener("click", () => {
-      const fen = setupFen();
       clearMessages();
+      const problem = setupProblem();
+      if (problem) {
+        showMessage("error", problem);
+        return;
+      }
+      const fen = setupFen();
       ui.setup.sent = true;
       send({ type: "setup", fen });
     });
@@ -673,6 +1151,8 @@
         return;
       }
       clearMessages();
+      ui.pdnText = text;
+      $("games-row").hidden = true;
       send({ type: "load_pdn", pdn: text });
     });
     $("pdn-file").addEventListener("change", () => {
@@ -681,15 +1161,27 @@
       f.text().then((text) => {
         $("pdn-input").value = text;
         clearMessages();
+        ui.pdnText = text;
+        $("games-row").hidden = true;
         send({ type: "load_pdn", pdn: text });
         $("pdn-file").value = "";
       });
     });
     $("pdn-save").addEventListener("click", () => send({ type: "save_pdn" }));
-    // The arrow keys step through the game, except while typing in a box.
+    // Esc closes the chooser and the line shown; the arrow keys, Home and End step through
+    // the game, except while typing in a box.
     document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") {
+        if (ui.choice || ui.pv) {
+          e.preventDefault();
+          closeChooser();
+          closePv();
+          renderPvBoard();
+        }
+        return;
+      }
       if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
-      const id = { ArrowLeft: "undo", ArrowRight: "redo" }[e.key];
+      const id = { ArrowLeft: "undo", ArrowRight: "redo", Home: "start", End: "end" }[e.key];
       if (id && !$(id).disabled) {
         e.preventDefault();
         $(id).click();

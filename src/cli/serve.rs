@@ -42,6 +42,11 @@ pub struct ServeArgs {
     /// Seconds a pinged WebSocket has to answer.
     #[arg(long, hide = true, value_parser = seconds)]
     ping_timeout: Option<Duration>,
+    /// Play without the opening book (the engine then searches every move). With it, the
+    /// engine plays book moves for the first plies as the Hub does (`POOLSHARK_BOOK` names
+    /// another book file).
+    #[arg(long)]
+    no_book: bool,
     #[command(flatten)]
     engine: EngineArgs,
     #[command(flatten)]
@@ -74,6 +79,11 @@ impl ServeArgs {
             threads: search.threads as usize,
             weights,
             egdb: self.egdb.open_for_play()?,
+            book: if self.no_book {
+                None
+            } else {
+                crate::hub::engine_loop::load_book().map(std::sync::Arc::new)
+            },
             limits,
         };
         let addr = SocketAddr::new(self.host, self.port);

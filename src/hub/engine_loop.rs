@@ -497,8 +497,8 @@ fn fresh_engine(params: &Params, weights: &Weights) -> Engine {
 }
 
 /// The opening book: the file named by `POOLSHARK_BOOK`, else the built-in one. If it cannot
-/// be read, say why on stderr and play without one.
-fn load_book() -> Option<Book> {
+/// be read, say why on stderr and play without one. The board server loads it the same way.
+pub fn load_book() -> Option<Book> {
     let result = match std::env::var_os("POOLSHARK_BOOK") {
         Some(path) => Book::load(std::path::Path::new(&path)),
         None => Book::builtin(),

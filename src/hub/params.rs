@@ -82,6 +82,13 @@ impl Param {
     }
 }
 
+/// Book moves are played up to this many plies into a game (`book-ply`'s default; the
+/// board in the browser uses it too).
+pub const BOOK_PLY: u32 = 8;
+/// Book moves within this many hundredths of a man of the best are chosen among
+/// (`book-margin`'s default).
+pub const BOOK_MARGIN: u32 = 4;
+
 /// The values in force.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Params {
@@ -115,8 +122,8 @@ impl Params {
             tt_log2: DEFAULT_TT_LOG2.min(max_tt_log2),
             ponder: false,
             book: true,
-            book_ply: 8,
-            book_margin: 4,
+            book_ply: BOOK_PLY,
+            book_margin: BOOK_MARGIN,
             egdb: true,
             egdb_path: crate::search::egdb::DEFAULT_DIR.into(),
             eval_file: String::new(),

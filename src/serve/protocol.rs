@@ -72,6 +72,16 @@ pub enum Request {
     },
     LoadPdn {
         pdn: String,
+        /// Which game of the text, from 1 (default 1).
+        #[serde(default)]
+        game: Option<usize>,
+    },
+    /// Who plays each side from the position shown on, the game kept ("play from here").
+    Players {
+        #[serde(default = "human")]
+        white: Player,
+        #[serde(default = "human")]
+        black: Player,
     },
     SavePdn,
     Ping,
@@ -82,7 +92,7 @@ fn human() -> Player {
 }
 
 /// The request types, for the error about an unknown one.
-const TYPES: &str = "new, level, move, undo, redo, goto, engine_move, analyze, stop, setup, load_pdn, save_pdn, ping";
+const TYPES: &str = "new, level, move, undo, redo, goto, engine_move, analyze, stop, setup, load_pdn, save_pdn, players, ping";
 
 /// Read one text message: its size, then the JSON, then its type, then its fields. Every
 /// error is a sentence for the page.
@@ -139,11 +149,36 @@ pub struct LegalMove {
     pub path: Vec<u8>,
 }
 
-/// One ply of the game's move list.
+/// One ply of the game's move list, with what the page needs to show it being played.
 #[derive(Clone, Debug, Serialize)]
 pub struct HistoryMove {
     pub pdn: String,
     pub hub: String,
+    /// The squares it took, ascending.
+    pub captured: Vec<u8>,
+    /// Origin, then every landing square.
+    pub path: Vec<u8>,
+}
+
+/// What the endgame tables say of the position shown, for Black (docs/BOARD.md).
+#[derive(Clone, Debug, Serialize)]
+pub struct Verdict {
+    /// `win`, `draw` or `loss` for Black, in theory (R16, no draw counts).
+    pub black: &'static str,
+    /// Plies to the next capture or man move on the best line; None for a draw.
+    pub dtc: Option<u16>,
+    /// The result under the 40-move rule from a fresh count, for Black (`egdb probe`'s
+    /// names: win, cursed-win, draw, blessed-loss, loss).
+    pub black50: &'static str,
+}
+
+/// One game of a PDN text, for the page's chooser.
+#[derive(Clone, Debug, Serialize)]
+pub struct PdnGameTags {
+    /// From 1, as `load_pdn`'s `game` counts.
+    pub number: usize,
+    pub tags: BTreeMap<String, String>,
+    pub plies: usize,
 }
 
 /// How a finished game ended. `winner` is `None` for a draw.
@@ -182,6 +217,8 @@ pub struct State {
     pub result: Option<GameEnd>,
     pub counts: Counts,
     pub level: Level,
+    /// The endgame tables' verdict when `--egdb` tables cover the position, else None.
+    pub egdb: Option<Verdict>,
 }
 
 /// A message to the page.
@@ -196,6 +233,8 @@ pub enum Reply {
         depth: u32,
         /// In men, from the side to move's view, as the CLI prints it.
         score: String,
+        /// The same score from Black's view (Black moves first).
+        score_black: String,
         nodes: u64,
         time: f64,
         pv: Vec<String>,
@@ -203,6 +242,11 @@ pub enum Reply {
     },
     Pdn {
         pdn: String,
+    },
+    /// After a `load_pdn` of a text of several games: every game's tags, and which is shown.
+    Games {
+        games: Vec<PdnGameTags>,
+        loaded: usize,
     },
     Error {
         message: String,

@@ -28,7 +28,7 @@ use crate::serve::boards::{table_bytes, Boards};
 use crate::serve::limits::ServeLimits;
 use crate::serve::origin::AllowedHosts;
 use crate::serve::protocol::{self, Reply, Request};
-use crate::serve::session::{info_reply, Done, Session};
+use crate::serve::session::{info_reply, verdict, Done, Session};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -62,6 +62,8 @@ pub struct Config {
     pub weights: Weights,
     /// Endgame tables every connection's engine probes (read once, shared).
     pub egdb: Option<Arc<crate::egdb::Egdb>>,
+    /// The opening book for the engine's moves (None: it always searches).
+    pub book: Option<Arc<crate::book::Book>>,
     pub limits: ServeLimits,
 }
 
@@ -266,6 +268,7 @@ async fn connection(mut socket: WebSocket, app: Arc<App>) {
     let (hash, threads) = (app.config.hash_mb, app.config.threads);
     let weights = app.config.weights.clone();
     let egdb = app.config.egdb.clone();
+    let tables = egdb.clone();
     let engine = tokio::task::spawn_blocking(move || {
         Engine::try_new(hash, threads).map(|mut e| {
             e.weights = weights;
@@ -287,6 +290,9 @@ async fn connection(mut socket: WebSocket, app: Arc<App>) {
         searches: 0,
         tx,
         out: Vec::new(),
+        book: app.config.book.clone(),
+        rng: crate::book::rng_from_env(),
+        egdb: tables,
     };
     conn.out.push(Reply::Hello {
         version: env!("CARGO_PKG_VERSION"),
@@ -370,7 +376,8 @@ struct Search {
     ply: usize,
     key: u64,
     control: Arc<SearchControl>,
-    finished: oneshot::Receiver<()>,
+    /// The best move found, once the thread has ended.
+    finished: oneshot::Receiver<Option<Move>>,
 }
 
 struct Connection {
@@ -381,6 +388,10 @@ struct Connection {
     tx: mpsc::UnboundedSender<Event>,
     /// Replies to write before reading the next request.
     out: Vec<Reply>,
+    book: Option<Arc<crate::book::Book>>,
+    rng: crate::book::Rng,
+    /// The endgame tables, for the verdict in each `state`.
+    egdb: Option<Arc<crate::egdb::Egdb>>,
 }
 
 impl Drop for Connection {
@@ -395,7 +406,11 @@ impl Drop for Connection {
 
 impl Connection {
     fn push_state(&mut self) {
-        self.out.push(Reply::State(Box::new(self.session.state())));
+        let mut state = self.session.state();
+        if let Some(db) = &self.egdb {
+            state.egdb = verdict(db, self.session.game().position());
+        }
+        self.out.push(Reply::State(Box::new(state)));
     }
 
     async fn request(&mut self, text: &str) {
@@ -409,8 +424,12 @@ impl Connection {
             Request::Ping => Ok(Done::Reply(Reply::Pong)),
             Request::SavePdn => Ok(self.session.save_pdn()),
             Request::Level { movetime, depth } => self.session.set_level(movetime, depth),
+            // "Move now": the engine's move stopped is played, its best so far; the engine
+            // does not go on by itself (engine against engine pauses).
             Request::Stop => {
-                self.stop().await;
+                if let Some((Kind::Move, ply, key, Some(mv))) = self.halt().await {
+                    self.session.play_engine(mv, ply, key);
+                }
                 self.session.analyzing = false;
                 Ok(Done::Changed { auto: false })
             }
@@ -458,7 +477,8 @@ impl Connection {
                     Request::Redo => self.session.redo(),
                     Request::Goto { ply } => self.session.goto(ply),
                     Request::Setup { fen } => self.session.setup(&fen),
-                    Request::LoadPdn { pdn } => self.session.load_pdn(&pdn),
+                    Request::LoadPdn { pdn, game } => self.session.load_pdn(&pdn, game),
+                    Request::Players { white, black } => self.session.set_players(white, black),
                     _ => unreachable!("handled above"),
                 }
             }
@@ -475,6 +495,9 @@ impl Connection {
             Ok(Done::Reply(r)) => self.out.push(r),
             Ok(Done::Changed { auto }) => {
                 self.next_search(auto);
+                if let Some((games, loaded)) = self.session.games.take() {
+                    self.out.push(Reply::Games { games, loaded });
+                }
                 self.push_state();
             }
         }
@@ -502,11 +525,43 @@ impl Connection {
         }
     }
 
-    /// Start a search of the position shown on its own thread.
+    /// A book move for the engine's move, as the Hub picks one: within `BOOK_PLY` plies of
+    /// the game's start, among the moves near the best.
+    fn book_move(&mut self) -> Option<Move> {
+        use crate::hub::params::{BOOK_MARGIN, BOOK_PLY};
+        let game = self.session.game();
+        if game.moves().len() >= BOOK_PLY as usize {
+            return None;
+        }
+        let book = self.book.as_ref()?;
+        let m = book.pick(game.position(), BOOK_MARGIN as i32, &mut self.rng)?;
+        log::debug!("book move {}", m.mv.hub());
+        Some(m.mv)
+    }
+
+    /// Start a search of the position shown on its own thread (or, for the engine's move,
+    /// take a book move: it comes as a search's end at once).
     fn start(&mut self, kind: Kind) {
         self.searches += 1;
         let id = self.searches;
         let control = Arc::new(SearchControl::new());
+        if kind == Kind::Move {
+            if let Some(mv) = self.book_move() {
+                let (done_tx, finished) = oneshot::channel();
+                let _ = done_tx.send(Some(mv));
+                let _ = self.tx.send(Event::Done { id, best: Some(mv) });
+                self.search = Some(Search {
+                    id,
+                    kind,
+                    ply: self.session.ply(),
+                    key: self.session.game().position().key(),
+                    control,
+                    finished,
+                });
+                self.session.thinking = true;
+                return;
+            }
+        }
         let game = self.session.game().clone();
         let limits = match kind {
             Kind::Move => self.session.move_limits(),
@@ -539,7 +594,7 @@ impl Connection {
                 });
                 let best = std::panic::catch_unwind(run).unwrap_or(None);
                 let _ = tx.send(Event::Done { id, best });
-                let _ = done_tx.send(());
+                let _ = done_tx.send(best);
             });
         if let Err(e) = spawned {
             self.out
@@ -559,11 +614,16 @@ impl Connection {
 
     /// Stop the running search, if any, and wait for its thread to end. Returns its kind.
     async fn stop(&mut self) -> Option<Kind> {
+        self.halt().await.map(|(kind, ..)| kind)
+    }
+
+    /// `stop`, returning also the position searched (ply and key) and the best move found.
+    async fn halt(&mut self) -> Option<(Kind, usize, u64, Option<Move>)> {
         let s = self.search.take()?;
         s.control.stop();
-        let _ = s.finished.await;
+        let best = s.finished.await.unwrap_or(None);
         self.session.thinking = false;
-        Some(s.kind)
+        Some((s.kind, s.ply, s.key, best))
     }
 
     async fn event(&mut self, event: Event) {

@@ -9,7 +9,8 @@ use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES};
 use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
 use crate::search::Limits;
 use crate::serve::protocol::{
-    Counts, GameEnd, HistoryMove, LegalMove, Level, Player, Reply, State, MAX_DEPTH, MAX_MOVETIME,
+    Counts, GameEnd, HistoryMove, LegalMove, Level, PdnGameTags, Player, Reply, State, Verdict,
+    MAX_DEPTH, MAX_MOVETIME,
 };
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -45,8 +46,11 @@ pub struct Session {
     pub level: Level,
     /// An engine move is being searched (set by the server).
     pub thinking: bool,
-    /// Analysis is on (set by the server).
+    /// Analysis is on (set by the server); kept through new games and loads.
     pub analyzing: bool,
+    /// After a `load_pdn` of several games: their tags and the number shown, for the
+    /// server to send once (`Reply::Games`).
+    pub games: Option<(Vec<PdnGameTags>, usize)>,
 }
 
 impl Default for Session {
@@ -68,7 +72,16 @@ impl Session {
             level: DEFAULT_LEVEL,
             thinking: false,
             analyzing: false,
+            games: None,
         }
+    }
+
+    /// Start again from `start` with these players, keeping the level and analysis.
+    fn restart(&mut self, start: Position, white: Player, black: Player) {
+        let (level, analyzing) = (self.level, self.analyzing);
+        *self = Session::new(start, white, black);
+        self.level = level;
+        self.analyzing = analyzing;
     }
 
     /// The game up to the position shown, for the search.
@@ -119,9 +132,15 @@ impl Session {
             Some(f) => parse_fen(f)?,
             None => Position::start(),
         };
-        let level = self.level;
-        *self = Session::new(start, white, black);
-        self.level = level;
+        self.restart(start, white, black);
+        Ok(Done::Changed { auto: true })
+    }
+
+    /// `players`: who plays each side from the position shown on; the game is kept, and
+    /// the engine moves next if it plays the side to move.
+    pub fn set_players(&mut self, white: Player, black: Player) -> Result<Done, String> {
+        self.white = white;
+        self.black = black;
         Ok(Done::Changed { auto: true })
     }
 
@@ -168,10 +187,12 @@ impl Session {
         if self.line.get(ply) != Some(&mv) {
             self.line.truncate(ply);
             self.history.truncate(ply);
-            let pos = self.game.position();
+            let shown = legal_move(self.game.position(), &mv);
             self.history.push(HistoryMove {
-                pdn: notation::pdn_move(pos, &mv),
-                hub: mv.hub(),
+                pdn: shown.pdn,
+                hub: shown.hub,
+                captured: shown.captured,
+                path: shown.path,
             });
             self.line.push(mv);
         }
@@ -222,9 +243,10 @@ impl Session {
         Ok(Done::Changed { auto: false })
     }
 
-    /// `load_pdn`: the first game of a PDN text (GameType 23, or none given), shown at its
-    /// end, both sides human.
-    pub fn load_pdn(&mut self, text: &str) -> Result<Done, String> {
+    /// `load_pdn`: game `number` (from 1; default the first) of a PDN text (GameType 23, or
+    /// none given), shown at its end, both sides human. A text of several games leaves their
+    /// tags in `games`.
+    pub fn load_pdn(&mut self, text: &str, number: Option<usize>) -> Result<Done, String> {
         // The game type first: the moves of another game mean nothing under these rules.
         if let Some(t) = game_type(text) {
             if t.split(',').next().map(str::trim) != Some("23") {
@@ -235,20 +257,40 @@ impl Session {
             }
         }
         let games = pdn::read(text).map_err(|e| format!("bad PDN: {e}"))?;
-        let Some(g) = games.into_iter().next() else {
+        if games.is_empty() {
             return Err("the PDN holds no game".into());
-        };
+        }
+        let number = number.unwrap_or(1);
+        if number == 0 || number > games.len() {
+            return Err(format!(
+                "game {number} is out of range: the PDN holds {} game{}",
+                games.len(),
+                if games.len() == 1 { "" } else { "s" }
+            ));
+        }
+        let list: Vec<PdnGameTags> = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| PdnGameTags {
+                number: i + 1,
+                tags: g.tags.iter().cloned().collect(),
+                plies: g.moves.len(),
+            })
+            .collect();
+        let count = games.len();
+        let g = games.into_iter().nth(number - 1).expect("checked above");
         if g.moves.len() > MAX_PLIES {
             return Err(format!(
                 "the game has {} plies; the board loads at most {MAX_PLIES}",
                 g.moves.len()
             ));
         }
-        let level = self.level;
-        *self = Session::new(g.start, Player::Human, Player::Human);
-        self.level = level;
+        self.restart(g.start, Player::Human, Player::Human);
         for mv in g.moves {
             self.play(mv);
+        }
+        if count > 1 {
+            self.games = Some((list, number));
         }
         Ok(Done::Changed { auto: false })
     }
@@ -294,7 +336,11 @@ impl Session {
     pub fn end(&self) -> Option<GameEnd> {
         let (winner, reason) = match self.game.result() {
             GameResult::Ongoing => return None,
-            GameResult::Win(c) => (Some(color_name(c)), "no move (R16)"),
+            // R16: the loser has no legal move, either because it has no piece left.
+            GameResult::Win(c) if self.game.position().pieces(c.flip()).is_empty() => {
+                (Some(color_name(c)), "no pieces left (R16)")
+            }
+            GameResult::Win(c) => (Some(color_name(c)), "no legal move (R16)"),
             GameResult::Draw(DrawReason::Repetition) => (None, "repetition (R17)"),
             GameResult::Draw(DrawReason::FortyMoveRule) => (None, "40-move rule (R18)"),
             GameResult::Draw(DrawReason::ThirteenMoveRule) => (None, "13-move rule (R19)"),
@@ -355,8 +401,35 @@ impl Session {
                 thirteen_limit: 2 * LONE_KING_MOVES,
             },
             level: self.level,
+            egdb: None,
         }
     }
+}
+
+/// The endgame tables' verdict on `pos` for Black, or None where no table covers it (or
+/// its group is not read yet).
+pub fn verdict(egdb: &crate::egdb::Egdb, pos: &Position) -> Option<Verdict> {
+    use crate::egdb::{Wdl, Wdl50};
+    let probe = egdb.probe(pos)?;
+    let flip = pos.side() == Color::White;
+    let wdl = match (probe.wdl, flip) {
+        (Wdl::Win, false) | (Wdl::Loss, true) => "win",
+        (Wdl::Loss, false) | (Wdl::Win, true) => "loss",
+        (Wdl::Draw, _) => "draw",
+    };
+    let wdl50 = match (probe.wdl50, flip) {
+        (w, false) => w,
+        (Wdl50::Win, true) => Wdl50::Loss,
+        (Wdl50::CursedWin, true) => Wdl50::BlessedLoss,
+        (Wdl50::Draw, true) => Wdl50::Draw,
+        (Wdl50::BlessedLoss, true) => Wdl50::CursedWin,
+        (Wdl50::Loss, true) => Wdl50::Win,
+    };
+    Some(Verdict {
+        black: wdl,
+        dtc: probe.dtc,
+        black50: wdl50.name(),
+    })
 }
 
 /// The value of the first game's `GameType` tag, if its tags have one.
@@ -420,9 +493,14 @@ pub fn info_reply(root: &Position, info: &crate::search::Info) -> Reply {
         pv_pdn.push(notation::pdn_move(&pos, mv));
         pos = pos.play(mv);
     }
+    let black = match root.side() {
+        Color::Black => info.score,
+        Color::White => -info.score,
+    };
     Reply::Info {
         depth: info.depth,
         score: info.score.hub(),
+        score_black: black.hub(),
         nodes: info.nodes,
         time: info.time.as_secs_f64(),
         pv: info.pv.iter().map(|m| m.hub()).collect(),
@@ -514,12 +592,92 @@ mod tests {
         let end = st.result.unwrap();
         assert_eq!(
             (end.winner, end.reason.as_str()),
-            (Some("white"), "no move (R16)")
+            (Some("white"), "no pieces left (R16)")
         );
         assert!(st.legal.is_empty());
         assert!(s.play_text("5-1").unwrap_err().contains("the game is over"));
         s.undo().unwrap();
         assert!(s.state().result.is_none());
+    }
+
+    #[test]
+    fn a_side_with_men_but_no_move_loses_by_no_legal_move() {
+        let mut s = human();
+        s.setup("W:W32:B23,24,27,28").unwrap();
+        let end = s.state().result.unwrap();
+        assert_eq!(
+            (end.winner, end.reason.as_str()),
+            (Some("black"), "no legal move (R16)")
+        );
+    }
+
+    #[test]
+    fn new_games_and_loads_keep_analysis_and_players_keep_the_game() {
+        let mut s = human();
+        s.analyzing = true;
+        s.new_game(Player::Engine, Player::Human, None).unwrap();
+        assert!(s.analyzing);
+        s.setup("W:W14:B9").unwrap();
+        assert!(s.analyzing);
+        s.load_pdn("1. 11-15 23-19 *", None).unwrap();
+        assert!(s.analyzing);
+        s.set_players(Player::Engine, Player::Human).unwrap();
+        assert_eq!((s.ply(), s.white), (2, Player::Engine));
+    }
+
+    #[test]
+    fn one_game_of_several_is_loaded_and_all_are_listed() {
+        let mut s = human();
+        let two = "[Event \"a\"]\n1. 11-15 *\n\n[Event \"b\"]\n1. 9-13 22-18 *\n";
+        s.load_pdn(two, Some(2)).unwrap();
+        assert_eq!(s.state().history[0].pdn, "9-13");
+        let (games, loaded) = s.games.take().expect("the list of games");
+        assert_eq!(loaded, 2);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tags["Event"], "a");
+        assert_eq!((games[1].number, games[1].plies), (2, 2));
+        assert!(s
+            .load_pdn(two, Some(3))
+            .unwrap_err()
+            .contains("out of range"));
+        s.load_pdn("1. 11-15 *", None).unwrap();
+        assert!(s.games.is_none(), "one game: no list");
+    }
+
+    #[test]
+    fn history_moves_carry_their_path_and_captures() {
+        let mut s = human();
+        s.setup("W:W26:B6,8,14,15,21,22,23").unwrap();
+        let hub = s.state().legal[0].hub.clone();
+        play(&mut s, &hub);
+        let h = &s.state().history[0];
+        assert_eq!(h.path.first(), Some(&26));
+        assert_eq!(h.path.last(), Some(&1));
+        assert_eq!(h.captured.len(), 3);
+    }
+
+    #[test]
+    fn info_scores_for_black_flip_on_whites_turn() {
+        let info = crate::search::Info {
+            depth: 1,
+            mean_depth: 1.0,
+            score: crate::search::Score(25),
+            nodes: 1,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+        };
+        let white = notation::parse_fen("W:W21-32:B1-12").unwrap();
+        let Reply::Info {
+            score, score_black, ..
+        } = info_reply(&white, &info)
+        else {
+            panic!("an info reply")
+        };
+        assert_eq!((score.as_str(), score_black.as_str()), ("0.25", "-0.25"));
+        let Reply::Info { score_black, .. } = info_reply(&Position::start(), &info) else {
+            panic!("an info reply")
+        };
+        assert_eq!(score_black, "0.25");
     }
 
     #[test]
@@ -561,18 +719,21 @@ mod tests {
         assert!(pdn.contains("[GameType \"23\"]\n"), "{pdn}");
         assert!(pdn.contains("[FEN \"W:W14:BK1,9,10\"]\n"), "{pdn}");
         let mut t = Session::default();
-        t.load_pdn(&pdn).unwrap();
+        t.load_pdn(&pdn, None).unwrap();
         assert_eq!(t.state().start_fen, "W:W14:BK1,9,10");
         assert_eq!(t.state().history[0].pdn, "14x5");
         assert_eq!((t.white, t.black), (Player::Human, Player::Human));
         assert!(t
-            .load_pdn("[GameType \"21\"]\n*")
+            .load_pdn("[GameType \"21\"]\n*", None)
             .unwrap_err()
             .contains("GameType"));
         assert!(t
-            .load_pdn("[GameType \"23,W,8,8,A1,0\"]\n1. 11-15 *")
+            .load_pdn("[GameType \"23,W,8,8,A1,0\"]\n1. 11-15 *", None)
             .is_ok());
-        assert!(t.load_pdn("1. 11-17 *").unwrap_err().starts_with("bad PDN"));
+        assert!(t
+            .load_pdn("1. 11-17 *", None)
+            .unwrap_err()
+            .starts_with("bad PDN"));
         // Two kings walking to and fro, as long as a board loads: each move is legal text,
         // but the third repetition ends the game, and a move after it is refused.
         let mut long = String::from("[FEN \"W:WK30:BK3\"]\n");
@@ -580,7 +741,7 @@ mod tests {
             long.push_str("30-26 3-7 26-30 7-3 ");
         }
         long.push('*');
-        let e = t.load_pdn(&long).unwrap_err();
+        let e = t.load_pdn(&long, None).unwrap_err();
         assert!(e.contains("after the game ended"), "{e}");
         assert_eq!(
             t.state().history.len(),

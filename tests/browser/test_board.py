@@ -83,7 +83,11 @@ def severe(drv):
 @pytest.fixture
 def page(browser, server):
     """A fresh page, connected. After the test: no JavaScript error in the console."""
-    browser.get_log("browser")  # drop what earlier tests left
+    # The page keeps its game in localStorage: start each test with none, from a page of the
+    # same origin that runs no script.
+    browser.get(server + "style.css")
+    browser.execute_script("localStorage.clear()")
+    browser.get_log("browser")  # drop what earlier tests left (and that page's favicon)
     browser.get(server)
     wait(browser, lambda d: "connected" == d.find_element(By.ID, "conn").get_attribute("class").split()[-1],
          "the page to connect")
@@ -227,14 +231,17 @@ def test_play_a_short_game_against_the_engine_and_take_back(page):
     history = move_list(page)
     assert len(history) == 6 and all(re.fullmatch(r"\d+(-|x)\d+(x\d+)*", m) for m in history)
 
-    # Take back the engine's last move: White is to move again and the engine waits.
+    # Take back against the engine goes to our last turn: both its reply and our move.
     shown = pieces(page)
     page.find_element(By.ID, "undo").click()
-    wait(page, lambda d: "ahead" in d.find_element(By.ID, "ply-6").get_attribute("class"),
+    wait(page, lambda d: "current" in d.find_element(By.ID, "ply-4").get_attribute("class"),
          "the take-back")
-    assert status(page).startswith("White to move (engine)")
+    assert status(page).startswith("Black to move"), status(page)
     assert pieces(page) != shown
-    # Forward again restores the position.
+    # Forward twice restores the position.
+    page.find_element(By.ID, "redo").click()
+    wait(page, lambda d: "current" in d.find_element(By.ID, "ply-5").get_attribute("class"),
+         "the move forward")
     page.find_element(By.ID, "redo").click()
     wait(page, lambda d: "current" in d.find_element(By.ID, "ply-6").get_attribute("class"),
          "the move forward")
@@ -287,7 +294,9 @@ def test_choose_between_two_capture_paths(page):
     assert marked(page) == [6, 14, 22]
     page.save_screenshot(os.path.join(os.path.dirname(SCREENSHOT) or ".", "board-chooser.png"))
     page.find_element(By.ID, "choice-1").click()
-    wait(page, lambda d: 26 not in pieces(d), "the capture")
+    # The capture is shown jump by jump; the position after it once it is done.
+    wait(page, lambda d: 26 not in pieces(d)
+         and d.find_element(By.ID, "board").get_attribute("data-anim-step") == "", "the capture")
     after = pieces(page)
     # The second path took 6, 15 and 23; 14 and 22 stay; the man crowned on 1 (R14).
     assert after == {1: "W", 8: "b", 14: "b", 21: "b", 22: "b"}, after
@@ -345,7 +354,7 @@ def test_analysis_and_screenshot(page):
     wait(page, lambda d: d.find_element(By.ID, "info-depth").text not in ("–", "")
          and d.find_element(By.ID, "info-pv").text != "", "live analysis")
     score = page.find_element(By.ID, "info-score").text
-    assert re.fullmatch(r"[+-]?\d+\.\d\d", score), score
+    assert re.fullmatch(r"Black [+-]?\d+\.\d\d", score), score
     click_square(page, 15)
     assert targets(page) == [18]
     os.makedirs(os.path.dirname(SCREENSHOT) or ".", exist_ok=True)
@@ -370,3 +379,276 @@ def test_disconnected_is_shown():
         drv.quit()
         if proc.poll() is None:
             stop_server(proc)
+
+
+# ---------- issue 22 ----------
+
+def shot(drv, name):
+    os.makedirs(os.path.dirname(SCREENSHOT) or ".", exist_ok=True)
+    drv.save_screenshot(os.path.join(os.path.dirname(SCREENSHOT) or ".", name))
+
+
+def centre_y(drv, n):
+    r = square(drv, n).find_element(By.TAG_NAME, "rect").rect
+    return r["y"] + r["height"] / 2
+
+
+def load_pdn(drv, text):
+    box = drv.find_element(By.ID, "pdn-input")
+    box.clear()
+    box.send_keys(text)
+    drv.find_element(By.ID, "pdn-load").click()
+
+
+def current_ply(drv):
+    return int(drv.find_element(By.CSS_SELECTOR, "#moves .current").get_attribute("data-ply"))
+
+
+def test_first_load_puts_the_players_side_at_the_bottom(page):
+    assert Select(page.find_element(By.ID, "mode")).first_selected_option.get_attribute("value") == "black"
+    # Black's men start on 1-12: with Black at the bottom, square 1 is below square 32.
+    assert centre_y(page, 1) > centre_y(page, 32)
+
+
+def test_analysis_stays_on_after_new_game_setup_and_load(page):
+    page.find_element(By.ID, "analyze").click()
+    pressed = lambda d: d.find_element(By.ID, "analyze").get_attribute("aria-pressed") == "true"
+    wait(page, pressed, "analysis on")
+    for act in (lambda: new_game(page, "human"), lambda: set_fen(page, "W:WK3,18:BK29,5"),
+                lambda: load_pdn(page, PDN_GAME)):
+        answered(page, act, "the new position")
+        wait(page, lambda d: d.find_element(By.ID, "info-depth").text not in ("–", ""), "analysis")
+        assert pressed(page)
+    page.find_element(By.ID, "analyze").click()
+
+
+def test_a_typed_strength_is_used_by_new_game(page):
+    Select(page.find_element(By.ID, "level-kind")).select_by_value("depth")
+    box = page.find_element(By.ID, "level-value")
+    box.clear()
+    box.send_keys("2")
+    new_game(page, "human")  # no "set" pressed
+    wait(page, lambda d: "depth 2" in d.find_element(By.ID, "players").text, "the typed level")
+
+
+def test_the_status_line_counts_moves_and_home_end_step_to_the_ends(page):
+    load_pdn(page, PDN_GAME)
+    wait(page, lambda d: len(move_list(d)) == 5, "the loaded game")
+    page.find_element(By.ID, "ply-2").click()
+    wait(page, lambda d: current_ply(d) == 2, "goto 2")
+    assert "at move 1 of 3" in status(page), status(page)
+    page.find_element(By.ID, "ply-3").click()
+    wait(page, lambda d: current_ply(d) == 3, "goto 3")
+    assert "at move 2 of 3" in status(page), status(page)
+    body = page.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.HOME)
+    wait(page, lambda d: current_ply(d) == 0, "Home")
+    body.send_keys(Keys.END)
+    wait(page, lambda d: current_ply(d) == 5, "End")
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(page, lambda d: current_ply(d) == 4, "Left")
+
+
+def test_escape_closes_the_capture_chooser(page):
+    set_fen(page, R15_FEN)
+    wait(page, lambda d: pieces(d).get(26) == "w", "the R15 position")
+    click_square(page, 26)
+    click_square(page, 1)
+    assert page.find_element(By.ID, "chooser").is_displayed()
+    page.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    wait(page, lambda d: not d.find_element(By.ID, "chooser").is_displayed(), "the chooser to close")
+
+
+def test_setup_palette_and_a_clear_message_for_an_empty_board(page):
+    page.find_element(By.ID, "setup").click()
+    page.find_element(By.ID, "setup-clear").click()
+    page.find_element(By.ID, "setup-done").click()
+    wait(page, lambda d: errors_shown(d), "the message")
+    assert "at least one piece of each colour" in errors_shown(page)[0]
+    assert "FEN" not in errors_shown(page)[0]
+    page.find_element(By.CSS_SELECTOR, '#palette .pal[data-piece="W"]').click()
+    click_square(page, 18)
+    page.find_element(By.CSS_SELECTOR, '#palette .pal[data-piece="b"]').click()
+    click_square(page, 5)
+    click_square(page, 9)
+    assert pieces(page) == {18: "W", 5: "b", 9: "b"}
+    shot(page, "board-setup.png")
+    answered(page, page.find_element(By.ID, "setup-done").click, "the set-up position")
+    assert pieces(page) == {18: "W", 5: "b", 9: "b"}
+    assert not errors_shown(page)
+
+
+def test_a_capture_is_shown_jump_by_jump_and_its_men_marked(page):
+    set_fen(page, R15_FEN)
+    wait(page, lambda d: pieces(d).get(26) == "w", "the R15 position")
+    page.execute_script("window.boardAnimMs = 1500")
+    click_square(page, 26)
+    click_square(page, 1)
+    page.find_element(By.ID, "choice-1").click()  # 26x19x10x1 over 23, 15 and 6
+    step = lambda d: d.find_element(By.ID, "board").get_attribute("data-anim-step")
+    wait(page, lambda d: step(d) == "1", "the first jump")
+    # After the first jump the man stands on 19 and only 23 is gone.
+    p = pieces(page)
+    assert p.get(19) == "w" and 23 not in p and 15 in p and 6 in p, p
+    shot(page, "board-capture-step.png")
+    wait(page, lambda d: step(d) == "", "the capture's end")
+    marked = sorted(int(g.get_attribute("data-square"))
+                    for g in page.find_elements(By.CSS_SELECTOR, "#board g[data-captured-last]"))
+    assert marked == [6, 15, 23]
+    assert page.find_element(By.CSS_SELECTOR, '#board g[data-last="to"]').get_attribute("data-square") == "1"
+
+
+def test_a_win_by_capturing_everything_says_so(page):
+    set_fen(page, "W:W14:B9")
+    wait(page, lambda d: pieces(d).get(14) == "w", "the position")
+    click_square(page, 14)
+    click_square(page, 5)
+    wait(page, lambda d: "Game over" in status(d), "the end")
+    assert "no pieces left" in status(page), status(page)
+    assert "draw" not in page.find_element(By.ID, "info-score").text
+
+
+def test_analysis_line_numbers_preview_arrow_and_black_scores(page):
+    load_pdn(page, PDN_GAME)  # White to move after 3. 9-13
+    wait(page, lambda d: len(move_list(d)) == 5, "the loaded game")
+    page.find_element(By.ID, "analyze").click()
+    wait(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")) >= 3, "a line")
+    page.find_element(By.ID, "analyze").click()  # stop, so the line stays put
+    wait(page, lambda d: d.find_element(By.ID, "analyze").get_attribute("aria-pressed") == "false", "stop")
+    score = page.find_element(By.ID, "info-score").text
+    assert re.fullmatch(r"Black [+-]?\d+\.\d\d", score), score
+    moves = page.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")
+    # White moves first in the line: "3… 23-18", then "4. ..." before Black's move.
+    assert re.fullmatch(r"3…\s*\d+[-x]\d+", moves[0].text), moves[0].text
+    assert re.fullmatch(r"4\.\s*\d+[-x]\d+(x\d+)*", moves[1].text), moves[1].text
+    # No move is split over two lines.
+    for m in moves:
+        assert page.execute_script("return arguments[0].getClientRects().length", m) == 1
+    first = re.split(r"[-x]", moves[0].text.split("…")[1].strip())
+    arrow = page.find_element(By.CSS_SELECTOR, "#board .best-arrow")
+    assert arrow.get_attribute("data-from") == first[0]
+    before = pieces(page)
+    moves[1].click()
+    wait(page, lambda d: status(d).startswith("Showing"), "the line shown")
+    assert pieces(page) != before
+    page.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    wait(page, lambda d: not status(d).startswith("Showing"), "back to the game")
+    assert pieces(page) == before
+
+
+def test_the_hovered_analysis_button_is_readable(page):
+    from selenium.webdriver.common.action_chains import ActionChains
+    page.find_element(By.ID, "analyze").click()
+    b = page.find_element(By.ID, "analyze")
+    wait(page, lambda d: b.get_attribute("aria-pressed") == "true", "analysis on")
+    ActionChains(page).move_to_element(b).perform()
+    ratio = page.execute_script("""
+        const cs = getComputedStyle(arguments[0]);
+        const rgb = (s) => s.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+        const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255;
+            return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
+            .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+        const a = lum(rgb(cs.color)), c = lum(rgb(cs.backgroundColor));
+        return (Math.max(a, c) + 0.05) / (Math.min(a, c) + 0.05);""", b)
+    assert ratio >= 4.5, ratio
+    b.click()
+
+
+def test_play_from_a_set_up_position_against_the_engine(page):
+    set_level_depth(page, 2)
+    set_fen(page, "W:W21,22,23:B1,2,3")
+    wait(page, lambda d: pieces(d).get(21) == "w", "the position")
+    Select(page.find_element(By.ID, "mode")).select_by_value("black")
+    page.find_element(By.ID, "play-here").click()
+    wait(page, lambda d: len(move_list(d)) == 1 and status(d).startswith("Black to move"),
+         "the engine's move as White")
+    assert page.find_element(By.ID, "fen").text != "W:W21,22,23:B1,2,3"
+
+
+def test_reload_keeps_the_game_and_the_strength(page):
+    set_level_depth(page, 3)
+    new_game(page, "human")
+    click_square(page, 11)
+    click_square(page, 15)
+    wait(page, lambda d: move_list(d) == ["11-15"], "the move")
+    page.refresh()
+    wait(page, lambda d: move_list(d) == ["11-15"], "the game after the reload")
+    wait(page, lambda d: "depth 3" in d.find_element(By.ID, "players").text
+         and "Black: human · White: human" in d.find_element(By.ID, "players").text,
+         "the settings after the reload")
+
+
+def test_a_pdn_of_several_games_offers_a_choice(page):
+    two = '[Event "one"]\n1. 11-15 *\n\n[Event "two"]\n1. 9-13 22-18 *\n'
+    load_pdn(page, two)
+    wait(page, lambda d: d.find_element(By.ID, "games-row").is_displayed(), "the chooser")
+    opts = page.find_elements(By.CSS_SELECTOR, "#games option")
+    assert len(opts) == 2 and "two" in opts[1].text
+    assert "game 1 of 2" in page.find_element(By.ID, "games-note").text
+    Select(page.find_element(By.ID, "games")).select_by_value("2")
+    wait(page, lambda d: move_list(d) == ["9-13", "22-18"], "game 2")
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
+def test_screenshots_mid_game_at_desktop_and_phone_size(browser, server, size):
+    browser.set_window_size(*size)
+    try:
+        browser.get(server + "style.css")
+        browser.execute_script("localStorage.clear()")
+        browser.get(server)
+        wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+        load_pdn(browser, '[GameType "23"]\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 21x14 *\n')
+        wait(browser, lambda d: len(move_list(d)) == 8, "the loaded game")
+        browser.find_element(By.ID, "analyze").click()
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")) >= 4
+             and d.find_elements(By.CSS_SELECTOR, "#board .best-arrow"), "a line and its arrow")
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width, \
+            "the page scrolls sideways"
+        board = browser.find_element(By.ID, "board").rect
+        assert board["x"] >= 0 and board["x"] + board["width"] <= width
+        name = "desktop" if size[0] > 700 else "phone"
+        browser.execute_script("window.scrollTo(0, 0)")
+        shot(browser, f"board-{name}.png")
+        if name == "phone":
+            browser.execute_script("document.getElementById('info').scrollIntoView()")
+            shot(browser, "board-phone-analysis.png")
+        if name == "phone":
+            browser.find_element(By.ID, "analyze").click()
+            browser.find_element(By.ID, "setup").click()
+            browser.execute_script("document.getElementById('setup').scrollIntoView()")
+            shot(browser, "board-phone-setup.png")
+            browser.find_element(By.ID, "setup-cancel").click()
+        else:
+            browser.find_element(By.ID, "analyze").click()
+    finally:
+        browser.set_window_size(1100, 1000)
+
+
+def test_the_endgame_tables_verdict_and_a_proved_draw_are_said_in_words(tmp_path):
+    # Tiny tables, built here (two pieces: a fraction of a second).
+    tables = tmp_path / "egdb"
+    subprocess.run([POOLSHARK, "egdb", "build", "--pieces", "2", "--dir", str(tables)],
+                   check=True, capture_output=True, timeout=WAIT)
+    proc = subprocess.Popen([POOLSHARK, "serve", "--port", "0", "--egdb", str(tables)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+    drv = new_driver()
+    try:
+        assert m, line
+        drv.get(m.group(1))
+        wait(drv, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+        set_fen(drv, "W:WK1:BK32")  # king against king: a draw
+        wait(drv, lambda d: pieces(d).get(32) == "B", "the position")
+        # A group is read in the background once asked for: ask for states until it is in.
+        for _ in range(100):
+            if drv.find_element(By.ID, "egdb").is_displayed():
+                break
+            answered(drv, drv.find_element(By.ID, "level-set").click, "a state")
+        assert drv.find_element(By.ID, "egdb").text.startswith("database: draw")
+        assert drv.find_element(By.ID, "info-score").text == "draw (proved)"
+        assert drv.find_element(By.ID, "evalbar-text").text == "="
+    finally:
+        drv.quit()
+        stop_server(proc)
