@@ -9,7 +9,9 @@
 //!
 //! Multi-PV (`Limits::multipv`): the main thread searches the root once per line, each time
 //! without the moves of the lines already found in that iteration, so that every line has its
-//! own score and principal variation; helper threads search the one best line as usual.
+//! own score and principal variation; helper threads search the one best line as usual. The
+//! further lines leave no trace in the table or the move-ordering heuristics, so with one
+//! thread line 1 is exactly what the single-line search finds at each depth.
 
 pub mod egdb;
 pub mod ordering;

@@ -278,8 +278,12 @@ impl<'a> Worker<'a> {
                 pv: self.pv[0].clone(),
             }];
             // 2. Multi-PV: each further line is the best of the root moves not yet in a line,
-            //    with its own aspiration window around its score of the last iteration.
+            //    with its own aspiration window around its score of the last iteration. These
+            //    searches read the table but leave no trace (no stores, the killers and
+            //    history put back), so that line 1 of every iteration is exactly the
+            //    single-line search's: asking for more lines never changes the best move.
             self.excluded.clear();
+            let heur = (multipv > 1).then(|| self.heur.clone());
             while lines.len() < multipv {
                 let Some(&first) = lines.last().and_then(|l| l.pv.first()) else {
                     break;
@@ -300,6 +304,9 @@ impl<'a> Worker<'a> {
                 });
             }
             self.excluded.clear();
+            if let Some(h) = heur {
+                self.heur = h;
+            }
             if self.stopped {
                 break;
             }
@@ -574,7 +581,8 @@ impl<'a> Worker<'a> {
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
         let crowning = crate::core::Position::crowning_row(pos.side());
-        // Multi-PV: a root search for a further line passes over the moves of earlier lines.
+        // Multi-PV: a root search for a further line passes over the moves of earlier lines
+        // (the first searched move then gets the full window, as the first move does).
         let excluding = ply == 0 && !self.excluded.is_empty();
         // Moves searched so far (all the moves before this one, unless some were passed over).
         let mut searched = 0;
@@ -647,8 +655,8 @@ impl<'a> Worker<'a> {
         }
         self.keys.pop();
 
-        // 11. Store the result (not that of a root searched without some of its moves).
-        if excluding {
+        // 11. Store the result (not in a search for a further multi-PV line: see `iterate`).
+        if !self.excluded.is_empty() {
             return best;
         }
         let bound = if best >= beta {
