@@ -739,7 +739,7 @@ impl<'a> Worker<'a> {
 /// finds it.
 fn order_lines(lines: &mut [Line]) {
     if lines.len() > 1 {
-        lines[1..].sort_by(|a, b| b.score.cmp(&a.score));
+        lines[1..].sort_by_key(|l| std::cmp::Reverse(l.score));
     }
     for k in 1..lines.len() {
         if lines[k].score > lines[k - 1].score {
