@@ -339,3 +339,96 @@ fn hub_help_lists_every_parameter() {
     assert_eq!(code, 0);
     assert!(out.contains("hub --help"), "{out}");
 }
+
+/// `analyze --multipv 3`: every `info` line names its line right after the depth, each depth
+/// has lines 1 to 3, three `line K` lines with distinct legal moves come just before
+/// `bestmove`, and `bestmove` plays line 1. Without `--multipv` neither appears.
+#[test]
+fn analyze_multipv_prints_numbered_lines_before_bestmove() {
+    let (code, out, err) = run(&[
+        "analyze",
+        "--multipv",
+        "3",
+        "--depth",
+        "6",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let n = lines.len();
+    assert!(n > 4, "{out}");
+    let infos = &lines[..n - 4];
+    assert_eq!(infos.len(), 6 * 3, "{out}");
+    for (i, info) in infos.iter().enumerate() {
+        let words: Vec<&str> = info.split(' ').collect();
+        assert_eq!(words[0], "info", "{info}");
+        assert_eq!(words[1], format!("depth={}", i / 3 + 1), "{info}");
+        assert_eq!(words[2], format!("multipv={}", i % 3 + 1), "{info}");
+        assert!(words[3].starts_with("mean-depth="), "{info}");
+    }
+    let legal = support::legal_moves("B:W21-32:B1-12", &[]);
+    let mut moves: Vec<&str> = Vec::new();
+    for (k, line) in lines[n - 4..n - 1].iter().enumerate() {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(&words[..2], &["line", &(k + 1).to_string()], "{line}");
+        assert_eq!(
+            (words[2], words[4], words[6]),
+            ("move", "score", "pv"),
+            "{line}"
+        );
+        assert!(legal.iter().any(|m| m == words[3]), "{line}");
+        assert!(!moves.contains(&words[3]), "{out}");
+        assert_eq!(words[7], words[3], "the pv starts with the move: {line}");
+        // The line is the last iteration's report of it.
+        let info = infos[infos.len() - 3 + k];
+        assert_eq!(
+            support::field(info, "score").as_deref(),
+            Some(words[5]),
+            "{out}"
+        );
+        assert_eq!(
+            support::field(info, "pv").unwrap(),
+            words[7..].join(" "),
+            "{out}"
+        );
+        moves.push(words[3]);
+    }
+    let best: Vec<&str> = lines[n - 1].split(' ').collect();
+    assert_eq!(best[0], "bestmove", "{out}");
+    assert_eq!(best[1], moves[0], "{out}");
+
+    let (code, out, err) = run(&["analyze", "--depth", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("multipv") && !out.contains("line "), "{out}");
+    let (code, out, err) = run(&["analyze", "--depth", "4", "--multipv", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("multipv") && !out.contains("line "), "{out}");
+}
+
+/// More lines than legal moves: all of them, said on stderr; 0 or not a number: clap's
+/// error, status 2. The help describes the option.
+#[test]
+fn analyze_multipv_limits() {
+    // 18 has one legal move, the capture.
+    let fen = "W:W18:B14,K1";
+    let (code, out, err) = run(&["analyze", "--fen", fen, "--multipv", "3", "--depth", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("--multipv 3") && err.contains("1 legal move"),
+        "{err}"
+    );
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("line ")).collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].starts_with("line 1 move "), "{out}");
+    for bad in ["0", "x", "-2"] {
+        let arg = format!("--multipv={bad}");
+        let (code, out, err) = run(&["analyze", &arg, "--depth", "2"]);
+        assert_eq!(code, 2, "{bad}: {out}");
+        assert!(err.contains("--multipv"), "{bad}: {err}");
+        assert!(out.is_empty(), "{bad}: {out}");
+    }
+    let (code, out, _) = run(&["analyze", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("--multipv <N>"), "{out}");
+}

@@ -553,3 +553,52 @@ fn speed_reports_the_probes_it_made() {
         assert!(out.starts_with("probes 3000 seconds "), "{out}");
     }
 }
+
+/// Multi-PV with the tables: in analysis each line's score says a win exactly when its move
+/// keeps the database win, and line 1 keeps it; in play the tables' root move is the one line.
+#[test]
+fn multipv_lines_agree_with_the_tables() {
+    let db = open();
+    let mut covered = 0;
+    for line in include_str!("data/tactics.txt").lines() {
+        let parts: Vec<&str> = line.split(" ; ").collect();
+        let pos = parse_fen(parts[0]).unwrap();
+        if pos.occupied().count() > db.max_pieces() {
+            continue;
+        }
+        covered += 1;
+        let legal = movegen::legal_moves(&pos).len();
+        for analyze in [true, false] {
+            let limits = Limits {
+                depth: Some(6),
+                analyze,
+                multipv: 3,
+                ..Limits::default()
+            };
+            let out = engine_with_tables().search(
+                &Game::new(pos),
+                &limits,
+                &SearchControl::new(),
+                &mut |_| {},
+            );
+            let want = if analyze { legal.min(3) } else { 1 };
+            assert_eq!(out.lines.len(), want, "{line}: {:?}", out.lines);
+            let firsts: Vec<String> = out.lines.iter().map(|l| l.pv[0].hub()).collect();
+            assert_eq!(out.best.unwrap().hub(), firsts[0]);
+            assert!(keeps_the_win(db, &pos, &firsts[0]), "{line}: {firsts:?}");
+            for (k, l) in out.lines.iter().enumerate() {
+                assert!(!firsts[..k].contains(&firsts[k]), "{line}: {firsts:?}");
+                let win = l.score.hub().starts_with("89.") || l.score.is_win();
+                assert_eq!(
+                    win,
+                    keeps_the_win(db, &pos, &firsts[k]),
+                    "{line}: line {} {} {}",
+                    k + 1,
+                    firsts[k],
+                    l.score.hub()
+                );
+            }
+        }
+    }
+    assert!(covered >= 2);
+}

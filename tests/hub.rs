@@ -598,3 +598,99 @@ fn the_readme_handshake_is_the_binarys() {
         .collect();
     assert_eq!(shown, printed);
 }
+
+/// The `info` lines of one search up to its `done`, and the `done` line.
+fn search_lines(e: &mut Engine) -> (Vec<String>, String) {
+    let mut lines = e.until("done");
+    let done = lines.pop().unwrap();
+    assert!(lines.iter().all(|l| l.starts_with("info ")), "{lines:?}");
+    (lines, done)
+}
+
+/// Without `multipv` (or with it at 1) no `info` line has a `multipv` field; with 3, each
+/// depth has lines 1 to 3 in order, with `multipv=K` right after the depth, three distinct
+/// moves, and `done` plays line 1's move. Bad values are refused and the old one stays.
+#[test]
+fn multipv_adds_numbered_info_lines() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("set-param name=threads value=1");
+    e.send("pos start");
+    e.send("level depth=5");
+    e.send("go analyze");
+    let (infos, _) = search_lines(&mut e);
+    assert_eq!(infos.len(), 5, "{infos:?}");
+    assert!(infos.iter().all(|l| !l.contains("multipv")), "{infos:?}");
+
+    e.send("set-param name=multipv value=3");
+    for bad in ["0", "-1", "three", "256", "99999999999999999999", "2.5"] {
+        e.send(&format!("set-param name=multipv value={bad}"));
+        let lines = e.sync();
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+        assert!(
+            lines[0].starts_with("error message=\"multipv=") && lines[0].contains("not valid"),
+            "{bad}: {lines:?}"
+        );
+    }
+    e.send("pos start");
+    e.send("level depth=5");
+    e.send("go analyze");
+    let (infos, done) = search_lines(&mut e);
+    assert_eq!(infos.len(), 15, "{infos:?}");
+    for (i, line) in infos.iter().enumerate() {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(words[1], format!("depth={}", i / 3 + 1), "{line}");
+        assert_eq!(words[2], format!("multipv={}", i % 3 + 1), "{line}");
+        assert!(words[3].starts_with("mean-depth="), "{line}");
+    }
+    let last = &infos[12..];
+    let firsts: Vec<String> = last
+        .iter()
+        .map(|l| {
+            field(l, "pv")
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let legal = legal_moves("B:W21-32:B1-12", &[]);
+    for (k, mv) in firsts.iter().enumerate() {
+        assert!(legal.contains(mv), "{mv}");
+        assert!(!firsts[..k].contains(mv), "{firsts:?}");
+    }
+    assert_eq!(field(&done, "move").unwrap(), firsts[0], "{done}");
+
+    // A forced capture: one line however many are asked for.
+    e.send("pos fen=\"W:W18:B14,K1\"");
+    e.send("level depth=3");
+    e.send("go analyze");
+    let (infos, done) = search_lines(&mut e);
+    assert_eq!(infos.len(), 3, "{infos:?}");
+    assert!(infos
+        .iter()
+        .all(|l| field(l, "multipv").as_deref() == Some("1")));
+    assert_eq!(
+        legal_moves("W:W18:B14,K1", &[]),
+        vec![legal_done(&done, "W:W18:B14,K1", &[])]
+    );
+
+    // A stop during a multi-PV search still gets its done.
+    e.send("pos start");
+    e.send("level infinite");
+    e.send("go analyze");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("stop");
+    let (_, done) = search_lines(&mut e);
+    legal_done(&done, "B:W21-32:B1-12", &[]);
+
+    e.send("set-param name=multipv value=1");
+    e.send("pos start");
+    e.send("level depth=4");
+    e.send("go analyze");
+    let (infos, _) = search_lines(&mut e);
+    assert_eq!(infos.len(), 4, "{infos:?}");
+    assert!(infos.iter().all(|l| !l.contains("multipv")), "{infos:?}");
+    assert_eq!(e.sync(), Vec::<String>::new());
+}

@@ -23,6 +23,11 @@ pub struct AnalyzeArgs {
     /// Search this many seconds.
     #[arg(long, value_parser = parse_seconds)]
     movetime: Option<f64>,
+    /// Search the N best moves, each with its own score and line: each `info` line then
+    /// carries `multipv=K` after the depth, and `line K move M score S pv ...` lines come
+    /// before `bestmove` (more than the legal moves: all of them). 1 is the usual search.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    multipv: u32,
     #[command(flatten)]
     engine: EngineArgs,
     #[command(flatten)]
@@ -30,7 +35,8 @@ pub struct AnalyzeArgs {
 }
 
 impl AnalyzeArgs {
-    /// Prints an `info` line per finished iteration, then the `bestmove` line.
+    /// Prints an `info` line per finished iteration (per line with `--multipv`), then the
+    /// `line` lines with `--multipv` and the `bestmove` line.
     pub fn run(self) -> Result<(), CliError> {
         let weights = self.engine.weights.load()?;
         let game = self.position.game()?;
@@ -39,8 +45,18 @@ impl AnalyzeArgs {
             nodes: self.nodes,
             move_time: self.movetime.map(Duration::from_secs_f64),
             analyze: true,
+            multipv: self.multipv as usize,
             ..Limits::default()
         };
+        let legal = crate::core::movegen::legal_moves(game.position()).len();
+        if self.multipv as usize > legal && legal > 0 {
+            errln!(
+                "--multipv {}: only {legal} legal move{}, searching {}",
+                self.multipv,
+                if legal == 1 { "" } else { "s" },
+                if legal == 1 { "it" } else { "all of them" }
+            );
+        }
         if self.depth.is_none() && self.nodes.is_none() && self.movetime.is_none() {
             limits.move_time = Some(DEFAULT_MOVE_TIME);
         }
@@ -51,7 +67,22 @@ impl AnalyzeArgs {
         let out = engine.search(&game, &limits, &control, &mut |info| {
             outln!("info {}", crate::hub::output::info_fields(info))
         });
-        let pv: Vec<String> = out.pv.iter().map(|m| m.hub()).collect();
+        let hub_line = |pv: &[crate::core::Move]| -> String {
+            pv.iter().map(|m| m.hub()).collect::<Vec<_>>().join(" ")
+        };
+        if limits.is_multipv() {
+            for (k, line) in out.lines.iter().enumerate() {
+                if let Some(mv) = line.pv.first() {
+                    outln!(
+                        "line {} move {} score {} pv {}",
+                        k + 1,
+                        mv.hub(),
+                        line.score.hub(),
+                        hub_line(&line.pv)
+                    );
+                }
+            }
+        }
         match out.best {
             Some(mv) => {
                 outln!(
@@ -60,7 +91,7 @@ impl AnalyzeArgs {
                     out.score.hub(),
                     out.depth,
                     out.nodes,
-                    pv.join(" ")
+                    hub_line(&out.pv)
                 );
             }
             None => {

@@ -427,6 +427,7 @@ impl Hub {
         }
         let limits = Limits {
             overhead: Some(reserve),
+            multipv: self.params.multipv,
             ..limits(&self.level, mode)
         };
         let control = Arc::new(SearchControl::new());
@@ -571,6 +572,7 @@ fn limits(level: &Level, mode: GoMode) -> Limits {
         infinite: level.infinite,
         analyze: mode == GoMode::Analyze,
         overhead: None,
+        multipv: 1,
     }
 }
 

@@ -27,7 +27,7 @@ pub fn error(message: &dyn Display) {
 }
 
 /// The fields of an `info` line, in the order of docs/PROTOCOL.md (also printed by
-/// `poolshark analyze`).
+/// `poolshark analyze`). `multipv=K` follows the depth only in a multi-PV search.
 pub fn info_fields(info: &Info) -> String {
     let pv: Vec<String> = info.pv.iter().map(|m| m.hub()).collect();
     let pv = if pv.len() == 1 {
@@ -35,8 +35,12 @@ pub fn info_fields(info: &Info) -> String {
     } else {
         format!("\"{}\"", pv.join(" "))
     };
+    let multipv = info
+        .multipv
+        .map(|k| format!(" multipv={k}"))
+        .unwrap_or_default();
     format!(
-        "depth={} mean-depth={:.1} score={} nodes={} time={:.3} nps={:.1} pv={}",
+        "depth={}{multipv} mean-depth={:.1} score={} nodes={} time={:.3} nps={:.1} pv={}",
         info.depth,
         info.mean_depth,
         info.score.hub(),
@@ -66,6 +70,7 @@ mod tests {
             nodes: 1_500_000,
             time: Duration::from_millis(500),
             pv: vec![first],
+            multipv: None,
         };
         assert_eq!(
             info_fields(&info),
@@ -80,5 +85,14 @@ mod tests {
         let pv = format!("{} {}", first.hub(), reply.hub());
         assert_eq!(read.arg("pv"), Some(pv.as_str()));
         assert_eq!(read.arg("score"), Some("0.06"));
+        assert_eq!(read.arg("multipv"), None);
+        info.multipv = Some(2);
+        assert_eq!(
+            info_fields(&info),
+            format!(
+                "depth=7 multipv=2 mean-depth=8.3 score=0.06 nodes=1500000 time=0.500 nps=3.0 \
+                 pv=\"{pv}\""
+            )
+        );
     }
 }

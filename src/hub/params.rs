@@ -45,11 +45,12 @@ pub enum Param {
     Egdb,
     EgdbPath,
     EvalFile,
+    MultiPv,
 }
 
 impl Param {
     /// All of them, in the order of the start-up `param` lines.
-    pub const ALL: [Param; 10] = [
+    pub const ALL: [Param; 11] = [
         Param::Variant,
         Param::Threads,
         Param::TtSize,
@@ -60,6 +61,7 @@ impl Param {
         Param::Egdb,
         Param::EgdbPath,
         Param::EvalFile,
+        Param::MultiPv,
     ];
 
     pub fn name(self) -> &'static str {
@@ -74,6 +76,7 @@ impl Param {
             Param::Egdb => "egdb",
             Param::EgdbPath => "egdb-path",
             Param::EvalFile => "eval-file",
+            Param::MultiPv => "multipv",
         }
     }
 
@@ -105,11 +108,17 @@ pub struct Params {
     pub egdb_path: String,
     /// A weights file for the evaluation; empty for the built-in weights.
     pub eval_file: String,
+    /// Lines the search reports (multi-PV); 1 is the usual search.
+    pub multipv: usize,
     /// Largest tt-size allowed here (it depends on the machine's memory).
     pub max_tt_log2: u32,
     /// Most threads allowed here (`search::max_threads`: it depends on the cores).
     pub max_threads: usize,
 }
+
+/// The most lines `multipv` takes: a position never has more legal moves than a move list
+/// holds (a larger count searches every move).
+pub const MAX_MULTIPV: usize = crate::core::moves::MAX_MOVES;
 
 /// The variants played: only American pool checkers.
 pub const VARIANTS: &[&str] = &["pool"];
@@ -127,6 +136,7 @@ impl Params {
             egdb: true,
             egdb_path: crate::search::egdb::DEFAULT_DIR.into(),
             eval_file: String::new(),
+            multipv: 1,
             max_tt_log2,
             max_threads: max_threads.max(1),
         }
@@ -180,6 +190,13 @@ impl Params {
                 Kind::Text,
                 "evaluation file (tuning/weights.txt, tuning/patterns.bin or tuning/network.bin format); empty for the built-in network",
             ),
+            Param::MultiPv => (
+                Kind::Int {
+                    min: 1,
+                    max: MAX_MULTIPV as i64,
+                },
+                "best moves to search, each with its own score and pv, in info lines marked multipv=K (an extension; 1: the usual search)",
+            ),
         };
         Declared {
             name: param.name(),
@@ -205,6 +222,7 @@ impl Params {
             Param::Egdb => self.egdb.to_string(),
             Param::EgdbPath => quote(&self.egdb_path),
             Param::EvalFile => quote(&self.eval_file),
+            Param::MultiPv => self.multipv.to_string(),
         }
     }
 
@@ -247,6 +265,7 @@ impl Params {
             Param::Egdb => next.egdb = boolean(&d, text)?,
             Param::EgdbPath => next.egdb_path = text.to_string(),
             Param::EvalFile => next.eval_file = text.to_string(),
+            Param::MultiPv => next.multipv = int(&d, text)? as usize,
         }
         Ok(next)
     }
@@ -340,6 +359,11 @@ mod tests {
             ("ponder", "yes"),
             ("variant", "english"),
             ("book-ply", "-1"),
+            ("multipv", "0"),
+            ("multipv", "-3"),
+            ("multipv", "three"),
+            ("multipv", "256"),
+            ("multipv", "99999999999999999999"),
         ] {
             assert!(p.with(name, value).is_err(), "{name}={value}");
         }
@@ -365,6 +389,7 @@ mod tests {
             (Param::Egdb, "false"),
             (Param::EgdbPath, "tables"),
             (Param::EvalFile, "w.txt"),
+            (Param::MultiPv, "3"),
         ] {
             assert_eq!(Param::from_name(param.name()), Some(param));
             let next = p.with(param.name(), text).unwrap();

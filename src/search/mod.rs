@@ -6,6 +6,12 @@
 //! repetitions and the draw counts), the limits and a `SearchControl` (stop and ponder-hit
 //! from another thread), reports each finished iteration through a callback, and returns an
 //! `Outcome`. The search never prints.
+//!
+//! Multi-PV (`Limits::multipv`): the main thread searches the root once per line, each time
+//! without the moves of the lines already found in that iteration, so that every line has its
+//! own score and principal variation; helper threads search the one best line as usual. The
+//! further lines leave no trace in the table or the move-ordering heuristics, so with one
+//! thread line 1 is exactly what the single-line search finds at each depth.
 
 pub mod egdb;
 pub mod ordering;
@@ -44,6 +50,17 @@ pub struct Limits {
     /// Time to keep in hand on the clock for latency the search cannot see (pipes, waiting
     /// for a core); `None` is `time::OVERHEAD`.
     pub overhead: Option<Duration>,
+    /// Lines to search: the best `multipv` root moves, each with its own score and line
+    /// (capped at the number of legal moves). 0 and 1 both mean one line, the usual search.
+    pub multipv: usize,
+}
+
+impl Limits {
+    /// Whether the search is multi-PV (more than one line asked for, even if fewer moves are
+    /// legal): then every `Info` names its line.
+    pub fn is_multipv(&self) -> bool {
+        self.multipv > 1
+    }
 }
 
 /// Stop and ponder-hit requests from other threads, for one search.
@@ -109,6 +126,9 @@ pub struct Info {
     pub nodes: u64,
     pub time: Duration,
     pub pv: Vec<Move>,
+    /// In a multi-PV search, which line this is (1 is the best); `None` in the usual search.
+    /// An iteration reports its lines in order, one `Info` each.
+    pub multipv: Option<usize>,
 }
 
 impl Info {
@@ -133,6 +153,17 @@ pub struct Outcome {
     pub depth: u32,
     pub nodes: u64,
     pub time: Duration,
+    pub pv: Vec<Move>,
+    /// The lines of the last finished iteration, best first (one for the usual search; empty
+    /// only without a legal move). The first is `score` and `pv`.
+    pub lines: Vec<Line>,
+}
+
+/// One line of a multi-PV search: a root move's score and principal variation (which starts
+/// with that move).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub score: Score,
     pub pv: Vec<Move>,
 }
 
@@ -278,6 +309,7 @@ impl Engine {
                 nodes: 0,
                 time: start.elapsed(),
                 pv: Vec::new(),
+                lines: Vec::new(),
             };
         }
         // A database win at the root: play the move that converts it fastest, never into a
@@ -298,6 +330,7 @@ impl Engine {
                         nodes: 1,
                         time: start.elapsed(),
                         pv: pv.clone(),
+                        multipv: limits.is_multipv().then_some(1),
                     };
                     on_info(&info);
                     return Outcome {
@@ -307,6 +340,10 @@ impl Engine {
                         depth: 1,
                         nodes: 1,
                         time: start.elapsed(),
+                        lines: vec![Line {
+                            score,
+                            pv: pv.clone(),
+                        }],
                         pv,
                     };
                 }
@@ -319,6 +356,7 @@ impl Engine {
         if root_moves.len() == 1 && !limits.analyze && !limits.infinite && !control.is_pondering() {
             max_depth = 1;
         }
+        let multipv = limits.multipv.clamp(1, root_moves.len());
         let shared = Shared {
             tt: &self.tt,
             control,
@@ -330,6 +368,7 @@ impl Engine {
             budget: time::Budget::from_limits(limits),
             node_limit: limits.nodes,
             max_depth,
+            multipv,
             keep_going: limits.infinite,
             analyze: limits.analyze,
             reductions: &reductions,
@@ -359,14 +398,19 @@ impl Engine {
             }
             let mut w = Worker::new(0, shared, root, counts, history, main_cache);
             main_result = w.iterate(&mut |r: &ThreadResult| {
-                on_info(&Info {
-                    depth: r.depth,
-                    mean_depth: r.mean_depth,
-                    score: r.score,
-                    nodes: shared.total_nodes.load(Ordering::Relaxed),
-                    time: start.elapsed(),
-                    pv: full_pv(&r.pv),
-                })
+                let nodes = shared.total_nodes.load(Ordering::Relaxed);
+                let time = start.elapsed();
+                for (k, line) in r.lines.iter().enumerate() {
+                    on_info(&Info {
+                        depth: r.depth,
+                        mean_depth: r.mean_depth,
+                        score: line.score,
+                        nodes,
+                        time,
+                        pv: full_pv(&line.pv),
+                        multipv: limits.is_multipv().then_some(k + 1),
+                    })
+                }
             });
             control.stop();
         });
@@ -375,11 +419,25 @@ impl Engine {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
-        let best = worker::pick_best(&results).or(main_result);
+        // With several lines, the answer is the main thread's, whose lines they are (the
+        // helpers search only the best one).
+        let best = if multipv > 1 {
+            main_result
+        } else {
+            worker::pick_best(&results).or(main_result)
+        };
         let nodes = shared.total_nodes.load(Ordering::Relaxed);
         match best {
             Some(r) => {
                 let pv = full_pv(&r.pv);
+                let lines = r
+                    .lines
+                    .iter()
+                    .map(|l| Line {
+                        score: l.score,
+                        pv: full_pv(&l.pv),
+                    })
+                    .collect();
                 Outcome {
                     best: pv.first().copied(),
                     ponder: pv.get(1).copied(),
@@ -388,6 +446,7 @@ impl Engine {
                     nodes,
                     time: start.elapsed(),
                     pv,
+                    lines,
                 }
             }
             // Stopped before even depth 1 finished: any legal move beats none.
@@ -399,6 +458,10 @@ impl Engine {
                 nodes,
                 time: start.elapsed(),
                 pv: vec![root_moves[0]],
+                lines: vec![Line {
+                    score: Score::ZERO,
+                    pv: vec![root_moves[0]],
+                }],
             },
         }
     }

@@ -10,6 +10,7 @@ use arrayvec::ArrayVec;
 pub type Ordered = ArrayVec<(u8, i32), MAX_MOVES>;
 
 /// Per-thread killer moves and history scores.
+#[derive(Clone)]
 pub struct Heuristics {
     killers: Vec<[Option<Move>; 2]>,
     /// `[side][from][to]`.

@@ -18,7 +18,7 @@ use crate::search::params::{SearchParams, MAX_PLY, MAX_SEARCH_PLY, PLY_SLOTS};
 use crate::search::score::Score;
 use crate::search::time::Budget;
 use crate::search::tt::{Bound, TranspositionTable};
-use crate::search::SearchControl;
+use crate::search::{Line, SearchControl};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -103,6 +103,8 @@ pub struct Shared<'a> {
     pub budget: Budget,
     pub node_limit: Option<u64>,
     pub max_depth: u32,
+    /// Lines the main thread searches (1 to the number of legal moves); helpers search one.
+    pub multipv: usize,
     /// Infinite: after the last iteration, wait for a stop instead of returning.
     pub keep_going: bool,
     pub analyze: bool,
@@ -116,9 +118,12 @@ pub struct Shared<'a> {
 #[derive(Clone, Debug)]
 pub struct ThreadResult {
     pub depth: u32,
+    /// The best line's score and principal variation (`lines[0]`).
     pub score: Score,
     pub pv: Vec<Move>,
     pub mean_depth: f64,
+    /// Every line searched, best first: one, or the main thread's multi-PV lines.
+    pub lines: Vec<Line>,
 }
 
 /// The result to play: the deepest finished iteration of any thread (a proved win first;
@@ -168,6 +173,9 @@ pub struct Worker<'a> {
     keys: Vec<u64>,
     heur: Heuristics,
     pv: Vec<Vec<Move>>,
+    /// Root moves left out of the current root search: the first moves of the lines already
+    /// found in this iteration (multi-PV).
+    excluded: Vec<Move>,
     nodes: u64,
     unflushed: u64,
     stopped: bool,
@@ -198,6 +206,7 @@ impl<'a> Worker<'a> {
             keys,
             heur: Heuristics::new(p.history_max),
             pv: vec![Vec::new(); PLY_SLOTS],
+            excluded: Vec::new(),
             nodes: 0,
             unflushed: 0,
             stopped: false,
@@ -250,7 +259,8 @@ impl<'a> Worker<'a> {
     pub fn iterate(&mut self, report: &mut dyn FnMut(&ThreadResult)) -> Option<ThreadResult> {
         let mut result: Option<ThreadResult> = None;
         let mut score = Score::ZERO;
-        let p = self.shared.params;
+        // Only the main thread searches several lines.
+        let multipv = if self.id == 0 { self.shared.multipv } else { 1 };
         for depth in 1..=self.shared.max_depth {
             // Lazy SMP: every other helper thread skips every other depth, so the threads
             // spread over two depths at once.
@@ -258,41 +268,56 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let (lp, lv) = (self.leaf_plies, self.leaves);
-            let mut delta = p.aspiration_delta;
-            let (mut alpha, mut beta) = if depth >= p.aspiration_min_depth && !score.is_decisive() {
-                (Score(score.0 - delta), Score(score.0 + delta))
-            } else {
-                (-Score::INFINITE, Score::INFINITE)
-            };
-            loop {
-                let root = self.root;
-                let s = self.search(&root, self.root_counts, alpha, beta, depth as i32, 0);
+            // 1. The best line, as in the single-line search.
+            score = self.aspiration(depth, score);
+            if self.stopped {
+                break;
+            }
+            let mut lines = vec![Line {
+                score,
+                pv: self.pv[0].clone(),
+            }];
+            // 2. Multi-PV: each further line is the best of the root moves not yet in a line,
+            //    with its own aspiration window around its score of the last iteration. These
+            //    searches read the table but leave no trace (no stores, the killers and
+            //    history put back), so that line 1 of every iteration is exactly the
+            //    single-line search's: asking for more lines never changes the best move.
+            self.excluded.clear();
+            let heur = (multipv > 1).then(|| self.heur.clone());
+            while lines.len() < multipv {
+                let Some(&first) = lines.last().and_then(|l| l.pv.first()) else {
+                    break;
+                };
+                self.excluded.push(first);
+                let k = lines.len();
+                let last = result
+                    .as_ref()
+                    .and_then(|r| r.lines.get(k))
+                    .map(|l| l.score);
+                let s = self.aspiration(depth, last.unwrap_or(Score::INFINITE));
                 if self.stopped {
                     break;
                 }
-                if s <= alpha {
-                    alpha = Score((s.0 - delta).max(-Score::INFINITE.0));
-                } else if s >= beta {
-                    beta = Score((s.0 + delta).min(Score::INFINITE.0));
-                } else {
-                    score = s;
-                    break;
-                }
-                delta *= 2;
-                if delta > 1000 {
-                    alpha = -Score::INFINITE;
-                    beta = Score::INFINITE;
-                }
+                lines.push(Line {
+                    score: s,
+                    pv: self.pv[0].clone(),
+                });
+            }
+            self.excluded.clear();
+            if let Some(h) = heur {
+                self.heur = h;
             }
             if self.stopped {
                 break;
             }
+            order_lines(&mut lines);
             let leaves = (self.leaves - lv).max(1);
             let r = ThreadResult {
                 depth,
                 score,
-                pv: self.pv[0].clone(),
+                pv: lines[0].pv.clone(),
                 mean_depth: (self.leaf_plies - lp) as f64 / leaves as f64,
+                lines,
             };
             if let Ok(mut all) = self.shared.results.lock() {
                 all[self.id] = Some(r.clone());
@@ -317,6 +342,38 @@ impl<'a> Worker<'a> {
             c.stop();
         }
         result
+    }
+
+    /// One root search to `depth` in an aspiration window around `last` (the score of the
+    /// last iteration; a decisive score, or a depth below `aspiration_min_depth`, searches the
+    /// full window), widened until the score falls inside. Meaningless once stopped.
+    fn aspiration(&mut self, depth: u32, last: Score) -> Score {
+        let p = self.shared.params;
+        let mut delta = p.aspiration_delta;
+        let (mut alpha, mut beta) = if depth >= p.aspiration_min_depth && !last.is_decisive() {
+            (Score(last.0 - delta), Score(last.0 + delta))
+        } else {
+            (-Score::INFINITE, Score::INFINITE)
+        };
+        loop {
+            let root = self.root;
+            let s = self.search(&root, self.root_counts, alpha, beta, depth as i32, 0);
+            if self.stopped {
+                return last;
+            }
+            if s <= alpha {
+                alpha = Score((s.0 - delta).max(-Score::INFINITE.0));
+            } else if s >= beta {
+                beta = Score((s.0 + delta).min(Score::INFINITE.0));
+            } else {
+                return s;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                alpha = -Score::INFINITE;
+                beta = Score::INFINITE;
+            }
+        }
     }
 
     fn flush(&mut self) {
@@ -524,12 +581,22 @@ impl<'a> Worker<'a> {
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
         let crowning = crate::core::Position::crowning_row(pos.side());
+        // Multi-PV: a root search for a further line passes over the moves of earlier lines
+        // (the first searched move then gets the full window, as the first move does).
+        let excluding = ply == 0 && !self.excluded.is_empty();
+        // Moves searched so far (all the moves before this one, unless some were passed over).
+        let mut searched = 0;
 
         self.keys.push(pos.key());
         for i in 0..order.len() {
             pick_next(&mut order, i);
             let idx = order[i].0 as usize;
             let mv = moves[idx];
+            if excluding && self.excluded.contains(&mv) {
+                continue;
+            }
+            let n = searched;
+            searched += 1;
             let child = pos.play(&mv);
             let child_counts = counts.after(pos, &mv, &child);
             self.shared.tt.prefetch(tt_key(&child, child_counts));
@@ -538,8 +605,8 @@ impl<'a> Worker<'a> {
             let crowns = crowning.contains(mv.to) && !pos.kings().contains(mv.from);
             let quiet = !mv.is_capture() && !crowns && !self.heur.is_killer(ply, &mv);
             let mut r = 0;
-            if quiet && depth >= p.lmr_min_depth && i >= p.lmr_min_moves {
-                r = self.shared.reductions.get(depth, i);
+            if quiet && depth >= p.lmr_min_depth && n >= p.lmr_min_moves {
+                r = self.shared.reductions.get(depth, n);
                 if pv_node {
                     r -= 1;
                 }
@@ -548,7 +615,7 @@ impl<'a> Worker<'a> {
 
             // 10. Principal variation search.
             let mut score;
-            if i == 0 {
+            if n == 0 {
                 score = -self.search(&child, child_counts, -beta, -alpha, depth - 1, ply + 1);
             } else {
                 score = -self.search(
@@ -588,7 +655,10 @@ impl<'a> Worker<'a> {
         }
         self.keys.pop();
 
-        // 11. Store the result.
+        // 11. Store the result (not in a search for a further multi-PV line: see `iterate`).
+        if !self.excluded.is_empty() {
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_orig {
@@ -659,6 +729,22 @@ impl<'a> Worker<'a> {
             }
         }
         best
+    }
+}
+
+/// Put lines 2.. in order of score, and show none above the line before it. A later line can
+/// come out above an earlier one only through search instability (the table, reductions):
+/// the earlier line's own search found every other move no better, so the later line is
+/// shown at the earlier one's score. Line 1 stays the best line, as the single-line search
+/// finds it.
+fn order_lines(lines: &mut [Line]) {
+    if lines.len() > 1 {
+        lines[1..].sort_by_key(|l| std::cmp::Reverse(l.score));
+    }
+    for k in 1..lines.len() {
+        if lines[k].score > lines[k - 1].score {
+            lines[k].score = lines[k - 1].score;
+        }
     }
 }
 
