@@ -368,10 +368,9 @@ mod tests {
             assert!(p.with(name, value).is_err(), "{name}={value}");
         }
         assert_eq!(p.with("eval-file", "a b.txt").unwrap().eval_file, "a b.txt");
-        assert_eq!(
-            p.param_lines().last().unwrap(),
-            "name=eval-file value=\"\" type=string"
-        );
+        let lines = p.param_lines();
+        let eval_file = lines.iter().find(|l| l.starts_with("name=eval-file "));
+        assert_eq!(eval_file.unwrap(), "name=eval-file value=\"\" type=string");
     }
 
     /// Each parameter is set in its own field and read back from it.
