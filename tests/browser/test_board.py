@@ -712,6 +712,11 @@ def test_three_analysis_lines(page):
         firsts = [r.find_elements(By.CSS_SELECTOR, ".pv-move") for r in rows]
         return all(firsts) and len({f[0].text for f in firsts}) == 3
     wait(page, three, "three distinct lines")
+    # Analysis off, so that the lines stop being redrawn; they stay shown.
+    page.find_element(By.ID, "analyze").click()
+    wait(page, lambda d: d.find_element(By.ID, "analyze").get_attribute("aria-pressed") == "false",
+         "analysis off")
+    assert three(page)
     rows = page.find_elements(By.CSS_SELECTOR, "#lines .line")
     for r in rows:
         assert re.match(r"^[+-]?\d+\.\d\d$", r.find_element(By.CSS_SELECTOR, ".line-score").text)
