@@ -1074,3 +1074,188 @@ fn a_silent_websocket_is_closed_and_its_board_freed() {
     );
     drop(silent);
 }
+
+/// The planted blunder of tests/annotate.rs: Black's 12-16 at ply 9 drops a man.
+const BLUNDER_GAME: &str = "11-15 23-19 8-11 22-17 9-13 17-14 10x17 21x14 12-16 19x12 6-9";
+const BLUNDER_PLY: usize = 9;
+
+/// The `review_ply` messages of a review, in order, and its `review_done`.
+fn review_messages(c: &mut Client) -> (Vec<Value>, Value) {
+    let mut plies = Vec::new();
+    loop {
+        let m = c.recv();
+        match m["type"].as_str() {
+            Some("review_ply") => plies.push(m),
+            Some("review_done") => return (plies, m),
+            Some("info" | "state") => continue,
+            _ => panic!("unexpected message during a review: {m}"),
+        }
+    }
+}
+
+#[test]
+fn a_review_streams_every_ply_in_order_and_marks_the_planted_blunder() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    for mv in BLUNDER_GAME.split_whitespace() {
+        c.play(mv);
+    }
+    // The whole game is reviewed, whichever position is shown.
+    c.send(json!({"type":"goto","ply":3}));
+    c.next("state");
+    c.send(json!({"type":"review","depth":10}));
+    let (plies, done) = review_messages(&mut c);
+    let n = BLUNDER_GAME.split_whitespace().count();
+    assert_eq!(plies.len(), n, "{plies:?}");
+    let mut counts = [[0u64; 3]; 2];
+    for (i, p) in plies.iter().enumerate() {
+        assert_eq!(p["ply"], i + 1, "{p}");
+        assert!(p["score"].as_str().unwrap().parse::<f64>().is_ok(), "{p}");
+        assert!(!p["best"].as_str().unwrap().is_empty(), "{p}");
+        let side = i % 2; // Black moves first
+        match p["mark"].as_str() {
+            Some("?!") => counts[side][0] += 1,
+            Some("?") => counts[side][1] += 1,
+            Some("??") => counts[side][2] += 1,
+            None => assert!(p["mark"].is_null(), "{p}"),
+            Some(other) => panic!("mark {other}"),
+        }
+    }
+    let blunder = &plies[BLUNDER_PLY - 1];
+    assert_eq!(blunder["mark"], "??", "{blunder}");
+    assert_ne!(blunder["best"], "12-16", "{blunder}");
+    // Bad for Black after Black's blunder.
+    assert!(
+        blunder["score"].as_str().unwrap().starts_with('-'),
+        "{blunder}"
+    );
+    assert_eq!(done["stopped"], false, "{done}");
+    for (side, name) in [(0, "black"), (1, "white")] {
+        assert_eq!(done[name]["inaccuracies"], counts[side][0], "{done}");
+        assert_eq!(done[name]["mistakes"], counts[side][1], "{done}");
+        assert_eq!(done[name]["blunders"], counts[side][2], "{done}");
+    }
+    // The position shown is as it was.
+    assert_eq!(c.state()["ply"], 3);
+}
+
+#[test]
+fn stop_cancels_a_review_and_analysis_resumes() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    for mv in BLUNDER_GAME.split_whitespace() {
+        c.play(mv);
+    }
+    c.send(json!({"type":"analyze","on":true}));
+    c.next("state");
+    // Deep enough that the review cannot end before the stop comes.
+    c.send(json!({"type":"review","depth":30}));
+    c.next("state");
+    c.send(json!({"type":"stop"}));
+    let (plies, done) = review_messages(&mut c);
+    assert_eq!(done["stopped"], true, "{done}");
+    assert!(plies.len() < BLUNDER_GAME.split_whitespace().count());
+    let s = c.next("state");
+    assert_eq!(s["analyzing"], true, "a review's stop leaves analysis on");
+    // Analysis reports again.
+    loop {
+        let m = c.recv();
+        if m["type"] == "info" {
+            break;
+        }
+    }
+    c.ping();
+}
+
+#[test]
+fn a_review_is_refused_while_the_engine_thinks_and_bad_budgets_are_errors() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    c.play("11-15");
+    for bad in [
+        json!({"type":"review","depth":0}),
+        json!({"type":"review","depth":-3}),
+        json!({"type":"review","depth":1_000_000}),
+        json!({"type":"review","depth":"deep"}),
+        json!({"type":"review","movetime":0}),
+        json!({"type":"review","movetime":-1.5}),
+        json!({"type":"review","movetime":1e12}),
+        json!({"type":"review","movetime":"soon"}),
+        json!({"type":"review","depth":4,"movetime":1}),
+    ] {
+        c.send(bad.clone());
+        let e = c.error();
+        assert!(e.contains("review"), "{bad}: {e}");
+    }
+    c.ping();
+    c.send(json!({"type":"level","depth":30}));
+    c.next("state");
+    c.send(json!({"type":"players","white":"engine","black":"human"}));
+    assert_eq!(c.next("state")["thinking"], true);
+    c.send(json!({"type":"review","depth":4}));
+    assert!(c.error().contains("thinking"));
+    c.send(json!({"type":"stop"}));
+    c.next("state");
+    c.ping();
+}
+
+#[test]
+fn multipv_analysis_gives_three_lines_with_distinct_first_moves() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    c.send(json!({"type":"analyze","on":true,"multipv":3}));
+    c.next("state");
+    // One iteration's lines come in order 1, 2, 3.
+    let mut lines: Vec<Value> = Vec::new();
+    while lines.len() < 3 {
+        let m = c.recv();
+        if m["type"] != "info" {
+            continue;
+        }
+        let k = m["multipv"].as_u64().expect("multipv on each info");
+        assert!((1..=3).contains(&k), "{m}");
+        if k == 1 {
+            lines.clear();
+        }
+        if k as usize == lines.len() + 1 {
+            lines.push(m);
+        }
+    }
+    let firsts: std::collections::BTreeSet<String> = lines
+        .iter()
+        .map(|l| l["pv"][0].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(firsts.len(), 3, "{lines:?}");
+    // One line again: no multipv field.
+    c.send(json!({"type":"analyze","on":true}));
+    c.next("state");
+    let m = loop {
+        let m = c.recv();
+        if m["type"] == "info" {
+            break m;
+        }
+    };
+    assert!(m.get("multipv").is_none(), "{m}");
+    for bad in [
+        json!({"type":"analyze","on":true,"multipv":0}),
+        json!({"type":"analyze","on":true,"multipv":4}),
+        json!({"type":"analyze","on":true,"multipv":-1}),
+        json!({"type":"analyze","on":true,"multipv":"three"}),
+    ] {
+        c.send(bad.clone());
+        let e = loop {
+            let m = c.recv();
+            if m["type"] == "error" {
+                break m["message"].as_str().unwrap().to_string();
+            }
+        };
+        assert!(e.contains("multipv") || e.contains("analyze"), "{bad}: {e}");
+    }
+    c.send(json!({"type":"analyze","on":false}));
+    loop {
+        if c.recv()["type"] == "state" {
+            break;
+        }
+    }
+    c.ping();
+}

@@ -17,7 +17,10 @@
     choice: null, // the legal moves offered by the capture chooser (R15)
     preview: null, // the legal move whose path and captures are drawn
     setup: null, // {pieces: {square: "b"|"B"|"w"|"W"}, sent: bool} while placing pieces
-    info: null, // the last `info` message for the position shown
+    info: null, // the last `info` message for the position shown (the best line)
+    lines: [], // the last `info` of each analysis line (multipv 1..3), best first
+    multipv: 1, // analysis lines asked for (1-3), kept in localStorage
+    review: null, // {sig, plies: {ply: {score, best, mark}}, total, running, stopped, done}
     palette: "b", // the piece setup places ("" erases)
     pv: null, // {hubs, pdn, upto, pinned}: a line of the analysis shown on the board
     anim: null, // {frames: [pieces...], step, timer}: a capture being shown jump by jump
@@ -105,10 +108,21 @@
       case "state":
         onState(msg);
         break;
-      case "info":
-        ui.info = msg;
+      case "info": {
+        const k = Number(msg.multipv || 1);
+        if (k === 1) ui.info = msg;
+        if (k === 1 && !msg.multipv) ui.lines = [msg];
+        else ui.lines[k - 1] = msg;
+        ui.lines.length = Math.min(ui.lines.length, ui.multipv);
         renderInfo();
         if (!ui.pv && !ui.anim) renderBoard(); // the arrow of the best move
+        break;
+      }
+      case "review_ply":
+        onReviewPly(msg);
+        break;
+      case "review_done":
+        onReviewDone(msg);
         break;
       case "games":
         onGames(msg);
@@ -150,8 +164,11 @@
       closeChooser();
       // The last search was of another position; analysis restarts in the new one.
       ui.info = null;
+      ui.lines = [];
       closePv();
     }
+    // A review is of one line of play: another line drops it.
+    if (ui.review && !ui.review.running && ui.review.sig !== historySig(st)) ui.review = null;
     if (ui.selected !== null && !legalFrom(ui.selected).length) {
       ui.selected = null;
     }
@@ -192,6 +209,7 @@
           level: st.level,
           flipped: ui.flipped,
           analyzing: st.analyzing,
+          multipv: ui.multipv,
         })
       );
     } catch (e) {
@@ -216,6 +234,10 @@
       return;
     }
     if (typeof v.flipped === "boolean") ui.flipped = v.flipped;
+    if ([1, 2, 3].includes(v.multipv)) {
+      ui.multipv = v.multipv;
+      $("multipv").value = String(v.multipv);
+    }
     const l = v.level || {};
     if (l.depth) send({ type: "level", depth: l.depth });
     else if (l.movetime) send({ type: "level", movetime: l.movetime });
@@ -225,7 +247,7 @@
       if (v.ply < v.moves.length) send({ type: "goto", ply: v.ply });
     }
     send({ type: "players", white: v.white === "engine" ? "engine" : "human", black: v.black === "engine" ? "engine" : "human" });
-    if (v.analyzing) send({ type: "analyze", on: true });
+    if (v.analyzing) send(analyzeRequest(true));
   }
 
   // ---------- a capture shown jump by jump ----------
@@ -301,14 +323,16 @@
     return out;
   }
 
-  function showPv(k, pinned) {
-    const i = ui.info;
+  function showPv(k, pinned, line) {
+    line = line || 0;
+    const i = ui.lines[line] || (line === 0 ? ui.info : null);
     if (!ui.state || !i || !i.pv || !i.pv.length) return;
-    const same = ui.pv && ui.pv.pinned && pinned;
+    const same = ui.pv && ui.pv.pinned && pinned && ui.pv.line === line;
     ui.pv = {
       hubs: same ? ui.pv.hubs : i.pv.slice(),
       pdn: same ? ui.pv.pdn : (i.pv_pdn || i.pv).slice(),
       upto: k,
+      line,
       pinned: pinned || (ui.pv && ui.pv.pinned) || false,
       timer: ui.pv && ui.pv.timer,
     };
@@ -330,8 +354,11 @@
   }
 
   function markPv() {
-    document.querySelectorAll("#info-pv .pv-move").forEach((e) => {
-      e.classList.toggle("shown", !!ui.pv && Number(e.dataset.index) === ui.pv.upto);
+    document.querySelectorAll("#lines .pv-move").forEach((e) => {
+      e.classList.toggle(
+        "shown",
+        !!ui.pv && Number(e.dataset.index) === ui.pv.upto && Number(e.dataset.line) === ui.pv.line
+      );
     });
   }
 
@@ -777,6 +804,14 @@
       m.dataset.ply = String(i + 1);
       m.id = "ply-" + (i + 1);
       m.textContent = h.pdn;
+      const r = ui.review && ui.review.plies[i + 1];
+      if (r && r.mark) {
+        const mk = document.createElement("span");
+        mk.className = "mark mark-" + MARKS[r.mark];
+        mk.textContent = r.mark;
+        mk.title = MARKS[r.mark] + "; best " + r.best;
+        m.appendChild(mk);
+      }
       row.appendChild(m);
     });
     if (st.result) {
@@ -842,34 +877,197 @@
     bar.title = v ? v.text + " (scores for Black)" : "evaluation, for Black";
   }
 
+  // Every analysis line: its score for Black and its numbered moves. Hovering a move shows
+  // the position after it; a click pins it.
   function renderPv() {
     const st = ui.state;
-    const i = ui.info;
-    const box = $("info-pv");
+    const box = $("lines");
     box.textContent = "";
-    if (!st || !i) return;
-    const moves = i.pv_pdn || i.pv || [];
-    let idx = st.ply + startOffset(st);
-    moves.forEach((m, k) => {
-      const span = document.createElement("span");
-      span.className = "pv-move";
-      span.dataset.index = String(k);
-      const black = idx % 2 === 0;
-      if (black || k === 0) {
-        const no = document.createElement("span");
-        no.className = "pv-no";
-        no.textContent = Math.floor(idx / 2) + 1 + (black ? "." : "…");
-        span.appendChild(no);
+    const lines = ui.lines.length ? ui.lines : ui.info ? [ui.info] : [];
+    if (!lines.length) {
+      const empty = document.createElement("div");
+      empty.className = "line";
+      const pv = document.createElement("div");
+      pv.className = "pv";
+      pv.id = "info-pv";
+      empty.appendChild(pv);
+      box.appendChild(empty);
+    }
+    lines.forEach((i, line) => {
+      if (!st || !i) return;
+      const row = document.createElement("div");
+      row.className = "line";
+      row.dataset.line = String(line + 1);
+      if (lines.length > 1) {
+        const sc = document.createElement("span");
+        sc.className = "line-score";
+        sc.textContent = scoreText(i.score_black !== undefined ? i.score_black : i.score);
+        row.appendChild(sc);
       }
-      span.appendChild(document.createTextNode(m));
-      span.addEventListener("mouseenter", () => {
-        if (!ui.pv || !ui.pv.pinned) showPv(k, false);
+      const pv = document.createElement("div");
+      pv.className = "pv";
+      if (line === 0) pv.id = "info-pv";
+      const moves = i.pv_pdn || i.pv || [];
+      let idx = st.ply + startOffset(st);
+      moves.forEach((m, k) => {
+        const span = document.createElement("span");
+        span.className = "pv-move";
+        span.dataset.index = String(k);
+        span.dataset.line = String(line);
+        const black = idx % 2 === 0;
+        if (black || k === 0) {
+          const no = document.createElement("span");
+          no.className = "pv-no";
+          no.textContent = Math.floor(idx / 2) + 1 + (black ? "." : "…");
+          span.appendChild(no);
+        }
+        span.appendChild(document.createTextNode(m));
+        span.addEventListener("mouseenter", () => {
+          if (!ui.pv || !ui.pv.pinned) showPv(k, false, line);
+        });
+        span.addEventListener("click", () => showPv(k, true, line));
+        pv.appendChild(span);
+        idx++;
       });
-      span.addEventListener("click", () => showPv(k, true));
-      box.appendChild(span);
-      idx++;
+      row.appendChild(pv);
+      box.appendChild(row);
     });
     markPv();
+  }
+
+  // ---------- the game review ----------
+
+  const MARKS = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };
+
+  // The line of play a review is of.
+  function historySig(st) {
+    return st.start_fen + " " + st.history.map((h) => h.hub).join(" ");
+  }
+
+  function startReview() {
+    const st = ui.state;
+    if (!st || !st.history.length) {
+      showMessage("error", "no moves to review: play or load a game first");
+      return;
+    }
+    ui.review = { sig: historySig(st), plies: {}, total: st.history.length, running: true, stopped: false, done: null, last: 0 };
+    send({ type: "review" });
+    renderReview();
+    renderMoves();
+    renderControls();
+  }
+
+  function onReviewPly(msg) {
+    const r = ui.review;
+    if (!r) return;
+    r.plies[msg.ply] = { score: msg.score, best: msg.best, mark: msg.mark || null };
+    r.last = msg.ply;
+    renderReview();
+    renderMoves();
+  }
+
+  function onReviewDone(msg) {
+    const r = ui.review;
+    if (!r) return;
+    r.running = false;
+    r.stopped = !!msg.stopped;
+    r.done = msg;
+    renderReview();
+    renderMoves();
+    renderControls();
+  }
+
+  // The marked plies, in order.
+  function markedPlies() {
+    const r = ui.review;
+    if (!r) return [];
+    return Object.keys(r.plies)
+      .map(Number)
+      .filter((k) => r.plies[k].mark)
+      .sort((a, b) => a - b);
+  }
+
+  function counts(side) {
+    const c = side || {};
+    return (c.inaccuracies || 0) + "?! " + (c.mistakes || 0) + "? " + (c.blunders || 0) + "??";
+  }
+
+  function renderReview() {
+    const r = ui.review;
+    const status = $("review-status");
+    const st = ui.state;
+    if (!r) status.textContent = "";
+    else if (r.running) status.textContent = "reviewing ply " + Math.min(r.last + 1, r.total) + " of " + r.total + " (stop to cancel)";
+    else if (r.stopped) status.textContent = "review stopped after ply " + r.last + " of " + r.total;
+    else if (r.done) status.textContent = "reviewed: Black " + counts(r.done.black) + " · White " + counts(r.done.white);
+    const marked = markedPlies();
+    const ply = st ? st.ply : 0;
+    $("next-mistake").disabled = !marked.some((k) => k > ply);
+    $("prev-mistake").disabled = !marked.some((k) => k < ply);
+    $("review-run").disabled = !ui.connected || !st || !!(r && r.running) || !!(st && st.thinking);
+    renderGraph();
+  }
+
+  const GRAPH = { w: 600, h: 140, clip: 5 };
+
+  // A score for Black as a height on the graph: clipped to ±GRAPH.clip men, wins at the edge.
+  function graphY(score) {
+    let v = Number(score);
+    if (!isFinite(v)) v = 0;
+    if (Math.abs(v) >= 80) v = v > 0 ? GRAPH.clip : -GRAPH.clip;
+    v = Math.max(-GRAPH.clip, Math.min(GRAPH.clip, v));
+    const half = GRAPH.h / 2 - 6;
+    return GRAPH.h / 2 - (v / GRAPH.clip) * half;
+  }
+
+  function svgEl(tag, attrs, parent) {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  function renderGraph() {
+    const svg = $("graph");
+    const r = ui.review;
+    const st = ui.state;
+    svg.textContent = "";
+    svg.style.display = r && st ? "block" : "none";
+    if (!r || !st) return;
+    // The drawing's width is the graph's own, so that the points stay round.
+    const w = Math.max(120, Math.round(svg.getBoundingClientRect().width) || GRAPH.w);
+    svg.setAttribute("viewBox", "0 0 " + w + " " + GRAPH.h);
+    const n = Math.max(r.total, 1);
+    const x = (ply) => 6 + (ply / n) * (w - 12);
+    // Black's advantage shaded above the middle line.
+    svgEl("rect", { x: 0, y: 0, width: w, height: GRAPH.h / 2, class: "g-black" }, svg);
+    svgEl("line", { x1: 0, x2: w, y1: GRAPH.h / 2, y2: GRAPH.h / 2, class: "g-axis" }, svg);
+    const plies = Object.keys(r.plies).map(Number).sort((a, b) => a - b);
+    const pts = [[x(0), GRAPH.h / 2]].concat(plies.map((k) => [x(k), graphY(r.plies[k].score)]));
+    svgEl("polyline", { points: pts.map((p) => p[0].toFixed(1) + "," + p[1].toFixed(1)).join(" "), class: "g-line" }, svg);
+    svgEl("line", { x1: x(st.ply), x2: x(st.ply), y1: 0, y2: GRAPH.h, class: "g-current", id: "graph-current" }, svg);
+    plies.forEach((k) => {
+      const p = r.plies[k];
+      const c = svgEl(
+        "circle",
+        { cx: x(k), cy: graphY(p.score), r: p.mark ? 5 : 3.5, class: "graph-point" + (p.mark ? " " + MARKS[p.mark] : ""), "data-ply": k },
+        svg
+      );
+      const t = svgEl("title", {}, c);
+      t.textContent = "ply " + k + ": " + (st.history[k - 1] ? st.history[k - 1].pdn : "") + (p.mark || "") + " Black " + scoreText(p.score) + (p.mark ? " (best " + p.best + ")" : "");
+    });
+  }
+
+  function stepMistake(dir) {
+    const st = ui.state;
+    if (!st) return;
+    const marked = markedPlies();
+    const k = dir > 0 ? marked.find((p) => p > st.ply) : marked.reverse().find((p) => p < st.ply);
+    if (k !== undefined) send({ type: "goto", ply: k });
+  }
+
+  function analyzeRequest(on) {
+    return ui.multipv > 1 ? { type: "analyze", on, multipv: ui.multipv } : { type: "analyze", on };
   }
 
   function renderInfo() {
@@ -926,7 +1124,8 @@
     $("stop").textContent = st && st.thinking ? "move now" : "stop";
     markPalette();
     $("engine-move").disabled = !ok || setup || !!st.result || st.thinking || !st.legal.length;
-    $("stop").disabled = !ok || !(st.thinking || st.analyzing);
+    const reviewing = !!(ui.review && ui.review.running);
+    $("stop").disabled = !ok || !(st.thinking || st.analyzing || reviewing);
     for (const id of ["new-game", "play-here", "level-set", "analyze", "fen-set", "pdn-load", "pdn-save", "setup-done"])
       $(id).disabled = !ok;
     $("setup").hidden = setup;
@@ -1008,6 +1207,7 @@
     renderMoves();
     renderInfo();
     renderControls();
+    renderReview();
   }
 
   // ---------- wiring ----------
@@ -1067,7 +1267,7 @@
         renderPvBoard();
       }, 700);
     });
-    $("info-pv").addEventListener("mouseleave", () => {
+    $("lines").addEventListener("mouseleave", () => {
       if (ui.pv && !ui.pv.pinned) {
         closePv();
         renderPvBoard();
@@ -1096,7 +1296,21 @@
     $("engine-move").addEventListener("click", () => send({ type: "engine_move" }));
     $("stop").addEventListener("click", () => send({ type: "stop" }));
     $("analyze").addEventListener("click", () => {
-      send({ type: "analyze", on: !(ui.state && ui.state.analyzing) });
+      send(analyzeRequest(!(ui.state && ui.state.analyzing)));
+    });
+    $("multipv").addEventListener("change", () => {
+      ui.multipv = Number($("multipv").value) || 1;
+      ui.lines = ui.info ? [ui.info] : [];
+      if (ui.state) save(ui.state);
+      if (ui.state && ui.state.analyzing) send(analyzeRequest(true));
+      renderInfo();
+    });
+    $("review-run").addEventListener("click", startReview);
+    $("next-mistake").addEventListener("click", () => stepMistake(1));
+    $("prev-mistake").addEventListener("click", () => stepMistake(-1));
+    $("graph").addEventListener("click", (e) => {
+      const p = e.target.closest("[data-ply]");
+      if (p) send({ type: "goto", ply: Number(p.getAttribute("data-ply")) });
     });
     $("moves").addEventListener("click", (e) => {
       const m = e.target.closest("[data-ply]");

@@ -35,6 +35,12 @@ pub const MAX_ERROR: usize = 300;
 pub const MAX_MOVETIME: f64 = 3600.0;
 pub const MAX_DEPTH: u32 = 60;
 
+/// The most analysis lines the page may ask for.
+pub const MAX_MULTIPV: u64 = 3;
+/// The longest time per position, and the deepest depth, a review may ask for.
+pub const MAX_REVIEW_MOVETIME: f64 = 60.0;
+pub const MAX_REVIEW_DEPTH: u64 = 30;
+
 /// A request from the page.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -63,8 +69,19 @@ pub enum Request {
         ply: usize,
     },
     EngineMove,
+    /// Analysis on or off, with `multipv` lines (1 to `MAX_MULTIPV`; 1 when not given).
     Analyze {
         on: bool,
+        #[serde(default)]
+        multipv: Option<u64>,
+    },
+    /// Review the whole game on the board: a depth or seconds per position, or neither
+    /// for the default budget (`review::Budget::DEFAULT`).
+    Review {
+        #[serde(default)]
+        depth: Option<u64>,
+        #[serde(default)]
+        movetime: Option<f64>,
     },
     Stop,
     Setup {
@@ -92,7 +109,7 @@ fn human() -> Player {
 }
 
 /// The request types, for the error about an unknown one.
-const TYPES: &str = "new, level, move, undo, redo, goto, engine_move, analyze, stop, setup, load_pdn, save_pdn, players, ping";
+const TYPES: &str = "new, level, move, undo, redo, goto, engine_move, analyze, review, stop, setup, load_pdn, save_pdn, players, ping";
 
 /// Read one text message: its size, then the JSON, then its type, then its fields. Every
 /// error is a sentence for the page.
@@ -199,6 +216,14 @@ pub struct Counts {
     pub thirteen_limit: u32,
 }
 
+/// One side's marks in a review.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct MarkCounts {
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+}
+
 /// The whole state after any change.
 #[derive(Clone, Debug, Serialize)]
 pub struct State {
@@ -239,6 +264,26 @@ pub enum Reply {
         time: f64,
         pv: Vec<String>,
         pv_pdn: Vec<String>,
+        /// Which line (1 the best) when analysis asks for more than one; absent otherwise.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        multipv: Option<usize>,
+    },
+    /// One move of a review, in the game's order (ply 1 is its first move).
+    ReviewPly {
+        ply: usize,
+        /// The score after the move, from Black's side.
+        score: String,
+        /// The best move in the position before it, PDN notation.
+        best: String,
+        /// `?!`, `?` or `??`; None for an unmarked move.
+        mark: Option<&'static str>,
+    },
+    /// A review's end: each side's marks over the plies reported, and whether it was
+    /// stopped before the last move.
+    ReviewDone {
+        black: MarkCounts,
+        white: MarkCounts,
+        stopped: bool,
     },
     Pdn {
         pdn: String,
@@ -301,6 +346,20 @@ mod tests {
         );
         assert_eq!(parse(r#"{"type":"engine_move"}"#), Ok(Request::EngineMove));
         assert_eq!(parse(r#"{"type":"ping"}"#), Ok(Request::Ping));
+        assert_eq!(
+            parse(r#"{"type":"analyze","on":true,"multipv":3}"#),
+            Ok(Request::Analyze {
+                on: true,
+                multipv: Some(3)
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"review","depth":6}"#),
+            Ok(Request::Review {
+                depth: Some(6),
+                movetime: None
+            })
+        );
     }
 
     #[test]

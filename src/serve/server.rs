@@ -19,15 +19,19 @@
 //! - order: one request is handled at a time, and the next is read only once the replies
 //!   to this one are written, so a flood only slows its own connection.
 //! - searches: one per connection; a new request stops the running one first, and a closed
-//!   socket stops it.
+//!   socket stops it. A game review is one of them: it pauses analysis (which resumes
+//!   when it ends), is refused while the engine thinks about its move, and runs on while
+//!   the page walks the game (undo, redo, goto), which does not change what it reviews.
 
 use crate::core::Move;
 use crate::eval::Weights;
-use crate::search::{Engine, Limits, SearchControl};
+use crate::review::ReviewControl;
+use crate::search::{Engine, SearchControl};
 use crate::serve::boards::{table_bytes, Boards};
 use crate::serve::limits::ServeLimits;
 use crate::serve::origin::AllowedHosts;
 use crate::serve::protocol::{self, Reply, Request};
+use crate::serve::review::{PlyReport, Tally};
 use crate::serve::session::{info_reply, verdict, Done, Session};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
@@ -357,8 +361,19 @@ async fn no_engine(socket: &mut WebSocket, why: String, limit: Duration) {
 
 /// What a search thread reports.
 enum Event {
-    Info { id: u64, reply: Reply },
-    Done { id: u64, best: Option<Move> },
+    Info {
+        id: u64,
+        reply: Reply,
+    },
+    /// A review's move.
+    Ply {
+        id: u64,
+        report: PlyReport,
+    },
+    Done {
+        id: u64,
+        best: Option<Move>,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -367,6 +382,23 @@ enum Kind {
     Move,
     /// Analysis: runs until stopped, with `info` as it deepens.
     Analysis,
+    /// A game review: `review_ply` per move, then `review_done`.
+    Review,
+}
+
+/// How to stop what runs: a search, or a review (which stops its current search).
+enum Stopper {
+    Search(Arc<SearchControl>),
+    Review(Arc<ReviewControl>),
+}
+
+impl Stopper {
+    fn stop(&self) {
+        match self {
+            Stopper::Search(c) => c.stop(),
+            Stopper::Review(c) => c.stop(),
+        }
+    }
 }
 
 struct Search {
@@ -375,7 +407,9 @@ struct Search {
     /// The position searched, to check the move still fits when it comes.
     ply: usize,
     key: u64,
-    control: Arc<SearchControl>,
+    control: Stopper,
+    /// A review's marks over the plies forwarded so far.
+    tally: Tally,
     /// The best move found, once the thread has ended.
     finished: oneshot::Receiver<Option<Move>>,
 }
@@ -426,14 +460,40 @@ impl Connection {
             Request::Level { movetime, depth } => self.session.set_level(movetime, depth),
             // "Move now": the engine's move stopped is played, its best so far; the engine
             // does not go on by itself (engine against engine pauses).
+            // A review stopped leaves analysis as it was (it resumes if on).
             Request::Stop => {
-                if let Some((Kind::Move, ply, key, Some(mv))) = self.halt().await {
-                    self.session.play_engine(mv, ply, key);
+                match self.halt().await {
+                    Some((Kind::Move, ply, key, Some(mv))) => {
+                        self.session.play_engine(mv, ply, key);
+                        self.session.analyzing = false;
+                    }
+                    Some((Kind::Review, ..)) => {}
+                    _ => self.session.analyzing = false,
                 }
-                self.session.analyzing = false;
                 Ok(Done::Changed { auto: false })
             }
-            Request::Analyze { on } => {
+            Request::Review { depth, movetime } => match crate::serve::review::budget(
+                depth, movetime,
+            ) {
+                Err(e) => Err(e),
+                Ok(_) if self.session.thinking => Err(
+                    "the engine is thinking about its move: wait for it or stop it (move now), \
+                     then review"
+                        .into(),
+                ),
+                Ok(_) if self.search.as_ref().is_some_and(|s| s.kind == Kind::Review) => {
+                    Err("a review is running: stop it first".into())
+                }
+                Ok(budget) => {
+                    self.stop().await;
+                    self.start_review(budget);
+                    Ok(Done::Changed { auto: false })
+                }
+            },
+            Request::Analyze { on, multipv } => {
+                if let Err(e) = self.session.set_multipv(multipv) {
+                    return self.out.push(Reply::error(e));
+                }
                 // The engine's move is not analysis: only `stop` drops it. Analysis, if on,
                 // starts once the move is played (`next_search`).
                 if self
@@ -458,9 +518,13 @@ impl Connection {
                     Ok(Done::Changed { auto: false })
                 }
             }
-            // The rest change the game: the running search is for the old position.
+            // The rest change the game: the running search is for the old position. A
+            // review goes on through undo, redo and goto: they leave the line it reviews.
             other => {
-                stopped = self.stop().await;
+                let walk = matches!(other, Request::Undo | Request::Redo | Request::Goto { .. });
+                if !(walk && self.search.as_ref().is_some_and(|s| s.kind == Kind::Review)) {
+                    stopped = self.stop().await;
+                }
                 match other {
                     Request::New { white, black, fen } => {
                         let r = self.session.new_game(white, black, fen.as_deref());
@@ -555,7 +619,8 @@ impl Connection {
                     kind,
                     ply: self.session.ply(),
                     key: self.session.game().position().key(),
-                    control,
+                    control: Stopper::Search(control),
+                    tally: Tally::default(),
                     finished,
                 });
                 self.session.thinking = true;
@@ -565,11 +630,8 @@ impl Connection {
         let game = self.session.game().clone();
         let limits = match kind {
             Kind::Move => self.session.move_limits(),
-            Kind::Analysis => Limits {
-                infinite: true,
-                analyze: true,
-                ..Limits::default()
-            },
+            Kind::Analysis => self.session.analysis_limits(),
+            Kind::Review => unreachable!("a review starts with start_review"),
         };
         let (done_tx, finished) = oneshot::channel();
         let engine = Arc::clone(&self.engine);
@@ -606,10 +668,53 @@ impl Connection {
             kind,
             ply: self.session.ply(),
             key: self.session.game().position().key(),
-            control,
+            control: Stopper::Search(control),
+            tally: Tally::default(),
             finished,
         });
         self.session.thinking = kind == Kind::Move;
+    }
+
+    /// `review`: the whole game on the board, on its own thread, each position within
+    /// `budget`. Analysis pauses (the caller stopped it) and starts again at the end.
+    fn start_review(&mut self, budget: crate::review::Budget) {
+        self.searches += 1;
+        let id = self.searches;
+        let control = Arc::new(ReviewControl::new());
+        let game = self.session.whole_game();
+        let (done_tx, finished) = oneshot::channel();
+        let engine = Arc::clone(&self.engine);
+        let tx = self.tx.clone();
+        let thread_control = Arc::clone(&control);
+        let spawned = std::thread::Builder::new()
+            .name("board-review".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || {
+                let run = std::panic::AssertUnwindSafe(|| {
+                    let engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+                    crate::review::review(&game, budget, &engine, &thread_control, |ply| {
+                        let report = PlyReport::new(ply);
+                        let _ = tx.send(Event::Ply { id, report });
+                    });
+                });
+                let _ = std::panic::catch_unwind(run);
+                let _ = tx.send(Event::Done { id, best: None });
+                let _ = done_tx.send(None);
+            });
+        if let Err(e) = spawned {
+            self.out
+                .push(Reply::error(format!("cannot start a review: {e}")));
+            return;
+        }
+        self.search = Some(Search {
+            id,
+            kind: Kind::Review,
+            ply: self.session.ply(),
+            key: self.session.game().position().key(),
+            control: Stopper::Review(control),
+            tally: Tally::default(),
+            finished,
+        });
     }
 
     /// Stop the running search, if any, and wait for its thread to end. Returns its kind.
@@ -618,11 +723,16 @@ impl Connection {
     }
 
     /// `stop`, returning also the position searched (ply and key) and the best move found.
+    /// A review stopped says so (`review_done` with `stopped`, its counts those of the
+    /// plies sent).
     async fn halt(&mut self) -> Option<(Kind, usize, u64, Option<Move>)> {
         let s = self.search.take()?;
         s.control.stop();
         let best = s.finished.await.unwrap_or(None);
         self.session.thinking = false;
+        if s.kind == Kind::Review {
+            self.out.push(s.tally.done(true));
+        }
         Some((s.kind, s.ply, s.key, best))
     }
 
@@ -633,6 +743,12 @@ impl Connection {
                     self.out.push(reply);
                 }
             }
+            Event::Ply { id, report } => {
+                if let Some(s) = self.search.as_mut().filter(|s| s.id == id) {
+                    s.tally.add(&report);
+                    self.out.push(report.reply);
+                }
+            }
             Event::Done { id, best } => {
                 if self.search.as_ref().is_none_or(|s| s.id != id) {
                     return; // a search stopped on purpose: its move is not wanted
@@ -641,6 +757,9 @@ impl Connection {
                 let _ = s.finished.await;
                 self.session.thinking = false;
                 let mut auto = false;
+                if s.kind == Kind::Review {
+                    self.out.push(s.tally.done(false));
+                }
                 if s.kind == Kind::Move {
                     match best {
                         Some(mv) if self.session.play_engine(mv, s.ply, s.key) => auto = true,

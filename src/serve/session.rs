@@ -10,7 +10,7 @@ use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
 use crate::search::Limits;
 use crate::serve::protocol::{
     Counts, GameEnd, HistoryMove, LegalMove, Level, PdnGameTags, Player, Reply, State, Verdict,
-    MAX_DEPTH, MAX_MOVETIME,
+    MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
 };
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -48,6 +48,8 @@ pub struct Session {
     pub thinking: bool,
     /// Analysis is on (set by the server); kept through new games and loads.
     pub analyzing: bool,
+    /// Analysis lines (1 to `MAX_MULTIPV`); kept like `analyzing`.
+    pub multipv: usize,
     /// After a `load_pdn` of several games: their tags and the number shown, for the
     /// server to send once (`Reply::Games`).
     pub games: Option<(Vec<PdnGameTags>, usize)>,
@@ -72,21 +74,53 @@ impl Session {
             level: DEFAULT_LEVEL,
             thinking: false,
             analyzing: false,
+            multipv: 1,
             games: None,
         }
     }
 
     /// Start again from `start` with these players, keeping the level and analysis.
     fn restart(&mut self, start: Position, white: Player, black: Player) {
-        let (level, analyzing) = (self.level, self.analyzing);
+        let (level, analyzing, multipv) = (self.level, self.analyzing, self.multipv);
         *self = Session::new(start, white, black);
         self.level = level;
         self.analyzing = analyzing;
+        self.multipv = multipv;
     }
 
     /// The game up to the position shown, for the search.
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The whole line (moves taken back included) from the start, as a game: what a
+    /// review reviews and `save_pdn` writes.
+    pub fn whole_game(&self) -> Game {
+        let mut game = Game::new(self.start);
+        for mv in &self.line {
+            game.play(mv);
+        }
+        game
+    }
+
+    /// `analyze`'s lines: 1 when not given, else 1 to `MAX_MULTIPV`.
+    pub fn set_multipv(&mut self, multipv: Option<u64>) -> Result<(), String> {
+        let n = multipv.unwrap_or(1);
+        if !(1..=MAX_MULTIPV).contains(&n) {
+            return Err(format!("multipv {n} is not from 1 to {MAX_MULTIPV}"));
+        }
+        self.multipv = n as usize;
+        Ok(())
+    }
+
+    /// The search limits for analysis: until stopped, with `multipv` lines.
+    pub fn analysis_limits(&self) -> Limits {
+        Limits {
+            infinite: true,
+            analyze: true,
+            multipv: self.multipv,
+            ..Limits::default()
+        }
     }
 
     /// Plies played to reach the position shown.
@@ -297,10 +331,7 @@ impl Session {
 
     /// `save_pdn`: the whole line (moves taken back included) as PDN, GameType 23.
     pub fn save_pdn(&self) -> Done {
-        let mut end = Game::new(self.start);
-        for mv in &self.line {
-            end.play(mv);
-        }
+        let end = self.whole_game();
         let result = match end.result() {
             GameResult::Ongoing => "*",
             GameResult::Win(c) => pdn::result_text(Some(c)),
@@ -505,6 +536,7 @@ pub fn info_reply(root: &Position, info: &crate::search::Info) -> Reply {
         time: info.time.as_secs_f64(),
         pv: info.pv.iter().map(|m| m.hub()).collect(),
         pv_pdn,
+        multipv: info.multipv,
     }
 }
 
@@ -665,6 +697,7 @@ mod tests {
             nodes: 1,
             time: Duration::ZERO,
             pv: Vec::new(),
+            multipv: None,
         };
         let white = notation::parse_fen("W:W21-32:B1-12").unwrap();
         let Reply::Info {
@@ -748,6 +781,28 @@ mod tests {
             1,
             "a rejected load changes nothing"
         );
+    }
+
+    #[test]
+    fn multipv_is_checked_and_kept_through_new_games() {
+        let mut s = human();
+        assert!(s.set_multipv(Some(0)).is_err());
+        assert!(s.set_multipv(Some(4)).is_err());
+        assert_eq!(s.multipv, 1);
+        s.set_multipv(Some(3)).unwrap();
+        s.new_game(Player::Human, Player::Human, None).unwrap();
+        assert_eq!(s.analysis_limits().multipv, 3);
+        s.set_multipv(None).unwrap();
+        assert_eq!(s.multipv, 1);
+    }
+
+    #[test]
+    fn the_whole_game_keeps_the_moves_taken_back() {
+        let mut s = human();
+        play(&mut s, "11-15 23-19 8-11");
+        s.goto(1).unwrap();
+        assert_eq!(s.whole_game().moves().len(), 3);
+        assert_eq!(s.game().moves().len(), 1);
     }
 
     #[test]

@@ -652,3 +652,112 @@ def test_the_endgame_tables_verdict_and_a_proved_draw_are_said_in_words(tmp_path
     finally:
         drv.quit()
         stop_server(proc)
+
+
+# The planted blunder of tests/annotate.rs: Black's 12-16 at ply 9 drops a man to 19x12.
+BLUNDER_PDN = ('[GameType "23"]\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 21x14 '
+               '5. 12-16 19x12 6. 6-9 *\n')
+BLUNDER_PLIES = 11
+
+
+def run_review(drv):
+    load_pdn(drv, BLUNDER_PDN)
+    wait(drv, lambda d: len(move_list(d)) == BLUNDER_PLIES, "the loaded game")
+    drv.find_element(By.ID, "review-run").click()
+    wait(drv, lambda d: d.find_element(By.ID, "review-status").text.startswith("reviewed"),
+         "the review's end")
+
+
+def test_review_marks_the_moves_draws_the_graph_and_steps_to_mistakes(page):
+    run_review(page)
+    points = page.find_elements(By.CSS_SELECTOR, "#graph circle.graph-point")
+    assert len(points) == BLUNDER_PLIES
+    assert page.find_element(By.ID, "graph").is_displayed()
+    moves = move_list(page)
+    assert moves[8] == "12-16??", moves
+    marked = [k + 1 for k, m in enumerate(moves) if m.endswith("?")]
+    assert 9 in marked, moves
+    # A point of the graph goes to its position; the graph marks the ply shown.
+    answered(page, lambda: page.find_element(By.CSS_SELECTOR, '#graph circle[data-ply="4"]').click(),
+             "the position of graph point 4")
+    assert current_ply(page) == 4
+    fen4 = page.find_element(By.ID, "fen").text
+    answered(page, lambda: page.find_element(By.ID, "end").click(), "the end")
+    assert page.find_element(By.ID, "fen").text != fen4
+    answered(page, lambda: page.find_element(By.ID, "ply-4").click(), "ply 4 from the move list")
+    assert page.find_element(By.ID, "fen").text == fen4
+    marker = retry_stale(lambda d: (d.find_element(By.ID, "graph-current").get_attribute("x1"),
+                                    d.find_element(By.CSS_SELECTOR, '#graph circle[data-ply="4"]')
+                                    .get_attribute("cx")))
+    x1, cx = marker(page)
+    assert x1 == cx, (x1, cx)
+    # "next mistake" goes to the first marked move after ply 4, then to the next.
+    after = [k for k in marked if k > 4]
+    answered(page, lambda: page.find_element(By.ID, "next-mistake").click(), "the next mistake")
+    assert current_ply(page) == after[0]
+    answered(page, lambda: page.find_element(By.ID, "end").click(), "the end")
+    answered(page, lambda: page.find_element(By.ID, "prev-mistake").click(), "the previous mistake")
+    assert current_ply(page) == marked[-1]
+    shot(page, "board-review.png")
+
+
+def test_three_analysis_lines(page):
+    Select(page.find_element(By.ID, "multipv")).select_by_value("3")
+    page.find_element(By.ID, "analyze").click()
+
+    def three(d):
+        rows = d.find_elements(By.CSS_SELECTOR, "#lines .line")
+        if len(rows) != 3:
+            return False
+        firsts = [r.find_elements(By.CSS_SELECTOR, ".pv-move") for r in rows]
+        return all(firsts) and len({f[0].text for f in firsts}) == 3
+    wait(page, three, "three distinct lines")
+    # Analysis off, so that the lines stop being redrawn; they stay shown.
+    page.find_element(By.ID, "analyze").click()
+    wait(page, lambda d: d.find_element(By.ID, "analyze").get_attribute("aria-pressed") == "false",
+         "analysis off")
+    assert three(page)
+    rows = page.find_elements(By.CSS_SELECTOR, "#lines .line")
+    for r in rows:
+        assert re.match(r"^[+-]?\d+\.\d\d$", r.find_element(By.CSS_SELECTOR, ".line-score").text)
+    # Hovering a move of the third line shows the position after it.
+    before = pieces(page)
+    webdriver.ActionChains(page).move_to_element(
+        page.find_elements(By.CSS_SELECTOR, "#lines .line")[2].find_element(By.CSS_SELECTOR, ".pv-move")).perform()
+    wait(page, lambda d: pieces(d) != before, "the line's position shown")
+    # The choice is kept across a reload.
+    page.refresh()
+    wait(page, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    assert Select(page.find_element(By.ID, "multipv")).first_selected_option.get_attribute("value") == "3"
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
+def test_screenshots_of_a_review_and_three_lines(browser, server, size):
+    browser.set_window_size(*size)
+    try:
+        browser.get(server + "style.css")
+        browser.execute_script("localStorage.clear()")
+        browser.get(server)
+        wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+        run_review(browser)
+        # Before the blunder: Black to move with several moves (after it, 19x12 is forced).
+        answered(browser, lambda: browser.find_element(By.CSS_SELECTOR, '#graph circle[data-ply="8"]').click(),
+                 "the position before the blunder")
+        Select(browser.find_element(By.ID, "multipv")).select_by_value("3")
+        browser.find_element(By.ID, "analyze").click()
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines .line .pv-move")) >= 6
+             and len(d.find_elements(By.CSS_SELECTOR, "#lines .line")) == 3, "three lines")
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width, \
+            "the page scrolls sideways"
+        name = "desktop" if size[0] > 700 else "phone"
+        browser.execute_script("window.scrollTo(0, 0)")
+        shot(browser, f"board-review-{name}.png")
+        if name == "phone":
+            browser.execute_script("document.getElementById('moves').scrollIntoView()")
+            shot(browser, "board-review-phone-graph.png")
+            browser.execute_script("document.getElementById('info').scrollIntoView()")
+            shot(browser, "board-review-phone-lines.png")
+        browser.find_element(By.ID, "analyze").click()
+    finally:
+        browser.set_window_size(1100, 1000)
