@@ -519,7 +519,10 @@ impl<'a> Worker<'a> {
         if let Some(e) = entry {
             self.stats.tt_hits += 1;
             let from_tables = e.depth >= TABLE_DEPTH && e.bound == Bound::Exact;
-            if ply > 0 && (from_tables || (!pv_node && e.depth >= depth)) {
+            // What the tables said stays in the table after they are switched off (the Hub's
+            // egdb=false): a search without them does not take it.
+            let usable = e.depth < TABLE_DEPTH || self.shared.egdb.is_some();
+            if ply > 0 && usable && (from_tables || (!pv_node && e.depth >= depth)) {
                 let s = e.score.from_tt(ply as i32);
                 let cut = match e.bound {
                     Bound::Exact => true,
