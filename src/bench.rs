@@ -5,7 +5,7 @@
 use crate::core::notation::parse_fen;
 use crate::core::Game;
 use crate::search::tt::TableError;
-use crate::search::{Engine, Limits, SearchControl};
+use crate::search::{Engine, Limits, Outcome, SearchControl, ThreadStats};
 use std::time::{Duration, Instant};
 
 /// The positions: openings, middlegames, endings with men and kings, king endings.
@@ -42,6 +42,9 @@ pub const SIGNATURE: u64 = 3_208_826;
 pub struct BenchResult {
     pub nodes: u64,
     pub time: Duration,
+    /// Each thread's counts over all the positions (`depths`: every iteration it finished,
+    /// position after position).
+    pub threads: Vec<ThreadStats>,
 }
 
 impl BenchResult {
@@ -56,14 +59,14 @@ impl BenchResult {
 }
 
 /// Search every bench position to `depth` with a fresh table each, and add up the nodes.
-/// `on_position` sees each position's index, FEN and node count as it finishes. An error if
-/// the table of `hash_mb` cannot be had.
+/// `on_position` sees each position's index, FEN and search outcome as it finishes. An error
+/// if the table of `hash_mb` cannot be had.
 pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
     weights: &crate::eval::Weights,
-    on_position: &mut dyn FnMut(usize, &str, u64),
+    on_position: &mut dyn FnMut(usize, &str, &Outcome),
 ) -> Result<BenchResult, TableError> {
     run_with_egdb(depth, threads, hash_mb, weights, None, on_position)
 }
@@ -75,7 +78,7 @@ pub fn run_with_egdb(
     hash_mb: usize,
     weights: &crate::eval::Weights,
     egdb: Option<std::sync::Arc<crate::egdb::Egdb>>,
-    on_position: &mut dyn FnMut(usize, &str, u64),
+    on_position: &mut dyn FnMut(usize, &str, &Outcome),
 ) -> Result<BenchResult, TableError> {
     let mut engine = Engine::try_new(hash_mb, threads)?;
     engine.weights = weights.clone();
@@ -86,6 +89,7 @@ pub fn run_with_egdb(
         ..Limits::default()
     };
     let mut nodes = 0;
+    let mut threads: Vec<ThreadStats> = Vec::new();
     let start = Instant::now();
     for (i, fen) in POSITIONS.iter().enumerate() {
         engine.clear();
@@ -93,11 +97,22 @@ pub fn run_with_egdb(
         let control = SearchControl::new();
         let out = engine.search(&game, &limits, &control, &mut |_| {});
         nodes += out.nodes;
-        on_position(i, fen, out.nodes);
+        if threads.len() < out.threads.len() {
+            threads.resize(out.threads.len(), ThreadStats::default());
+        }
+        for (sum, t) in threads.iter_mut().zip(&out.threads) {
+            sum.nodes += t.nodes;
+            sum.depths.extend_from_slice(&t.depths);
+            sum.tt_probes += t.tt_probes;
+            sum.tt_hits += t.tt_hits;
+            sum.egdb_probes += t.egdb_probes;
+        }
+        on_position(i, fen, &out);
     }
     Ok(BenchResult {
         nodes,
         time: start.elapsed(),
+        threads,
     })
 }
 

@@ -362,6 +362,82 @@ fn the_search_finds_the_tactics_wins_the_tables_cover() {
     );
 }
 
+/// The search probes its transposition table before the endgame tables and keeps what the
+/// tables say in it (issue 21): after a search, every child of the root that the tables
+/// decide holds an exact entry of the tables' own score at the depth no search reaches
+/// (where the draw counts sharing its key cannot change it); a second search of the same
+/// position, with the table warm, probes the tables less; and both give the tables' result.
+#[test]
+fn the_search_keeps_what_the_tables_say_in_its_table() {
+    use poolshark::search::tt::{Bound, MAX_DEPTH};
+    let db = open();
+    let mut stored = 0;
+    for fen in [
+        "B:W10,16:BK25,K32",
+        "W:WK1,K2,K3:BK32",
+        "W:WK10,K14:BK23,K27",
+        "W:W28,K19:BK3",
+        "B:W22,K30:B5,K8",
+    ] {
+        let pos = parse_fen(fen).unwrap();
+        assert!(pos.occupied().count() <= db.max_pieces(), "{fen}");
+        let game = Game::new(pos);
+        let limits = Limits {
+            depth: Some(6),
+            analyze: true,
+            ..Limits::default()
+        };
+        let engine = engine_with_tables();
+        let search = || engine.search(&game, &limits, &SearchControl::new(), &mut |_| {});
+        let first = search();
+        for mv in movegen::legal_moves(&pos).iter() {
+            let child = pos.play(mv);
+            let counts = game.counts().after(&pos, mv, &child);
+            let Some(t) = poolshark::search::egdb::probe(db, &child, counts, 1) else {
+                continue;
+            };
+            let entry = engine.tt().probe(poolshark::search::tt_key(&child, counts));
+            // Below the 40-move counts the key tells apart (16), a result needing more than
+            // the 65 plies every such count leaves is not stored.
+            let keyed = counts.lone_king_moves.is_some() || t.stake <= 65;
+            if !keyed {
+                assert!(entry.is_none_or(|e| e.depth < MAX_DEPTH), "{fen} {mv}");
+                continue;
+            }
+            let e = entry.unwrap_or_else(|| panic!("{fen} {mv}: no entry"));
+            assert_eq!((e.bound, e.depth), (Bound::Exact, MAX_DEPTH), "{fen} {mv}");
+            assert_eq!(e.score.from_tt(1), t.score, "{fen} {mv}");
+            assert_eq!(
+                e.score.from_tt(3),
+                poolshark::search::egdb::score(db, &child, counts, 3).unwrap()
+            );
+            stored += 1;
+        }
+        let second = search();
+        let probes = |o: &poolshark::search::Outcome| o.threads[0].egdb_probes;
+        assert!(probes(&first) > 0, "{fen}");
+        assert!(
+            probes(&second) < probes(&first),
+            "{fen}: {} then {}",
+            probes(&first),
+            probes(&second)
+        );
+        let truth = db.probe(&pos).unwrap();
+        for out in [&first, &second] {
+            let (best, score) = (out.best.unwrap().hub(), out.score);
+            match truth.wdl {
+                Wdl::Win => {
+                    assert!(score.is_db_win() || score.is_win(), "{fen}: {score}");
+                    assert!(keeps_the_win(db, &pos, &best), "{fen}: {best}");
+                }
+                Wdl::Draw => assert_eq!(score.hub(), "0.00", "{fen}"),
+                Wdl::Loss => assert!(score.is_db_loss() || score.is_loss(), "{fen}: {score}"),
+            }
+        }
+    }
+    assert!(stored >= 10, "{stored} entries checked");
+}
+
 #[test]
 fn database_scores_respect_the_draw_counts() {
     // The count13 cases: drawn by R19 where the file says so, database wins otherwise.

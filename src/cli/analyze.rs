@@ -122,7 +122,8 @@ pub struct BenchArgs {
 }
 
 impl BenchArgs {
-    /// Prints progress per position on stderr, then `nodes <n> nps <n>`.
+    /// Prints progress per position on stderr (with several threads, a line per thread: its
+    /// nodes, the iterations it finished, its table hit rate), then `nodes <n> nps <n>`.
     pub fn run(self) -> Result<(), CliError> {
         let weights = self.engine.weights.load()?;
         if self.eval {
@@ -145,12 +146,44 @@ impl BenchArgs {
             search.hash as usize,
             &weights,
             self.egdb.open(false)?,
-            &mut |i, fen, nodes| {
-                errln!("position {}/{n} nodes {nodes} fen {fen}", i + 1);
+            &mut |i, fen, out| {
+                errln!("position {}/{n} nodes {} fen {fen}", i + 1, out.nodes);
+                if out.threads.len() > 1 {
+                    for (id, t) in out.threads.iter().enumerate() {
+                        errln!("  {}", thread_line(id, t, out.nodes));
+                    }
+                }
             },
         )
         .map_err(|e| search.table_error(e))?;
+        if r.threads.len() > 1 {
+            for (id, t) in r.threads.iter().enumerate() {
+                errln!("all positions {}", thread_line(id, t, r.nodes));
+            }
+        }
         outln!("nodes {} nps {}", r.nodes, r.nps());
         Ok(())
     }
+}
+
+/// One thread's counts on a `bench --threads` line: its nodes and share of all, the
+/// iterations it finished, its transposition-table hit rate and its endgame-table probes.
+fn thread_line(id: usize, t: &crate::search::ThreadStats, all_nodes: u64) -> String {
+    let pct = |a: u64, b: u64| {
+        if b > 0 {
+            100.0 * a as f64 / b as f64
+        } else {
+            0.0
+        }
+    };
+    let depths: Vec<String> = t.depths.iter().map(u32::to_string).collect();
+    format!(
+        "thread {id} nodes {} ({:.1}%) tt-hits {:.1}% of {} probes egdb-probes {} depths {}",
+        t.nodes,
+        pct(t.nodes, all_nodes),
+        pct(t.tt_hits, t.tt_probes),
+        t.tt_probes,
+        t.egdb_probes,
+        depths.join(",")
+    )
 }

@@ -86,7 +86,7 @@ pub struct SpsaArgs {
     /// Random plies after each built-in opening.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=40))]
     random_plies: u32,
-    /// Weights held besides man and lone_king_off_diagonal, comma separated.
+    /// Weights held besides man and lone_king_off_diagonal, comma separated, or `all`.
     #[arg(long, default_value = "")]
     fix: String,
     /// a_end / c_end^2: the step at the end relative to the perturbation.
@@ -98,6 +98,11 @@ pub struct SpsaArgs {
     /// ...but at least this many hundredths of a man.
     #[arg(long, default_value_t = 4.0, value_parser = parse_seconds)]
     c_min: f64,
+    /// Search parameters to tune as well, comma separated, by their names in
+    /// src/search/params.rs (e.g. lmr_divisor,probcut_margin), each perturbed at the end by
+    /// its step there. With `--fix all`, only these are tuned.
+    #[arg(long, default_value = "")]
+    search: String,
 }
 
 impl TuneArgs {
@@ -235,7 +240,7 @@ impl SpsaArgs {
             openings.push(Position::start());
         }
         let mut save_error = None;
-        let tuned = tune::spsa::run(
+        let (tuned, search) = tune::spsa::run(
             &start,
             &cfg,
             &openings,
@@ -251,10 +256,11 @@ impl SpsaArgs {
             .map_or_else(|| save(&tuned, &note), Err)
             .map_err(|e| runtime(format!("cannot write {e}")))?;
         outln!(
-            "pairs {} time {:.1}s out {}",
+            "pairs {} time {:.1}s out {}{}",
             cfg.pairs,
             t0.elapsed().as_secs_f64(),
-            out.display()
+            out.display(),
+            search_values(&cfg, &search)
         );
         Ok(())
     }
@@ -268,7 +274,23 @@ impl SpsaArgs {
         cfg.random_plies = self.random_plies;
         cfg.r_end = self.r_end;
         cfg.c_end = tune::spsa::perturbations(start, self.c_frac, self.c_min);
-        tune::hold_fields(&mut cfg.fixed, &self.fix).map_err(input)?;
+        if self.fix.trim() == "all" {
+            cfg.fixed.iter_mut().for_each(|f| *f = true);
+        } else {
+            tune::hold_fields(&mut cfg.fixed, &self.fix).map_err(input)?;
+        }
+        for name in self
+            .search
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            let t = tune::SearchTune::named(name).map_err(|e| input(format!("--search: {e}")))?;
+            if cfg.search.iter().any(|s| s.param.name == t.param.name) {
+                return Err(input(format!("--search: {name} named twice")));
+            }
+            cfg.search.push(t);
+        }
         Ok(cfg)
     }
 
@@ -285,6 +307,24 @@ impl SpsaArgs {
             .arg("--c-frac", self.c_frac)
             .arg("--c-min", self.c_min)
             .list("--fix", &self.fix)
+            .list("--search", &self.search)
+    }
+}
+
+/// ` search name=value ...` for the tuned search parameters, or nothing.
+fn search_values(cfg: &tune::SpsaConfig, p: &crate::search::params::SearchParams) -> String {
+    let values: Vec<String> = cfg
+        .search
+        .iter()
+        .map(|t| {
+            let v = p.get(t.param.name).unwrap_or(f64::NAN);
+            format!("{}={v}", t.param.name)
+        })
+        .collect();
+    if values.is_empty() {
+        String::new()
+    } else {
+        format!(" search {}", values.join(" "))
     }
 }
 
@@ -303,12 +343,13 @@ fn progress<'a>(
             let w: Vec<i32> = p.theta.iter().map(|x| x.round() as i32).collect();
             let list: Vec<String> = w.iter().map(|v| v.to_string()).collect();
             errln!(
-                "pairs {}/{} plus-score {:.1}% time {:.1}s weights {}",
+                "pairs {}/{} plus-score {:.1}% time {:.1}s weights {}{}",
                 p.pairs_done,
                 cfg.pairs,
                 100.0 * p.plus_points / p.games.max(1) as f64,
                 t0.elapsed().as_secs_f64(),
-                list.join(" ")
+                list.join(" "),
+                search_values(cfg, p.search)
             );
             let note = format!("after {} of {} pairs", p.pairs_done, cfg.pairs);
             save(&Weights::from_vec(&w), &note);

@@ -27,33 +27,60 @@ pub const DEFAULT_DIR: &str = "egdb";
 /// The result and dtc of `pos` for its side to move under `counts`, if the tables cover it
 /// (capture positions included).
 fn value(db: &Egdb, pos: &Position, counts: DrawCounts) -> Option<(Wdl, i32)> {
+    value_and_stake(db, pos, counts).map(|(w, dtc, _)| (w, dtc))
+}
+
+/// `value`, with the plies the result needs (`TableScore::stake`).
+fn value_and_stake(db: &Egdb, pos: &Position, counts: DrawCounts) -> Option<(Wdl, i32, u32)> {
     let p = db.probe(pos)?;
     let dtc = i32::from(p.dtc.unwrap_or(0));
     if let Some(n) = counts.lone_king_moves {
         // Without the lone-king table (a damaged file), the main table would ignore R19.
-        return db.probe_lone_king(pos, u32::from(n)).map(|w| (w, dtc));
+        return db.probe_lone_king(pos, u32::from(n)).map(|w| (w, dtc, 0));
     }
     let left = FORTY_MOVE_PLIES.saturating_sub(u32::from(counts.quiet_king_plies)) as i32;
+    // A win or loss under R18 needs its dtc, also where the count running now has already
+    // made it a draw (at a lower count it is a win again).
+    let stake = dtc.max(0) as u32;
     Some(match p.wdl50 {
-        Wdl50::Win if dtc <= left => (Wdl::Win, dtc),
-        Wdl50::Loss if dtc <= left => (Wdl::Loss, dtc),
-        _ => (Wdl::Draw, 0),
+        Wdl50::Win if dtc <= left => (Wdl::Win, dtc, stake),
+        Wdl50::Loss if dtc <= left => (Wdl::Loss, dtc, stake),
+        Wdl50::Win | Wdl50::Loss => (Wdl::Draw, 0, stake),
+        _ => (Wdl::Draw, 0, 0),
     })
+}
+
+/// What the tables say of a position inside the search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TableScore {
+    pub score: Score,
+    /// The plies without a capture or man move the result needs under the 40-move count:
+    /// the dtc of a win or loss under that rule (also when the count running now has
+    /// already made it a draw), 0 for what is a draw at any count (the tables' draws, cursed
+    /// wins, blessed losses) and under the lone-king count (R19), which the search's table
+    /// key tells apart anyway.
+    pub stake: u32,
 }
 
 /// The score of a position the tables cover with no capture pending (the search resolves
 /// captures itself), `ply` plies from the root.
 pub fn score(db: &Egdb, pos: &Position, counts: DrawCounts, ply: usize) -> Option<Score> {
+    probe(db, pos, counts, ply).map(|t| t.score)
+}
+
+/// `score`, with the plies the result needs (`TableScore::stake`).
+pub fn probe(db: &Egdb, pos: &Position, counts: DrawCounts, ply: usize) -> Option<TableScore> {
     if movegen::has_capture(pos) {
         return None;
     }
-    let (w, dtc) = value(db, pos, counts)?;
-    Some(match w {
+    let (w, dtc, stake) = value_and_stake(db, pos, counts)?;
+    let score = match w {
         Wdl::Win => Score::db_win(ply as i32 + dtc),
         Wdl::Draw => Score::DRAW,
         Wdl::Loss if movegen::count_moves(pos) == 0 => Score::loss_in(ply as i32),
         Wdl::Loss => Score::db_loss(ply as i32 + dtc),
-    })
+    };
+    Some(TableScore { score, stake })
 }
 
 /// At a root the tables prove won: the move that keeps the win and reaches the next capture

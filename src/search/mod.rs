@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tt::{TableError, TranspositionTable};
+pub use worker::{tt_key, ThreadStats};
 use worker::{Shared, ThreadResult, Worker};
 
 /// What bounds one search. Several limits may be set; the first reached ends the search.
@@ -157,6 +158,9 @@ pub struct Outcome {
     /// The lines of the last finished iteration, best first (one for the usual search; empty
     /// only without a legal move). The first is `score` and `pv`.
     pub lines: Vec<Line>,
+    /// Each search thread's counts (empty when no thread searched: no legal move, or a
+    /// database move at the root).
+    pub threads: Vec<ThreadStats>,
 }
 
 /// One line of a multi-PV search: a root move's score and principal variation (which starts
@@ -295,6 +299,7 @@ impl Engine {
         let mut caches: Vec<crate::eval::nnue::Cache> = (0..self.threads)
             .map(|_| crate::eval::nnue::Cache::new(params::PLY_SLOTS, net))
             .collect();
+        self.tt.set_age_weight(self.params.tt_age_weight);
         control.start();
         self.tt.new_search();
         let root = *game.position();
@@ -310,6 +315,7 @@ impl Engine {
                 time: start.elapsed(),
                 pv: Vec::new(),
                 lines: Vec::new(),
+                threads: Vec::new(),
             };
         }
         // A database win at the root: play the move that converts it fastest, never into a
@@ -345,6 +351,7 @@ impl Engine {
                             pv: pv.clone(),
                         }],
                         pv,
+                        threads: Vec::new(),
                     };
                 }
             }
@@ -365,7 +372,7 @@ impl Engine {
             egdb,
             egdb_pieces: egdb.map_or(0, |db| db.max_pieces()),
             total_nodes: AtomicU64::new(0),
-            budget: time::Budget::from_limits(limits),
+            budget: time::Budget::from_limits(limits, &self.params),
             node_limit: limits.nodes,
             max_depth,
             multipv,
@@ -373,6 +380,7 @@ impl Engine {
             analyze: limits.analyze,
             reductions: &reductions,
             results: Mutex::new(vec![None; self.threads]),
+            stats: Mutex::new(vec![ThreadStats::default(); self.threads]),
         };
         let history = game.repetition_keys();
         let counts = game.counts();
@@ -427,6 +435,7 @@ impl Engine {
             worker::pick_best(&results).or(main_result)
         };
         let nodes = shared.total_nodes.load(Ordering::Relaxed);
+        let threads = shared.stats.into_inner().unwrap_or_else(|e| e.into_inner());
         match best {
             Some(r) => {
                 let pv = full_pv(&r.pv);
@@ -447,6 +456,7 @@ impl Engine {
                     time: start.elapsed(),
                     pv,
                     lines,
+                    threads,
                 }
             }
             // Stopped before even depth 1 finished: any legal move beats none.
@@ -462,6 +472,7 @@ impl Engine {
                     score: Score::ZERO,
                     pv: vec![root_moves[0]],
                 }],
+                threads,
             },
         }
     }

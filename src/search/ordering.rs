@@ -16,6 +16,8 @@ pub struct Heuristics {
     /// `[side][from][to]`.
     history: Box<[[[i32; 32]; 32]; 2]>,
     history_max: i32,
+    /// The largest bonus of one cut-off.
+    bonus_max: i32,
 }
 
 const HASH_MOVE: i32 = 1 << 30;
@@ -23,11 +25,14 @@ const CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 26;
 
 impl Heuristics {
-    pub fn new(history_max: i32) -> Heuristics {
+    /// History saturating at `history_max`, with a cut-off's bonus of depth squared capped
+    /// at `bonus_max` (both `SearchParams`).
+    pub fn new(history_max: i32, bonus_max: i32) -> Heuristics {
         Heuristics {
             killers: vec![[None; 2]; PLY_SLOTS],
             history: Box::new([[[0; 32]; 32]; 2]),
             history_max,
+            bonus_max,
         }
     }
 
@@ -52,7 +57,7 @@ impl Heuristics {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(*mv);
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = (depth * depth).min(self.bonus_max);
         self.update(side, mv, bonus);
         for m in tried.filter(|m| m != mv && !m.is_capture()) {
             self.update(side, &m, -bonus);

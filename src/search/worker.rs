@@ -24,6 +24,25 @@ use std::sync::Mutex;
 
 /// Below this 40-move count, the count cannot matter within one search (see module docs).
 const QUIET_COUNT_EXACT_FROM: u16 = (FORTY_MOVE_PLIES as usize - MAX_SEARCH_PLY) as u16;
+/// The depth an entry of the endgame tables' result is stored at: above any search depth,
+/// so it is always deep enough, and it tells such an entry from a search's.
+const TABLE_DEPTH: i32 = crate::search::tt::MAX_DEPTH;
+// A search starts below `MAX_SEARCH_PLY` plies and extends at most one ply per ply.
+const _: () = assert!(TABLE_DEPTH > 2 * MAX_SEARCH_PLY as i32);
+
+/// Whether what the tables say of a position under `counts`, which needs `stake` plies
+/// without a capture or man move (`egdb::TableScore::stake`), holds for every position of
+/// its table key. The key tells every lone-king count apart, and every 40-move count from
+/// `QUIET_COUNT_EXACT_FROM` on; below that, the counts sharing a key leave at least
+/// `FORTY_MOVE_PLIES - QUIET_COUNT_EXACT_FROM + 1` plies, so a result needing no more holds
+/// for them all. (A deeper database win at a low count is not stored: at another count of
+/// the same key it may be a draw.)
+fn table_result_keys(counts: DrawCounts, stake: u32) -> bool {
+    counts.lone_king_moves.is_some()
+        || counts.quiet_king_plies >= QUIET_COUNT_EXACT_FROM
+        || stake + u32::from(QUIET_COUNT_EXACT_FROM) <= FORTY_MOVE_PLIES + 1
+}
+
 /// Nodes between two looks at the clock and the shared stop flag.
 const POLL_INTERVAL: u64 = 256;
 /// Rows (remaining depth) and columns (move number) of the reduction table; larger values
@@ -112,6 +131,22 @@ pub struct Shared<'a> {
     pub reductions: &'a Reductions,
     /// Each thread's last finished iteration.
     pub results: Mutex<Vec<Option<ThreadResult>>>,
+    /// Each thread's counts, written when it ends.
+    pub stats: Mutex<Vec<ThreadStats>>,
+}
+
+/// Where one thread's work went in a search: counts for `bench --threads`, never timings.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ThreadStats {
+    /// Nodes this thread searched.
+    pub nodes: u64,
+    /// The iterations it finished, in order (a helper skips some depths).
+    pub depths: Vec<u32>,
+    /// Transposition-table probes of the full-width search, and those that found an entry.
+    pub tt_probes: u64,
+    pub tt_hits: u64,
+    /// Endgame-table probes (after the transposition table missed).
+    pub egdb_probes: u64,
 }
 
 /// A finished iteration of one thread.
@@ -183,6 +218,7 @@ pub struct Worker<'a> {
     leaves: u64,
     /// The network's accumulators for the leaves (used only when the weights have one).
     nnue: nnue::Cache,
+    stats: ThreadStats,
 }
 
 impl<'a> Worker<'a> {
@@ -204,7 +240,7 @@ impl<'a> Worker<'a> {
             root,
             root_counts: counts,
             keys,
-            heur: Heuristics::new(p.history_max),
+            heur: Heuristics::new(p.history_max, p.history_bonus_max),
             pv: vec![Vec::new(); PLY_SLOTS],
             excluded: Vec::new(),
             nodes: 0,
@@ -213,6 +249,7 @@ impl<'a> Worker<'a> {
             leaf_plies: 0,
             leaves: 0,
             nnue,
+            stats: ThreadStats::default(),
         }
     }
 
@@ -241,14 +278,10 @@ impl<'a> Worker<'a> {
         if self.id != 0 {
             return;
         }
-        if self.shared.node_limit.is_some_and(|n| total >= n) {
+        let out_of_time =
+            !c.is_pondering() && self.shared.budget.past_hard(c.clock_start().elapsed());
+        if out_of_time || self.shared.node_limit.is_some_and(|n| total >= n) {
             self.stopped = true;
-        } else if !c.is_pondering() {
-            if let Some(hard) = self.shared.budget.hard {
-                if c.clock_start().elapsed() >= hard {
-                    self.stopped = true;
-                }
-            }
         }
         if self.stopped {
             c.stop();
@@ -322,6 +355,7 @@ impl<'a> Worker<'a> {
             if let Ok(mut all) = self.shared.results.lock() {
                 all[self.id] = Some(r.clone());
             }
+            self.stats.depths.push(depth);
             if self.id == 0 {
                 self.flush();
                 report(&r);
@@ -332,6 +366,10 @@ impl<'a> Worker<'a> {
             }
         }
         self.flush();
+        self.stats.nodes = self.nodes;
+        if let Ok(mut all) = self.shared.stats.lock() {
+            all[self.id] = self.stats.clone();
+        }
         if self.id == 0 {
             // Infinite or pondering: hold the answer until told to stop (or ponder-hit ends a
             // ponder search whose work is done).
@@ -369,7 +407,7 @@ impl<'a> Worker<'a> {
                 return s;
             }
             delta *= 2;
-            if delta > 1000 {
+            if delta > p.aspiration_full_width {
                 alpha = -Score::INFINITE;
                 beta = Score::INFINITE;
             }
@@ -395,12 +433,7 @@ impl<'a> Worker<'a> {
         if !self.shared.analyze && score.is_decisive() && depth as i32 > score.plies_to_end() + 2 {
             return true;
         }
-        if let Some(soft) = self.shared.budget.soft {
-            if c.clock_start().elapsed() >= soft {
-                return true;
-            }
-        }
-        false
+        self.shared.budget.past_soft(c.clock_start().elapsed())
     }
 
     /// `mv` is the new best move at `ply`: the line there becomes `mv`, then the child's line.
@@ -474,27 +507,29 @@ impl<'a> Worker<'a> {
             if alpha >= beta {
                 return alpha;
             }
-
-            // 3b. Endgame tables: a position they cover, with no capture pending, is known.
-            if pos.occupied().count() <= self.shared.egdb_pieces {
-                if let Some(db) = self.shared.egdb {
-                    if let Some(s) = crate::search::egdb::score(db, pos, counts, ply) {
-                        return s;
-                    }
-                }
-            }
         }
 
-        // 4. The horizon: resolve captures.
-        if depth <= 0 || ply >= MAX_SEARCH_PLY {
+        // 4. The horizon: resolve captures (a position the endgame tables cover goes on to
+        //    them first).
+        let in_tables = ply > 0 && pos.occupied().count() <= self.shared.egdb_pieces;
+        let horizon = depth <= 0 || ply >= MAX_SEARCH_PLY;
+        if horizon && !in_tables {
             return self.qsearch(pos, alpha, beta, ply);
         }
 
-        // 5. Transposition table probe.
+        // 5. Transposition table probe, before the tables: far cheaper than a table probe,
+        //    and it holds what the tables said (step 5b). Such an entry is exact and always
+        //    deep enough, so it is taken at any node, as the tables' own answer would be.
         let key = tt_key(pos, counts);
         let entry = self.shared.tt.probe(key);
+        self.stats.tt_probes += 1;
         if let Some(e) = entry {
-            if !pv_node && ply > 0 && e.depth >= depth {
+            self.stats.tt_hits += 1;
+            let from_tables = e.depth >= TABLE_DEPTH && e.bound == Bound::Exact;
+            // What the tables said stays in the table after they are switched off (the Hub's
+            // egdb=false): a search without them does not take it.
+            let usable = e.depth < TABLE_DEPTH || self.shared.egdb.is_some();
+            if ply > 0 && usable && (from_tables || (!pv_node && e.depth >= depth)) {
                 let s = e.score.from_tt(ply as i32);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -504,6 +539,28 @@ impl<'a> Worker<'a> {
                 if cut {
                     return s;
                 }
+            }
+        }
+
+        if in_tables {
+            // 5b. Endgame tables: a position they cover, with no capture pending, is known.
+            //     What they say goes into the table, where the draw counts cannot change it
+            //     for another position of the same key (see `table_result_keys`).
+            if let Some(db) = self.shared.egdb {
+                self.stats.egdb_probes += 1;
+                if let Some(t) = crate::search::egdb::probe(db, pos, counts, ply) {
+                    if table_result_keys(counts, t.stake) {
+                        let s = t.score.to_tt(ply as i32);
+                        self.shared
+                            .tt
+                            .store(key, s, TABLE_DEPTH, Bound::Exact, None);
+                    }
+                    return t.score;
+                }
+            }
+            // 5c. The horizon for a covered position with a capture pending.
+            if horizon {
+                return self.qsearch(pos, alpha, beta, ply);
             }
         }
 
@@ -608,7 +665,7 @@ impl<'a> Worker<'a> {
             if quiet && depth >= p.lmr_min_depth && n >= p.lmr_min_moves {
                 r = self.shared.reductions.get(depth, n);
                 if pv_node {
-                    r -= 1;
+                    r -= p.lmr_pv_less;
                 }
                 r = r.clamp(0, depth - 2);
             }

@@ -23,5 +23,5 @@ pub mod texel;
 
 pub use data::{load, read, Samples};
 pub use run::{hold_fields, hold_out, save_weights, CommandLine};
-pub use spsa::{SpsaConfig, SpsaProgress};
+pub use spsa::{SearchTune, SpsaConfig, SpsaProgress};
 pub use texel::{fit_k, loss, tune, TuneConfig};

@@ -17,10 +17,15 @@
 //!
 //! Weights stay in their ranges (`weights::TERMS`): `θ` is clamped after every update, and
 //! the perturbed `+` and `-` weights are clamped too.
+//!
+//! Search parameters can be tuned alongside (or alone, with every weight held): each named
+//! in `SpsaConfig::search` (by its name in `SearchParams::TUNABLES`) is one more value of
+//! `θ`, perturbed, played with and updated as the weights are, within its range.
 
 use crate::core::rng::mix64;
 use crate::core::Position;
 use crate::eval::weights::{self, Weights};
+use crate::search::params::{ParamError, SearchParams, Tunable};
 use crate::search::{Engine, Limits, SearchControl};
 use crate::tune::selfplay::{opening, play_out};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -49,6 +54,29 @@ pub struct SpsaConfig {
     /// `a_end / c_end²`: how far a decisive pair moves a weight at the end, relative to
     /// its perturbation.
     pub r_end: f64,
+    /// Search parameters tuned too, after the weights in `θ` (none by default).
+    pub search: Vec<SearchTune>,
+    /// The search parameters the games play with, and the start of those tuned.
+    pub search_start: SearchParams,
+}
+
+/// A search parameter SPSA tunes, and its perturbation at the end of the run.
+#[derive(Clone, Debug)]
+pub struct SearchTune {
+    pub param: &'static Tunable,
+    pub c_end: f64,
+}
+
+impl SearchTune {
+    /// The parameter called `name`, perturbed at the end by its `step`; an error names the
+    /// parameters there are.
+    pub fn named(name: &str) -> Result<SearchTune, ParamError> {
+        let param = SearchParams::tunable(name)?;
+        Ok(SearchTune {
+            param,
+            c_end: param.step,
+        })
+    }
 }
 
 impl SpsaConfig {
@@ -72,6 +100,8 @@ impl SpsaConfig {
             fixed,
             c_end,
             r_end: 0.002,
+            search: Vec::new(),
+            search_start: SearchParams::default(),
         }
     }
 }
@@ -94,16 +124,19 @@ pub struct SpsaProgress<'a> {
     pub games: usize,
     /// The weights as they stand, unrounded.
     pub theta: &'a [f64],
+    /// The search parameters as they stand (the tuned ones rounded as they are played).
+    pub search: &'a SearchParams,
 }
 
-/// The signs of pair `k`'s perturbation: ±1 per value, 0 for held ones.
+/// The signs of pair `k`'s perturbation: ±1 per value of `θ` (the weights, then the tuned
+/// search parameters), 0 for held ones.
 fn signs(cfg: &SpsaConfig, k: usize) -> Vec<f64> {
     // Hashed from (seed, k, j) alone, so pair k's signs do not depend on the pairs before it.
     let base = mix64(cfg.seed ^ mix64(k as u64));
-    cfg.fixed
-        .iter()
+    let held = cfg.fixed.iter().copied();
+    held.chain(cfg.search.iter().map(|_| false))
         .enumerate()
-        .map(|(j, &held)| {
+        .map(|(j, held)| {
             if held {
                 0.0
             } else if mix64(base ^ (j as u64 + 1)) & 1 == 0 {
@@ -115,16 +148,38 @@ fn signs(cfg: &SpsaConfig, k: usize) -> Vec<f64> {
         .collect()
 }
 
-/// The weights nearest `theta`, in range.
-fn rounded(theta: &[f64]) -> Weights {
-    Weights::from_reals(theta)
+/// The weights and search parameters nearest `theta`, in range.
+fn rounded(theta: &[f64], cfg: &SpsaConfig) -> (Weights, SearchParams) {
+    let (w, s) = theta.split_at(weights::LEN);
+    let mut params = cfg.search_start.clone();
+    for (t, &v) in cfg.search.iter().zip(s) {
+        params
+            .set_clamped(t.param.name, v)
+            .expect("a parameter of the table");
+    }
+    (Weights::from_reals(w), params)
+}
+
+/// `θ[j]` kept in its range.
+fn clamp_theta(cfg: &SpsaConfig, j: usize, v: f64) -> f64 {
+    match j.checked_sub(weights::LEN) {
+        None => weights::clamp_value(j, v),
+        Some(i) => {
+            let t = cfg.search[i].param;
+            if v.is_nan() {
+                t.min
+            } else {
+                v.clamp(t.min, t.max)
+            }
+        }
+    }
 }
 
 /// The `+` weights' points over one pair: opening `k`, each side once.
 fn play_pair(
     engines: &mut [Engine; 2],
-    plus: &Weights,
-    minus: &Weights,
+    plus: &(Weights, SearchParams),
+    minus: &(Weights, SearchParams),
     k: usize,
     cfg: &SpsaConfig,
     openings: &[Position],
@@ -141,8 +196,10 @@ fn play_pair(
         } else {
             (minus, plus)
         };
-        engines[0].weights = white.clone();
-        engines[1].weights = black.clone();
+        engines[0].weights = white.0.clone();
+        engines[0].params = white.1.clone();
+        engines[1].weights = black.0.clone();
+        engines[1].params = black.1.clone();
         for e in engines.iter_mut() {
             e.clear();
         }
@@ -161,21 +218,31 @@ fn play_pair(
     points
 }
 
-/// Run SPSA from `start` over `openings` (not empty). `progress` sees every finished batch.
-/// Returns the final weights, rounded.
+/// Run SPSA from `start` (and `cfg.search_start`) over `openings` (not empty). `progress`
+/// sees every finished batch. Returns the final weights and search parameters, rounded.
 pub fn run(
     start: &Weights,
     cfg: &SpsaConfig,
     openings: &[Position],
     progress: &mut dyn FnMut(&SpsaProgress),
-) -> Weights {
+) -> (Weights, SearchParams) {
     assert!(!openings.is_empty(), "SPSA needs openings");
     let n = cfg.pairs.max(1) as f64;
     let big_a = 0.1 * n;
     let mut theta: Vec<f64> = start.to_vec().iter().map(|&v| v as f64).collect();
-    let c: Vec<f64> = cfg.c_end.iter().map(|ce| ce * n.powf(GAMMA)).collect();
-    let a: Vec<f64> = cfg
+    theta.extend(cfg.search.iter().map(|t| {
+        cfg.search_start
+            .get(t.param.name)
+            .expect("a parameter of the table")
+    }));
+    let c_end: Vec<f64> = cfg
         .c_end
+        .iter()
+        .copied()
+        .chain(cfg.search.iter().map(|t| t.c_end))
+        .collect();
+    let c: Vec<f64> = c_end.iter().map(|ce| ce * n.powf(GAMMA)).collect();
+    let a: Vec<f64> = c_end
         .iter()
         .map(|ce| cfg.r_end * ce * ce * (big_a + n).powf(ALPHA))
         .collect();
@@ -189,7 +256,8 @@ pub fn run(
     while first <= cfg.pairs {
         let ks: Vec<usize> = (first..=(first + batch - 1).min(cfg.pairs)).collect();
         // Every pair of the batch against the weights as they stand.
-        let jobs: Vec<(usize, Vec<f64>, f64, Weights, Weights)> = ks
+        type Side = (Weights, SearchParams);
+        let jobs: Vec<(usize, Vec<f64>, f64, Side, Side)> = ks
             .iter()
             .map(|&k| {
                 let delta = signs(cfg, k);
@@ -199,7 +267,7 @@ pub fn run(
                     .collect();
                 let plus: Vec<f64> = theta.iter().zip(&step).map(|(t, s)| t + s).collect();
                 let minus: Vec<f64> = theta.iter().zip(&step).map(|(t, s)| t - s).collect();
-                (k, delta, ck, rounded(&plus), rounded(&minus))
+                (k, delta, ck, rounded(&plus, cfg), rounded(&minus, cfg))
             })
             .collect();
         // The `+` side's points of each job, by job index.
@@ -241,18 +309,20 @@ pub fn run(
                 let ak = a[j] / (big_a + ck).powf(ALPHA);
                 let ckj = c[j] / ck.powf(GAMMA);
                 theta[j] += ak * result * delta[j] / ckj;
-                theta[j] = weights::clamp_value(j, theta[j]);
+                theta[j] = clamp_theta(cfg, j, theta[j]);
             }
         }
         first += batch;
+        let (_, search) = rounded(&theta, cfg);
         progress(&SpsaProgress {
             pairs_done: (first - 1).min(cfg.pairs),
             plus_points,
             games,
-            theta: &theta,
+            theta: &theta[..weights::LEN],
+            search: &search,
         });
     }
-    rounded(&theta)
+    rounded(&theta, cfg)
 }
 
 #[cfg(test)]
@@ -297,7 +367,8 @@ mod tests {
         cfg.concurrency = 2;
         let openings = crate::arena::openings::builtin();
         let mut kings = Vec::new();
-        let got = run(&start, &cfg, &openings, &mut |p| kings.push(p.theta[king]));
+        let (got, search) = run(&start, &cfg, &openings, &mut |p| kings.push(p.theta[king]));
+        assert_eq!(search, SearchParams::default(), "no search parameter tuned");
         // A flipped update would drive it below 0 (where the range stops it).
         assert!(got.king > 50, "king {}: {kings:?}", got.king);
         assert_eq!(kings.len(), 3, "a progress call a batch");
@@ -308,7 +379,7 @@ mod tests {
         );
         // The same config gives the same run, whatever the threads.
         cfg.concurrency = 1;
-        assert_eq!(run(&start, &cfg, &openings, &mut |_| {}), got);
+        assert_eq!(run(&start, &cfg, &openings, &mut |_| {}).0, got);
     }
 
     /// Steps far larger than the range: `θ` and the weights played stay inside it.
@@ -325,8 +396,73 @@ mod tests {
         cfg.batch = 4;
         let openings = crate::arena::openings::builtin();
         let mut seen = Vec::new();
-        let got = run(&start, &cfg, &openings, &mut |p| seen.push(p.theta[j]));
+        let (got, _) = run(&start, &cfg, &openings, &mut |p| seen.push(p.theta[j]));
         assert!(seen.iter().all(|x| max.contains(&(*x as i32))), "{seen:?}");
         assert_eq!(got.out_of_range(), None, "{got:?}");
+    }
+
+    /// A search parameter named in the config is perturbed, played with and updated: with
+    /// every weight held, a short run moves it (and only it), within its range, and the
+    /// engines of a pair play with the `+` and `-` values.
+    #[test]
+    fn a_named_search_parameter_is_tuned() {
+        let start = Weights::handset();
+        let mut cfg = SpsaConfig::new(&start, 4, 200);
+        cfg.fixed.iter_mut().for_each(|f| *f = true);
+        cfg.search = vec![SearchTune::named("probcut_margin").unwrap()];
+        cfg.search[0].c_end = 30.0;
+        cfg.r_end = 0.05;
+        cfg.batch = 1;
+        // The perturbed sides of pair 1 differ in that parameter alone.
+        let delta = signs(&cfg, 1);
+        assert_eq!(delta.len(), weights::LEN + 1);
+        assert!(delta[..weights::LEN].iter().all(|&d| d == 0.0));
+        let mut theta: Vec<f64> = start.to_vec().iter().map(|&v| v as f64).collect();
+        theta.push(90.0 + 25.0 * delta[weights::LEN]);
+        let (w, p) = rounded(&theta, &cfg);
+        assert_eq!(w, start);
+        let want = if delta[weights::LEN] > 0.0 { 115 } else { 65 };
+        assert_eq!(
+            p,
+            SearchParams {
+                probcut_margin: want,
+                ..SearchParams::default()
+            }
+        );
+        // Out of range, the value played is clamped to it.
+        theta[weights::LEN] = -500.0;
+        assert_eq!(rounded(&theta, &cfg).1.probcut_margin, 0);
+        assert_eq!(clamp_theta(&cfg, weights::LEN, 1e9), 1000.0);
+        // The games are played with them: after a pair (`+` white, then black), the engines
+        // hold the second game's sides.
+        let openings = crate::arena::openings::builtin();
+        let mut plus_theta = theta.clone();
+        plus_theta[weights::LEN] = 120.0;
+        theta[weights::LEN] = 40.0;
+        let (plus, minus) = (rounded(&plus_theta, &cfg), rounded(&theta, &cfg));
+        let mut engines = [Engine::new(1, 1), Engine::new(1, 1)];
+        cfg.nodes = 50;
+        play_pair(&mut engines, &plus, &minus, 1, &cfg, &openings);
+        assert_eq!(engines[0].params.probcut_margin, 40);
+        assert_eq!(engines[1].params.probcut_margin, 120);
+        // A run moves it alone, within its range.
+        cfg.nodes = 200;
+        let mut seen = Vec::new();
+        let (got, search) = run(&start, &cfg, &openings, &mut |p| {
+            seen.push(p.search.probcut_margin)
+        });
+        assert_eq!(got, start);
+        assert_eq!(seen.len(), 4);
+        assert_eq!(
+            SearchParams {
+                probcut_margin: 80,
+                ..search.clone()
+            },
+            SearchParams::default()
+        );
+        assert!((0..=1000).contains(&search.probcut_margin));
+        // An unknown name is refused, naming the parameters there are.
+        let e = SearchTune::named("probcut_margn").unwrap_err();
+        assert!(e.to_string().contains("probcut_margin"), "{e}");
     }
 }

@@ -21,9 +21,10 @@ mod memory;
 
 pub use memory::Readiness;
 
+use crate::search::params::SearchParams;
 use crate::search::score::Score;
 use memory::Memory;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +76,8 @@ impl std::fmt::Display for TableError {
 impl std::error::Error for TableError {}
 
 const BUCKET: usize = 4;
+/// The deepest depth an entry records (a deeper store is recorded at this).
+pub const MAX_DEPTH: i32 = 255;
 /// The move index that means "no move": above every index a move list has.
 const NO_MOVE: u64 = 0xFF;
 const _: () = assert!(crate::core::moves::MAX_MOVES <= NO_MOVE as usize);
@@ -116,7 +119,7 @@ const _: () = assert!(std::mem::align_of::<Bucket>() == 64);
 // An all-zero word is an empty slot (bound 0), which is what zeroed memory holds.
 fn pack(score: Score, depth: i32, bound: Bound, generation: u8, mv: Option<u8>, epoch: u64) -> u64 {
     (score.0 as i16 as u16 as u64)
-        | ((depth.clamp(0, 255) as u64) << 16)
+        | ((depth.clamp(0, MAX_DEPTH) as u64) << 16)
         | ((bound as u64) << 24)
         | (((generation & 63) as u64) << 26)
         | (mv.map_or(NO_MOVE, |m| m as u64) << 32)
@@ -152,6 +155,9 @@ pub struct TranspositionTable {
     /// Bucket index mask.
     mask: usize,
     generation: AtomicU8,
+    /// Depth an entry loses per search it has aged, for replacement (`SearchParams`'s
+    /// `tt_age_weight`, set by each search).
+    age_weight: AtomicI32,
     /// How many times the table was cleared; its low bits tag each entry.
     epoch: u64,
     /// The key salt of this epoch.
@@ -191,6 +197,7 @@ impl TranspositionTable {
             memory,
             mask: len - 1,
             generation: AtomicU8::new(0),
+            age_weight: AtomicI32::new(SearchParams::default().tt_age_weight),
             epoch: 0,
             salt: salt(0),
         })
@@ -232,6 +239,12 @@ impl TranspositionTable {
     /// any in. Shared, so a front end can wait without holding the table.
     pub fn readiness(&self) -> Arc<Readiness> {
         self.memory.readiness()
+    }
+
+    /// How much depth an entry loses for each search it has aged, when the store picks the
+    /// entry of a full bucket to replace.
+    pub fn set_age_weight(&self, weight: i32) {
+        self.age_weight.store(weight, Ordering::Relaxed);
     }
 
     /// Start a new search: entries written before now age.
@@ -288,6 +301,7 @@ impl TranspositionTable {
         let generation = self.generation.load(Ordering::Relaxed) & 63;
         let salted = key ^ self.salt;
         let bucket = &self.bucket(key).0;
+        let age_weight = self.age_weight.load(Ordering::Relaxed);
         let mut victim = 0;
         let mut victim_value = i32::MAX;
         for (i, slot) in bucket.iter().enumerate() {
@@ -313,7 +327,7 @@ impl TranspositionTable {
                 None => i32::MIN,
                 Some(e) => {
                     let age = (generation.wrapping_sub(((data >> 26) & 63) as u8) & 63) as i32;
-                    e.depth - 8 * age
+                    e.depth - age_weight * age
                 }
             };
             if value < victim_value {
