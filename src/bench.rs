@@ -68,20 +68,23 @@ pub fn run(
     weights: &crate::eval::Weights,
     on_position: &mut dyn FnMut(usize, &str, &Outcome),
 ) -> Result<BenchResult, TableError> {
-    run_with_egdb(depth, threads, hash_mb, weights, None, on_position)
+    let params = crate::search::params::SearchParams::default();
+    run_with_egdb(depth, threads, hash_mb, weights, &params, None, on_position)
 }
 
-/// `run`, the search probing endgame tables when given.
+/// `run` with these search parameters, the search probing endgame tables when given.
 pub fn run_with_egdb(
     depth: u32,
     threads: usize,
     hash_mb: usize,
     weights: &crate::eval::Weights,
+    params: &crate::search::params::SearchParams,
     egdb: Option<std::sync::Arc<crate::egdb::Egdb>>,
     on_position: &mut dyn FnMut(usize, &str, &Outcome),
 ) -> Result<BenchResult, TableError> {
     let mut engine = Engine::try_new(hash_mb, threads)?;
     engine.weights = weights.clone();
+    engine.params = params.clone();
     engine.egdb = egdb;
     let limits = Limits {
         depth: Some(depth),

@@ -607,6 +607,50 @@ fn search_lines(e: &mut Engine) -> (Vec<String>, String) {
     (lines, done)
 }
 
+/// `search-params` sets search parameters by name: a search with one changed walks another
+/// tree, setting it back (the empty string) walks the same tree as before, and a bad
+/// assignment gets an error naming it while the setting in force stays.
+#[test]
+fn search_params_change_the_search_and_bad_ones_are_refused() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("set-param name=threads value=1");
+    let nodes = |e: &mut Engine| {
+        e.send("new-game");
+        e.send("pos start");
+        e.send("level depth=9");
+        e.send("go analyze");
+        let (infos, done) = search_lines(e);
+        assert!(done.starts_with("done move="), "{done}");
+        field(infos.last().unwrap(), "nodes").unwrap()
+    };
+    let plain = nodes(&mut e);
+    e.send("set-param name=search-params value=\"lmr_divisor:1.5,singular_min_depth:4\"");
+    assert!(e.sync().is_empty());
+    let changed = nodes(&mut e);
+    assert_ne!(plain, changed);
+    for bad in [
+        "nope:1",
+        "lmr_divisor",
+        "lmr_divisor:x",
+        "time_max_share:2",
+        "lmr_divisor:2,lmr_divisor:3",
+    ] {
+        e.send(&format!("set-param name=search-params value=\"{bad}\""));
+        let lines = e.sync();
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+        assert!(
+            lines[0].starts_with("error message=\"search-params="),
+            "{bad}: {lines:?}"
+        );
+    }
+    // The refused values left the last good one in force.
+    assert_eq!(nodes(&mut e), changed);
+    e.send("set-param name=search-params value=\"\"");
+    assert!(e.sync().is_empty());
+    assert_eq!(nodes(&mut e), plain);
+}
+
 /// Without `multipv` (or with it at 1) no `info` line has a `multipv` field; with 3, each
 /// depth has lines 1 to 3 in order, with `multipv=K` right after the depth, three distinct
 /// moves, and `done` plays line 1's move. Bad values are refused and the old one stays.

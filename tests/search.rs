@@ -78,6 +78,32 @@ fn composed_tactics_are_found_with_their_win_distance() {
     }
 }
 
+/// The optional search steps (singular extension, the capture search's threat look) keep
+/// every composed tactic found, with its proved win.
+#[test]
+fn composed_tactics_hold_with_the_optional_steps_on() {
+    let params = poolshark::search::params::SearchParams::default()
+        .with_assignments("singular_min_depth:4,qsearch_threat:1")
+        .unwrap();
+    for line in include_str!("data/tactics.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+    {
+        let parts: Vec<&str> = line.split(" ; ").collect();
+        let mut engine = Engine::new(16, 1);
+        engine.params = params.clone();
+        let game = Game::new(parse_fen(parts[0]).unwrap());
+        let out = engine.search(
+            &game,
+            &nodes(TACTIC_NODES),
+            &SearchControl::new(),
+            &mut |_| {},
+        );
+        assert_eq!(out.best.unwrap().hub(), parts[1], "{line}");
+        assert!(out.score.is_win(), "{line}: {}", out.score);
+    }
+}
+
 #[test]
 fn tactics_on_two_threads() {
     for line in include_str!("data/tactics.txt").lines().take(6) {
@@ -255,6 +281,38 @@ fn node_and_depth_limits_are_honoured() {
     });
     assert_eq!(out.depth, 7);
     assert_eq!(depths, (1..=7).collect::<Vec<_>>());
+}
+
+/// Lazy SMP: a thread gives up a depth another has finished and takes over that result, so
+/// the main thread's reports may skip a depth but never go back or repeat one, and a depth
+/// limit ends the search at exactly that depth, whichever thread got there first.
+#[test]
+fn threads_report_rising_depths_and_stop_at_the_limit() {
+    let fens = [
+        "B:W13,22,24,27,28,29,30,31:B1,2,4,6,8,9,11,16",
+        "B:W12,21,22,23,24,27,28,29,30,31:B3,4,5,7,10,11,14",
+        "W:WK13,K17,K28:BK18",
+    ];
+    for threads in [2, 3] {
+        for fen in fens {
+            let game = Game::new(parse_fen(fen).unwrap());
+            let engine = Engine::new(16, threads);
+            let mut depths = Vec::new();
+            let out = engine.search(&game, &depth(12), &SearchControl::new(), &mut |i| {
+                depths.push(i.depth)
+            });
+            assert_eq!(out.depth, 12, "{fen} on {threads} threads");
+            assert_eq!(depths.last(), Some(&12), "{fen}: {depths:?}");
+            assert!(
+                depths.windows(2).all(|w| w[0] < w[1]),
+                "{fen} on {threads} threads reported {depths:?}"
+            );
+            assert!(legal_moves(game.position()).contains(&out.best.unwrap()));
+            let searched: u64 = out.threads.iter().map(|t| t.nodes).sum();
+            assert!(out.threads.iter().all(|t| t.nodes > 0), "{:?}", out.threads);
+            assert!(searched <= out.nodes, "{searched} > {}", out.nodes);
+        }
+    }
 }
 
 #[test]

@@ -145,6 +145,7 @@ impl BenchArgs {
             search.threads as usize,
             search.hash as usize,
             &weights,
+            &search.params(),
             self.egdb.open(false)?,
             &mut |i, fen, out| {
                 errln!("position {}/{n} nodes {} fen {fen}", i + 1, out.nodes);

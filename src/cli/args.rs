@@ -5,6 +5,7 @@ use super::{input, CliError};
 use crate::core::{notation, Game, Position};
 use crate::egdb::Egdb;
 use crate::eval::Weights;
+use crate::search::params::SearchParams;
 use crate::search::tt::TableError;
 use crate::search::Engine;
 use std::path::{Path, PathBuf};
@@ -61,14 +62,30 @@ pub struct SearchArgs {
     /// Transposition table size in MiB (rounded down to a power of two entries).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: u32,
+    /// Search parameters by name, for engine testing: NAME:VALUE pairs joined by commas, e.g.
+    /// `lmr_divisor:2.5,probcut_margin:90` (`poolshark spsa --help` lists the names).
+    #[arg(long, value_name = "NAME:VALUE,...", value_parser = parse_search_params)]
+    pub search_params: Option<SearchParams>,
+}
+
+fn parse_search_params(text: &str) -> Result<SearchParams, String> {
+    SearchParams::default().with_assignments(text)
 }
 
 impl SearchArgs {
-    /// An engine with these resources. A table larger than this machine allows (half its
-    /// memory) or that cannot be allocated is bad input; more threads than 4 per core are
-    /// capped, with a warning.
+    /// An engine with these resources and search parameters. A table larger than this
+    /// machine allows (half its memory) or that cannot be allocated is bad input; more
+    /// threads than 4 per core are capped, with a warning.
     pub fn engine(&self) -> Result<Engine, CliError> {
-        Engine::try_new(self.hash as usize, self.threads as usize).map_err(|e| self.table_error(e))
+        let mut engine = Engine::try_new(self.hash as usize, self.threads as usize)
+            .map_err(|e| self.table_error(e))?;
+        engine.params = self.params();
+        Ok(engine)
+    }
+
+    /// The search parameters: the defaults with `--search-params` applied.
+    pub fn params(&self) -> SearchParams {
+        self.search_params.clone().unwrap_or_default()
     }
 
     /// A table error as the CLI reports it, naming the option.

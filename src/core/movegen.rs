@@ -215,14 +215,24 @@ fn any_dir(src: &[Bitboard; 4]) -> Bitboard {
 
 /// Does the side to move have a capture (and so only captures)?
 pub fn has_capture(pos: &Position) -> bool {
-    let men = pos.us() & !pos.kings();
-    if (any_dir(&jump_sources(pos.them(), pos.empty())) & men).any() {
+    can_capture(pos, pos.us(), pos.them())
+}
+
+/// Would the side not to move have a capture if it were its turn: does it threaten a shot?
+pub fn threatens_capture(pos: &Position) -> bool {
+    can_capture(pos, pos.them(), pos.us())
+}
+
+/// Could the pieces `us` capture one of `them`, on this board?
+#[inline]
+fn can_capture(pos: &Position, us: Bitboard, them: Bitboard) -> bool {
+    let men = us & !pos.kings();
+    if (any_dir(&jump_sources(them, pos.empty())) & men).any() {
         return true;
     }
     let t = attacks::tables();
     let occ = pos.occupied();
-    let them = pos.them();
-    (pos.us() & pos.kings())
+    (us & pos.kings())
         .iter()
         .any(|k| king_sees_jump(t, k, occ, them, Bitboard::EMPTY))
 }
@@ -466,6 +476,10 @@ mod tests {
         assert_eq!(count_moves(pos), list.len(), "{pos:?}");
         let captures = list.iter().any(|m| m.is_capture());
         assert_eq!(has_capture(pos), captures, "{pos:?}");
+        // The threat test is the capture test with the other side to move.
+        let other = pos.with_side(pos.side().flip());
+        let threat = legal_moves(&other).iter().any(|m| m.is_capture());
+        assert_eq!(threatens_capture(pos), threat, "{pos:?}");
         if depth > 0 {
             for mv in list.iter() {
                 check_tree(&pos.play(mv), depth - 1);
@@ -474,7 +488,7 @@ mod tests {
     }
 
     #[test]
-    fn count_moves_and_has_capture_match_the_move_list() {
+    fn count_moves_and_the_capture_tests_match_the_move_list() {
         let text = include_str!("../../tests/data/perft_random.txt");
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let fen = line.split(" ; ").next().unwrap();

@@ -20,6 +20,7 @@ use crate::hub::lag::LagMeter;
 use crate::hub::output;
 use crate::hub::params::{max_tt_log2, Params};
 use crate::hub_syntax::shown;
+use crate::search::params::SearchParams;
 use crate::search::tt::Readiness;
 use crate::search::{max_threads, Engine, Limits, SearchControl};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -370,6 +371,13 @@ impl Hub {
                         "eval-file: {e}; the weights stay as they were"
                     )))
                 }
+            }
+        }
+        if next.search_params != self.params.search_params {
+            // Checked by `Params::with`; an error here would be a mistake in this file.
+            match SearchParams::default().with_assignments(&next.search_params) {
+                Ok(p) => self.engine().params = p,
+                Err(e) => return Err(HubError::Refused(format!("search-params: {e}"))),
             }
         }
         if next.egdb_path != self.params.egdb_path {

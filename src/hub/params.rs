@@ -46,11 +46,12 @@ pub enum Param {
     EgdbPath,
     EvalFile,
     MultiPv,
+    SearchParams,
 }
 
 impl Param {
     /// All of them, in the order of the start-up `param` lines.
-    pub const ALL: [Param; 11] = [
+    pub const ALL: [Param; 12] = [
         Param::Variant,
         Param::Threads,
         Param::TtSize,
@@ -62,6 +63,7 @@ impl Param {
         Param::EgdbPath,
         Param::EvalFile,
         Param::MultiPv,
+        Param::SearchParams,
     ];
 
     pub fn name(self) -> &'static str {
@@ -77,6 +79,7 @@ impl Param {
             Param::EgdbPath => "egdb-path",
             Param::EvalFile => "eval-file",
             Param::MultiPv => "multipv",
+            Param::SearchParams => "search-params",
         }
     }
 
@@ -110,6 +113,9 @@ pub struct Params {
     pub eval_file: String,
     /// Lines the search reports (multi-PV); 1 is the usual search.
     pub multipv: usize,
+    /// Search parameters set by name (`NAME:VALUE,...`, checked by
+    /// `SearchParams::with_assignments`); empty for the defaults.
+    pub search_params: String,
     /// Largest tt-size allowed here (it depends on the machine's memory).
     pub max_tt_log2: u32,
     /// Most threads allowed here (`search::max_threads`: it depends on the cores).
@@ -137,6 +143,7 @@ impl Params {
             egdb_path: crate::search::egdb::DEFAULT_DIR.into(),
             eval_file: String::new(),
             multipv: 1,
+            search_params: String::new(),
             max_tt_log2,
             max_threads: max_threads.max(1),
         }
@@ -197,6 +204,10 @@ impl Params {
                 },
                 "best moves to search, each with its own score and pv, in info lines marked multipv=K (an extension; 1: the usual search)",
             ),
+            Param::SearchParams => (
+                Kind::Text,
+                "search parameters by name, for engine testing (an extension): NAME:VALUE pairs joined by commas, e.g. lmr_divisor:2.5,probcut_margin:90 (poolshark spsa --help lists the names); empty for the defaults",
+            ),
         };
         Declared {
             name: param.name(),
@@ -223,6 +234,7 @@ impl Params {
             Param::EgdbPath => quote(&self.egdb_path),
             Param::EvalFile => quote(&self.eval_file),
             Param::MultiPv => self.multipv.to_string(),
+            Param::SearchParams => quote(&self.search_params),
         }
     }
 
@@ -266,6 +278,16 @@ impl Params {
             Param::EgdbPath => next.egdb_path = text.to_string(),
             Param::EvalFile => next.eval_file = text.to_string(),
             Param::MultiPv => next.multipv = int(&d, text)? as usize,
+            Param::SearchParams => {
+                crate::search::params::SearchParams::default()
+                    .with_assignments(text)
+                    .map_err(|e| HubError::BadValue {
+                        key: d.name.into(),
+                        value: text.into(),
+                        expected: format!("NAME:VALUE pairs joined by commas ({e})"),
+                    })?;
+                next.search_params = text.to_string();
+            }
         }
         Ok(next)
     }

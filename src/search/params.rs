@@ -207,6 +207,19 @@ search_params! {
     probcut_margin: i32 = 80, range 0 ..= 1000, step 10;
     /// Extend by one ply when the side to move has a single legal move.
     single_reply_extension: bool = true, range 0 ..= 1, step 1;
+    /// Singular extension at principal-variation nodes (after Scan): at this remaining depth
+    /// or more, when the table's move has a lower or exact bound from at least
+    /// `depth - singular_depth_slack` plies, the other moves are searched half as deep
+    /// against the table score less `singular_margin`; if none reaches it, the table's move
+    /// is searched one ply deeper. 0 turns it off...
+    singular_min_depth: i32 = 0, range 0 ..= 60, step 1;
+    /// ...(how much shallower the table's entry may be)...
+    singular_depth_slack: i32 = 3, range 0 ..= 20, step 1;
+    /// ...(the margin, hundredths of a man).
+    singular_margin: i32 = 30, range 0 ..= 1000, step 5;
+    /// The capture search looks one ply further, over every move, at a quiet position in
+    /// which the side not to move threatens a capture (after Scan): once per line.
+    qsearch_threat: bool = false, range 0 ..= 1, step 1;
     /// History scores saturate at this magnitude.
     history_max: i32 = 1 << 14, range 1 ..= 1000000, step 1000;
     /// A cut-off's history bonus is depth squared, but at most this.
@@ -259,6 +272,34 @@ impl SearchParams {
         Ok(())
     }
 
+    /// These parameters with `NAME:VALUE` assignments applied, joined by commas
+    /// (`lmr_divisor:2.5,probcut_margin:90`; spaces around each are ignored, and an empty
+    /// text changes nothing). A name set twice, an unknown name, a value that is not a number
+    /// or one out of range is refused, naming the assignment.
+    pub fn with_assignments(&self, text: &str) -> Result<SearchParams, String> {
+        let mut out = self.clone();
+        let mut seen: Vec<&str> = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let Some((name, value)) = part.split_once(':') else {
+                return Err(format!("'{part}' is not NAME:VALUE"));
+            };
+            let (name, value) = (name.trim(), value.trim());
+            let v: f64 = match value {
+                "true" => 1.0,
+                "false" => 0.0,
+                _ => value
+                    .parse()
+                    .map_err(|_| format!("'{part}': '{value}' is not a number"))?,
+            };
+            if seen.contains(&name) {
+                return Err(format!("'{name}' is set twice"));
+            }
+            seen.push(name);
+            out.set(name, v).map_err(|e| e.to_string())?;
+        }
+        Ok(out)
+    }
+
     /// Set the parameter called `name` to `value` clamped to its range (SPSA's perturbed
     /// values).
     pub fn set_clamped(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
@@ -309,6 +350,37 @@ mod tests {
             ..SearchParams::default()
         };
         assert_eq!(p, want);
+    }
+
+    #[test]
+    fn assignments_set_by_name_and_refuse_mistakes() {
+        let d = SearchParams::default();
+        let p = d
+            .with_assignments(" lmr_divisor:3.5, single_reply_extension:false,probcut_margin:91.6 ")
+            .unwrap();
+        let want = SearchParams {
+            lmr_divisor: 3.5,
+            single_reply_extension: false,
+            probcut_margin: 92,
+            ..SearchParams::default()
+        };
+        assert_eq!(p, want);
+        assert_eq!(d.with_assignments("").unwrap(), d);
+        for bad in [
+            "lmr_divisor",
+            "lmr_divisor:x",
+            "nope:1",
+            "time_max_share:2",
+            "lmr_divisor:2,lmr_divisor:3",
+            "lmr_divisor=2",
+        ] {
+            let e = d.with_assignments(bad).unwrap_err();
+            assert!(!e.is_empty(), "{bad}");
+        }
+        assert!(d
+            .with_assignments("nope:1")
+            .unwrap_err()
+            .contains("lmr_divisor"));
     }
 
     #[test]

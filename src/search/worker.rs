@@ -19,8 +19,22 @@ use crate::search::score::Score;
 use crate::search::time::Budget;
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{Line, SearchControl};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
+
+/// A value on a cache line of its own: the counters every thread writes would otherwise
+/// share a line with what the threads only read (the pointers in `Shared`), and each write
+/// would cost the other cores a miss on that line.
+#[repr(align(64))]
+#[derive(Default)]
+pub struct Padded<T>(pub T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
 
 /// Below this 40-move count, the count cannot matter within one search (see module docs).
 const QUIET_COUNT_EXACT_FROM: u16 = (FORTY_MOVE_PLIES as usize - MAX_SEARCH_PLY) as u16;
@@ -118,7 +132,12 @@ pub struct Shared<'a> {
     /// Endgame tables, and the most pieces they cover (0 without them).
     pub egdb: Option<&'a crate::egdb::Egdb>,
     pub egdb_pieces: u32,
-    pub total_nodes: AtomicU64,
+    /// Nodes of all threads, flushed now and then by each.
+    pub total_nodes: Padded<AtomicU64>,
+    /// The deepest single-line iteration any thread has finished. A thread searching no
+    /// deeper gives its iteration up and goes on past it (Lazy SMP: the threads never finish
+    /// the same depth twice, and one that falls behind catches up through the table).
+    pub finished_depth: Padded<AtomicU32>,
     pub budget: Budget,
     pub node_limit: Option<u64>,
     pub max_depth: u32,
@@ -197,6 +216,11 @@ struct Node<'n> {
     key: u64,
     depth: i32,
     ply: usize,
+    /// A move (index into `moves`) the loop passes over: the singular extension's test of
+    /// the other moves. Such a search stores nothing.
+    skip: Option<u8>,
+    /// A move searched one ply deeper (the singular extension).
+    extend: Option<u8>,
 }
 
 pub struct Worker<'a> {
@@ -214,6 +238,13 @@ pub struct Worker<'a> {
     nodes: u64,
     unflushed: u64,
     stopped: bool,
+    /// The iteration being searched.
+    depth_now: u32,
+    /// Whether this thread leaves an iteration that another thread has finished (not the
+    /// main thread of a multi-PV search, whose further lines no other thread searches).
+    may_skip: bool,
+    /// `stopped` was set because another thread finished `depth_now`, not to end the search.
+    overtaken: bool,
     leaf_plies: u64,
     leaves: u64,
     /// The network's accumulators for the leaves (used only when the weights have one).
@@ -246,6 +277,9 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unflushed: 0,
             stopped: false,
+            depth_now: 0,
+            may_skip: id != 0 || shared.multipv == 1,
+            overtaken: false,
             leaf_plies: 0,
             leaves: 0,
             nnue,
@@ -275,15 +309,19 @@ impl<'a> Worker<'a> {
             self.stopped = true;
             return;
         }
+        if self.may_skip && self.shared.finished_depth.load(Ordering::Relaxed) >= self.depth_now {
+            self.stopped = true;
+            self.overtaken = true;
+        }
         if self.id != 0 {
             return;
         }
         let out_of_time =
             !c.is_pondering() && self.shared.budget.past_hard(c.clock_start().elapsed());
         if out_of_time || self.shared.node_limit.is_some_and(|n| total >= n) {
+            // The end of the search, whatever else stopped this iteration.
             self.stopped = true;
-        }
-        if self.stopped {
+            self.overtaken = false;
             c.stop();
         }
     }
@@ -295,14 +333,32 @@ impl<'a> Worker<'a> {
         // Only the main thread searches several lines.
         let multipv = if self.id == 0 { self.shared.multipv } else { 1 };
         for depth in 1..=self.shared.max_depth {
-            // Lazy SMP: every other helper thread skips every other depth, so the threads
-            // spread over two depths at once.
+            // 0. Lazy SMP: a depth another thread has finished is not searched again; the
+            //    thread takes over the deepest result so far instead (below). Every other
+            //    helper thread also skips every other depth, so the threads spread over two
+            //    depths at once.
+            if self.may_skip && depth <= self.shared.finished_depth.load(Ordering::Relaxed) {
+                if self.take_over(&mut result, &mut score, report) {
+                    break;
+                }
+                continue;
+            }
             if self.id % 2 == 1 && depth > 2 && depth % 2 == 1 && depth < self.shared.max_depth {
                 continue;
             }
+            self.depth_now = depth;
             let (lp, lv) = (self.leaf_plies, self.leaves);
             // 1. The best line, as in the single-line search.
             score = self.aspiration(depth, score);
+            if self.stopped && self.overtaken && !self.shared.control.is_stopped() {
+                // Another thread finished this depth first: go on past it.
+                self.stopped = false;
+                self.overtaken = false;
+                if self.take_over(&mut result, &mut score, report) {
+                    break;
+                }
+                continue;
+            }
             if self.stopped {
                 break;
             }
@@ -355,6 +411,11 @@ impl<'a> Worker<'a> {
             if let Ok(mut all) = self.shared.results.lock() {
                 all[self.id] = Some(r.clone());
             }
+            if multipv == 1 {
+                self.shared
+                    .finished_depth
+                    .fetch_max(depth, Ordering::Relaxed);
+            }
             self.stats.depths.push(depth);
             if self.id == 0 {
                 self.flush();
@@ -380,6 +441,36 @@ impl<'a> Worker<'a> {
             c.stop();
         }
         result
+    }
+
+    /// Another thread has finished an iteration this one has not: take the deepest result of
+    /// any thread as this thread's last iteration (its score centres the next aspiration
+    /// window). The main thread reports it, as if it had searched it, and its clock decides
+    /// whether the search goes on: true to stop.
+    fn take_over(
+        &mut self,
+        result: &mut Option<ThreadResult>,
+        score: &mut Score,
+        report: &mut dyn FnMut(&ThreadResult),
+    ) -> bool {
+        let best = match self.shared.results.lock() {
+            Ok(all) => pick_best(&all),
+            Err(_) => None,
+        };
+        let Some(best) = best else {
+            return false;
+        };
+        if result.as_ref().is_some_and(|r| r.depth >= best.depth) {
+            return false;
+        }
+        *score = best.score;
+        let (depth, s) = (best.depth, best.score);
+        if self.id == 0 {
+            self.flush();
+            report(&best);
+        }
+        *result = Some(best);
+        self.id == 0 && self.should_stop_after_iteration(depth, s)
     }
 
     /// One root search to `depth` in an aspiration window around `last` (the score of the
@@ -514,7 +605,7 @@ impl<'a> Worker<'a> {
         let in_tables = ply > 0 && pos.occupied().count() <= self.shared.egdb_pieces;
         let horizon = depth <= 0 || ply >= MAX_SEARCH_PLY;
         if horizon && !in_tables {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, p.qsearch_threat);
         }
 
         // 5. Transposition table probe, before the tables: far cheaper than a table probe,
@@ -560,7 +651,7 @@ impl<'a> Worker<'a> {
             }
             // 5c. The horizon for a covered position with a capture pending.
             if horizon {
-                return self.qsearch(pos, alpha, beta, ply);
+                return self.qsearch(pos, alpha, beta, ply, p.qsearch_threat);
             }
         }
 
@@ -579,6 +670,8 @@ impl<'a> Worker<'a> {
             key,
             depth,
             ply,
+            skip: None,
+            extend: None,
         };
 
         // 7. ProbCut: a shallower search that clears beta by a margin predicts a cut-off.
@@ -589,7 +682,7 @@ impl<'a> Worker<'a> {
             if !rbeta.is_decisive() {
                 let reduced = depth - p.probcut_reduction;
                 let s = if reduced <= 0 {
-                    self.qsearch(pos, rbeta - 1, rbeta, ply)
+                    self.qsearch(pos, rbeta - 1, rbeta, ply, p.qsearch_threat)
                 } else {
                     self.search_moves(
                         Node {
@@ -609,12 +702,49 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // 8. Extensions: a forced move costs no depth.
+        // 8. Extensions: a forced move costs no depth; at a principal-variation node, a
+        //    table move that alone holds the table's score is searched a ply deeper
+        //    (singular: the other moves, searched half as deep, all fall short of it).
+        let mut extend = None;
         if moves.len() == 1 && p.single_reply_extension {
             depth += 1;
+        } else if pv_node && ply > 0 && p.singular_min_depth > 0 && depth >= p.singular_min_depth {
+            if let (Some(e), Some(h)) = (entry, node.hash_index) {
+                let ts = e.score.from_tt(ply as i32);
+                if (h as usize) < moves.len()
+                    && e.bound != Bound::Upper
+                    && e.depth < TABLE_DEPTH
+                    && e.depth >= depth - p.singular_depth_slack
+                    && !ts.is_decisive()
+                {
+                    let sbeta = ts - p.singular_margin;
+                    let test = Node {
+                        depth: (depth - 1) / 2,
+                        skip: Some(h),
+                        ..node
+                    };
+                    let s = self.search_moves(test, sbeta - 1, sbeta);
+                    if self.stopped {
+                        return Score::ZERO;
+                    }
+                    // The test's line is not this node's.
+                    self.pv[ply].clear();
+                    if s < sbeta {
+                        extend = Some(h);
+                    }
+                }
+            }
         }
 
-        self.search_moves(Node { depth, ..node }, alpha, beta)
+        self.search_moves(
+            Node {
+                depth,
+                extend,
+                ..node
+            },
+            alpha,
+            beta,
+        )
     }
 
     /// 9-11. The move loop: ordering, late-move reductions, PVS, and the table store.
@@ -627,6 +757,8 @@ impl<'a> Worker<'a> {
             key,
             depth,
             ply,
+            skip,
+            extend,
         } = node;
         let p = self.shared.params;
         let pv_node = beta.0 - alpha.0 > 1;
@@ -649,9 +781,11 @@ impl<'a> Worker<'a> {
             pick_next(&mut order, i);
             let idx = order[i].0 as usize;
             let mv = moves[idx];
-            if excluding && self.excluded.contains(&mv) {
+            if excluding && self.excluded.contains(&mv) || skip == Some(idx as u8) {
                 continue;
             }
+            // The child's depth: one less, or as deep for an extended move.
+            let next = depth - 1 + i32::from(extend == Some(idx as u8));
             let n = searched;
             searched += 1;
             let child = pos.play(&mv);
@@ -673,22 +807,14 @@ impl<'a> Worker<'a> {
             // 10. Principal variation search.
             let mut score;
             if n == 0 {
-                score = -self.search(&child, child_counts, -beta, -alpha, depth - 1, ply + 1);
+                score = -self.search(&child, child_counts, -beta, -alpha, next, ply + 1);
             } else {
-                score = -self.search(
-                    &child,
-                    child_counts,
-                    -alpha - 1,
-                    -alpha,
-                    depth - 1 - r,
-                    ply + 1,
-                );
+                score = -self.search(&child, child_counts, -alpha - 1, -alpha, next - r, ply + 1);
                 if score > alpha && r > 0 {
-                    score =
-                        -self.search(&child, child_counts, -alpha - 1, -alpha, depth - 1, ply + 1);
+                    score = -self.search(&child, child_counts, -alpha - 1, -alpha, next, ply + 1);
                 }
                 if score > alpha && score < beta && pv_node {
-                    score = -self.search(&child, child_counts, -beta, -alpha, depth - 1, ply + 1);
+                    score = -self.search(&child, child_counts, -beta, -alpha, next, ply + 1);
                 }
             }
             if self.stopped {
@@ -712,8 +838,9 @@ impl<'a> Worker<'a> {
         }
         self.keys.pop();
 
-        // 11. Store the result (not in a search for a further multi-PV line: see `iterate`).
-        if !self.excluded.is_empty() {
+        // 11. Store the result (not in a search for a further multi-PV line, see `iterate`,
+        //     nor in the singular extension's test, which leaves a move out).
+        if !self.excluded.is_empty() || skip.is_some() {
             return best;
         }
         let bound = if best >= beta {
@@ -744,8 +871,18 @@ impl<'a> Worker<'a> {
     }
 
     /// Quiescence: captures are forced, so while the side to move can capture every capture
-    /// is searched (no standing pat); otherwise the position is quiet and is evaluated.
-    fn qsearch(&mut self, pos: &Position, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    /// is searched (no standing pat); otherwise the position is quiet and is evaluated. With
+    /// `threat` (`SearchParams::qsearch_threat`, spent once per line), a quiet position in
+    /// which the other side threatens a capture is searched one ply further instead, over
+    /// every move: the evaluation cannot see whether the threat can be met.
+    fn qsearch(
+        &mut self,
+        pos: &Position,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        threat: bool,
+    ) -> Score {
         self.visit();
         self.pv[ply].clear();
         if self.stopped {
@@ -756,6 +893,10 @@ impl<'a> Worker<'a> {
         if captures.is_empty() || ply >= MAX_PLY {
             if captures.is_empty() && !movegen::has_quiet_move(pos) {
                 return Score::loss_in(ply as i32);
+            }
+            if threat && captures.is_empty() && ply + 1 < MAX_PLY && movegen::threatens_capture(pos)
+            {
+                return self.threat_search(pos, alpha, beta, ply);
             }
             self.leaves += 1;
             self.leaf_plies += ply as u64;
@@ -770,7 +911,7 @@ impl<'a> Worker<'a> {
         for i in 0..order.len() {
             pick_next(&mut order, i);
             let mv = captures[order[i].0 as usize];
-            let score = -self.qsearch(&pos.play(&mv), -beta, -alpha, ply + 1);
+            let score = -self.qsearch(&pos.play(&mv), -beta, -alpha, ply + 1, threat);
             if self.stopped {
                 return Score::ZERO;
             }
@@ -779,6 +920,39 @@ impl<'a> Worker<'a> {
                 if score > alpha {
                     alpha = score;
                     self.set_pv(ply, mv);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+impl Worker<'_> {
+    /// The quiescence's one-ply look at a quiet position under a threatened capture: every
+    /// (quiet) move, each answered by the capture search without another such look.
+    fn threat_search(
+        &mut self,
+        pos: &Position,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        let mut moves = MoveList::new();
+        movegen::generate_quiet(pos, &mut moves);
+        let mut best = -Score::INFINITE;
+        for mv in moves.iter() {
+            let score = -self.qsearch(&pos.play(mv), -beta, -alpha, ply + 1, false);
+            if self.stopped {
+                return Score::ZERO;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, *mv);
                     if alpha >= beta {
                         break;
                     }
