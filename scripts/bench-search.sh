@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Search speed. 1) `poolshark bench` nodes per second on one thread, median of RUNS runs.
-# 2) Time to reach a fixed depth from the start position and two middlegames with 1 and 2
-# threads (and more if THREADS says so), median of RUNS runs, and the speed-up against one
-# thread measured in the same run.
+# 2) Time to reach a fixed depth on the bench positions with 1 and 2 threads (and more if
+# THREADS says so), median of RUNS runs, and the speed-up against one thread measured in the
+# same run.
 # Usage: scripts/bench-search.sh [runs] [depth]     env: THREADS="1 2 4 8"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=target/release/poolshark
 RUNS=${1:-5}
-DEPTH=${2:-18}
+DEPTH=${2:-16}
 THREADS=${THREADS:-"1 2"}
 [ -x "$BIN" ] || cargo build --release
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -21,19 +21,14 @@ for _ in $(seq "$RUNS"); do
 done
 echo "bench nodes=$nodes nps_runs=${nps[*]} median_nps=$(printf '%s\n' "${nps[@]}" | median)"
 
-FENS=("startpos"
-      "B:W13,22,24,27,28,29,30,31:B1,2,4,6,8,9,11,16"
-      "B:W12,21,22,23,24,27,28,29,30,31:B3,4,5,7,10,11,14")
+# Time to depth on the bench positions: `bench --depth DEPTH --threads T` searches all 18
+# to the depth (a position ends when any thread finishes it), and its time is nodes / nps.
 base=""
 for t in $THREADS; do
   times=()
   for _ in $(seq "$RUNS"); do
-    start=$(date +%s.%N)
-    for fen in "${FENS[@]}"; do
-      "$BIN" analyze --fen "$fen" --depth "$DEPTH" --threads "$t" --hash 64 >/dev/null
-    done
-    end=$(date +%s.%N)
-    times+=("$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f", b - a}')")
+    line=$("$BIN" bench --depth "$DEPTH" --threads "$t" --hash 64 2>/dev/null | tail -n 1)
+    times+=("$(echo "$line" | awk '{printf "%.3f", $2 / $4}')")
   done
   med=$(printf '%s\n' "${times[@]}" | median)
   [ -z "$base" ] && base=$med

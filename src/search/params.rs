@@ -240,6 +240,18 @@ search_params! {
     time_hard_factor: u32 = 3, range 1 ..= 10, step 1;
     /// ...and the soft limit (no new iteration past it) as a share of the planned time.
     time_soft_share: f64 = 0.6, range 0.0 ..= 1.0, step 0.05;
+    /// On a clock, the soft limit follows the best move's stability (after Scan,
+    /// `time::Stability`): times `time_stable_factor` for each iteration that keeps the best
+    /// move...
+    time_stability: bool = false, range 0 ..= 1, step 1;
+    /// ...(that factor)...
+    time_stable_factor: f64 = 0.9, range 0.5 ..= 1.0, step 0.02;
+    /// ...and times this for each that changes it...
+    time_unstable_factor: f64 = 1.2, range 1.0 ..= 3.0, step 0.05;
+    /// ...no smaller than this...
+    time_stability_min: f64 = 0.5, range 0.1 ..= 1.0, step 0.05;
+    /// ...and no larger than this (the hard limit caps the soft one anyway).
+    time_stability_max: f64 = 2.0, range 1.0 ..= 5.0, step 0.1;
 }
 
 impl SearchParams {

@@ -16,7 +16,7 @@ use crate::eval::{evaluate, nnue, Weights};
 use crate::search::ordering::{pick_next, Heuristics, Ordered};
 use crate::search::params::{SearchParams, MAX_PLY, MAX_SEARCH_PLY, PLY_SLOTS};
 use crate::search::score::Score;
-use crate::search::time::Budget;
+use crate::search::time::{Budget, Stability};
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{Line, SearchControl};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -245,6 +245,9 @@ pub struct Worker<'a> {
     may_skip: bool,
     /// `stopped` was set because another thread finished `depth_now`, not to end the search.
     overtaken: bool,
+    /// The best move's stability over the iterations, and the last best move (main thread).
+    stability: Stability,
+    last_best: Option<Move>,
     leaf_plies: u64,
     leaves: u64,
     /// The network's accumulators for the leaves (used only when the weights have one).
@@ -280,6 +283,8 @@ impl<'a> Worker<'a> {
             depth_now: 0,
             may_skip: id != 0 || shared.multipv == 1,
             overtaken: false,
+            stability: Stability::default(),
+            last_best: None,
             leaf_plies: 0,
             leaves: 0,
             nnue,
@@ -421,8 +426,9 @@ impl<'a> Worker<'a> {
                 self.flush();
                 report(&r);
             }
+            let stop = self.id == 0 && self.iteration_done(depth, score, &r.pv);
             result = Some(r);
-            if self.id == 0 && self.should_stop_after_iteration(depth, score) {
+            if stop {
                 break;
             }
         }
@@ -464,13 +470,13 @@ impl<'a> Worker<'a> {
             return false;
         }
         *score = best.score;
-        let (depth, s) = (best.depth, best.score);
-        if self.id == 0 {
+        let stop = self.id == 0 && {
             self.flush();
             report(&best);
-        }
+            self.iteration_done(best.depth, best.score, &best.pv)
+        };
         *result = Some(best);
-        self.id == 0 && self.should_stop_after_iteration(depth, s)
+        stop
     }
 
     /// One root search to `depth` in an aspiration window around `last` (the score of the
@@ -512,6 +518,18 @@ impl<'a> Worker<'a> {
         self.unflushed = 0;
     }
 
+    /// The main thread's checks after an iteration whose line is `pv`: the best move's
+    /// stability, then whether to stop (`should_stop_after_iteration`).
+    fn iteration_done(&mut self, depth: u32, score: Score, pv: &[Move]) -> bool {
+        let best = pv.first().copied();
+        if self.last_best.is_some() {
+            self.stability
+                .update(best != self.last_best, self.shared.params);
+        }
+        self.last_best = best;
+        self.should_stop_after_iteration(depth, score)
+    }
+
     fn should_stop_after_iteration(&self, depth: u32, score: Score) -> bool {
         let c = self.shared.control;
         if c.is_stopped() {
@@ -524,7 +542,14 @@ impl<'a> Worker<'a> {
         if !self.shared.analyze && score.is_decisive() && depth as i32 > score.plies_to_end() + 2 {
             return true;
         }
-        self.shared.budget.past_soft(c.clock_start().elapsed())
+        let elapsed = c.clock_start().elapsed();
+        if self.shared.params.time_stability {
+            self.shared
+                .budget
+                .past_soft_scaled(elapsed, self.stability.factor())
+        } else {
+            self.shared.budget.past_soft(elapsed)
+        }
     }
 
     /// `mv` is the new best move at `ply`: the line there becomes `mv`, then the child's line.
