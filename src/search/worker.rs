@@ -903,7 +903,7 @@ impl<'a> Worker<'a> {
     fn qsearch(
         &mut self,
         pos: &Position,
-        mut alpha: Score,
+        alpha: Score,
         beta: Score,
         ply: usize,
         threat: bool,
@@ -932,10 +932,39 @@ impl<'a> Worker<'a> {
             .enumerate()
             .map(|(i, m)| (i as u8, m.captured.count() as i32))
             .collect();
+        let mut i = 0;
+        let next = || {
+            (i < order.len()).then(|| {
+                pick_next(&mut order, i);
+                i += 1;
+                captures[order[i - 1].0 as usize]
+            })
+        };
+        self.qsearch_moves(pos, next, alpha, beta, ply, threat)
+    }
+
+    /// The quiescence's one-ply look at a quiet position under a threatened capture: every
+    /// (quiet) move, each answered by the capture search without another such look.
+    fn threat_search(&mut self, pos: &Position, alpha: Score, beta: Score, ply: usize) -> Score {
+        let mut moves = MoveList::new();
+        movegen::generate_quiet(pos, &mut moves);
+        let mut it = moves.iter().copied();
+        self.qsearch_moves(pos, || it.next(), alpha, beta, ply, false)
+    }
+
+    /// The quiescence's move loop: the moves `next` gives, in that order, each answered by
+    /// the capture search (`threat` passed on), to the first cut-off.
+    fn qsearch_moves(
+        &mut self,
+        pos: &Position,
+        mut next: impl FnMut() -> Option<Move>,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        threat: bool,
+    ) -> Score {
         let mut best = -Score::INFINITE;
-        for i in 0..order.len() {
-            pick_next(&mut order, i);
-            let mv = captures[order[i].0 as usize];
+        while let Some(mv) = next() {
             let score = -self.qsearch(&pos.play(&mv), -beta, -alpha, ply + 1, threat);
             if self.stopped {
                 return Score::ZERO;
@@ -945,39 +974,6 @@ impl<'a> Worker<'a> {
                 if score > alpha {
                     alpha = score;
                     self.set_pv(ply, mv);
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
-}
-
-impl Worker<'_> {
-    /// The quiescence's one-ply look at a quiet position under a threatened capture: every
-    /// (quiet) move, each answered by the capture search without another such look.
-    fn threat_search(
-        &mut self,
-        pos: &Position,
-        mut alpha: Score,
-        beta: Score,
-        ply: usize,
-    ) -> Score {
-        let mut moves = MoveList::new();
-        movegen::generate_quiet(pos, &mut moves);
-        let mut best = -Score::INFINITE;
-        for mv in moves.iter() {
-            let score = -self.qsearch(&pos.play(mv), -beta, -alpha, ply + 1, false);
-            if self.stopped {
-                return Score::ZERO;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.set_pv(ply, *mv);
                     if alpha >= beta {
                         break;
                     }

@@ -386,6 +386,16 @@ enum Kind {
     Review,
 }
 
+impl Kind {
+    /// What runs, in thread names and errors: a search (a move or analysis) or a review.
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Move | Kind::Analysis => "search",
+            Kind::Review => "review",
+        }
+    }
+}
+
 /// How to stop what runs: a search, or a review (which stops its current search).
 enum Stopper {
     Search(Arc<SearchControl>),
@@ -614,15 +624,7 @@ impl Connection {
                 let (done_tx, finished) = oneshot::channel();
                 let _ = done_tx.send(Some(mv));
                 let _ = self.tx.send(Event::Done { id, best: Some(mv) });
-                self.search = Some(Search {
-                    id,
-                    kind,
-                    ply: self.session.ply(),
-                    key: self.session.game().position().key(),
-                    control: Stopper::Search(control),
-                    tally: Tally::default(),
-                    finished,
-                });
+                self.record(id, kind, Stopper::Search(control), finished);
                 self.session.thinking = true;
                 return;
             }
@@ -633,46 +635,22 @@ impl Connection {
             Kind::Analysis => self.session.analysis_limits(),
             Kind::Review => unreachable!("a review starts with start_review"),
         };
-        let (done_tx, finished) = oneshot::channel();
-        let engine = Arc::clone(&self.engine);
-        let tx = self.tx.clone();
         let thread_control = Arc::clone(&control);
-        let spawned = std::thread::Builder::new()
-            .name("board-search".into())
-            .stack_size(SEARCH_STACK)
-            .spawn(move || {
-                let root = *game.position();
-                let run = std::panic::AssertUnwindSafe(|| {
-                    let engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-                    let mut on_info = |info: &crate::search::Info| {
-                        let _ = tx.send(Event::Info {
-                            id,
-                            reply: info_reply(&root, info),
-                        });
-                    };
-                    engine
-                        .search(&game, &limits, &thread_control, &mut on_info)
-                        .best
+        let root = *game.position();
+        let started = self.launch(id, kind, Stopper::Search(control), move |engine, tx| {
+            let mut on_info = |info: &crate::search::Info| {
+                let _ = tx.send(Event::Info {
+                    id,
+                    reply: info_reply(&root, info),
                 });
-                let best = std::panic::catch_unwind(run).unwrap_or(None);
-                let _ = tx.send(Event::Done { id, best });
-                let _ = done_tx.send(best);
-            });
-        if let Err(e) = spawned {
-            self.out
-                .push(Reply::error(format!("cannot start a search: {e}")));
-            return;
-        }
-        self.search = Some(Search {
-            id,
-            kind,
-            ply: self.session.ply(),
-            key: self.session.game().position().key(),
-            control: Stopper::Search(control),
-            tally: Tally::default(),
-            finished,
+            };
+            engine
+                .search(&game, &limits, &thread_control, &mut on_info)
+                .best
         });
-        self.session.thinking = kind == Kind::Move;
+        if started {
+            self.session.thinking = kind == Kind::Move;
+        }
     }
 
     /// `review`: the whole game on the board, on its own thread, each position within
@@ -682,36 +660,70 @@ impl Connection {
         let id = self.searches;
         let control = Arc::new(ReviewControl::new());
         let game = self.session.whole_game();
+        let thread_control = Arc::clone(&control);
+        self.launch(
+            id,
+            Kind::Review,
+            Stopper::Review(control),
+            move |engine, tx| {
+                crate::review::review(&game, budget, engine, &thread_control, |ply| {
+                    let report = PlyReport::new(ply);
+                    let _ = tx.send(Event::Ply { id, report });
+                });
+                None
+            },
+        );
+    }
+
+    /// Run `work` (a search or a review, numbered `id`) on its own thread with the board's
+    /// engine, and make it the running search. Its end, a panic included, comes as
+    /// `Event::Done` with the move `work` found. False, with an error reply, if no thread
+    /// could be had.
+    fn launch(
+        &mut self,
+        id: u64,
+        kind: Kind,
+        control: Stopper,
+        work: impl FnOnce(&Engine, &mpsc::UnboundedSender<Event>) -> Option<Move> + Send + 'static,
+    ) -> bool {
         let (done_tx, finished) = oneshot::channel();
         let engine = Arc::clone(&self.engine);
         let tx = self.tx.clone();
-        let thread_control = Arc::clone(&control);
         let spawned = std::thread::Builder::new()
-            .name("board-review".into())
+            .name(format!("board-{}", kind.name()))
             .stack_size(SEARCH_STACK)
             .spawn(move || {
                 let run = std::panic::AssertUnwindSafe(|| {
                     let engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-                    crate::review::review(&game, budget, &engine, &thread_control, |ply| {
-                        let report = PlyReport::new(ply);
-                        let _ = tx.send(Event::Ply { id, report });
-                    });
+                    work(&engine, &tx)
                 });
-                let _ = std::panic::catch_unwind(run);
-                let _ = tx.send(Event::Done { id, best: None });
-                let _ = done_tx.send(None);
+                let best = std::panic::catch_unwind(run).unwrap_or(None);
+                let _ = tx.send(Event::Done { id, best });
+                let _ = done_tx.send(best);
             });
         if let Err(e) = spawned {
             self.out
-                .push(Reply::error(format!("cannot start a review: {e}")));
-            return;
+                .push(Reply::error(format!("cannot start a {}: {e}", kind.name())));
+            return false;
         }
+        self.record(id, kind, control, finished);
+        true
+    }
+
+    /// Make search `id` the running one, for the position shown.
+    fn record(
+        &mut self,
+        id: u64,
+        kind: Kind,
+        control: Stopper,
+        finished: oneshot::Receiver<Option<Move>>,
+    ) {
         self.search = Some(Search {
             id,
-            kind: Kind::Review,
+            kind,
             ply: self.session.ply(),
             key: self.session.game().position().key(),
-            control: Stopper::Review(control),
+            control,
             tally: Tally::default(),
             finished,
         });
