@@ -472,13 +472,18 @@ mod tests {
     /// Positions from random games with targets that are exactly the probabilities under
     /// `truth`: the best fit reproduces them.
     fn synthetic(truth: &[f32], k: f64, n: usize, seed: u64) -> Data {
-        let mut d: Data = Data::default();
+        synthetic_of::<Small>(truth, k, n, seed)
+    }
+
+    /// `synthetic` for any model.
+    fn synthetic_of<M: Model>(truth: &[f32], k: f64, n: usize, seed: u64) -> Data<M> {
+        let mut d = Data::<M>::default();
         for pos in RandomPositions::new(seed, 150).take(n) {
             if pos.men().is_empty() {
                 continue;
             }
-            let f = pattern::features(&pos);
-            let t = sigmoid(k * pattern::raw_score(truth, &f) as f64) as f32;
+            let f = M::features(&pos);
+            let t = sigmoid(k * M::raw_score(truth, &f) as f64) as f32;
             d.samples.push(Sample {
                 f,
                 result: t,
@@ -489,6 +494,88 @@ mod tests {
             });
         }
         d
+    }
+
+    /// The big patterns fit as the small ones do: the loss falls, and a value planted for
+    /// a common window state, and one for a king's square, come back as their effect on
+    /// positions the fit never saw.
+    #[test]
+    fn the_big_fit_lowers_the_loss_and_recovers_a_planted_weight() {
+        use crate::eval::big_pattern::{self as big, king_at, table_at};
+        let base = Big::start();
+        let k = 0.01;
+        let d = synthetic_of::<Big>(&base, k, 20_000, 3);
+        // The most common state of a window, short of the empty one and of any that half the
+        // positions are in.
+        let mut counts = std::collections::HashMap::new();
+        for s in &d.samples {
+            for (w, &i) in s.f.indices.iter().enumerate() {
+                *counts.entry((w, i)).or_insert(0usize) += 1;
+            }
+        }
+        let n = d.len();
+        let (&(window, state), &count) = counts
+            .iter()
+            .filter(|(&(_, i), &c)| i != 0 && c > n / 50 && c < n / 2)
+            .max_by_key(|(key, &c)| (c, std::cmp::Reverse(**key)))
+            .expect("a common state");
+        let mut truth = base.clone();
+        truth[table_at(0, window, state as usize)] = 80.0;
+        truth[table_at(1, window, state as usize)] = 80.0;
+        // An own king on square 2 (index 1), in both phases.
+        truth[king_at(0, 0, 1)] = 60.0;
+        truth[king_at(1, 0, 1)] = 60.0;
+        let d = synthetic_of::<Big>(&truth, k, 20_000, 3);
+        // Few, large steps: each costs a pass over the 10.6 million weights.
+        let cfg = LearnConfig {
+            epochs: 12,
+            learning_rate: 3.0,
+            batch: 2048,
+            l2: 0.0,
+            seed: 1,
+            k,
+        };
+        let mut st = State::new(base.clone());
+        let mut losses = vec![loss(&d, &st.w, k)];
+        for _ in 0..cfg.epochs {
+            epoch(&d, &cfg, &mut st, &mut |_| {});
+            losses.push(loss(&d, &st.w, k));
+        }
+        assert!(losses.last().unwrap() < &(losses[0] / 10.0), "{losses:?}");
+        let rises = losses.windows(2).filter(|p| p[1] > p[0] * 1.05).count();
+        assert!(rises <= 2, "{losses:?}");
+        let fresh = synthetic_of::<Big>(&truth, k, 4000, 99);
+        let (mut err, mut with, mut n_with, mut king, mut n_king) = (0f32, 0f32, 0, 0f32, 0);
+        for s in &fresh.samples {
+            let learned = big::raw_score(&st.w, &s.f);
+            err += (learned - big::raw_score(&truth, &s.f)).abs();
+            let gain = learned - big::raw_score(&base, &s.f);
+            if s.f.indices[window] == state {
+                with += gain;
+                n_with += 1;
+            }
+            if s.f.own_kings.contains(crate::core::Square::new(1)) {
+                king += gain
+                    - if s.f.indices[window] == state {
+                        80.0
+                    } else {
+                        0.0
+                    };
+                n_king += 1;
+            }
+        }
+        let err = err / fresh.len() as f32;
+        assert!(err < 10.0, "mean error {err}");
+        let with = with / n_with.max(1) as f32;
+        assert!(
+            n_with > 100 && (with - 80.0).abs() < 15.0,
+            "planted 80 (window {window}, state {state}, {count} of {n}), got {with} over {n_with}"
+        );
+        let king = king / n_king.max(1) as f32;
+        assert!(
+            n_king > 20 && (king - 60.0).abs() < 20.0,
+            "planted 60 for a king on 2, got {king} over {n_king}"
+        );
     }
 
     /// The loss falls epoch by epoch, and a weight planted in the data is found: a large
