@@ -25,7 +25,8 @@ const MIB: u64 = 1 << 20;
 /// What a file holds, which sets how large it may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// An evaluation weights file (`tuning/weights.txt`, about 1 KiB).
+    /// An evaluation weights file (`tuning/weights.txt`, about 1 KiB; a big pattern file,
+    /// `eval::big_pattern_file`, 21 MB).
     Weights,
     /// A match openings file, one FEN a line (the built-in one is 11 KiB).
     Openings,
@@ -35,7 +36,8 @@ pub enum Kind {
     TuneData,
     /// One group of an endgame table (the largest 6-piece group is 250 MB, 7-piece 2.8 GB).
     Egdb,
-    /// A pattern trainer's checkpoint (`tune::learn`, about 4 MiB).
+    /// A pattern trainer's checkpoint (`tune::learn`, about 4 MiB; 128 MB for the big
+    /// patterns).
     Checkpoint,
 }
 
@@ -44,12 +46,12 @@ impl Kind {
     /// above any real file, and far below what would exhaust memory.
     pub const fn limit(self) -> u64 {
         match self {
-            Kind::Weights => 4 * MIB,
+            Kind::Weights => 64 * MIB,
             Kind::Openings => 16 * MIB,
             Kind::Book => 64 * MIB,
             Kind::TuneData => 1024 * MIB,
             Kind::Egdb => 16 * 1024 * MIB,
-            Kind::Checkpoint => 64 * MIB,
+            Kind::Checkpoint => 512 * MIB,
         }
     }
 
@@ -472,7 +474,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             format!(
-                "{}: larger than 4 MiB, the limit for a weights file",
+                "{}: larger than 64 MiB, the limit for a weights file",
                 path.display()
             )
         );

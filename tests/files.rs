@@ -123,7 +123,7 @@ fn endless_and_special_input_files_are_refused_with_status_2() {
     let (code, _, err) = run_capped(&["bench", "--weights", big.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("larger than 4 MiB, the limit for a weights file"),
+        err.contains("larger than 64 MiB, the limit for a weights file"),
         "{err}"
     );
     assert!(!out.exists());

@@ -357,3 +357,72 @@ fn learn_writes_a_network_that_plays_and_resumes() {
     assert!(stdout.contains("bestmove"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--model big-patterns` writes a big pattern file that plays through `--weights`, resumes
+/// from its checkpoint, is not taken as a small pattern `--start`, and a truncated one is
+/// refused with the reason.
+#[test]
+fn learn_writes_big_patterns_that_play_and_resume() {
+    let dir = scratch_dir("learn-big");
+    let data = dir.join("data.txt");
+    std::fs::write(&data, include_str!("data/tune-small.txt")).unwrap();
+    let out = dir.join("big.bin");
+    let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let args = [
+        "learn",
+        "--model",
+        "big-patterns",
+        "--data",
+        data_s,
+        "--out",
+        out_s,
+        "--epochs",
+        "2",
+        "--threads",
+        "2",
+    ];
+    let (code, stdout, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.starts_with("positions "), "{stdout}");
+    assert!(err.contains("epoch 2/2 loss "), "{err}");
+    let first = std::fs::read(&out).unwrap();
+    assert!(first.starts_with(b"PSBIGPAT"));
+    assert_eq!(first.len(), 21_257_972);
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("resuming from"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), first);
+
+    let (code, stdout, err) = run(&["analyze", "--depth", "4", "--weights", out_s]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!stdout.is_empty(), "{err}");
+
+    // A big file is not a start for the small patterns.
+    let small = dir.join("small.bin");
+    let (code, _, err) = run(&[
+        "learn",
+        "--data",
+        data_s,
+        "--out",
+        small.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--start",
+        out_s,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a pattern weights file"), "{err}");
+
+    let bad_path = dir.join("bad.bin");
+    std::fs::write(&bad_path, &first[..first.len() - 100]).unwrap();
+    let (code, _, err) = run(&[
+        "analyze",
+        "--depth",
+        "2",
+        "--weights",
+        bad_path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("truncated"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,13 +1,14 @@
-//! `poolshark learn`: fit the pattern evaluation to self-play data (`tune::learn`), with a
-//! progress bar and the losses on stderr, a checkpoint after every epoch, and the weights
-//! file (`eval::pattern_file`) at the end.
+//! `poolshark learn`: fit the pattern evaluation (small or big) or the network to self-play
+//! data (`tune::learn`, `tune::net`), with a progress bar and the losses on stderr, a
+//! checkpoint after every epoch, and the weights file (`eval::pattern_file`,
+//! `eval::big_pattern_file`, `eval::nnue::file`) at the end.
 
 use super::args::{parse_non_negative, parse_positive, parse_unit_interval};
 use super::{input, runtime, CliError};
-use crate::eval::pattern::PatternWeights;
 use crate::eval::pattern_file;
 use crate::files::{self, Kind};
 use crate::tune::learn::{self, checkpoint, Data, LearnConfig, State};
+use crate::tune::pattern_model::{self, Big, Small};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -16,6 +17,10 @@ use std::time::Instant;
 pub enum Model {
     /// The pattern evaluation (`eval::pattern`), written as tuning/patterns.bin is.
     Patterns,
+    /// The big patterns (`eval::big_pattern`): ten windows of 4 rows by 6 files (12 squares,
+    /// men only, 531,441 states each), kings by square in a linear part; a 21 MB file that
+    /// `--weights` loads.
+    BigPatterns,
     /// The network evaluation (`eval::nnue`), written as a network file.
     Network,
 }
@@ -42,8 +47,8 @@ pub struct LearnArgs {
     /// again and it continues from there; a checkpoint from other data or settings is refused.
     #[arg(long)]
     checkpoint: Option<PathBuf>,
-    /// Starting pattern weights (default: the linear part at the hand evaluation's values,
-    /// every table value 0).
+    /// Starting pattern weights, a file of the --model's kind (default: the linear part at
+    /// the hand evaluation's values, every table value 0).
     #[arg(long)]
     start: Option<PathBuf>,
     /// Passes over the data (default: 20 for patterns, 10 for a network).
@@ -95,23 +100,33 @@ impl LearnArgs {
         });
         files::check_output(&ckpt).map_err(|e| input(format!("cannot write {e}")))?;
         let data = data_files(&self.data)?;
-        if self.model == Model::Network {
-            return self.run_network(&data, &ckpt);
+        match self.model {
+            Model::Network => self.run_network(&data, &ckpt),
+            Model::Patterns => self.run_patterns::<Small>(&data, &ckpt),
+            Model::BigPatterns => self.run_patterns::<Big>(&data, &ckpt),
         }
+    }
+
+    /// `--model patterns` or `big-patterns`: load the data, fit, write `--out` and the
+    /// checkpoint after every epoch, and print a summary line.
+    fn run_patterns<M: pattern_model::Model>(
+        &self,
+        data: &[PathBuf],
+        ckpt: &Path,
+    ) -> Result<(), CliError> {
         let start = match &self.start {
-            None => PatternWeights::default(),
+            None => M::start(),
             Some(p) => {
                 let bytes =
                     files::read(p, Kind::Weights).map_err(|e| input(format!("cannot read {e}")))?;
-                pattern_file::parse(&bytes)
-                    .map_err(|e| input(format!("--start {}: {e}", p.display())))?
+                M::parse(&bytes).map_err(|e| input(format!("--start {}: {e}", p.display())))?
             }
         };
         let t0 = Instant::now();
-        let mut all = Data::default();
+        let mut all = Data::<M>::default();
         // Each file's content hash, in order: a checkpoint continues only the same data.
         let mut hashes = Vec::new();
-        for path in &data {
+        for path in data {
             let text = files::read_to_string(path, Kind::TuneData)
                 .map_err(|e| input(format!("cannot read {e}")))?;
             hashes.push(learn::data_hash(&text));
@@ -149,18 +164,18 @@ impl LearnArgs {
         };
         let print = format!(
             "{settings:?} data {hashes:x?} start {:016x} lambda {}",
-            pattern_file::checksum(&pattern_file::write(&start)),
+            pattern_file::checksum(&M::write(&start)),
             self.lambda
         );
         let fp = learn::fingerprint(&print);
-        let mut st = match files::read(&ckpt, Kind::Checkpoint) {
+        let mut st = match files::read(ckpt, Kind::Checkpoint) {
             Ok(b) => {
-                let st = checkpoint::parse(&b, fp)
+                let st = checkpoint::parse(&b, fp, M::PARAMS)
                     .map_err(|e| input(format!("checkpoint {}: {e}", ckpt.display())))?;
                 errln!("resuming from {} after epoch {}", ckpt.display(), st.epoch);
                 st
             }
-            Err(_) if !ckpt.exists() => State::new(&start),
+            Err(_) if !ckpt.exists() => State::new(start),
             Err(e) => return Err(input(format!("cannot read {e}"))),
         };
         errln!(
@@ -189,11 +204,11 @@ impl LearnArgs {
                 train.len() as f64 / secs.max(1e-9),
                 t0.elapsed().as_secs_f64()
             );
-            save(&self.out, &st)?;
-            files::save(&ckpt, &checkpoint::write(fp, &st))
+            save::<M>(&self.out, &st)?;
+            files::save(ckpt, &checkpoint::write(fp, &st))
                 .map_err(|e| runtime(format!("cannot write {e}")))?;
         }
-        save(&self.out, &st)?;
+        save::<M>(&self.out, &st)?;
         let (l, h) = (learn::loss(&train, &st.w, k), learn::loss(&held, &st.w, k));
         outln!(
             "positions {} K {k:.6} loss {l:.6} held-out {h:.6} positions/s {:.0} time {:.1}s out {}",
@@ -212,7 +227,9 @@ impl LearnArgs {
     fn run_network(&self, data: &[PathBuf], ckpt: &Path) -> Result<(), CliError> {
         use crate::tune::net::{self, NetConfig, NetData, NetState};
         if self.start.is_some() || self.l2 != 0.0 {
-            return Err(input("--start and --l2 are for --model patterns"));
+            return Err(input(
+                "--start and --l2 are for --model patterns and big-patterns",
+            ));
         }
         let t0 = Instant::now();
         let mut all = NetData::default();
@@ -372,10 +389,9 @@ fn parse_hidden(s: &str) -> Result<usize, String> {
     Ok(n)
 }
 
-/// Write the weights as they stand to `out`, atomically.
-fn save(out: &Path, st: &State) -> Result<(), CliError> {
-    let w = PatternWeights::from_reals(&st.w);
-    files::save(out, &pattern_file::write(&w)).map_err(|e| runtime(format!("cannot write {e}")))
+/// Write the weights as they stand to `out`, atomically, as `M`'s weights file.
+fn save<M: pattern_model::Model>(out: &Path, st: &State) -> Result<(), CliError> {
+    files::save(out, &M::write(&st.w)).map_err(|e| runtime(format!("cannot write {e}")))
 }
 
 /// The options of `poolshark label`.

@@ -365,7 +365,7 @@ fn load_hand_weights(path: Option<&std::path::Path>) -> Result<Weights, CliError
         return Ok(Weights::default());
     };
     let w = load_weights(Some(p))?;
-    if w.patterns.is_some() {
+    if w.patterns.is_some() || w.big_patterns.is_some() {
         return Err(input(format!(
             "--start {}: a pattern weights file; tune and spsa tune the hand evaluation's weights (a text file such as tuning/weights.txt)",
             p.display()

@@ -1,9 +1,11 @@
 //! The static evaluation: a score for the side to move, in hundredths of a man.
 //!
-//! Three evaluations live here: the learned network (`nnue`), which the engine plays with
+//! Four evaluations live here: the learned network (`nnue`), which the engine plays with
 //! while men are on the board; the learned patterns (`pattern`), which `--weights
-//! tuning/patterns.bin` plays there instead; and the hand evaluation below, which scores
-//! king endings for both and which `--weights tuning/weights.txt` plays everywhere.
+//! tuning/patterns.bin` plays there instead; the big patterns (`big_pattern`), loadable the
+//! same way from a file `learn --model big-patterns` wrote; and the hand evaluation below,
+//! which scores king endings for all of them and which `--weights tuning/weights.txt` plays
+//! everywhere.
 //! `evaluate` picks between them.
 //!
 //! It covers material (a king is worth about three men, and trading down is good when
@@ -18,6 +20,8 @@
 //! `features::Features` counts them, giving the same evaluation as a vector to dot with the
 //! weights, for the tuner.
 
+pub mod big_pattern;
+pub mod big_pattern_file;
 pub mod features;
 pub mod file;
 pub mod nnue;
@@ -187,6 +191,9 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
             return n.evaluate(pos);
         }
         if let Some(p) = &w.patterns {
+            return p.evaluate(pos);
+        }
+        if let Some(p) = &w.big_patterns {
             return p.evaluate(pos);
         }
     }

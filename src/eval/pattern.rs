@@ -197,7 +197,7 @@ pub fn indices(o: &Oriented) -> [u16; WINDOWS] {
 /// Whether the processor has BMI2's `pext` (checked once).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn has_bmi2() -> bool {
+pub(crate) fn has_bmi2() -> bool {
     use std::sync::atomic::{AtomicU8, Ordering};
     // 0: not checked yet, 1: no, 2: yes.
     static BMI2: AtomicU8 = AtomicU8::new(0);
@@ -324,18 +324,18 @@ pub struct PatternFeatures {
 pub fn features(pos: &Position) -> PatternFeatures {
     let o = Oriented::new(pos);
     let pieces = pos.occupied().count().min(FULL as u32) as u8;
-    let mut f = PatternFeatures {
+    PatternFeatures {
         indices: indices(&o),
         pieces,
-        linear: [0; LINEAR_LEN],
-    };
-    linear(&o, &mut f);
-    f
+        linear: linear(&o, pieces),
+    }
 }
 
-/// The linear features of `o` into `f`.
+/// The linear features of `o`, with `pieces` on the board (also the big patterns',
+/// `eval::big_pattern`).
 #[inline(always)]
-fn linear(o: &Oriented, f: &mut PatternFeatures) {
+pub fn linear(o: &Oriented, pieces: u8) -> [i16; LINEAR_LEN] {
+    let mut out = [0; LINEAR_LEN];
     let occ = o.own | o.enemy;
     let side = |own: Bitboard, enemy: Bitboard, c: Color| {
         let men = own & !o.kings;
@@ -372,11 +372,12 @@ fn linear(o: &Oriented, f: &mut PatternFeatures) {
         Linear::LongDiagonal,
     ];
     for (i, term) in per_side.into_iter().enumerate() {
-        f.linear[term as usize] = (a[i] - b[i]) as i16;
+        out[term as usize] = (a[i] - b[i]) as i16;
     }
     let material = (a[0] - b[0]) + 3 * (a[1] - b[1]);
-    f.linear[Linear::TradeDown as usize] = (material.signum() * (FULL - f.pieces as i32)) as i16;
-    f.linear[Linear::Tempo as usize] = 1;
+    out[Linear::TradeDown as usize] = (material.signum() * (FULL - pieces as i32)) as i16;
+    out[Linear::Tempo as usize] = 1;
+    out
 }
 
 /// The learned weights, in stored units (1/SCALE of a hundredth of a man): the linear terms

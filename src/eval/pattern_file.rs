@@ -16,6 +16,9 @@
 //! shape of the evaluation, a truncated or damaged file, or weights that could swamp the
 //! evaluation are all refused rather than played with. `is_pattern_file` tells this format
 //! from the text format of `eval::file` by its first bytes.
+//!
+//! The framing (magic, version, shape words, size, checksum) is `Layout`'s, shared with the
+//! big pattern file (`eval::big_pattern_file`), which differs only in its header and body.
 
 use crate::eval::pattern::{
     PatternWeights, LINEAR, LINEAR_LEN, LINEAR_LIMIT, PATTERN_LIMIT, PHASES, SCALE, STATES, WINDOWS,
@@ -25,15 +28,131 @@ use std::fmt;
 pub const MAGIC: &[u8; 8] = b"PSPATTRN";
 /// 2: the lone-king term is gone (king endings are the hand terms'), 7 linear terms.
 pub const VERSION: u32 = 2;
-const HEADER_LEN: usize = 32;
 const TABLE_LEN: usize = PHASES * WINDOWS * STATES;
+
+/// One binary pattern file kind's framing: a magic, a version, shape words that must match
+/// this build's, then the body and a checksum of everything before it.
+pub struct Layout {
+    /// What the file is called in errors ("pattern weights").
+    pub what: &'static str,
+    pub magic: &'static [u8; 8],
+    pub version: u32,
+    /// The header's shape words after the version, each named for the error.
+    pub shape: &'static [(&'static str, u32)],
+    /// The body's size in bytes (between the header and the checksum).
+    pub body: usize,
+}
+
+impl Layout {
+    /// Where the body starts.
+    pub const fn header_len(&self) -> usize {
+        12 + 4 * self.shape.len()
+    }
+
+    /// The size of every valid file of this layout.
+    pub const fn file_len(&self) -> usize {
+        self.header_len() + self.body + 8
+    }
+
+    /// The magic, the version and the shape: what a file of this layout starts with.
+    pub fn header(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.file_len());
+        out.extend_from_slice(self.magic);
+        out.extend_from_slice(&self.version.to_le_bytes());
+        for (_, v) in self.shape {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out
+    }
+
+    /// Append the checksum of everything in `out`: the file is then whole.
+    pub fn seal(&self, out: &mut Vec<u8>) {
+        debug_assert_eq!(out.len(), self.file_len() - 8);
+        let sum = checksum(out);
+        out.extend_from_slice(&sum.to_le_bytes());
+    }
+
+    /// Check the magic, the version, the shape, the size and the checksum, in this order,
+    /// and name the first thing wrong; the values are then the caller's to read and check.
+    pub fn check(&self, b: &[u8]) -> Result<(), PatternFileError> {
+        let (what, expected_len) = (self.what, self.file_len());
+        if !b.starts_with(self.magic) {
+            return Err(PatternFileError::BadMagic {
+                what,
+                magic: self.magic,
+            });
+        }
+        if b.len() < self.header_len() {
+            return Err(PatternFileError::WrongSize {
+                what,
+                expected: expected_len,
+                found: b.len(),
+            });
+        }
+        let version = u32_at(b, 8);
+        if version != self.version {
+            return Err(PatternFileError::BadVersion {
+                what,
+                found: version,
+                expected: self.version,
+            });
+        }
+        for (i, &(field, expected)) in self.shape.iter().enumerate() {
+            let found = u32_at(b, 12 + 4 * i);
+            if found != expected {
+                return Err(PatternFileError::WrongShape {
+                    field,
+                    expected,
+                    found,
+                });
+            }
+        }
+        if b.len() != expected_len {
+            return Err(PatternFileError::WrongSize {
+                what,
+                expected: expected_len,
+                found: b.len(),
+            });
+        }
+        let (body, tail) = b.split_at(expected_len - 8);
+        let found = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
+        let expected = checksum(body);
+        if found != expected {
+            return Err(PatternFileError::BadChecksum { expected, found });
+        }
+        Ok(())
+    }
+}
+
+/// The small patterns' layout.
+pub const LAYOUT: Layout = Layout {
+    what: "pattern weights",
+    magic: MAGIC,
+    version: VERSION,
+    shape: &[
+        ("windows", WINDOWS as u32),
+        ("states per window", STATES as u32),
+        ("phases", PHASES as u32),
+        ("linear terms", LINEAR_LEN as u32),
+        ("scale", SCALE as u32),
+    ],
+    body: 4 * LINEAR_LEN + 2 * TABLE_LEN,
+};
+const HEADER_LEN: usize = LAYOUT.header_len();
 /// The size of every valid file of this version.
-pub const FILE_LEN: usize = HEADER_LEN + 4 * LINEAR_LEN + 2 * TABLE_LEN + 8;
+pub const FILE_LEN: usize = LAYOUT.file_len();
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PatternFileError {
-    BadMagic,
-    BadVersion(u32),
+    BadMagic {
+        what: &'static str,
+        magic: &'static [u8; 8],
+    },
+    BadVersion {
+        what: &'static str,
+        found: u32,
+        expected: u32,
+    },
     /// The header's shape (windows, states, phases, linear terms, scale) is not this build's.
     WrongShape {
         field: &'static str,
@@ -41,6 +160,7 @@ pub enum PatternFileError {
         found: u32,
     },
     WrongSize {
+        what: &'static str,
         expected: usize,
         found: usize,
     },
@@ -58,22 +178,30 @@ pub enum PatternFileError {
 impl fmt::Display for PatternFileError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            PatternFileError::BadMagic => write!(
+            PatternFileError::BadMagic { what, magic } => write!(
                 f,
-                "not a pattern weights file (it does not start with {:?})",
-                std::str::from_utf8(MAGIC).unwrap_or_default()
+                "not a {what} file (it does not start with {:?})",
+                std::str::from_utf8(*magic).unwrap_or_default()
             ),
-            PatternFileError::BadVersion(v) => {
-                write!(f, "pattern weights version {v}, this build reads {VERSION}")
+            PatternFileError::BadVersion {
+                what,
+                found,
+                expected,
+            } => {
+                write!(f, "{what} version {found}, this build reads {expected}")
             }
             PatternFileError::WrongShape {
                 field,
                 expected,
                 found,
             } => write!(f, "{field} is {found}, this build has {expected}"),
-            PatternFileError::WrongSize { expected, found } => write!(
+            PatternFileError::WrongSize {
+                what,
+                expected,
+                found,
+            } => write!(
                 f,
-                "{found} bytes, a pattern weights file has {expected} (truncated or padded?)"
+                "{found} bytes, a {what} file has {expected} (truncated or padded?)"
             ),
             PatternFileError::BadChecksum { expected, found } => write!(
                 f,
@@ -103,79 +231,38 @@ pub fn is_pattern_file(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-fn shape() -> [(&'static str, u32); 5] {
-    [
-        ("windows", WINDOWS as u32),
-        ("states per window", STATES as u32),
-        ("phases", PHASES as u32),
-        ("linear terms", LINEAR_LEN as u32),
-        ("scale", SCALE as u32),
-    ]
-}
-
 /// The file's bytes.
 pub fn write(w: &PatternWeights) -> Vec<u8> {
-    let mut out = Vec::with_capacity(FILE_LEN);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    for (_, v) in shape() {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    for x in w.linear {
-        out.extend_from_slice(&x.to_le_bytes());
-    }
-    for x in &w.tables {
-        out.extend_from_slice(&x.to_le_bytes());
-    }
-    let sum = checksum(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
+    let mut out = LAYOUT.header();
+    write_linear(&mut out, &w.linear);
+    write_table(&mut out, &w.tables);
+    LAYOUT.seal(&mut out);
     out
+}
+
+/// Append linear weights, i32 each.
+pub fn write_linear(out: &mut Vec<u8>, linear: &[i32]) {
+    for x in linear {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+}
+
+/// Append table values, i16 each.
+pub fn write_table(out: &mut Vec<u8>, table: &[i16]) {
+    for x in table {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
 }
 
-/// Read the file's bytes (see the module notes for what is checked).
-pub fn parse(b: &[u8]) -> Result<PatternWeights, PatternFileError> {
-    if !is_pattern_file(b) {
-        return Err(PatternFileError::BadMagic);
-    }
-    if b.len() < HEADER_LEN {
-        return Err(PatternFileError::WrongSize {
-            expected: FILE_LEN,
-            found: b.len(),
-        });
-    }
-    let version = u32_at(b, 8);
-    if version != VERSION {
-        return Err(PatternFileError::BadVersion(version));
-    }
-    for (i, (field, expected)) in shape().into_iter().enumerate() {
-        let found = u32_at(b, 12 + 4 * i);
-        if found != expected {
-            return Err(PatternFileError::WrongShape {
-                field,
-                expected,
-                found,
-            });
-        }
-    }
-    if b.len() != FILE_LEN {
-        return Err(PatternFileError::WrongSize {
-            expected: FILE_LEN,
-            found: b.len(),
-        });
-    }
-    let (body, tail) = b.split_at(FILE_LEN - 8);
-    let found = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
-    let expected = checksum(body);
-    if found != expected {
-        return Err(PatternFileError::BadChecksum { expected, found });
-    }
-    let mut w = PatternWeights::default();
-    for (i, x) in w.linear.iter_mut().enumerate() {
-        let v = u32_at(b, HEADER_LEN + 4 * i) as i32;
+/// Read the linear weights at `at` into `out`, each within `LINEAR_LIMIT` (named by
+/// `pattern::LINEAR`); the bytes after them.
+pub fn read_linear(b: &[u8], at: usize, out: &mut [i32]) -> Result<usize, PatternFileError> {
+    for (i, x) in out.iter_mut().enumerate() {
+        let v = u32_at(b, at + 4 * i) as i32;
         if v.abs() > LINEAR_LIMIT || v == i32::MIN {
             return Err(PatternFileError::OutOfRange {
                 what: format!("linear term '{}'", LINEAR[i].0),
@@ -185,24 +272,45 @@ pub fn parse(b: &[u8]) -> Result<PatternWeights, PatternFileError> {
         }
         *x = v;
     }
-    let start = HEADER_LEN + 4 * LINEAR_LEN;
-    for (i, x) in w.tables.iter_mut().enumerate() {
-        let at = start + 2 * i;
-        let v = i16::from_le_bytes([b[at], b[at + 1]]);
+    Ok(at + 4 * out.len())
+}
+
+/// Read table values at `at` into `out`, each within `PATTERN_LIMIT` (`name` says which
+/// value the i-th is, for the error); the bytes after them.
+pub fn read_table(
+    b: &[u8],
+    at: usize,
+    out: &mut [i16],
+    name: impl Fn(usize) -> String,
+) -> Result<usize, PatternFileError> {
+    for (i, x) in out.iter_mut().enumerate() {
+        let p = at + 2 * i;
+        let v = i16::from_le_bytes([b[p], b[p + 1]]);
         if (v as i32).abs() > PATTERN_LIMIT {
-            let (phase, rest) = (i % PHASES, i / PHASES);
             return Err(PatternFileError::OutOfRange {
-                what: format!(
-                    "table value (window {}, state {}, phase {phase})",
-                    rest / STATES,
-                    rest % STATES
-                ),
+                what: name(i),
                 value: v as i32,
                 limit: PATTERN_LIMIT,
             });
         }
         *x = v;
     }
+    Ok(at + 2 * out.len())
+}
+
+/// Read the file's bytes (see the module notes for what is checked).
+pub fn parse(b: &[u8]) -> Result<PatternWeights, PatternFileError> {
+    LAYOUT.check(b)?;
+    let mut w = PatternWeights::default();
+    let at = read_linear(b, HEADER_LEN, &mut w.linear)?;
+    read_table(b, at, &mut w.tables, |i| {
+        let (phase, rest) = (i % PHASES, i / PHASES);
+        format!(
+            "table value (window {}, state {}, phase {phase})",
+            rest / STATES,
+            rest % STATES
+        )
+    })?;
     Ok(w)
 }
 
@@ -253,16 +361,23 @@ mod tests {
         }
         let mut b = good.clone();
         b[0] = b'X';
-        assert_eq!(parse(&b), Err(PatternFileError::BadMagic));
+        assert!(matches!(parse(&b), Err(PatternFileError::BadMagic { .. })));
         assert_eq!(
-            parse(b"poolshark-weights 1\n"),
-            Err(PatternFileError::BadMagic)
+            parse(b"poolshark-weights 1\n").unwrap_err().to_string(),
+            "not a pattern weights file (it does not start with \"PSPATTRN\")"
         );
         // Version 1, the files before the lone-king term went, and a later version.
         for v in [1u8, 3] {
             let mut b = good.clone();
             b[8] = v;
-            assert_eq!(parse(&b), Err(PatternFileError::BadVersion(v.into())));
+            assert_eq!(
+                parse(&b),
+                Err(PatternFileError::BadVersion {
+                    what: "pattern weights",
+                    found: v.into(),
+                    expected: 2
+                })
+            );
             assert!(parse(&b)
                 .unwrap_err()
                 .to_string()
@@ -282,6 +397,7 @@ mod tests {
             assert_eq!(
                 parse(&good[..len]),
                 Err(PatternFileError::WrongSize {
+                    what: "pattern weights",
                     expected: FILE_LEN,
                     found: len
                 })

@@ -16,7 +16,7 @@
 //! weights in range stay far from the scores of proved wins.
 
 use crate::eval::file::{self, WeightsError};
-use crate::eval::{nnue, pattern_file};
+use crate::eval::{big_pattern_file, nnue, pattern_file};
 use std::ops::{Range, RangeInclusive};
 use std::sync::OnceLock;
 
@@ -74,6 +74,9 @@ macro_rules! terms {
             /// loaded: it then scores the positions with men on the board, and the hand
             /// terms above still score the king endings (`eval::evaluate`).
             pub patterns: Option<std::sync::Arc<crate::eval::pattern::PatternWeights>>,
+            /// The big pattern evaluation (`eval::big_pattern`), when a big pattern weights
+            /// file was loaded: as `patterns` (at most one of the three is set).
+            pub big_patterns: Option<std::sync::Arc<crate::eval::big_pattern::BigPatternWeights>>,
             /// The network evaluation (`eval::nnue`), when a network file was loaded: it then
             /// scores the positions with men on the board in place of the patterns (only one
             /// of the two is set), and the hand terms still score the king endings.
@@ -110,7 +113,7 @@ macro_rules! terms {
         impl Weights {
             /// The original hand-set values (`tuning/handset.txt`).
             pub fn handset() -> Weights {
-                Weights { $( $name: $handset, )* patterns: None, network: None }
+                Weights { $( $name: $handset, )* patterns: None, big_patterns: None, network: None }
             }
 
             /// All values in `TERMS` order.
@@ -127,6 +130,7 @@ macro_rules! terms {
                 Weights {
                     $( $name: Values::from_slice(&v[AT.$name..AT.$name + <$ty as Values>::LEN]), )*
                     patterns: None,
+                    big_patterns: None,
                     network: None,
                 }
             }
@@ -283,10 +287,10 @@ impl Weights {
     }
 
     /// Read a weights file from disk (a regular file, at most `files::Kind::Weights`'s limit):
-    /// the text format of `eval::file`, a pattern weights file (`eval::pattern_file`) or a
-    /// network file (`eval::nnue::file`), the binary ones told apart by their first bytes;
-    /// patterns or a network come with the built-in hand weights beside them for king
-    /// endings.
+    /// the text format of `eval::file`, a pattern weights file (`eval::pattern_file`), a big
+    /// pattern weights file (`eval::big_pattern_file`) or a network file (`eval::nnue::file`),
+    /// the binary ones told apart by their first bytes; patterns or a network come with the
+    /// built-in hand weights beside them for king endings.
     pub fn load(path: &std::path::Path) -> Result<Weights, WeightsError> {
         let io = |message: String| WeightsError::Io {
             path: path.display().to_string(),
@@ -298,6 +302,13 @@ impl Weights {
             let p = pattern_file::parse(&bytes).map_err(WeightsError::Patterns)?;
             return Ok(Weights {
                 patterns: Some(std::sync::Arc::new(p)),
+                ..Weights::default()
+            });
+        }
+        if big_pattern_file::is_big_pattern_file(&bytes) {
+            let p = big_pattern_file::parse(&bytes).map_err(WeightsError::Patterns)?;
+            return Ok(Weights {
+                big_patterns: Some(std::sync::Arc::new(p)),
                 ..Weights::default()
             });
         }

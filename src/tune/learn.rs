@@ -1,11 +1,14 @@
-//! The pattern trainer: fits the pattern evaluation (`eval::pattern`) to self-play data by
-//! Adam on the mean squared error of `sigmoid(K * eval)` against each position's target, the
-//! game's result or a blend of it and the search score (as `tune::texel` does for the hand
-//! evaluation).
+//! The pattern trainer: fits the pattern evaluation (`eval::pattern`), or the big patterns
+//! (`eval::big_pattern`), to self-play data by Adam on the mean squared error of
+//! `sigmoid(K * eval)` against each position's target, the game's result or a blend of it
+//! and the search score (as `tune::texel` does for the hand evaluation). The two evaluations
+//! differ only in their features and weights vector (`tune::pattern_model`); the data,
+//! the fit, the held-out split and the checkpoint are the same code.
 //!
-//! Each position is stored sparse: its 25 window states, its piece count and its few linear
-//! features (`PatternFeatures`, about 80 bytes), never a dense vector of the 300,000 weights.
-//! A mini-batch's gradient is summed on rayon's threads, each into its own dense vector.
+//! Each position is stored sparse: its window states, its piece count and its few linear
+//! features (`PatternFeatures`, about 80 bytes; `BigFeatures`, about 70), never a dense
+//! vector of the 300,000 (10.6 million) weights. A mini-batch's gradient is summed on
+//! rayon's threads, each into its own dense vector.
 //!
 //! `K` is fitted once, to the hand evaluation's scores on the data, and then held: it fixes
 //! the unit, so that the learned weights stay in hundredths of a man, which the search's
@@ -20,17 +23,18 @@
 
 use crate::core::rng::Xorshift64;
 use crate::core::Color;
-use crate::eval::pattern::{self, PatternFeatures, LINEAR_LEN, PARAMS, WINDOWS};
+use crate::eval::pattern::{self, LINEAR_LEN};
 use crate::eval::{evaluate, Weights};
 use crate::tune::dataline;
+pub use crate::tune::pattern_model::{Big, Model, Small};
 use crate::tune::texel::sigmoid;
 use rayon::prelude::*;
 use std::collections::HashSet;
 
 /// One position: its features from the side to move and what the fit aims at.
 #[derive(Clone, Copy, Debug)]
-pub struct Sample {
-    pub f: PatternFeatures,
+pub struct Sample<M: Model = Small> {
+    pub f: M::Features,
     /// The game's score for the side to move: 1, 0.5 or 0.
     pub result: f32,
     /// The search score there for the side to move, hundredths of a man; NaN when none.
@@ -44,9 +48,9 @@ pub struct Sample {
 }
 
 /// Positions to fit, deduplicated.
-#[derive(Clone, Debug, Default)]
-pub struct Data {
-    pub samples: Vec<Sample>,
+#[derive(Clone, Debug)]
+pub struct Data<M: Model = Small> {
+    pub samples: Vec<Sample<M>>,
     /// Lines dropped because their position was already in.
     pub duplicates: usize,
     /// Lines dropped because no man is on the board: play scores those king endings with
@@ -57,7 +61,18 @@ pub struct Data {
     keys: HashSet<u64>,
 }
 
-impl Data {
+impl<M: Model> Default for Data<M> {
+    fn default() -> Self {
+        Data {
+            samples: Vec::new(),
+            duplicates: 0,
+            kings_only: 0,
+            keys: HashSet::new(),
+        }
+    }
+}
+
+impl<M: Model> Data<M> {
     pub fn len(&self) -> usize {
         self.samples.len()
     }
@@ -70,9 +85,9 @@ impl Data {
     /// position is not in yet; `name` labels errors. Parsed on rayon's threads.
     pub fn add_text(&mut self, text: &str, name: &str) -> Result<(), String> {
         let lines: Vec<(usize, &str)> = dataline::numbered(text).collect();
-        let parsed: Vec<Result<Option<(u64, Sample)>, String>> = lines
+        let parsed: Vec<Result<Parsed<M>, String>> = lines
             .par_iter()
-            .map(|&(n, l)| parse_line(l).map_err(|e| format!("{name}: line {n}: {e}")))
+            .map(|&(n, l)| parse_line::<M>(l).map_err(|e| format!("{name}: line {n}: {e}")))
             .collect();
         for r in parsed {
             let Some((key, s)) = r? else {
@@ -103,7 +118,7 @@ impl Data {
     /// Split off about one position in `HELD_OUT_EVERY`, whole games where the lines name
     /// them (`dataline::held_out`), to measure the fit on games it never saw: (fitted, held
     /// out).
-    pub fn hold_out(self) -> (Data, Data) {
+    pub fn hold_out(self) -> (Data<M>, Data<M>) {
         let every = crate::tune::run::HELD_OUT_EVERY;
         let (mut a, mut b) = (Data::default(), Data::default());
         for (i, s) in self.samples.into_iter().enumerate() {
@@ -118,9 +133,12 @@ impl Data {
     }
 }
 
+/// A data line read: the position's key and its sample, or None for a position without men.
+type Parsed<M> = Option<(u64, Sample<M>)>;
+
 /// One data line: the position's key and its sample, or None for a position without men
 /// (see `Data::kings_only`).
-fn parse_line(line: &str) -> Result<Option<(u64, Sample)>, String> {
+fn parse_line<M: Model>(line: &str) -> Result<Parsed<M>, String> {
     let d = dataline::parse(line)?;
     if d.pos.men().is_empty() {
         return Ok(None);
@@ -135,7 +153,7 @@ fn parse_line(line: &str) -> Result<Option<(u64, Sample)>, String> {
         Color::Black => (1.0 - white, -search),
     };
     let sample = Sample {
-        f: pattern::features(&pos),
+        f: M::features(&pos),
         result,
         search,
         hand: evaluate(&pos, &Weights::default()) as f32,
@@ -146,17 +164,21 @@ fn parse_line(line: &str) -> Result<Option<(u64, Sample)>, String> {
 }
 
 /// The mean squared error of `sigmoid(k * eval)` under real weights `w` against the targets.
-pub fn loss(d: &Data, w: &[f32], k: f64) -> f64 {
-    mean_squared_error(d, k, |s| f64::from(pattern::raw_score(w, &s.f)))
+pub fn loss<M: Model>(d: &Data<M>, w: &[f32], k: f64) -> f64 {
+    mean_squared_error(d, k, |s| f64::from(M::raw_score(w, &s.f)))
 }
 
 /// The loss of the hand evaluation's scores on `d`: the baseline a fit should beat.
-pub fn hand_loss(d: &Data, k: f64) -> f64 {
+pub fn hand_loss<M: Model>(d: &Data<M>, k: f64) -> f64 {
     mean_squared_error(d, k, |s| f64::from(s.hand))
 }
 
 /// The mean of `(target - sigmoid(k * eval(sample)))^2` over `d` (0 when empty).
-fn mean_squared_error(d: &Data, k: f64, eval: impl Fn(&Sample) -> f64 + Sync) -> f64 {
+fn mean_squared_error<M: Model>(
+    d: &Data<M>,
+    k: f64,
+    eval: impl Fn(&Sample<M>) -> f64 + Sync,
+) -> f64 {
     if d.is_empty() {
         return 0.0;
     }
@@ -177,7 +199,7 @@ const FIT_K_CHUNK: usize = 4096;
 /// The `K` with which the hand evaluation's scores best predict the results: a scan in steps
 /// of 5%, then golden-section search around the best. The sums are taken in fixed chunks and
 /// added in order, so the same data gives the same K bit for bit on any number of threads.
-pub fn fit_k(d: &Data) -> f64 {
+pub fn fit_k<M: Model>(d: &Data<M>) -> f64 {
     let l = |k: f64| -> f64 {
         let parts: Vec<f64> = d
             .samples
@@ -250,7 +272,7 @@ pub struct State {
     pub epoch: usize,
     /// Adam steps taken.
     pub step: u64,
-    /// The weights, in hundredths of a man (`PARAMS` values).
+    /// The weights, in hundredths of a man (`Model::PARAMS` values).
     pub w: Vec<f32>,
     /// Adam's first and second moments.
     pub m: Vec<f32>,
@@ -258,45 +280,40 @@ pub struct State {
 }
 
 impl State {
-    pub fn new(start: &pattern::PatternWeights) -> State {
+    /// A run not started yet, from real weights `w` (`Model::start()`, or a file's).
+    pub fn new(w: Vec<f32>) -> State {
+        let n = w.len();
         State {
             epoch: 0,
             step: 0,
-            w: start.to_reals(),
-            m: vec![0.0; PARAMS],
-            v: vec![0.0; PARAMS],
+            w,
+            m: vec![0.0; n],
+            v: vec![0.0; n],
         }
     }
 }
 
 /// The gradient of the summed squared error over `batch` (indices into `d`) under `w`, summed
 /// on rayon's threads.
-fn gradient(d: &Data, w: &[f32], k: f64, batch: &[usize]) -> Vec<f32> {
+fn gradient<M: Model>(d: &Data<M>, w: &[f32], k: f64, batch: &[usize]) -> Vec<f32> {
     let threads = rayon::current_num_threads().max(1);
     let chunk = batch.len().div_ceil(threads).max(256);
     batch
         .par_chunks(chunk)
         .map(|part| {
-            let mut g = vec![0f32; PARAMS];
+            let mut g = vec![0f32; M::PARAMS];
             for &i in part {
                 let s = &d.samples[i];
-                let e = pattern::raw_score(w, &s.f);
+                let e = M::raw_score(w, &s.f);
                 let p = sigmoid(k * e as f64);
                 // d/de (t - p)^2 = -2 (t - p) p (1 - p) k.
                 let de = (-2.0 * (s.target as f64 - p) * p * (1.0 - p) * k) as f32;
-                let phase = s.f.pieces as f32 / crate::eval::FULL as f32;
-                for (wi, &idx) in s.f.indices.iter().enumerate() {
-                    g[pattern::table_at(0, wi, idx as usize)] += de * phase;
-                    g[pattern::table_at(1, wi, idx as usize)] += de * (1.0 - phase);
-                }
-                for (j, &x) in s.f.linear.iter().enumerate() {
-                    g[j] += de * x as f32;
-                }
+                M::add_gradient(&mut g, &s.f, de);
             }
             g
         })
         .reduce(
-            || vec![0f32; PARAMS],
+            || vec![0f32; M::PARAMS],
             |mut a, b| {
                 a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
                 a
@@ -306,7 +323,12 @@ fn gradient(d: &Data, w: &[f32], k: f64, batch: &[usize]) -> Vec<f32> {
 
 /// One epoch: every position of `d` once, in an order drawn from the seed and the epoch,
 /// in steps of `cfg.batch`. `on_batch` sees the positions done so far in the epoch.
-pub fn epoch(d: &Data, cfg: &LearnConfig, st: &mut State, on_batch: &mut dyn FnMut(usize)) {
+pub fn epoch<M: Model>(
+    d: &Data<M>,
+    cfg: &LearnConfig,
+    st: &mut State,
+    on_batch: &mut dyn FnMut(usize),
+) {
     let mut order: Vec<usize> = (0..d.len()).collect();
     let mix = (st.epoch as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut rng = Xorshift64::new((cfg.seed ^ mix) | 1);
@@ -360,15 +382,15 @@ pub fn epoch(d: &Data, cfg: &LearnConfig, st: &mut State, on_batch: &mut dyn FnM
 }
 
 /// The checkpoint file: the run's settings (as a fingerprint) and its `State`, binary,
-/// with a checksum.
+/// with a checksum. Its length says the model's weights count, which `parse` is told.
 pub mod checkpoint {
-    use super::{State, PARAMS};
+    use super::State;
     use crate::eval::pattern_file::checksum;
 
     const MAGIC: &[u8; 8] = b"PSLEARN1";
 
     pub fn write(fingerprint: u64, st: &State) -> Vec<u8> {
-        let mut out = Vec::with_capacity(40 + 12 * PARAMS);
+        let mut out = Vec::with_capacity(40 + 12 * st.w.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&fingerprint.to_le_bytes());
         out.extend_from_slice(&(st.epoch as u64).to_le_bytes());
@@ -383,9 +405,10 @@ pub mod checkpoint {
         out
     }
 
-    /// The state in `b`, if it is a whole checkpoint of a run with this `fingerprint`.
-    pub fn parse(b: &[u8], fingerprint: u64) -> Result<State, String> {
-        let len = 32 + 12 * PARAMS + 8;
+    /// The state in `b`, if it is a whole checkpoint of a run with this `fingerprint` of a
+    /// model with `params` weights.
+    pub fn parse(b: &[u8], fingerprint: u64, params: usize) -> Result<State, String> {
+        let len = 32 + 12 * params + 8;
         if !b.starts_with(MAGIC) {
             return Err("not a pattern trainer checkpoint".into());
         }
@@ -403,8 +426,8 @@ pub mod checkpoint {
             );
         }
         let floats = |n: usize| -> Vec<f32> {
-            let at = 32 + 4 * n * PARAMS;
-            b[at..at + 4 * PARAMS]
+            let at = 32 + 4 * n * params;
+            b[at..at + 4 * params]
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
                 .collect()
@@ -431,13 +454,11 @@ pub fn data_hash(text: &str) -> u64 {
     crate::eval::pattern_file::checksum(text.as_bytes())
 }
 
-/// How many positions a window state was seen in, per window (for reports).
-pub fn coverage(d: &Data) -> usize {
-    let mut seen = vec![false; WINDOWS * pattern::STATES];
+/// How many window states (over all windows) the positions of `d` reach (for reports).
+pub fn coverage<M: Model>(d: &Data<M>) -> usize {
+    let mut seen = vec![false; M::CELLS];
     for s in &d.samples {
-        for (w, &i) in s.f.indices.iter().enumerate() {
-            seen[w * pattern::STATES + i as usize] = true;
-        }
+        M::cells(&s.f, &mut |c| seen[c] = true);
     }
     seen.iter().filter(|&&x| x).count()
 }
@@ -451,13 +472,18 @@ mod tests {
     /// Positions from random games with targets that are exactly the probabilities under
     /// `truth`: the best fit reproduces them.
     fn synthetic(truth: &[f32], k: f64, n: usize, seed: u64) -> Data {
-        let mut d = Data::default();
+        synthetic_of::<Small>(truth, k, n, seed)
+    }
+
+    /// `synthetic` for any model.
+    fn synthetic_of<M: Model>(truth: &[f32], k: f64, n: usize, seed: u64) -> Data<M> {
+        let mut d = Data::<M>::default();
         for pos in RandomPositions::new(seed, 150).take(n) {
             if pos.men().is_empty() {
                 continue;
             }
-            let f = pattern::features(&pos);
-            let t = sigmoid(k * pattern::raw_score(truth, &f) as f64) as f32;
+            let f = M::features(&pos);
+            let t = sigmoid(k * M::raw_score(truth, &f) as f64) as f32;
             d.samples.push(Sample {
                 f,
                 result: t,
@@ -468,6 +494,88 @@ mod tests {
             });
         }
         d
+    }
+
+    /// The big patterns fit as the small ones do: the loss falls, and a value planted for
+    /// a common window state, and one for a king's square, come back as their effect on
+    /// positions the fit never saw.
+    #[test]
+    fn the_big_fit_lowers_the_loss_and_recovers_a_planted_weight() {
+        use crate::eval::big_pattern::{self as big, king_at, table_at};
+        let base = Big::start();
+        let k = 0.01;
+        let d = synthetic_of::<Big>(&base, k, 20_000, 3);
+        // The most common state of a window, short of the empty one and of any that half the
+        // positions are in.
+        let mut counts = std::collections::HashMap::new();
+        for s in &d.samples {
+            for (w, &i) in s.f.indices.iter().enumerate() {
+                *counts.entry((w, i)).or_insert(0usize) += 1;
+            }
+        }
+        let n = d.len();
+        let (&(window, state), &count) = counts
+            .iter()
+            .filter(|(&(_, i), &c)| i != 0 && c > n / 50 && c < n / 2)
+            .max_by_key(|(key, &c)| (c, std::cmp::Reverse(**key)))
+            .expect("a common state");
+        let mut truth = base.clone();
+        truth[table_at(0, window, state as usize)] = 80.0;
+        truth[table_at(1, window, state as usize)] = 80.0;
+        // An own king on square 2 (index 1), in both phases.
+        truth[king_at(0, 0, 1)] = 60.0;
+        truth[king_at(1, 0, 1)] = 60.0;
+        let d = synthetic_of::<Big>(&truth, k, 20_000, 3);
+        // Few, large steps: each costs a pass over the 10.6 million weights.
+        let cfg = LearnConfig {
+            epochs: 12,
+            learning_rate: 3.0,
+            batch: 2048,
+            l2: 0.0,
+            seed: 1,
+            k,
+        };
+        let mut st = State::new(base.clone());
+        let mut losses = vec![loss(&d, &st.w, k)];
+        for _ in 0..cfg.epochs {
+            epoch(&d, &cfg, &mut st, &mut |_| {});
+            losses.push(loss(&d, &st.w, k));
+        }
+        assert!(losses.last().unwrap() < &(losses[0] / 10.0), "{losses:?}");
+        let rises = losses.windows(2).filter(|p| p[1] > p[0] * 1.05).count();
+        assert!(rises <= 2, "{losses:?}");
+        let fresh = synthetic_of::<Big>(&truth, k, 4000, 99);
+        let (mut err, mut with, mut n_with, mut king, mut n_king) = (0f32, 0f32, 0, 0f32, 0);
+        for s in &fresh.samples {
+            let learned = big::raw_score(&st.w, &s.f);
+            err += (learned - big::raw_score(&truth, &s.f)).abs();
+            let gain = learned - big::raw_score(&base, &s.f);
+            if s.f.indices[window] == state {
+                with += gain;
+                n_with += 1;
+            }
+            if s.f.own_kings.contains(crate::core::Square::new(1)) {
+                king += gain
+                    - if s.f.indices[window] == state {
+                        80.0
+                    } else {
+                        0.0
+                    };
+                n_king += 1;
+            }
+        }
+        let err = err / fresh.len() as f32;
+        assert!(err < 10.0, "mean error {err}");
+        let with = with / n_with.max(1) as f32;
+        assert!(
+            n_with > 100 && (with - 80.0).abs() < 15.0,
+            "planted 80 (window {window}, state {state}, {count} of {n}), got {with} over {n_with}"
+        );
+        let king = king / n_king.max(1) as f32;
+        assert!(
+            n_king > 20 && (king - 60.0).abs() < 20.0,
+            "planted 60 for a king on 2, got {king} over {n_king}"
+        );
     }
 
     /// The loss falls epoch by epoch, and a weight planted in the data is found: a large
@@ -498,7 +606,7 @@ mod tests {
             seed: 1,
             k,
         };
-        let mut st = State::new(&start);
+        let mut st = State::new(start.to_reals());
         let mut losses = vec![loss(&d, &st.w, k)];
         for _ in 0..cfg.epochs {
             epoch(&d, &cfg, &mut st, &mut |_| {});
@@ -554,12 +662,13 @@ mod tests {
             .build()
             .unwrap();
         pool.install(|| {
-            let mut whole = State::new(&PatternWeights::default());
+            let mut whole = State::new(Small::start());
             epoch(&d, &cfg, &mut whole, &mut |_| {});
             epoch(&d, &cfg, &mut whole, &mut |_| {});
-            let mut first = State::new(&PatternWeights::default());
+            let mut first = State::new(Small::start());
             epoch(&d, &cfg, &mut first, &mut |_| {});
-            let mut resumed = checkpoint::parse(&checkpoint::write(7, &first), 7).unwrap();
+            let mut resumed =
+                checkpoint::parse(&checkpoint::write(7, &first), 7, pattern::PARAMS).unwrap();
             epoch(&d, &cfg, &mut resumed, &mut |_| {});
             assert_eq!(resumed, whole);
             assert_ne!(first.w, whole.w);
@@ -571,7 +680,7 @@ mod tests {
     fn the_fitted_k_does_not_depend_on_the_thread_count() {
         // Results drawn from the hand evaluation at K 0.004, so that the best K is inside
         // the scan and the last steps of the search compare nearly equal sums.
-        let mut d = Data::default();
+        let mut d: Data = Data::default();
         let mut rng = Xorshift64::new(11);
         for pos in RandomPositions::new(5, 120).take(30_000) {
             let hand = evaluate(&pos, &Weights::default()) as f32;
@@ -615,7 +724,7 @@ mod tests {
                 ));
             }
         }
-        let mut d = Data::default();
+        let mut d: Data = Data::default();
         d.add_text(&text, "t").unwrap();
         let n = d.len();
         let (fit, held) = d.hold_out();
@@ -635,27 +744,29 @@ mod tests {
 
     #[test]
     fn a_checkpoint_round_trips_and_refuses_another_run_or_damage() {
-        let mut st = State::new(&PatternWeights::default());
+        let mut st = State::new(Small::start());
         st.epoch = 3;
         st.step = 77;
         st.m[5] = 0.25;
-        st.v[PARAMS - 1] = 9.0;
+        st.v[pattern::PARAMS - 1] = 9.0;
         let b = checkpoint::write(42, &st);
-        assert_eq!(checkpoint::parse(&b, 42).unwrap(), st);
-        assert!(checkpoint::parse(&b, 43)
+        assert_eq!(checkpoint::parse(&b, 42, pattern::PARAMS).unwrap(), st);
+        assert!(checkpoint::parse(&b, 43, pattern::PARAMS)
             .unwrap_err()
             .contains("other data"));
         let mut bad = b.clone();
         bad[1000] ^= 1;
-        assert!(checkpoint::parse(&bad, 42).unwrap_err().contains("damaged"));
-        assert!(checkpoint::parse(&b[..100], 42)
+        assert!(checkpoint::parse(&bad, 42, pattern::PARAMS)
+            .unwrap_err()
+            .contains("damaged"));
+        assert!(checkpoint::parse(&b[..100], 42, pattern::PARAMS)
             .unwrap_err()
             .contains("truncated"));
     }
 
     #[test]
     fn lines_load_deduplicated_from_the_side_to_move() {
-        let mut d = Data::default();
+        let mut d: Data = Data::default();
         d.add_text(
             "B:W21-32:B1-12 ; 1 ; 40\nB:W21-32:B1-12 ; 0 ; -\nW:W21-32:B1-12 ; 1 ; 40\n",
             "t",

@@ -7,7 +7,7 @@
 //! squared error, in parallel with rayon. `spsa` tunes by playing games instead, which
 //! measures strength itself. `run` holds what both do around the fit: the held-out split and
 //! the weights file, saved whole with the command that made it. `learn` fits the pattern
-//! evaluation (`eval::pattern`) the same way, sparse and resumable; `label` searches data
+//! evaluations (`eval::pattern`, `eval::big_pattern`: `pattern_model`) the same way, sparse and resumable; `label` searches data
 //! positions again, deeper, for it to aim at. `tuning/README.md` gives
 //! the whole pipeline.
 
@@ -16,6 +16,7 @@ pub mod dataline;
 pub mod label;
 pub mod learn;
 pub mod net;
+pub mod pattern_model;
 pub mod run;
 pub mod selfplay;
 pub mod spsa;

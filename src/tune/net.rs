@@ -142,7 +142,7 @@ impl NetData {
 
     /// The `K` with which the hand evaluation's scores best predict the results.
     pub fn fit_k(&self) -> f64 {
-        let mut d = crate::tune::learn::Data::default();
+        let mut d: crate::tune::learn::Data = crate::tune::learn::Data::default();
         for &(hand, result) in &self.hand {
             d.samples.push(crate::tune::learn::Sample {
                 f: crate::eval::pattern::features(&Position::start()),
