@@ -283,11 +283,18 @@ fn node_and_depth_limits_are_honoured() {
     assert_eq!(depths, (1..=7).collect::<Vec<_>>());
 }
 
-/// Lazy SMP: a thread gives up a depth another has finished and takes over that result, so
-/// the main thread's reports may skip a depth but never go back or repeat one, and a depth
-/// limit ends the search at exactly that depth, whichever thread got there first.
+/// Lazy SMP, with and without `smp_overtake` (a thread gives up a depth another has
+/// finished and takes over that result): the main thread's reports may skip a depth but never
+/// go back or repeat one, and a depth limit ends the search at exactly that depth, whichever
+/// thread got there first.
 #[test]
 fn threads_report_rising_depths_and_stop_at_the_limit() {
+    for overtake in [false, true] {
+        threads_report_rising_depths(overtake);
+    }
+}
+
+fn threads_report_rising_depths(overtake: bool) {
     let fens = [
         "B:W13,22,24,27,28,29,30,31:B1,2,4,6,8,9,11,16",
         "B:W12,21,22,23,24,27,28,29,30,31:B3,4,5,7,10,11,14",
@@ -296,7 +303,8 @@ fn threads_report_rising_depths_and_stop_at_the_limit() {
     for threads in [2, 3] {
         for fen in fens {
             let game = Game::new(parse_fen(fen).unwrap());
-            let engine = Engine::new(16, threads);
+            let mut engine = Engine::new(16, threads);
+            engine.params.smp_overtake = overtake;
             let mut depths = Vec::new();
             let out = engine.search(&game, &depth(12), &SearchControl::new(), &mut |i| {
                 depths.push(i.depth)

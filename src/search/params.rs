@@ -220,6 +220,11 @@ search_params! {
     /// The capture search looks one ply further, over every move, at a quiet position in
     /// which the side not to move threatens a capture (after Scan): once per line.
     qsearch_threat: bool = false, range 0 ..= 1, step 1;
+    /// Lazy SMP: a thread gives up an iteration that another thread has finished and goes on
+    /// past it (`worker::Worker::take_over`); off, every thread finishes every depth it starts.
+    /// Off: it reaches depths sooner on 2 threads (1.86x against 1.47x) but lost -10.4 Elo
+    /// (-25.6 to +4.7) to the build without it at 0.1 s a move (docs/SEARCH.md).
+    smp_overtake: bool = false, range 0 ..= 1, step 1;
     /// History scores saturate at this magnitude.
     history_max: i32 = 1 << 14, range 1 ..= 1000000, step 1000;
     /// A cut-off's history bonus is depth squared, but at most this.

@@ -240,8 +240,9 @@ pub struct Worker<'a> {
     stopped: bool,
     /// The iteration being searched.
     depth_now: u32,
-    /// Whether this thread leaves an iteration that another thread has finished (not the
-    /// main thread of a multi-PV search, whose further lines no other thread searches).
+    /// Whether this thread leaves an iteration that another thread has finished
+    /// (`SearchParams::smp_overtake`; never the main thread of a multi-PV search, whose
+    /// further lines no other thread searches).
     may_skip: bool,
     /// `stopped` was set because another thread finished `depth_now`, not to end the search.
     overtaken: bool,
@@ -281,7 +282,7 @@ impl<'a> Worker<'a> {
             unflushed: 0,
             stopped: false,
             depth_now: 0,
-            may_skip: id != 0 || shared.multipv == 1,
+            may_skip: p.smp_overtake && (id != 0 || shared.multipv == 1),
             overtaken: false,
             stability: Stability::default(),
             last_best: None,
