@@ -27,7 +27,7 @@
 
 use crate::core::{Bitboard, Position, Square};
 use crate::eval::pattern::{self, Oriented, LINEAR, LINEAR_LEN, LINEAR_LIMIT, PATTERN_LIMIT};
-use crate::eval::{EVAL_LIMIT, FULL};
+use crate::eval::FULL;
 
 pub use crate::eval::pattern::{PHASES, SCALE};
 
@@ -306,12 +306,7 @@ impl BigPatternWeights {
                 end += self.kings[at + 1] as i32;
             }
         }
-        let p = f.pieces as i32;
-        let mut sum = (full * p + end * (FULL - p)) / FULL;
-        for (w, x) in self.linear.iter().zip(&f.linear) {
-            sum += w * *x as i32;
-        }
-        (sum / SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        pattern::finish(full, end, f.pieces, &self.linear, &f.linear)
     }
 
     /// The evaluation of `pos`, from the side to move, in hundredths of a man. Made for
@@ -338,11 +333,7 @@ pub fn raw_score(v: &[f32], f: &BigFeatures) -> f32 {
             end += v[king_at(1, side, sq.index())];
         }
     }
-    let mut sum = full * p + end * (1.0 - p);
-    for (w, x) in v[..LINEAR_LEN].iter().zip(&f.linear) {
-        sum += w * *x as f32;
-    }
-    sum
+    pattern::finish_real(full, end, p, &v[..LINEAR_LEN], &f.linear)
 }
 
 /// Add `de` times the gradient of `raw_score` at `f` to `g` (the trainer's step).

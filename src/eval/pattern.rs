@@ -459,12 +459,7 @@ impl PatternWeights {
             full += self.tables[at] as i32;
             end += self.tables[at + 1] as i32;
         }
-        let p = f.pieces as i32;
-        let mut sum = (full * p + end * (FULL - p)) / FULL;
-        for (w, x) in self.linear.iter().zip(&f.linear) {
-            sum += w * *x as i32;
-        }
-        (sum / SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        finish(full, end, f.pieces, &self.linear, &f.linear)
     }
 
     /// The evaluation of `pos`, from the side to move, in hundredths of a man. Made for
@@ -486,8 +481,33 @@ pub fn raw_score(v: &[f32], f: &PatternFeatures) -> f32 {
         full += v[table_at(0, w, i as usize)];
         end += v[table_at(1, w, i as usize)];
     }
+    finish_real(full, end, p, &v[..LINEAR_LEN], &f.linear)
+}
+
+/// The end of a pattern score (these patterns' and the big ones'): the two phases' table
+/// sums blended by the pieces on the board, the linear part added, in hundredths of a man
+/// within `EVAL_LIMIT`.
+#[inline(always)]
+pub(crate) fn finish(
+    full: i32,
+    end: i32,
+    pieces: u8,
+    weights: &[i32; LINEAR_LEN],
+    values: &[i16; LINEAR_LEN],
+) -> i32 {
+    let p = pieces as i32;
+    let mut sum = (full * p + end * (FULL - p)) / FULL;
+    for (w, x) in weights.iter().zip(values) {
+        sum += w * *x as i32;
+    }
+    (sum / SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// `finish` under real weights (`p` the full board's share), before the clamp: the trainer's.
+#[inline(always)]
+pub(crate) fn finish_real(full: f32, end: f32, p: f32, weights: &[f32], values: &[i16]) -> f32 {
     let mut sum = full * p + end * (1.0 - p);
-    for (w, x) in v[..LINEAR_LEN].iter().zip(&f.linear) {
+    for (w, x) in weights.iter().zip(values) {
         sum += w * *x as f32;
     }
     sum
