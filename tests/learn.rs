@@ -358,6 +358,80 @@ fn learn_writes_a_network_that_plays_and_resumes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The `start loss` a `learn` run reports on stderr.
+fn start_loss(err: &str) -> f64 {
+    let at = err.find("start loss ").expect("a start loss line") + "start loss ".len();
+    err[at..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// `learn --model network --start FILE` continues a network's training: it starts from the
+/// file's weights (the built-in network starts far below a random one on the same data),
+/// takes the file's width, and refuses another width or a damaged file.
+#[test]
+fn learn_continues_a_network_from_start() {
+    let dir = scratch_dir("learn-net-start");
+    let data = dir.join("data.txt");
+    std::fs::write(&data, include_str!("data/tune-small.txt")).unwrap();
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/network.bin");
+    let base = |out: &str| -> Vec<String> {
+        [
+            "learn",
+            "--model",
+            "network",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            dir.join(out).to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--batch",
+            "256",
+            "--learning-rate",
+            "1e-5",
+            "--threads",
+            "1",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let run_s = |args: &[String]| run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let (code, _, fresh) = run_s(&base("fresh.bin"));
+    assert_eq!(code, 0, "{fresh}");
+    let started: Vec<String> = [base("cont.bin"), vec!["--start".into(), shipped.into()]].concat();
+    let (code, stdout, cont) = run_s(&started);
+    assert_eq!(code, 0, "{cont}");
+    assert!(stdout.starts_with("positions "), "{stdout}");
+    let (a, b) = (start_loss(&fresh), start_loss(&cont));
+    assert!(b < a * 0.8, "random start {a}, from the network {b}");
+    // The width is the file's; the continued network is a file of that width.
+    let out = std::fs::read(dir.join("cont.bin")).unwrap();
+    assert_eq!(out.len(), std::fs::read(shipped).unwrap().len());
+
+    let (code, _, err) = run_s(&[started.clone(), vec!["--hidden".into(), "32".into()]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("width 128, --hidden says 32"), "{err}");
+    let mut bad = std::fs::read(shipped).unwrap();
+    bad[500] ^= 1;
+    let bad_path = dir.join("bad.bin");
+    std::fs::write(&bad_path, &bad).unwrap();
+    let (code, _, err) = run_s(
+        &[
+            base("x.bin"),
+            vec!["--start".into(), bad_path.to_str().unwrap().into()],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--start") && err.contains("checksum"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--model big-patterns` writes a big pattern file that plays through `--weights`, resumes
 /// from its checkpoint, is not taken as a small pattern `--start`, and a truncated one is
 /// refused with the reason.

@@ -40,15 +40,18 @@ pub struct LearnArgs {
     /// What to fit.
     #[arg(long, value_enum, default_value_t = Model::Patterns)]
     model: Model,
-    /// The network's hidden width (--model network): a multiple of 16, at most 512.
-    #[arg(long, default_value_t = 128, value_parser = parse_hidden)]
-    hidden: usize,
+    /// The network's hidden width (--model network): a multiple of 16, at most 512
+    /// (default: 128, or --start's width).
+    #[arg(long, value_parser = parse_hidden)]
+    hidden: Option<usize>,
     /// The checkpoint, written after every epoch (default: OUT.ckpt). Run the same command
     /// again and it continues from there; a checkpoint from other data or settings is refused.
     #[arg(long)]
     checkpoint: Option<PathBuf>,
-    /// Starting pattern weights, a file of the --model's kind (default: the linear part at
-    /// the hand evaluation's values, every table value 0).
+    /// Starting weights, a file of the --model's kind (default for patterns: the linear
+    /// part at the hand evaluation's values, every table value 0; for a network: small
+    /// random weights). A network file (e.g. tuning/network.bin) continues that network's
+    /// training on the new data: the next round of self-play starts from the last.
     #[arg(long)]
     start: Option<PathBuf>,
     /// Passes over the data (default: 20 for patterns, 10 for a network).
@@ -226,11 +229,29 @@ impl LearnArgs {
     /// network file) and the checkpoint after every epoch, and print a summary line.
     fn run_network(&self, data: &[PathBuf], ckpt: &Path) -> Result<(), CliError> {
         use crate::tune::net::{self, NetConfig, NetData, NetState};
-        if self.start.is_some() || self.l2 != 0.0 {
-            return Err(input(
-                "--start and --l2 are for --model patterns and big-patterns",
-            ));
+        if self.l2 != 0.0 {
+            return Err(input("--l2 is for --model patterns and big-patterns"));
         }
+        let start = match &self.start {
+            None => None,
+            Some(p) => {
+                let bytes =
+                    files::read(p, Kind::Weights).map_err(|e| input(format!("cannot read {e}")))?;
+                let n = crate::eval::nnue::file::parse(&bytes)
+                    .map_err(|e| input(format!("--start {}: {e}", p.display())))?;
+                Some((n.to_float(), crate::eval::pattern_file::checksum(&bytes)))
+            }
+        };
+        let hidden = match (&start, self.hidden) {
+            (Some((f, _)), Some(h)) if f.hidden != h => {
+                return Err(input(format!(
+                    "--start is a network of width {}, --hidden says {h}",
+                    f.hidden
+                )))
+            }
+            (Some((f, _)), _) => f.hidden,
+            (None, h) => h.unwrap_or(128),
+        };
         let t0 = Instant::now();
         let mut all = NetData::default();
         let mut hashes = Vec::new();
@@ -266,15 +287,17 @@ impl LearnArgs {
             t0.elapsed().as_secs_f64()
         );
         let cfg = NetConfig {
-            hidden: self.hidden,
+            hidden,
             epochs: self.epochs.unwrap_or(10) as usize,
             learning_rate: self.learning_rate.unwrap_or(1e-3),
             batch: self.batch.unwrap_or(16_384) as usize,
             seed: self.seed,
         };
         let print = format!(
-            "network {cfg:?} data {hashes:x?} lambda {} k {:?}",
-            self.lambda, self.k
+            "network {cfg:?} data {hashes:x?} lambda {} k {:?} start {:?}",
+            self.lambda,
+            self.k,
+            start.as_ref().map(|s| s.1)
         );
         let fp = learn::fingerprint(&print);
         let mut st = match files::read(ckpt, Kind::Checkpoint) {
@@ -284,7 +307,10 @@ impl LearnArgs {
                 errln!("resuming from {} after epoch {}", ckpt.display(), st.epoch);
                 st
             }
-            Err(_) if !ckpt.exists() => NetState::new(&cfg),
+            Err(_) if !ckpt.exists() => match &start {
+                Some((f, _)) => NetState::of(f),
+                None => NetState::new(&cfg),
+            },
             Err(e) => return Err(input(format!("cannot read {e}"))),
         };
         let l = net::Layout { hidden: cfg.hidden };

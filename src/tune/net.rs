@@ -345,8 +345,13 @@ pub struct NetState {
 impl NetState {
     /// A fresh run: random starting weights from the config's seed.
     pub fn new(cfg: &NetConfig) -> NetState {
-        let l = Layout { hidden: cfg.hidden };
-        let w = l.flatten(&FloatNetwork::random(cfg.hidden, 1.0, cfg.seed));
+        NetState::of(&FloatNetwork::random(cfg.hidden, 1.0, cfg.seed))
+    }
+
+    /// A fresh run that starts from network `f` (its scale does not matter: the trainer
+    /// works in logit units).
+    pub fn of(f: &FloatNetwork) -> NetState {
+        let w = Layout { hidden: f.hidden }.flatten(f);
         NetState {
             epoch: 0,
             step: 0,

@@ -95,6 +95,25 @@ impl FloatNetwork {
 }
 
 impl Network {
+    /// The float network this one is the quantization of: every value divided by its unit
+    /// (`QA`, `QB`, `QA * QA * QB`). `to_float().quantize()` gives back this network's
+    /// weights exactly. The trainer starts from it (`learn --start`).
+    pub fn to_float(&self) -> FloatNetwork {
+        let unit = |v: &[Chunk], u: f32| flat(v).map(|x| x as f32 / u).collect::<Vec<f32>>();
+        FloatNetwork {
+            hidden: self.hidden,
+            scale: self.scale,
+            w1: unit(&self.w1, QA as f32),
+            b1: unit(&self.b1, QA as f32),
+            w2: unit(&self.w2, QB as f32),
+            b2: self
+                .b2
+                .iter()
+                .map(|&b| (b as f64 / OUTPUT_UNIT as f64) as f32)
+                .collect(),
+        }
+    }
+
     /// See `FloatNetwork::quantize`.
     pub fn from_float(f: &FloatNetwork) -> Network {
         let q = |x: f32, unit: i32, max: i32| {
@@ -342,6 +361,23 @@ pub(crate) mod tests {
         assert_eq!(q.clone().id(), q.id());
         assert_ne!(f.quantize().id(), q.id());
         assert_eq!(f.quantize(), q);
+    }
+
+    /// A quantized network read back as floats quantizes to itself, and its float twin
+    /// scores within the quantization's rounding of it.
+    #[test]
+    fn to_float_quantizes_back_to_the_same_network() {
+        for (hidden, seed) in [(16, 1), (128, 7)] {
+            let q = trained_like(hidden, seed).quantize();
+            let f = q.to_float();
+            assert_eq!(f.hidden, hidden);
+            assert_eq!(f.quantize(), q);
+            assert!(f.w1.iter().all(|x| x.abs() <= W1_LIMIT));
+            for pos in RandomPositions::new(seed, usize::MAX).take(300) {
+                let (a, b) = (f.evaluate(&pos), q.evaluate(&pos) as f32);
+                assert!((a.clamp(-(EVAL_LIMIT as f32), EVAL_LIMIT as f32) - b).abs() <= 2.0);
+            }
+        }
     }
 
     /// The accumulators are b1 plus the rows of the features on, exactly.
