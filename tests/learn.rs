@@ -4,13 +4,29 @@
 
 mod support;
 
+use std::path::PathBuf;
 use support::{run_cli as run, scratch_dir};
+
+/// The small data set, `tests/data/tune-small.txt`.
+const SMALL: &str = include_str!("data/tune-small.txt");
+
+/// A scratch folder `name` holding `data.txt`, the first `lines` lines of `SMALL`: the
+/// folder, the file and its text.
+fn with_data(name: &str, lines: usize) -> (PathBuf, PathBuf, String) {
+    let dir = scratch_dir(name);
+    let data = dir.join("data.txt");
+    let text: String = SMALL
+        .lines()
+        .take(lines)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&data, &text).unwrap();
+    (dir, data, text)
+}
 
 #[test]
 fn learn_writes_weights_that_play_and_resumes_from_its_checkpoint() {
-    let dir = scratch_dir("learn");
-    let data = dir.join("data.txt");
-    std::fs::write(&data, include_str!("data/tune-small.txt")).unwrap();
+    let (dir, data, _) = with_data("learn", usize::MAX);
     let out = dir.join("p.bin");
     let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
     let args = [
@@ -84,10 +100,7 @@ fn learn_writes_weights_that_play_and_resumes_from_its_checkpoint() {
 /// content, `--k` given or not).
 #[test]
 fn learn_resumes_on_other_threads_and_refuses_other_data_of_the_same_size() {
-    let dir = scratch_dir("learn-resume");
-    let data = dir.join("data.txt");
-    let text = include_str!("data/tune-small.txt");
-    std::fs::write(&data, text).unwrap();
+    let (dir, data, text) = with_data("learn-resume", usize::MAX);
     let out = dir.join("p.bin");
     let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
     let learn = |extra: &[&str]| {
@@ -134,15 +147,8 @@ fn learn_resumes_on_other_threads_and_refuses_other_data_of_the_same_size() {
 /// refuses bad input with the line.
 #[test]
 fn label_scores_every_position_once_and_continues_a_cut_run() {
-    let dir = scratch_dir("label");
-    let data = dir.join("data.txt");
     // 300 lines of the small set (no search scores in it).
-    let text: String = include_str!("data/tune-small.txt")
-        .lines()
-        .take(300)
-        .map(|l| format!("{l}\n"))
-        .collect();
-    std::fs::write(&data, &text).unwrap();
+    let (dir, data, text) = with_data("label", 300);
     let out = dir.join("labelled.txt");
     let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
     let args = |limit: &'static str| {
@@ -214,14 +220,7 @@ fn label_scores_every_position_once_and_continues_a_cut_run() {
 /// its own `--data` are refused with status 2 and left as they were.
 #[test]
 fn label_refuses_an_out_it_did_not_write_or_wrote_otherwise() {
-    let dir = scratch_dir("label-out");
-    let data = dir.join("data.txt");
-    let text: String = include_str!("data/tune-small.txt")
-        .lines()
-        .take(20)
-        .map(|l| format!("{l}\n"))
-        .collect();
-    std::fs::write(&data, &text).unwrap();
+    let (dir, data, text) = with_data("label-out", 20);
     let data_s = data.to_str().unwrap();
     // `extra` holds --nodes and --limit, else they are 100 and 5.
     let label = |out: &str, extra: &[&str]| {
@@ -282,9 +281,7 @@ fn label_refuses_an_out_it_did_not_write_or_wrote_otherwise() {
 /// engine's own built-in evaluation is one) is refused with the reason, not tuned in silence.
 #[test]
 fn tune_and_spsa_refuse_a_pattern_file_as_their_start() {
-    let dir = scratch_dir("tune-start");
-    let data = dir.join("data.txt");
-    std::fs::write(&data, include_str!("data/tune-small.txt")).unwrap();
+    let (dir, data, _) = with_data("tune-start", usize::MAX);
     let out = dir.join("w.txt");
     let patterns = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/patterns.bin");
     let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
@@ -308,7 +305,7 @@ fn learn_writes_a_network_that_plays_and_resumes() {
     let dir = scratch_dir("learn-net");
     let data = dir.join("data");
     std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(data.join("a.txt"), include_str!("data/tune-small.txt")).unwrap();
+    std::fs::write(data.join("a.txt"), SMALL).unwrap();
     // A shard still being written is not read.
     std::fs::write(data.join("b.txt.part"), "not a data line\n").unwrap();
     let out = dir.join("n.bin");
@@ -374,9 +371,7 @@ fn start_loss(err: &str) -> f64 {
 /// takes the file's width, and refuses another width or a damaged file.
 #[test]
 fn learn_continues_a_network_from_start() {
-    let dir = scratch_dir("learn-net-start");
-    let data = dir.join("data.txt");
-    std::fs::write(&data, include_str!("data/tune-small.txt")).unwrap();
+    let (dir, data, _) = with_data("learn-net-start", usize::MAX);
     let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/network.bin");
     let base = |out: &str| -> Vec<String> {
         [
@@ -437,9 +432,7 @@ fn learn_continues_a_network_from_start() {
 /// refused with the reason.
 #[test]
 fn learn_writes_big_patterns_that_play_and_resume() {
-    let dir = scratch_dir("learn-big");
-    let data = dir.join("data.txt");
-    std::fs::write(&data, include_str!("data/tune-small.txt")).unwrap();
+    let (dir, data, _) = with_data("learn-big", usize::MAX);
     let out = dir.join("big.bin");
     let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
     let args = [

@@ -127,15 +127,10 @@ impl LearnArgs {
         };
         let t0 = Instant::now();
         let mut all = Data::<M>::default();
-        // Each file's content hash, in order: a checkpoint continues only the same data.
-        let mut hashes = Vec::new();
-        for path in data {
-            let text = files::read_to_string(path, Kind::TuneData)
-                .map_err(|e| input(format!("cannot read {e}")))?;
-            hashes.push(learn::data_hash(&text));
-            all.add_text(&text, &path.display().to_string())
-                .map_err(input)?;
-        }
+        let hashes = load(data, &mut |text, name| {
+            all.add_text(text, name)?;
+            Ok(all.len())
+        })?;
         if all.len() < 2 * crate::tune::run::HELD_OUT_EVERY {
             return Err(input("too few positions in --data"));
         }
@@ -254,24 +249,10 @@ impl LearnArgs {
         };
         let t0 = Instant::now();
         let mut all = NetData::default();
-        let mut hashes = Vec::new();
-        let bar = indicatif::ProgressBar::new(data.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "loading [{wide_bar}] {pos}/{len} files, {msg}, ETA {eta}",
-            )
-            .expect("a valid template"),
-        );
-        for path in data {
-            let text = files::read_to_string(path, Kind::TuneData)
-                .map_err(|e| input(format!("cannot read {e}")))?;
-            hashes.push(learn::data_hash(&text));
-            all.add_text(&text, &path.display().to_string())
-                .map_err(input)?;
-            bar.inc(1);
-            bar.set_message(format!("{} positions", all.len()));
-        }
-        bar.finish_and_clear();
+        let hashes = load(data, &mut |text, name| {
+            all.add_text(text, name)?;
+            Ok(all.len())
+        })?;
         all.seal();
         if all.train.len() < 100 || all.held.is_empty() {
             return Err(input("too few positions in --data"));
@@ -308,8 +289,8 @@ impl LearnArgs {
                 st
             }
             Err(_) if !ckpt.exists() => match &start {
-                Some((f, _)) => NetState::of(f),
-                None => NetState::new(&cfg),
+                Some((f, _)) => net::start_from(f),
+                None => net::start(&cfg),
             },
             Err(e) => return Err(input(format!("cannot read {e}"))),
         };
@@ -365,6 +346,33 @@ impl LearnArgs {
         );
         Ok(())
     }
+}
+
+/// Read the data files in order into `add` (a file's text and its name; it returns the
+/// positions kept so far), with a progress bar on stderr. Returns each file's content hash,
+/// in order: a checkpoint continues only the run with the same data.
+fn load(
+    data: &[PathBuf],
+    add: &mut dyn FnMut(&str, &str) -> Result<usize, String>,
+) -> Result<Vec<u64>, CliError> {
+    let bar = indicatif::ProgressBar::new(data.len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "loading [{wide_bar}] {pos}/{len} files, {msg}, ETA {eta}",
+        )
+        .expect("a valid template"),
+    );
+    let mut hashes = Vec::with_capacity(data.len());
+    for path in data {
+        let text = files::read_to_string(path, Kind::TuneData)
+            .map_err(|e| input(format!("cannot read {e}")))?;
+        hashes.push(learn::data_hash(&text));
+        let n = add(&text, &path.display().to_string()).map_err(input)?;
+        bar.inc(1);
+        bar.set_message(format!("{n} positions"));
+    }
+    bar.finish_and_clear();
+    Ok(hashes)
 }
 
 /// The progress bar of one epoch over `positions` positions (both models).

@@ -21,13 +21,12 @@
 //! the same settings continues from it (`Checkpoint`). The run is known by its settings and
 //! its data's content; the thread count is not part of it.
 
-use crate::core::rng::Xorshift64;
 use crate::core::Color;
 use crate::eval::pattern::{self, LINEAR_LEN};
 use crate::eval::{evaluate, Weights};
-use crate::tune::dataline;
 pub use crate::tune::pattern_model::{Big, Model, Small};
 use crate::tune::texel::sigmoid;
+use crate::tune::{adam, dataline};
 use rayon::prelude::*;
 use std::collections::HashSet;
 
@@ -265,37 +264,11 @@ impl Default for LearnConfig {
     }
 }
 
-/// Where a run stands: everything needed to continue it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct State {
-    /// Epochs finished.
-    pub epoch: usize,
-    /// Adam steps taken.
-    pub step: u64,
-    /// The weights, in hundredths of a man (`Model::PARAMS` values).
-    pub w: Vec<f32>,
-    /// Adam's first and second moments.
-    pub m: Vec<f32>,
-    pub v: Vec<f32>,
-}
-
-impl State {
-    /// A run not started yet, from real weights `w` (`Model::start()`, or a file's).
-    pub fn new(w: Vec<f32>) -> State {
-        let n = w.len();
-        State {
-            epoch: 0,
-            step: 0,
-            w,
-            m: vec![0.0; n],
-            v: vec![0.0; n],
-        }
-    }
-}
+pub use crate::tune::adam::State;
 
 /// The gradient of the summed squared error over `batch` (indices into `d`) under `w`, summed
 /// on rayon's threads.
-fn gradient<M: Model>(d: &Data<M>, w: &[f32], k: f64, batch: &[usize]) -> Vec<f32> {
+fn gradient<M: Model>(d: &Data<M>, w: &[f32], k: f64, batch: &[u32]) -> Vec<f32> {
     let threads = rayon::current_num_threads().max(1);
     let chunk = batch.len().div_ceil(threads).max(256);
     batch
@@ -303,7 +276,7 @@ fn gradient<M: Model>(d: &Data<M>, w: &[f32], k: f64, batch: &[usize]) -> Vec<f3
         .map(|part| {
             let mut g = vec![0f32; M::PARAMS];
             for &i in part {
-                let s = &d.samples[i];
+                let s = &d.samples[i as usize];
                 let e = M::raw_score(w, &s.f);
                 let p = sigmoid(k * e as f64);
                 // d/de (t - p)^2 = -2 (t - p) p (1 - p) k.
@@ -329,24 +302,14 @@ pub fn epoch<M: Model>(
     st: &mut State,
     on_batch: &mut dyn FnMut(usize),
 ) {
-    let mut order: Vec<usize> = (0..d.len()).collect();
-    let mix = (st.epoch as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let mut rng = Xorshift64::new((cfg.seed ^ mix) | 1);
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
-    let frac = st.epoch as f64 / cfg.epochs.max(2).saturating_sub(1) as f64;
-    let lr = (cfg.learning_rate * (1.0 - 0.9 * frac.min(1.0))) as f32;
-    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let order = adam::order(d.len(), cfg.seed, st.epoch);
+    let lr = adam::rate(cfg.learning_rate, st.epoch, cfg.epochs);
     let mut done = 0;
     for batch in order.chunks(cfg.batch.max(1)) {
         let g = gradient(d, &st.w, cfg.k, batch);
         st.step += 1;
+        let step = adam::Step::new(lr, st.step);
         let n = batch.len() as f32;
-        let (c1, c2) = (
-            1.0 - b1.powi(st.step.min(1 << 20) as i32),
-            1.0 - b2.powi(st.step.min(1 << 20) as i32),
-        );
         let l2 = cfg.l2 as f32;
         let (w, m, v) = (&mut st.w, &mut st.m, &mut st.v);
         w.par_iter_mut()
@@ -364,9 +327,7 @@ pub fn epoch<M: Model>(
                     // A state no position has reached yet: nothing to move.
                     return;
                 }
-                *m = b1 * *m + (1.0 - b1) * g;
-                *v = b2 * *v + (1.0 - b2) * g * g;
-                *w -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
+                step.apply(w, m, v, g);
                 let limit = if j < LINEAR_LEN {
                     pattern::LINEAR_LIMIT
                 } else {
@@ -381,64 +342,21 @@ pub fn epoch<M: Model>(
     st.epoch += 1;
 }
 
-/// The checkpoint file: the run's settings (as a fingerprint) and its `State`, binary,
-/// with a checksum. Its length says the model's weights count, which `parse` is told.
+/// The pattern trainer's checkpoint (`tune::adam::checkpoint`, with its own magic).
 pub mod checkpoint {
     use super::State;
-    use crate::eval::pattern_file::checksum;
+    use crate::tune::adam::checkpoint;
 
-    const MAGIC: &[u8; 8] = b"PSLEARN1";
+    const MAGIC: &[u8; 8] = b"PSLEARN2";
 
     pub fn write(fingerprint: u64, st: &State) -> Vec<u8> {
-        let mut out = Vec::with_capacity(40 + 12 * st.w.len());
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&fingerprint.to_le_bytes());
-        out.extend_from_slice(&(st.epoch as u64).to_le_bytes());
-        out.extend_from_slice(&st.step.to_le_bytes());
-        for vec in [&st.w, &st.m, &st.v] {
-            for x in vec.iter() {
-                out.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-        let sum = checksum(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+        checkpoint::write(MAGIC, fingerprint, st)
     }
 
     /// The state in `b`, if it is a whole checkpoint of a run with this `fingerprint` of a
     /// model with `params` weights.
     pub fn parse(b: &[u8], fingerprint: u64, params: usize) -> Result<State, String> {
-        let len = 32 + 12 * params + 8;
-        if !b.starts_with(MAGIC) {
-            return Err("not a pattern trainer checkpoint".into());
-        }
-        if b.len() != len {
-            return Err(format!("{} bytes, expected {len}: truncated?", b.len()));
-        }
-        let sum = u64::from_le_bytes(b[len - 8..].try_into().expect("8 bytes"));
-        if sum != checksum(&b[..len - 8]) {
-            return Err("checksum does not match: the file is damaged".into());
-        }
-        let u64_at = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
-        if u64_at(8) != fingerprint {
-            return Err(
-                "made by a run with other data or settings (remove it to start afresh)".into(),
-            );
-        }
-        let floats = |n: usize| -> Vec<f32> {
-            let at = 32 + 4 * n * params;
-            b[at..at + 4 * params]
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
-                .collect()
-        };
-        Ok(State {
-            epoch: u64_at(16) as usize,
-            step: u64_at(24),
-            w: floats(0),
-            m: floats(1),
-            v: floats(2),
-        })
+        checkpoint::parse(b, MAGIC, "pattern trainer", fingerprint, Some(params))
     }
 }
 
@@ -467,6 +385,7 @@ pub fn coverage<M: Model>(d: &Data<M>) -> usize {
 mod tests {
     use super::*;
     use crate::core::random_games::RandomPositions;
+    use crate::core::rng::Xorshift64;
     use crate::eval::pattern::{Linear, PatternWeights};
 
     /// Positions from random games with targets that are exactly the probabilities under

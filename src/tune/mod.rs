@@ -7,10 +7,12 @@
 //! squared error, in parallel with rayon. `spsa` tunes by playing games instead, which
 //! measures strength itself. `run` holds what both do around the fit: the held-out split and
 //! the weights file, saved whole with the command that made it. `learn` fits the pattern
-//! evaluations (`eval::pattern`, `eval::big_pattern`: `pattern_model`) the same way, sparse and resumable; `label` searches data
+//! evaluations (`eval::pattern`, `eval::big_pattern`: `pattern_model`) the same way, sparse and resumable,
+//! and `net` the network; both step by `adam`, which also keeps their checkpoints; `label` searches data
 //! positions again, deeper, for it to aim at. `tuning/README.md` gives
 //! the whole pipeline.
 
+pub mod adam;
 pub mod data;
 pub mod dataline;
 pub mod label;

@@ -17,12 +17,11 @@
 //! - **Resumable**: after every epoch the whole state goes to a checkpoint (`checkpoint`),
 //!   and a run started again with the same settings and data continues from it.
 
-use crate::core::rng::Xorshift64;
 use crate::core::{Color, Position};
 use crate::eval::nnue::{self, bucket, planes_of, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN};
 use crate::eval::{evaluate, Weights};
-use crate::tune::dataline;
 use crate::tune::texel::sigmoid;
+use crate::tune::{adam, dataline};
 use rayon::prelude::*;
 use std::collections::HashSet;
 
@@ -331,35 +330,17 @@ impl Default for NetConfig {
     }
 }
 
-/// Where a run stands: everything needed to continue it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NetState {
-    pub epoch: usize,
-    pub step: u64,
-    /// The network as a flat vector (`Layout`), and Adam's two moments.
-    pub w: Vec<f32>,
-    pub m: Vec<f32>,
-    pub v: Vec<f32>,
+pub use crate::tune::adam::State as NetState;
+
+/// A fresh run: random starting weights from the config's seed.
+pub fn start(cfg: &NetConfig) -> NetState {
+    start_from(&FloatNetwork::random(cfg.hidden, 1.0, cfg.seed))
 }
 
-impl NetState {
-    /// A fresh run: random starting weights from the config's seed.
-    pub fn new(cfg: &NetConfig) -> NetState {
-        NetState::of(&FloatNetwork::random(cfg.hidden, 1.0, cfg.seed))
-    }
-
-    /// A fresh run that starts from network `f` (its scale does not matter: the trainer
-    /// works in logit units).
-    pub fn of(f: &FloatNetwork) -> NetState {
-        let w = Layout { hidden: f.hidden }.flatten(f);
-        NetState {
-            epoch: 0,
-            step: 0,
-            m: vec![0.0; w.len()],
-            v: vec![0.0; w.len()],
-            w,
-        }
-    }
+/// A fresh run that starts from network `f` (its scale does not matter: the trainer works in
+/// logit units).
+pub fn start_from(f: &FloatNetwork) -> NetState {
+    NetState::new(Layout { hidden: f.hidden }.flatten(f))
 }
 
 /// Positions a rayon task sums at once.
@@ -369,15 +350,8 @@ const GRADIENT_CHUNK: usize = 1024;
 /// `cfg.batch`. `on_batch` sees the positions done so far in the epoch.
 pub fn epoch(d: &[NetSample], cfg: &NetConfig, st: &mut NetState, on_batch: &mut dyn FnMut(usize)) {
     let l = Layout { hidden: cfg.hidden };
-    let mut order: Vec<u32> = (0..d.len() as u32).collect();
-    let mix = (st.epoch as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let mut rng = Xorshift64::new((cfg.seed ^ mix) | 1);
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
-    let frac = st.epoch as f64 / cfg.epochs.max(2).saturating_sub(1) as f64;
-    let lr = (cfg.learning_rate * (1.0 - 0.9 * frac.min(1.0))) as f32;
-    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let order = adam::order(d.len(), cfg.seed, st.epoch);
+    let lr = adam::rate(cfg.learning_rate, st.epoch, cfg.epochs);
     let mut done = 0;
     for batch in order.chunks(cfg.batch.max(1)) {
         let w = &st.w;
@@ -400,14 +374,10 @@ pub fn epoch(d: &[NetSample], cfg: &NetConfig, st: &mut NetState, on_batch: &mut
                 },
             );
         st.step += 1;
+        let step = adam::Step::new(lr, st.step);
         let n = batch.len() as f32;
-        let t = st.step.min(1 << 20) as i32;
-        let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
         for (((w, m), v), g) in st.w.iter_mut().zip(&mut st.m).zip(&mut st.v).zip(&g) {
-            let g = g / n;
-            *m = b1 * *m + (1.0 - b1) * g;
-            *v = b2 * *v + (1.0 - b2) * g * g;
-            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
+            step.apply(w, m, v, g / n);
         }
         clip(&mut st.w, l);
         done += batch.len();
@@ -426,70 +396,20 @@ fn clip(w: &mut [f32], l: Layout) {
     }
 }
 
-/// The checkpoint file: the run's fingerprint and its `NetState`, binary, with a checksum.
+/// The network trainer's checkpoint (`tune::adam::checkpoint`, with its own magic).
 pub mod checkpoint {
     use super::NetState;
-    use crate::eval::pattern_file::checksum;
+    use crate::tune::adam::checkpoint;
 
     const MAGIC: &[u8; 8] = b"PSNETCK1";
-    const HEADER: usize = 40;
 
     pub fn write(fingerprint: u64, st: &NetState) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER + 12 * st.w.len() + 8);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&fingerprint.to_le_bytes());
-        out.extend_from_slice(&(st.epoch as u64).to_le_bytes());
-        out.extend_from_slice(&st.step.to_le_bytes());
-        out.extend_from_slice(&(st.w.len() as u64).to_le_bytes());
-        for vec in [&st.w, &st.m, &st.v] {
-            for x in vec.iter() {
-                out.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-        let sum = checksum(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+        checkpoint::write(MAGIC, fingerprint, st)
     }
 
     /// The state in `b`, if it is a whole checkpoint of the run with this `fingerprint`.
     pub fn parse(b: &[u8], fingerprint: u64) -> Result<NetState, String> {
-        if !b.starts_with(MAGIC) {
-            return Err("not a network trainer checkpoint".into());
-        }
-        if b.len() < HEADER + 8 {
-            return Err(format!("{} bytes: truncated", b.len()));
-        }
-        let u64_at = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
-        let n = u64_at(32) as usize;
-        let len = n
-            .checked_mul(12)
-            .and_then(|x| x.checked_add(HEADER + 8))
-            .ok_or("a size that cannot be")?;
-        if b.len() != len {
-            return Err(format!("{} bytes, expected {len}: truncated?", b.len()));
-        }
-        if u64_at(len - 8) != checksum(&b[..len - 8]) {
-            return Err("checksum does not match: the file is damaged".into());
-        }
-        if u64_at(8) != fingerprint {
-            return Err(
-                "made by a run with other data or settings (remove it to start afresh)".into(),
-            );
-        }
-        let floats = |k: usize| -> Vec<f32> {
-            let at = HEADER + 4 * k * n;
-            b[at..at + 4 * n]
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
-                .collect()
-        };
-        Ok(NetState {
-            epoch: u64_at(16) as usize,
-            step: u64_at(24),
-            w: floats(0),
-            m: floats(1),
-            v: floats(2),
-        })
+        checkpoint::parse(b, MAGIC, "network trainer", fingerprint, None)
     }
 }
 
@@ -546,7 +466,7 @@ mod tests {
             seed: 2,
         };
         let l = Layout { hidden: cfg.hidden };
-        let mut st = NetState::new(&cfg);
+        let mut st = start(&cfg);
         let mut losses = vec![loss(&d, &st.w, l)];
         for _ in 0..cfg.epochs {
             epoch(&d, &cfg, &mut st, &mut |_| {});
@@ -644,7 +564,7 @@ mod tests {
 
     #[test]
     fn a_checkpoint_round_trips_and_refuses_another_run_or_damage() {
-        let mut st = NetState::new(&NetConfig {
+        let mut st = start(&NetConfig {
             hidden: 16,
             ..NetConfig::default()
         });
