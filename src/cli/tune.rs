@@ -103,6 +103,11 @@ pub struct SpsaArgs {
     /// its step there. With `--fix all`, only these are tuned.
     #[arg(long, default_value = "")]
     search: String,
+    /// Play the games with the built-in network (tuning/network.bin), as the engine plays,
+    /// instead of the hand evaluation alone; the hand terms then score only king endings.
+    /// For tuning the search: `--network --fix all --search NAMES`.
+    #[arg(long)]
+    network: bool,
 }
 
 impl TuneArgs {
@@ -274,6 +279,9 @@ impl SpsaArgs {
         cfg.random_plies = self.random_plies;
         cfg.r_end = self.r_end;
         cfg.c_end = tune::spsa::perturbations(start, self.c_frac, self.c_min);
+        if self.network {
+            cfg.network = Weights::builtin().network;
+        }
         if self.fix.trim() == "all" {
             cfg.fixed.iter_mut().for_each(|f| *f = true);
         } else {
@@ -308,6 +316,7 @@ impl SpsaArgs {
             .arg("--c-min", self.c_min)
             .list("--fix", &self.fix)
             .list("--search", &self.search)
+            .opt("--network", self.network.then_some(""))
     }
 }
 

@@ -20,15 +20,19 @@
 //!
 //! Search parameters can be tuned alongside (or alone, with every weight held): each named
 //! in `SpsaConfig::search` (by its name in `SearchParams::TUNABLES`) is one more value of
-//! `θ`, perturbed, played with and updated as the weights are, within its range.
+//! `θ`, perturbed, played with and updated as the weights are, within its range. To tune
+//! the search for play, the games play with the built-in network (`SpsaConfig::network`),
+//! as the engine does, and every weight is held.
 
 use crate::core::rng::mix64;
 use crate::core::Position;
+use crate::eval::nnue::Network;
 use crate::eval::weights::{self, Weights};
 use crate::search::params::{ParamError, SearchParams, Tunable};
 use crate::search::{Engine, Limits, SearchControl};
 use crate::tune::selfplay::{opening, play_out};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// Spall's recommended exponents for the step size and the perturbation.
 const ALPHA: f64 = 0.602;
@@ -58,6 +62,10 @@ pub struct SpsaConfig {
     pub search: Vec<SearchTune>,
     /// The search parameters the games play with, and the start of those tuned.
     pub search_start: SearchParams,
+    /// A learned network the games play with beside the tuned hand terms, as the engine
+    /// plays (the hand terms then score only king endings): for tuning the search. None:
+    /// the hand evaluation alone.
+    pub network: Option<Arc<Network>>,
 }
 
 /// A search parameter SPSA tunes, and its perturbation at the end of the run.
@@ -102,6 +110,7 @@ impl SpsaConfig {
             r_end: 0.002,
             search: Vec::new(),
             search_start: SearchParams::default(),
+            network: None,
         }
     }
 }
@@ -157,7 +166,11 @@ fn rounded(theta: &[f64], cfg: &SpsaConfig) -> (Weights, SearchParams) {
             .set_clamped(t.param.name, v)
             .expect("a parameter of the table");
     }
-    (Weights::from_reals(w), params)
+    let weights = Weights {
+        network: cfg.network.clone(),
+        ..Weights::from_reals(w)
+    };
+    (weights, params)
 }
 
 /// `θ[j]` kept in its range.
@@ -399,6 +412,42 @@ mod tests {
         let (got, _) = run(&start, &cfg, &openings, &mut |p| seen.push(p.theta[j]));
         assert!(seen.iter().all(|x| max.contains(&(*x as i32))), "{seen:?}");
         assert_eq!(got.out_of_range(), None, "{got:?}");
+    }
+
+    /// With a network in the config, the games play with it beside the tuned hand terms:
+    /// the engines of a pair score a middlegame as the network does, not as the hand terms.
+    #[test]
+    fn the_games_play_with_the_configured_network() {
+        let start = Weights::handset();
+        let mut cfg = SpsaConfig::new(&start, 2, 50);
+        let pos = crate::core::notation::parse_fen("B:W18,21,23,24,27:B5,6,9,11,13").unwrap();
+        let hand = crate::eval::evaluate(&pos, &start);
+        let theta: Vec<f64> = start.to_vec().iter().map(|&v| v as f64).collect();
+        assert_eq!(rounded(&theta, &cfg).0.network, None);
+        cfg.network = Weights::builtin().network;
+        let net = cfg.network.clone().expect("the built-in network");
+        let (w, _) = rounded(&theta, &cfg);
+        assert!(w.network.as_ref().is_some_and(|n| Arc::ptr_eq(n, &net)));
+        let (with_net, by_net) = (crate::eval::evaluate(&pos, &w), net.evaluate(&pos));
+        assert_eq!(with_net, by_net);
+        assert_ne!(with_net, hand);
+        let mut engines = [Engine::new(1, 1), Engine::new(1, 1)];
+        let pair = (w.clone(), SearchParams::default());
+        play_pair(
+            &mut engines,
+            &pair,
+            &pair,
+            0,
+            &cfg,
+            &crate::arena::openings::builtin(),
+        );
+        for e in &engines {
+            assert!(e
+                .weights
+                .network
+                .as_ref()
+                .is_some_and(|n| Arc::ptr_eq(n, &net)));
+        }
     }
 
     /// A search parameter named in the config is perturbed, played with and updated: with
