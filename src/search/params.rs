@@ -193,16 +193,16 @@ search_params! {
     lmr_min_moves: usize = 3, range 1 ..= 60, step 1;
     /// ...by `lmr_base + ln(depth) * ln(moves) / lmr_divisor` plies, rounded down (the
     /// reduction table, `worker::Reductions`)...
-    lmr_base: f64 = 0.5, range 0.0 ..= 4.0, step 0.1;
+    lmr_base: f64 = 0.524, range 0.0 ..= 4.0, step 0.1;
     /// ...(the divisor of that formula)...
-    lmr_divisor: f64 = 2.25, range 0.5 ..= 10.0, step 0.2;
+    lmr_divisor: f64 = 2.212, range 0.5 ..= 10.0, step 0.2;
     /// ...less this many plies at a principal-variation node.
     lmr_pv_less: i32 = 1, range 0 ..= 4, step 1;
     /// ProbCut: at this remaining depth or more, a search `probcut_reduction` plies
     /// shallower against `beta + probcut_margin` that fails high cuts the node.
     probcut_min_depth: i32 = 5, range 1 ..= 60, step 1;
     /// ProbCut's reduction (plies).
-    probcut_reduction: i32 = 4, range 1 ..= 20, step 1;
+    probcut_reduction: i32 = 3, range 1 ..= 20, step 1;
     /// ProbCut's margin over beta (hundredths of a man).
     probcut_margin: i32 = 80, range 0 ..= 1000, step 10;
     /// Extend by one ply when the side to move has a single legal move.
@@ -228,7 +228,7 @@ search_params! {
     /// History scores saturate at this magnitude.
     history_max: i32 = 1 << 14, range 1 ..= 1000000, step 1000;
     /// A cut-off's history bonus is depth squared, but at most this.
-    history_bonus_max: i32 = 400, range 1 ..= 100000, step 40;
+    history_bonus_max: i32 = 404, range 1 ..= 100000, step 40;
     /// The transposition table's replacement: an entry loses this much depth for each
     /// search it has aged (`tt::TranspositionTable::store`).
     tt_age_weight: i32 = 8, range 0 ..= 255, step 1;
