@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# A long match in resumable shards: one `poolshark match` cut into SHARDS shards
+# (`--shard I/SHARDS`), played one after the other, each with all the match options given.
+# Each shard writes OUT/shard-I.pdn and its lines to OUT/shard-I.out.part, renamed to
+# OUT/shard-I.out when the shard finished well, so a stopped run (a killed process, a closed
+# session) starts again at the first unfinished shard: run the same command again. The shards
+# play one at a time because a match times its moves: use --concurrency for the cores.
+#
+# Usage: scripts/match-resume.sh OUT SHARDS MATCH-OPTIONS...
+#   e.g. scripts/match-resume.sh /work/m1 10 --engine "$P hub" --engine "$OLD hub" \
+#          --games 1000 --movetime 0.05 --concurrency 2 --openings tuning/match-openings.txt
+#   env: BIN (default target/release/poolshark, built first): the binary that referees.
+# OUT/run.settings records the options; a run with other options into the same OUT is refused,
+# and so is a second run while one is going (OUT/.lock). Progress goes to stderr. Prints at
+# the end the lines of `poolshark stats` over the finished shards' PDN files (the lines `match`
+# ends with), the whole match once every shard is done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+usage="usage: scripts/match-resume.sh OUT SHARDS MATCH-OPTIONS..."
+OUT=${1:?$usage}
+SHARDS=${2:?$usage}
+shift 2
+if ! [[ "$SHARDS" =~ ^[1-9][0-9]*$ ]]; then
+  echo "match-resume: SHARDS must be a whole number of at least 1, not '$SHARDS'" >&2
+  exit 2
+fi
+[ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
+for a in "$@"; do
+  case "$a" in
+    --shard | --shard=* | --pdn | --pdn=*)
+      echo "match-resume: $a is set by the script, one for each shard" >&2
+      exit 2
+      ;;
+  esac
+done
+if [ -z "${BIN:-}" ]; then
+  BIN=target/release/poolshark
+  cargo build --release --quiet
+fi
+mkdir -p "$OUT"
+exec 9> "$OUT/.lock"
+if ! flock -n 9; then
+  echo "match-resume: another run is using $OUT" >&2
+  exit 2
+fi
+settings="shards $SHARDS options $(printf '%q ' "$@")"
+if [ -e "$OUT/run.settings" ]; then
+  if [ "$(cat "$OUT/run.settings")" != "$settings" ]; then
+    echo "match-resume: $OUT holds another run:" >&2
+    echo "  there: $(cat "$OUT/run.settings")" >&2
+    echo "  now:   $settings" >&2
+    exit 2
+  fi
+else
+  echo "$settings" > "$OUT/run.settings"
+fi
+for ((i = 0; i < SHARDS; i++)); do
+  [ -e "$OUT/shard-$i.out" ] && continue
+  # A shard stopped half way is played again whole: its PDN file is written afresh.
+  if "$BIN" match "$@" --shard "$i/$SHARDS" --pdn "$OUT/shard-$i.pdn" \
+    > "$OUT/shard-$i.out.part" 2> "$OUT/shard-$i.err"; then
+    mv "$OUT/shard-$i.out.part" "$OUT/shard-$i.out"
+    echo "match-resume: shard $i done ($(ls "$OUT"/shard-*.out | wc -l)/$SHARDS) $(date +%T): $(grep '^elo:' "$OUT/shard-$i.out")" >&2
+  else
+    echo "match-resume: shard $i failed (see $OUT/shard-$i.err)" >&2
+    exit 1
+  fi
+done
+pdns=()
+for ((i = 0; i < SHARDS; i++)); do pdns+=("$OUT/shard-$i.pdn"); done
+"$BIN" stats "${pdns[@]}"
