@@ -78,12 +78,43 @@ fn composed_tactics_are_found_with_their_win_distance() {
     }
 }
 
-/// The optional search steps (singular extension, the capture search's threat look) keep
-/// every composed tactic found, with its proved win.
+/// The optional search steps (singular extension, the capture search's threat look, reverse
+/// futility and late-move pruning) keep every composed tactic found, with its proved win.
 #[test]
 fn composed_tactics_hold_with_the_optional_steps_on() {
+    for steps in [
+        "singular_min_depth:4,qsearch_threat:1",
+        "rfp_max_depth:3,rfp_threat_guard:0",
+        "rfp_max_depth:3,lmp_max_depth:3",
+    ] {
+        tactics_hold_with(steps);
+    }
+}
+
+/// The pruning steps prune: the same fixed-depth search visits fewer nodes with each on.
+#[test]
+fn the_pruning_steps_search_fewer_nodes() {
+    let game =
+        Game::new(parse_fen("B:W18,22,23,24,26,27,28,30,31,32:B1,3,4,6,7,9,10,12,14").unwrap());
+    let count = |steps: &str| {
+        let mut engine = Engine::new(16, 1);
+        engine.params = poolshark::search::params::SearchParams::default()
+            .with_assignments(steps)
+            .unwrap();
+        engine
+            .search(&game, &depth(12), &SearchControl::new(), &mut |_| {})
+            .nodes
+    };
+    let off = count("");
+    for steps in ["rfp_max_depth:3", "lmp_max_depth:2"] {
+        let on = count(steps);
+        assert!(on < off, "{steps}: {on} nodes against {off} without");
+    }
+}
+
+fn tactics_hold_with(steps: &str) {
     let params = poolshark::search::params::SearchParams::default()
-        .with_assignments("singular_min_depth:4,qsearch_threat:1")
+        .with_assignments(steps)
         .unwrap();
     for line in include_str!("data/tactics.txt")
         .lines()
@@ -99,8 +130,8 @@ fn composed_tactics_hold_with_the_optional_steps_on() {
             &SearchControl::new(),
             &mut |_| {},
         );
-        assert_eq!(out.best.unwrap().hub(), parts[1], "{line}");
-        assert!(out.score.is_win(), "{line}: {}", out.score);
+        assert_eq!(out.best.unwrap().hub(), parts[1], "{steps}: {line}");
+        assert!(out.score.is_win(), "{steps}: {line}: {}", out.score);
     }
 }
 

@@ -205,6 +205,21 @@ search_params! {
     probcut_reduction: i32 = 3, range 1 ..= 20, step 1;
     /// ProbCut's margin over beta (hundredths of a man).
     probcut_margin: i32 = 80, range 0 ..= 1000, step 10;
+    /// Reverse futility pruning (static null move): at a non-PV node with at most this
+    /// remaining depth and no capture to make, a static evaluation that clears beta by
+    /// `rfp_margin` a ply is taken as the node's score. 0 turns it off...
+    rfp_max_depth: i32 = 0, range 0 ..= 10, step 1;
+    /// ...(the margin a ply, hundredths of a man)...
+    rfp_margin: i32 = 60, range 0 ..= 1000, step 10;
+    /// ...and not where the side not to move threatens a capture, which the evaluation
+    /// cannot weigh.
+    rfp_threat_guard: bool = true, range 0 ..= 1, step 1;
+    /// Late-move pruning: at a non-PV node with at most this remaining depth, quiet moves
+    /// (as for the reductions) after `lmp_base + depth * depth` searched moves are not
+    /// searched. 0 turns it off...
+    lmp_max_depth: i32 = 0, range 0 ..= 10, step 1;
+    /// ...(that base).
+    lmp_base: usize = 3, range 1 ..= 60, step 1;
     /// Extend by one ply when the side to move has a single legal move.
     single_reply_extension: bool = true, range 0 ..= 1, step 1;
     /// Singular extension at principal-variation nodes (after Scan): at this remaining depth

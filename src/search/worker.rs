@@ -700,6 +700,23 @@ impl<'a> Worker<'a> {
             extend: None,
         };
 
+        // 6b. Reverse futility: near the horizon, a quiet position whose static evaluation
+        //     clears beta by a margin a ply is taken to hold (no capture to make, and with
+        //     the guard none threatened, so the evaluation can be trusted as at a leaf).
+        let threatened = || p.rfp_threat_guard && movegen::threatens_capture(pos);
+        if !pv_node
+            && ply > 0
+            && depth <= p.rfp_max_depth
+            && !moves[0].is_capture()
+            && !beta.is_decisive()
+            && !threatened()
+        {
+            let eval = Score(self.leaf_eval(pos, ply));
+            if eval - p.rfp_margin * depth >= beta {
+                return eval;
+            }
+        }
+
         // 7. ProbCut: a shallower search that clears beta by a margin predicts a cut-off.
         //    (No null move: zugzwang is everywhere in draughts.) It searches this node's
         //    moves again, with the key and hash move already in hand.
@@ -813,14 +830,26 @@ impl<'a> Worker<'a> {
             // The child's depth: one less, or as deep for an extended move.
             let next = depth - 1 + i32::from(extend == Some(idx as u8));
             let n = searched;
+            let crowns = crowning.contains(mv.to) && !pos.kings().contains(mv.from);
+            let quiet = !mv.is_capture() && !crowns && !self.heur.is_killer(ply, &mv);
+
+            // 9a. Late-move pruning: near the horizon, late quiet moves are not searched
+            //     (never the first moves, so a node always has a score).
+            if quiet
+                && !pv_node
+                && ply > 0
+                && depth <= p.lmp_max_depth
+                && n >= p.lmp_base + (depth * depth) as usize
+                && !best.is_decisive()
+            {
+                continue;
+            }
             searched += 1;
             let child = pos.play(&mv);
             let child_counts = counts.after(pos, &mv, &child);
             self.shared.tt.prefetch(tt_key(&child, child_counts));
 
             // 9. Late-move reductions for quiet moves that are neither killers nor crownings.
-            let crowns = crowning.contains(mv.to) && !pos.kings().contains(mv.from);
-            let quiet = !mv.is_capture() && !crowns && !self.heur.is_killer(ply, &mv);
             let mut r = 0;
             if quiet && depth >= p.lmr_min_depth && n >= p.lmr_min_moves {
                 r = self.shared.reductions.get(depth, n);
