@@ -86,6 +86,7 @@ fn composed_tactics_hold_with_the_optional_steps_on() {
         "singular_min_depth:4,qsearch_threat:1",
         "rfp_max_depth:3,rfp_threat_guard:0",
         "rfp_max_depth:3,lmp_max_depth:3",
+        "iir_min_depth:4,lmr_history_divisor:4000",
     ] {
         tactics_hold_with(steps);
     }

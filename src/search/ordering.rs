@@ -64,6 +64,11 @@ impl Heuristics {
         }
     }
 
+    /// The history score of `side`'s quiet move `mv`.
+    pub fn history(&self, side: Color, mv: &Move) -> i32 {
+        self.history[side as usize][mv.from.index()][mv.to.index()]
+    }
+
     fn update(&mut self, side: Color, mv: &Move, bonus: i32) {
         let h = &mut self.history[side as usize][mv.from.index()][mv.to.index()];
         // Gravity: scores saturate at +-history_max.

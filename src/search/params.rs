@@ -220,6 +220,13 @@ search_params! {
     lmp_max_depth: i32 = 0, range 0 ..= 10, step 1;
     /// ...(that base).
     lmp_base: usize = 3, range 1 ..= 60, step 1;
+    /// Internal iterative reduction: a node at this remaining depth or more that the table
+    /// gives no move for is searched a ply shallower. 0 turns it off.
+    iir_min_depth: i32 = 0, range 0 ..= 60, step 1;
+    /// Late-move reductions follow the history: a quiet move's reduction is less by its
+    /// history score over this (scores run to +-`history_max`), more for a negative one.
+    /// 0 turns it off.
+    lmr_history_divisor: i32 = 0, range 0 ..= 1000000, step 1000;
     /// Extend by one ply when the side to move has a single legal move.
     single_reply_extension: bool = true, range 0 ..= 1, step 1;
     /// Singular extension at principal-variation nodes (after Scan): at this remaining depth

@@ -688,11 +688,18 @@ impl<'a> Worker<'a> {
             return Score::loss_in(ply as i32);
         }
 
+        // 6a. Internal iterative reduction: with no table move to try first, the node is
+        //     searched a ply shallower.
+        let hash_index = entry.and_then(|e| e.move_index);
+        if p.iir_min_depth > 0 && depth >= p.iir_min_depth && hash_index.is_none() {
+            depth -= 1;
+        }
+
         let node = Node {
             pos,
             counts,
             moves: &moves,
-            hash_index: entry.and_then(|e| e.move_index),
+            hash_index,
             key,
             depth,
             ply,
@@ -855,6 +862,9 @@ impl<'a> Worker<'a> {
                 r = self.shared.reductions.get(depth, n);
                 if pv_node {
                     r -= p.lmr_pv_less;
+                }
+                if p.lmr_history_divisor > 0 {
+                    r -= self.heur.history(pos.side(), &mv) / p.lmr_history_divisor;
                 }
                 r = r.clamp(0, depth - 2);
             }
