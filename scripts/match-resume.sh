@@ -16,6 +16,8 @@
 # ends with), the whole match once every shard is done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/run-dir.sh
+source scripts/lib/run-dir.sh
 usage="usage: scripts/match-resume.sh OUT SHARDS MATCH-OPTIONS..."
 OUT=${1:?$usage}
 SHARDS=${2:?$usage}
@@ -37,23 +39,8 @@ if [ -z "${BIN:-}" ]; then
   BIN=target/release/poolshark
   cargo build --release --quiet
 fi
-mkdir -p "$OUT"
-exec 9> "$OUT/.lock"
-if ! flock -n 9; then
-  echo "match-resume: another run is using $OUT" >&2
-  exit 2
-fi
 settings="shards $SHARDS options $(printf '%q ' "$@")"
-if [ -e "$OUT/run.settings" ]; then
-  if [ "$(cat "$OUT/run.settings")" != "$settings" ]; then
-    echo "match-resume: $OUT holds another run:" >&2
-    echo "  there: $(cat "$OUT/run.settings")" >&2
-    echo "  now:   $settings" >&2
-    exit 2
-  fi
-else
-  echo "$settings" > "$OUT/run.settings"
-fi
+claim_run_dir match-resume "$OUT" "$settings"
 for ((i = 0; i < SHARDS; i++)); do
   [ -e "$OUT/shard-$i.out" ] && continue
   # A shard stopped half way is played again whole: its PDN file is written afresh.

@@ -16,6 +16,8 @@
 # (P counts lines; `learn` drops positions repeated across shards).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/run-dir.sh
+source scripts/lib/run-dir.sh
 OUT=${1:?usage: scripts/selfplay-data.sh OUT [SHARDS]}
 SHARDS=${2:-200}
 GAMES=${GAMES:-500000}
@@ -30,24 +32,8 @@ if [ -z "${BIN:-}" ]; then
 fi
 weights=()
 [ -n "${WEIGHTS:-}" ] && weights=(--weights "$WEIGHTS")
-mkdir -p "$OUT"
-# One run at a time in a directory: two would play the same shards over each other.
-exec 9> "$OUT/.lock"
-if ! flock -n 9; then
-  echo "selfplay-data: another run is using $OUT" >&2
-  exit 2
-fi
 settings="games $GAMES shards $SHARDS nodes $NODES seed $SEED plies $PLIES weights ${WEIGHTS:-builtin} binary $(sha256sum "$BIN" | cut -c1-16)"
-if [ -e "$OUT/run.settings" ]; then
-  if [ "$(cat "$OUT/run.settings")" != "$settings" ]; then
-    echo "selfplay-data: $OUT holds another run:" >&2
-    echo "  there: $(cat "$OUT/run.settings")" >&2
-    echo "  now:   $settings" >&2
-    exit 2
-  fi
-else
-  echo "$settings" > "$OUT/run.settings"
-fi
+claim_run_dir selfplay-data "$OUT" "$settings"
 export BIN OUT SHARDS GAMES NODES SEED PLIES NICE
 export WEIGHTS_ARGS="${weights[*]:-}"
 shard() {

@@ -18,11 +18,22 @@ fn output(cmd: &mut Command) -> (i32, String, String) {
     )
 }
 
-/// The match options of these tests: 8 games at depth 3, deterministic on one thread.
+/// The match options of these tests: 8 games at depth 3, deterministic on one thread with
+/// the book off (its choices among near-equal moves are random) and the table cleared by
+/// each `new-game`.
 fn options(bin: &str) -> Vec<String> {
     let engine = format!("{bin} hub");
     [
-        "--engine", &engine, "--engine", &engine, "--games", "8", "--depth", "3,2",
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--games",
+        "8",
+        "--depth",
+        "3,2",
+        "--param",
+        "book=false",
     ]
     .iter()
     .map(|s| s.to_string())
