@@ -87,6 +87,8 @@ fn composed_tactics_hold_with_the_optional_steps_on() {
         "rfp_max_depth:3,rfp_threat_guard:0",
         "rfp_max_depth:3,lmp_max_depth:3",
         "iir_min_depth:4,lmr_history_divisor:4000",
+        "countermove:1,continuation_history:1,lmr_forcing_less:-1",
+        "lmr_forcing_less:2",
     ] {
         tactics_hold_with(steps);
     }

@@ -247,6 +247,16 @@ search_params! {
     /// Off: it reaches depths sooner on 2 threads (1.86x against 1.47x) but lost -10.4 Elo
     /// (-25.6 to +4.7) to the build without it at 0.1 s a move (docs/SEARCH.md).
     smp_overtake: bool = false, range 0 ..= 1, step 1;
+    /// Move ordering: the quiet move that last refuted the move just played is tried after
+    /// the killers (`ordering::Heuristics`).
+    countermove: bool = false, range 0 ..= 1, step 1;
+    /// Move ordering: a quiet move's history adds a second history kept by the square the
+    /// move just played went to (a one-ply continuation history).
+    continuation_history: bool = false, range 0 ..= 1, step 1;
+    /// Late-move reductions are this many plies less for a quiet move that leaves the other
+    /// side a capture (an exchange or a sacrifice: the tactics of draughts), more for a
+    /// negative number. 0 treats such moves as any other.
+    lmr_forcing_less: i32 = 0, range -3 ..= 4, step 1;
     /// History scores saturate at this magnitude.
     history_max: i32 = 1 << 14, range 1 ..= 1000000, step 1000;
     /// A cut-off's history bonus is depth squared, but at most this.

@@ -275,7 +275,7 @@ impl<'a> Worker<'a> {
             root,
             root_counts: counts,
             keys,
-            heur: Heuristics::new(p.history_max, p.history_bonus_max),
+            heur: Heuristics::new(p),
             pv: vec![Vec::new(); PLY_SLOTS],
             excluded: Vec::new(),
             nodes: 0,
@@ -855,8 +855,10 @@ impl<'a> Worker<'a> {
             let child = pos.play(&mv);
             let child_counts = counts.after(pos, &mv, &child);
             self.shared.tt.prefetch(tt_key(&child, child_counts));
+            self.heur.on_play(ply, &mv);
 
-            // 9. Late-move reductions for quiet moves that are neither killers nor crownings.
+            // 9. Late-move reductions for quiet moves that are neither killers nor crownings
+            //    (by `lmr_forcing_less`, adjusted for one that leaves the other side a capture).
             let mut r = 0;
             if quiet && depth >= p.lmr_min_depth && n >= p.lmr_min_moves {
                 r = self.shared.reductions.get(depth, n);
@@ -865,6 +867,9 @@ impl<'a> Worker<'a> {
                 }
                 if p.lmr_history_divisor > 0 {
                     r -= self.heur.history(pos.side(), &mv) / p.lmr_history_divisor;
+                }
+                if p.lmr_forcing_less != 0 && movegen::has_capture(&child) {
+                    r -= p.lmr_forcing_less;
                 }
                 r = r.clamp(0, depth - 2);
             }
