@@ -252,35 +252,29 @@ mod tests {
         // The continuation history goes by where the previous move went.
         let b = *moves.iter().find(|m| m.to != a.to).unwrap();
         let (x, y) = (moves[5], moves[6]);
-        let mut h = with(false, true);
         // After `a`, `x` refutes twice (and `y`, tried before it, is penalised); after `b`,
         // the other way round, three times. The plain history then favours `y` overall.
         // Cut-offs at ply 1, ordering at ply 3 (killers are kept by ply).
-        h.on_play(0, &a);
-        for _ in 0..2 {
-            h.on_cutoff(pos.side(), 1, 4, &x, [y].into_iter());
-        }
-        h.on_play(0, &b);
-        for _ in 0..3 {
-            h.on_cutoff(pos.side(), 1, 4, &y, [x].into_iter());
-        }
+        let trained = |continuation: bool| {
+            let mut h = with(false, continuation);
+            for (prev, cut, other, times) in [(a, x, y, 2), (b, y, x, 3)] {
+                h.on_play(0, &prev);
+                for _ in 0..times {
+                    h.on_cutoff(pos.side(), 1, 4, &cut, [other].into_iter());
+                }
+            }
+            h
+        };
         let rank = |h: &Heuristics, m: Move, prev: Move| {
             let mut h = h.clone();
             h.on_play(2, &prev);
             ordered(&h, &pos, 3).iter().position(|&o| o == m).unwrap()
         };
+        let h = trained(true);
         assert!(rank(&h, x, a) < rank(&h, y, a), "after a, x first");
         assert!(rank(&h, y, b) < rank(&h, x, b), "after b, y first");
         // Without it, only the plain history counts: y first whatever came before.
-        let mut plain = with(false, false);
-        plain.on_play(0, &a);
-        for _ in 0..2 {
-            plain.on_cutoff(pos.side(), 1, 4, &x, [y].into_iter());
-        }
-        plain.on_play(0, &b);
-        for _ in 0..3 {
-            plain.on_cutoff(pos.side(), 1, 4, &y, [x].into_iter());
-        }
+        let plain = trained(false);
         assert!(rank(&plain, y, a) < rank(&plain, x, a));
     }
 }
