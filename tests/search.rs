@@ -286,9 +286,10 @@ fn repetition_from_the_game_history_is_a_draw() {
     let out = search(&game, depth(4), 1);
     assert_eq!(out.best.unwrap().hub(), "7-3");
     assert_eq!(out.score.hub(), "0.00");
-    // Without the history the same position is bad for Black.
+    // Without the history the same position is bad for Black: clearly below a draw (how
+    // far below is the evaluation's to say; round 4's network reads -0.91 at depth 4).
     let out = search(&Game::new(*game.position()), depth(4), 1);
-    assert!(out.score.0 < -100, "{}", out.score);
+    assert!(out.score.0 < -50, "{}", out.score);
 }
 
 #[test]
