@@ -47,7 +47,7 @@ browser-test:
 test-deep:
 	$(CARGO) test --release -- --ignored
 
-# Speed: perft (leaves/s) and search (bench nodes/s, time to depth on 1 and 2 threads).
+# Speed: perft (leaves/s) and search (bench nodes/s, time to depth on 1, 2 and 4 threads).
 bench: build
 	./scripts/bench-perft.sh
 	./scripts/bench-search.sh

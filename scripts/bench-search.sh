@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Search speed. 1) `poolshark bench` nodes per second on one thread, median of RUNS runs.
-# 2) Time to reach a fixed depth on the bench positions with 1 and 2 threads (and more if
+# 2) Time to reach a fixed depth on the bench positions with 1, 2 and 4 threads (others if
 # THREADS says so), median of RUNS runs, and the speed-up against one thread measured in the
 # same run.
 # Usage: scripts/bench-search.sh [runs] [depth]     env: THREADS="1 2 4 8"
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 BIN=target/release/poolshark
 RUNS=${1:-5}
 DEPTH=${2:-16}
-THREADS=${THREADS:-"1 2"}
+THREADS=${THREADS:-"1 2 4"}
 [ -x "$BIN" ] || cargo build --release
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
