@@ -4,12 +4,19 @@
 # THREADS says so), median of RUNS runs, and the speed-up against one thread measured in the
 # same run.
 # Usage: scripts/bench-search.sh [runs] [depth]     env: THREADS="1 2 4 8"
+#   SEARCH_PARAMS="name:value,..." passes --search-params to the time-to-depth runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=target/release/poolshark
 RUNS=${1:-5}
 DEPTH=${2:-16}
 THREADS=${THREADS:-"1 2 4"}
+EXTRA=()
+if [ -n "${SEARCH_PARAMS:-}" ]; then
+  EXTRA=(--search-params "$SEARCH_PARAMS")
+  # A bad name or value: say so here (the timed runs below hide stderr).
+  "$BIN" bench --depth 1 "${EXTRA[@]}" >/dev/null
+fi
 [ -x "$BIN" ] || cargo build --release
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
@@ -27,7 +34,7 @@ base=""
 for t in $THREADS; do
   times=()
   for _ in $(seq "$RUNS"); do
-    line=$("$BIN" bench --depth "$DEPTH" --threads "$t" --hash 64 2>/dev/null | tail -n 1)
+    line=$("$BIN" bench --depth "$DEPTH" --threads "$t" --hash 64 ${EXTRA[@]+"${EXTRA[@]}"} 2>/dev/null | tail -n 1)
     times+=("$(echo "$line" | awk '{printf "%.3f", $2 / $4}')")
   done
   med=$(printf '%s\n' "${times[@]}" | median)

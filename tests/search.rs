@@ -153,6 +153,28 @@ fn tactics_on_two_threads() {
     }
 }
 
+#[test]
+fn tactics_on_two_threads_with_deferral() {
+    // Simplified ABDADA changes only the order of a node's moves: the same wins are found.
+    for line in include_str!("data/tactics.txt").lines().take(6) {
+        let parts: Vec<&str> = line.split(" ; ").collect();
+        let mut engine = Engine::new(16, 2);
+        engine.params = engine
+            .params
+            .with_assignments("abdada_min_depth:2")
+            .unwrap();
+        let game = Game::new(parse_fen(parts[0]).unwrap());
+        let out = engine.search(
+            &game,
+            &nodes(TACTIC_NODES),
+            &SearchControl::new(),
+            &mut |_| {},
+        );
+        assert_eq!(out.best.unwrap().hub(), parts[1], "{line}: {}", out.score);
+        assert!(out.score.is_win(), "{line}: {}", out.score);
+    }
+}
+
 /// `tactics_on_two_threads` many times over, each search with a fresh engine, also with the
 /// tighter depth limit (win distance + 4) under which the two-thread miss was first seen.
 /// `cargo test --profile ci --test search -- --ignored two_threads_stress`
