@@ -109,7 +109,6 @@ pub fn run_with_egdb(
             sum.tt_probes += t.tt_probes;
             sum.tt_hits += t.tt_hits;
             sum.egdb_probes += t.egdb_probes;
-            sum.deferred += t.deferred;
         }
         on_position(i, fen, &out);
     }

@@ -90,7 +90,7 @@ fn composed_tactics_hold_with_the_optional_steps_on() {
         "countermove:1,continuation_history:1,lmr_forcing_less:-1",
         "lmr_forcing_less:2",
     ] {
-        tactics_hold_with(steps);
+        tactics_hold_with(steps, 1, usize::MAX);
     }
 }
 
@@ -115,16 +115,19 @@ fn the_pruning_steps_search_fewer_nodes() {
     }
 }
 
-fn tactics_hold_with(steps: &str) {
+/// The first `count` tactics give their move and a proved win with the search parameters
+/// `steps` on `threads` threads.
+fn tactics_hold_with(steps: &str, threads: usize, count: usize) {
     let params = poolshark::search::params::SearchParams::default()
         .with_assignments(steps)
         .unwrap();
     for line in include_str!("data/tactics.txt")
         .lines()
         .filter(|l| !l.trim().is_empty())
+        .take(count)
     {
         let parts: Vec<&str> = line.split(" ; ").collect();
-        let mut engine = Engine::new(16, 1);
+        let mut engine = Engine::new(16, threads);
         engine.params = params.clone();
         let game = Game::new(parse_fen(parts[0]).unwrap());
         let out = engine.search(
@@ -133,46 +136,20 @@ fn tactics_hold_with(steps: &str) {
             &SearchControl::new(),
             &mut |_| {},
         );
-        assert_eq!(out.best.unwrap().hub(), parts[1], "{steps}: {line}");
+        assert_eq!(
+            out.best.unwrap().hub(),
+            parts[1],
+            "{steps}: {line}: {}",
+            out.score
+        );
         assert!(out.score.is_win(), "{steps}: {line}: {}", out.score);
     }
 }
 
 #[test]
 fn tactics_on_two_threads() {
-    for line in include_str!("data/tactics.txt").lines().take(6) {
-        let parts: Vec<&str> = line.split(" ; ").collect();
-        let out = search(
-            &Game::new(parse_fen(parts[0]).unwrap()),
-            nodes(TACTIC_NODES),
-            2,
-        );
-        // The move and the proved win, as on one thread (issue 21).
-        assert_eq!(out.best.unwrap().hub(), parts[1], "{line}: {}", out.score);
-        assert!(out.score.is_win(), "{line}: {}", out.score);
-    }
-}
-
-#[test]
-fn tactics_on_two_threads_with_deferral() {
-    // Simplified ABDADA changes only the order of a node's moves: the same wins are found.
-    for line in include_str!("data/tactics.txt").lines().take(6) {
-        let parts: Vec<&str> = line.split(" ; ").collect();
-        let mut engine = Engine::new(16, 2);
-        engine.params = engine
-            .params
-            .with_assignments("abdada_min_depth:2")
-            .unwrap();
-        let game = Game::new(parse_fen(parts[0]).unwrap());
-        let out = engine.search(
-            &game,
-            &nodes(TACTIC_NODES),
-            &SearchControl::new(),
-            &mut |_| {},
-        );
-        assert_eq!(out.best.unwrap().hub(), parts[1], "{line}: {}", out.score);
-        assert!(out.score.is_win(), "{line}: {}", out.score);
-    }
+    // The move and the proved win, as on one thread (issue 21).
+    tactics_hold_with("", 2, 6);
 }
 
 /// `tactics_on_two_threads` many times over, each search with a fresh engine, also with the

@@ -168,8 +168,7 @@ impl BenchArgs {
 }
 
 /// One thread's counts on a `bench --threads` line: its nodes and share of all, the
-/// iterations it finished, its transposition-table hit rate, its endgame-table probes and
-/// the moves it deferred (ABDADA).
+/// iterations it finished, its transposition-table hit rate and its endgame-table probes.
 fn thread_line(id: usize, t: &crate::search::ThreadStats, all_nodes: u64) -> String {
     let pct = |a: u64, b: u64| {
         if b > 0 {
@@ -180,13 +179,12 @@ fn thread_line(id: usize, t: &crate::search::ThreadStats, all_nodes: u64) -> Str
     };
     let depths: Vec<String> = t.depths.iter().map(u32::to_string).collect();
     format!(
-        "thread {id} nodes {} ({:.1}%) tt-hits {:.1}% of {} probes egdb-probes {} deferred {} depths {}",
+        "thread {id} nodes {} ({:.1}%) tt-hits {:.1}% of {} probes egdb-probes {} depths {}",
         t.nodes,
         pct(t.nodes, all_nodes),
         pct(t.tt_hits, t.tt_probes),
         t.tt_probes,
         t.egdb_probes,
-        t.deferred,
         depths.join(",")
     )
 }

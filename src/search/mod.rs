@@ -13,7 +13,6 @@
 //! further lines leave no trace in the table or the move-ordering heuristics, so with one
 //! thread line 1 is exactly what the single-line search finds at each depth.
 
-mod busy;
 pub mod egdb;
 pub mod ordering;
 pub mod params;
@@ -294,8 +293,6 @@ impl Engine {
         // per process) and the reduction table (once per search, shared by every thread).
         crate::core::attacks::init();
         let reductions = worker::Reductions::new(&self.params);
-        let busy =
-            (self.threads > 1 && self.params.abdada_min_depth > 0).then(busy::BusyTable::new);
         // Each thread's accumulator cache for a network, sized and touched here; without a
         // network they stay empty.
         let net = self.weights.network.as_deref();
@@ -383,7 +380,6 @@ impl Engine {
             keep_going: limits.infinite,
             analyze: limits.analyze,
             reductions: &reductions,
-            busy: busy.as_ref(),
             results: Mutex::new(vec![None; self.threads]),
             stats: Mutex::new(vec![ThreadStats::default(); self.threads]),
         };

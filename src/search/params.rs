@@ -247,10 +247,6 @@ search_params! {
     /// Off: it reaches depths sooner on 2 threads (1.86x against 1.47x) but lost -10.4 Elo
     /// (-25.6 to +4.7) to the build without it at 0.1 s a move (docs/SEARCH.md).
     smp_overtake: bool = false, range 0 ..= 1, step 1;
-    /// Lazy SMP, simplified ABDADA (`busy`): at this remaining depth or more, with more than
-    /// one thread, a move after the first whose position another thread is searching now is
-    /// deferred to the end of the node's moves. 0 turns it off.
-    abdada_min_depth: i32 = 0, range 0 ..= 30, step 1;
     /// Move ordering: the quiet move that last refuted the move just played is tried after
     /// the killers (`ordering::Heuristics`).
     countermove: bool = false, range 0 ..= 1, step 1;

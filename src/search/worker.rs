@@ -9,7 +9,6 @@
 //! subtree, and entries written at different low counts are interchangeable.
 
 use crate::core::game::DrawCounts;
-use crate::core::moves::MAX_MOVES;
 use crate::core::rng::splitmix64;
 use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES, REPETITIONS_FOR_DRAW};
 use crate::core::{movegen, Move, MoveList, Position};
@@ -20,7 +19,6 @@ use crate::search::score::Score;
 use crate::search::time::{Budget, Stability};
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{Line, SearchControl};
-use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -150,9 +148,6 @@ pub struct Shared<'a> {
     pub analyze: bool,
     /// The late-move reductions, built once per search from `params`, before its clock.
     pub reductions: &'a Reductions,
-    /// The positions being searched now, for deferring moves another thread is on (with
-    /// more than one thread and `abdada_min_depth` set; see `busy`).
-    pub busy: Option<&'a crate::search::busy::BusyTable>,
     /// Each thread's last finished iteration.
     pub results: Mutex<Vec<Option<ThreadResult>>>,
     /// Each thread's counts, written when it ends.
@@ -171,9 +166,6 @@ pub struct ThreadStats {
     pub tt_hits: u64,
     /// Endgame-table probes (after the transposition table missed).
     pub egdb_probes: u64,
-    /// Moves passed over because another thread was searching them (ABDADA), each searched
-    /// later in its node.
-    pub deferred: u64,
 }
 
 /// A finished iteration of one thread.
@@ -833,26 +825,11 @@ impl<'a> Worker<'a> {
         let excluding = ply == 0 && !self.excluded.is_empty();
         // Moves searched so far (all the moves before this one, unless some were passed over).
         let mut searched = 0;
-        // Simplified ABDADA: late moves whose position another thread is searching now are
-        // passed over, then searched after all the others (`busy`).
-        let busy = self.shared.busy.filter(|_| depth >= p.abdada_min_depth);
-        let mut deferred: ArrayVec<u8, MAX_MOVES> = ArrayVec::new();
-        let mut next_deferred = 0;
-        // Moves taken from `order` so far.
-        let mut i = 0;
 
         self.keys.push(pos.key());
-        loop {
-            let (idx, late) = if i < order.len() {
-                pick_next(&mut order, i);
-                i += 1;
-                (order[i - 1].0 as usize, false)
-            } else if next_deferred < deferred.len() {
-                next_deferred += 1;
-                (deferred[next_deferred - 1] as usize, true)
-            } else {
-                break;
-            };
+        for i in 0..order.len() {
+            pick_next(&mut order, i);
+            let idx = order[i].0 as usize;
             let mv = moves[idx];
             if excluding && self.excluded.contains(&mv) || skip == Some(idx as u8) {
                 continue;
@@ -874,18 +851,10 @@ impl<'a> Worker<'a> {
             {
                 continue;
             }
+            searched += 1;
             let child = pos.play(&mv);
             let child_counts = counts.after(pos, &mv, &child);
-            let child_key = tt_key(&child, child_counts);
-            if let Some(b) = busy {
-                if !late && n > 0 && b.is_busy(child_key) {
-                    deferred.push(idx as u8);
-                    self.stats.deferred += 1;
-                    continue;
-                }
-            }
-            searched += 1;
-            self.shared.tt.prefetch(child_key);
+            self.shared.tt.prefetch(tt_key(&child, child_counts));
             self.heur.on_play(ply, &mv);
 
             // 9. Late-move reductions for quiet moves that are neither killers nor crownings
@@ -906,9 +875,6 @@ impl<'a> Worker<'a> {
             }
 
             // 10. Principal variation search.
-            if let Some(b) = busy {
-                b.enter(child_key);
-            }
             let mut score;
             if n == 0 {
                 score = -self.search(&child, child_counts, -beta, -alpha, next, ply + 1);
@@ -920,9 +886,6 @@ impl<'a> Worker<'a> {
                 if score > alpha && score < beta && pv_node {
                     score = -self.search(&child, child_counts, -beta, -alpha, next, ply + 1);
                 }
-            }
-            if let Some(b) = busy {
-                b.leave(child_key);
             }
             if self.stopped {
                 self.keys.pop();
@@ -936,10 +899,7 @@ impl<'a> Worker<'a> {
                     alpha = score;
                     self.set_pv(ply, mv);
                     if alpha >= beta {
-                        let tried = order[..i]
-                            .iter()
-                            .filter(|&&(j, _)| j as usize != idx)
-                            .map(|&(j, _)| moves[j as usize]);
+                        let tried = order[..i].iter().map(|&(j, _)| moves[j as usize]);
                         self.heur.on_cutoff(pos.side(), ply, depth, &mv, tried);
                         break;
                     }
