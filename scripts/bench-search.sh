@@ -11,13 +11,16 @@ BIN=target/release/poolshark
 RUNS=${1:-5}
 DEPTH=${2:-16}
 THREADS=${THREADS:-"1 2 4"}
+[ -x "$BIN" ] || cargo build --release
 EXTRA=()
 if [ -n "${SEARCH_PARAMS:-}" ]; then
   EXTRA=(--search-params "$SEARCH_PARAMS")
   # A bad name or value: say so here (the timed runs below hide stderr).
-  "$BIN" bench --depth 1 "${EXTRA[@]}" >/dev/null
+  if ! err=$("$BIN" bench --depth 1 "${EXTRA[@]}" 2>&1 >/dev/null); then
+    echo "$err" | grep -m 1 . >&2
+    exit 2
+  fi
 fi
-[ -x "$BIN" ] || cargo build --release
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 nps=()
