@@ -1,0 +1,337 @@
+//! The docs kept true: every module under `src/` is in `docs/DEVELOPMENT.md`'s map, every Hub
+//! command and parameter in `docs/PROTOCOL.md`, every command and option in
+//! `docs/COMMANDS.md`'s synopsis, each checked both ways against the code, so that a module,
+//! command or option added, renamed or removed without its doc fails here, naming it.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(rel: &str) -> String {
+    fs::read_to_string(repo().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// Every token written between backticks in `text`.
+fn backticked(text: &str) -> Vec<&str> {
+    text.split('`').skip(1).step_by(2).collect()
+}
+
+/// What `left` has that `right` lacks, and the other way round, as a message; empty when the
+/// two sets are equal.
+fn difference(what: &str, code: &BTreeSet<String>, doc: &BTreeSet<String>, file: &str) -> String {
+    let missing: Vec<_> = code.difference(doc).cloned().collect();
+    let extra: Vec<_> = doc.difference(code).cloned().collect();
+    let mut out = String::new();
+    if !missing.is_empty() {
+        out += &format!(
+            "{file} does not name these {what}: {}\n",
+            missing.join(", ")
+        );
+    }
+    if !extra.is_empty() {
+        out += &format!(
+            "{file} names {what} that the code lacks: {}\n",
+            extra.join(", ")
+        );
+    }
+    out
+}
+
+/// The module map's names for the source tree: `src/a/b.rs` for a file module, `src/a/` for a
+/// folder module (its `mod.rs`), and `src/main.rs`, `src/lib.rs`.
+fn source_modules(dir: &Path, out: &mut BTreeSet<String>) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let rel = path
+            .strip_prefix(repo())
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if path.is_dir() {
+            if path.join("mod.rs").exists() {
+                out.insert(format!("{rel}/"));
+            }
+            source_modules(&path, out);
+        } else if rel.ends_with(".rs") && !rel.ends_with("/mod.rs") {
+            out.insert(rel);
+        }
+    }
+}
+
+#[test]
+fn the_module_map_names_every_module_and_no_other() {
+    let mut code = BTreeSet::new();
+    source_modules(&repo().join("src"), &mut code);
+    assert!(code.len() > 50, "the source tree was not found: {code:?}");
+    let doc_text = read("docs/DEVELOPMENT.md");
+    let doc: BTreeSet<String> = backticked(&doc_text)
+        .into_iter()
+        .filter(|t| t.starts_with("src/") && *t != "src/")
+        .filter(|t| t.ends_with(".rs") || t.ends_with('/'))
+        .map(str::to_string)
+        .collect();
+    let diff = difference("modules", &code, &doc, "docs/DEVELOPMENT.md");
+    assert!(diff.is_empty(), "{diff}");
+}
+
+/// The command words the Hub's parser knows: each `"word" => ...` arm of the match on the
+/// command name in `src/hub/command.rs` (`parse`).
+fn hub_commands() -> BTreeSet<String> {
+    let src = read("src/hub/command.rs");
+    let mut out = BTreeSet::new();
+    for line in src.lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix('"') {
+            if let Some((word, tail)) = rest.split_once('"') {
+                if tail.trim_start().starts_with("=> ") {
+                    out.insert(word.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_protocol_doc_names_every_hub_command_and_parameter() {
+    let doc = read("docs/PROTOCOL.md");
+    let mut problems = String::new();
+
+    // Commands: each the code parses is sent in an example (`> word ...`) or listed in a
+    // table; each the examples send is one the code parses.
+    let code = hub_commands();
+    assert!(
+        code.len() >= 8,
+        "no command arms found in src/hub/command.rs: {code:?}"
+    );
+    let sent: BTreeSet<String> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("> "))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    let tabled: BTreeSet<String> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split('`').next())
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    for c in &code {
+        if !sent.contains(c) && !tabled.contains(c) {
+            problems += &format!("docs/PROTOCOL.md never shows the Hub command `{c}`\n");
+        }
+    }
+    for c in &sent {
+        if !code.contains(c) {
+            problems += &format!("docs/PROTOCOL.md sends `{c}`, which the Hub does not parse\n");
+        }
+    }
+
+    // Parameters: the handshake shown is the one the code declares, name for name, and the
+    // parameter table has one row for each.
+    let code: BTreeSet<String> = poolshark::hub::params::Param::ALL
+        .iter()
+        .map(|p| p.name().to_string())
+        .collect();
+    let shown: BTreeSet<String> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("< param name="))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    problems += &difference(
+        "parameters in the handshake",
+        &code,
+        &shown,
+        "docs/PROTOCOL.md",
+    );
+    let header = doc
+        .find("| parameter | type | meaning |")
+        .expect("docs/PROTOCOL.md has the parameter table");
+    let table_params: BTreeSet<String> = doc[header..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split('`').next())
+        .map(str::to_string)
+        .collect();
+    problems += &difference(
+        "parameters in the parameter table",
+        &code,
+        &table_params,
+        "docs/PROTOCOL.md",
+    );
+    assert!(problems.is_empty(), "{problems}");
+}
+
+/// The subcommands a `--help` text lists under `Commands:` (less `help`).
+fn subcommands(help: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in help.lines() {
+        if line.starts_with("Commands:") {
+            inside = true;
+            continue;
+        }
+        if inside {
+            if !line.starts_with("  ") {
+                break;
+            }
+            // A command's line is indented by two; a wrapped description by more.
+            let t = &line[2..];
+            if t.starts_with(' ') {
+                continue;
+            }
+            if let Some(name) = t.split_whitespace().next() {
+                if name != "help" {
+                    out.push(name.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The long options a `--help` text lists (less `--help` and `--version`).
+fn long_options(help: &str) -> BTreeSet<String> {
+    help.lines()
+        .map(str::trim_start)
+        .filter_map(|l| {
+            // `-s, --long <V>` or `--long <V>`.
+            let at = l.find("--")?;
+            if at > 4 {
+                return None;
+            }
+            let name: String = l[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            Some(name)
+        })
+        .filter(|n| n.len() > 2 && n != "--help" && n != "--version")
+        .collect()
+}
+
+fn help_of(command: &[&str]) -> String {
+    let mut args: Vec<&str> = command.to_vec();
+    args.push("--help");
+    let (code, out, err) = support::run_cli(&args);
+    assert_eq!(code, 0, "poolshark {} --help: {err}", command.join(" "));
+    out
+}
+
+/// The synopsis block of docs/COMMANDS.md, as each command's text: the lines from its
+/// `poolshark CMD [SUB]` line up to the next command's.
+fn synopsis() -> Vec<(String, String)> {
+    let doc = read("docs/COMMANDS.md");
+    let start = doc
+        .find("## Synopsis")
+        .expect("docs/COMMANDS.md has a Synopsis");
+    let block = &doc[start..];
+    let open = block.find("```").expect("the synopsis is a code block") + 3;
+    let close = open + block[open..].find("```").expect("the code block ends");
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in block[open..close].lines() {
+        if let Some(rest) = line.strip_prefix("poolshark ") {
+            let words: Vec<&str> = rest
+                .split_whitespace()
+                .take_while(|w| w.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+                .take(2)
+                .collect();
+            out.push((words.join(" "), line.to_string()));
+        } else if let Some(last) = out.last_mut() {
+            last.1.push('\n');
+            last.1.push_str(line);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_commands_doc_has_every_command_and_option_and_no_other() {
+    let doc = synopsis();
+    let mut problems = String::new();
+    let top = help_of(&[]);
+    let mut commands: Vec<Vec<String>> = Vec::new();
+    for c in subcommands(&top) {
+        let subs = subcommands(&help_of(&[&c]));
+        if subs.is_empty() {
+            commands.push(vec![c]);
+        } else {
+            for s in subs {
+                commands.push(vec![c.clone(), s]);
+            }
+        }
+    }
+    assert!(commands.len() > 10, "no commands found in:\n{top}");
+    for command in &commands {
+        let name = command.join(" ");
+        // `hub` is the protocol, docs/PROTOCOL.md's (its options are the Hub parameters).
+        if name == "hub" {
+            continue;
+        }
+        let args: Vec<&str> = command.iter().map(String::as_str).collect();
+        let code = long_options(&help_of(&args));
+        // A synopsis entry is `poolshark CMD` followed by its first word when that is a
+        // subcommand, so match on the command's own words.
+        let texts: Vec<&str> = doc
+            .iter()
+            .filter(|(words, _)| {
+                let w: Vec<&str> = words.split(' ').collect();
+                w.len() >= command.len() && w[..command.len()] == args[..]
+            })
+            .map(|(_, text)| text.as_str())
+            .collect();
+        if texts.is_empty() {
+            problems += &format!("docs/COMMANDS.md's synopsis lacks `poolshark {name}`\n");
+            continue;
+        }
+        let joined = texts.join("\n");
+        let documented: BTreeSet<String> = long_options_in_text(&joined);
+        problems += &difference(
+            &format!("options of `{name}`"),
+            &code,
+            &documented,
+            "docs/COMMANDS.md",
+        );
+    }
+    for (words, _) in &doc {
+        let first = words.split(' ').next().unwrap_or_default();
+        if !commands.iter().any(|c| c[0] == first) {
+            problems +=
+                &format!("docs/COMMANDS.md shows `poolshark {words}`, which is no command\n");
+        }
+    }
+    assert!(problems.is_empty(), "{problems}");
+}
+
+/// Every `--option` written in a piece of synopsis (comments included).
+fn long_options_in_text(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("--") {
+        let name: String = rest[at..]
+            .chars()
+            .skip(2)
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if !name.is_empty() {
+            out.insert(format!("--{name}"));
+        }
+        rest = &rest[at + 2 + name.len()..];
+    }
+    out.remove("--help");
+    out
+}
