@@ -111,25 +111,6 @@ pub fn shard_games(games: usize, shard: Shard) -> Vec<usize> {
     (0..games).filter(|&i| shard.contains(i / 2)).collect()
 }
 
-/// Today's date as PDN writes it (`YYYY.MM.DD`, UTC).
-pub fn pdn_date() -> String {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() / 86_400)
-        .unwrap_or(0) as i64;
-    // Civil from days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
 /// Run a match. Progress lines (one per game, then the summary) go to `out`.
 pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSummary, String> {
     if cfg.openings.is_empty() {
@@ -178,7 +159,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
         names: names.clone(),
         ..MatchSummary::default()
     };
-    let date = pdn_date();
+    let date = crate::core::pdn::pdn_date();
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1).min(order.len()) {
             let tx = tx.clone();
@@ -472,13 +453,5 @@ mod tests {
             Path::new("out/games.engine2.log")
         );
         assert!(stderr_log_path(None, 0).starts_with(std::env::temp_dir()));
-    }
-
-    #[test]
-    fn date_format() {
-        let d = pdn_date();
-        assert_eq!(d.len(), 10);
-        assert_eq!(&d[4..5], ".");
-        assert!(d.as_str() >= "2024.01.01");
     }
 }

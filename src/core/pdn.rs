@@ -201,6 +201,30 @@ impl fmt::Display for PdnError {
 
 impl std::error::Error for PdnError {}
 
+/// Today's date as PDN's `Date` tag writes it (`YYYY.MM.DD`, UTC).
+pub fn pdn_date() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() / 86_400)
+        .unwrap_or(0) as i64;
+    date_of_day(days)
+}
+
+/// The PDN date (`YYYY.MM.DD`) of a day counted from 1970-01-01, by the civil-from-days
+/// algorithm (Howard Hinnant's).
+pub fn date_of_day(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
 /// A move's time as a comment: `{time 0.102s}` (milliseconds).
 pub fn time_comment(t: Duration) -> String {
     format!("{{time {:.3}s}}", t.as_secs_f64())
@@ -448,6 +472,18 @@ fn parse_movetext(game: usize, start: Position, text: &str) -> Result<Movetext, 
 mod tests {
     use super::*;
     use crate::core::movegen::legal_moves;
+
+    #[test]
+    fn dates_of_days() {
+        assert_eq!(date_of_day(0), "1970.01.01");
+        assert_eq!(date_of_day(59), "1970.03.01");
+        assert_eq!(date_of_day(11_016), "2000.02.29");
+        assert_eq!(date_of_day(19_782), "2024.02.29");
+        assert_eq!(date_of_day(-1), "1969.12.31");
+        let today = pdn_date();
+        assert_eq!(today.len(), 10);
+        assert!(today.as_str() >= "2024.01.01", "{today}");
+    }
 
     #[test]
     fn round_trip_of_random_games() {

@@ -343,7 +343,7 @@ impl Session {
         };
         let mut tags: Vec<(String, String)> = vec![
             ("Event".into(), "poolshark board".into()),
-            ("Date".into(), crate::arena::pdn_date()),
+            ("Date".into(), pdn::pdn_date()),
             ("White".into(), name(self.white).into()),
             ("Black".into(), name(self.black).into()),
             ("Result".into(), result.into()),
