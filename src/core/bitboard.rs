@@ -11,6 +11,25 @@ use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// A set of squares.
+///
+/// ```
+/// use poolshark::core::{Bitboard, Square};
+/// let (one, eleven) = (Square::from_number(1).unwrap(), Square::from_number(11).unwrap());
+/// let set = Bitboard::from_square(one) | Bitboard::from_square(eleven);
+/// assert_eq!(set.0, 0b100_0000_0001);
+/// assert_eq!(set.count(), 2);
+/// assert!(set.contains(eleven));
+/// assert_eq!(set.lsb(), one);
+/// let numbers: Vec<u8> = set.iter().map(|s| s.number()).collect();
+/// assert_eq!(numbers, [1, 11]);
+/// assert_eq!(set & Bitboard::ROW_TOP, Bitboard::from_square(one));
+/// assert_eq!(!Bitboard::EMPTY, Bitboard::ALL);
+/// // A step shifts every square at once: 11 moves to 15 toward rank 1 and file a.
+/// let fifteen = Square::from_number(15).unwrap();
+/// assert_eq!(Bitboard::from_square(eleven).step_sw(), Bitboard::from_square(fifteen));
+/// // Squares on the edge step off the board.
+/// assert!(Bitboard::ROW_BOTTOM.step_sw().is_empty());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Bitboard(pub u32);
 

@@ -10,6 +10,24 @@ use crate::core::square::Square;
 use arrayvec::ArrayVec;
 use std::fmt;
 
+/// A move as masks: origin, destination and the pieces it captures.
+///
+/// ```
+/// use poolshark::core::{movegen, Bitboard, Move, Position, Square};
+/// let sq = |n| Square::from_number(n).unwrap();
+/// let quiet = Move::quiet(sq(11), sq(15));
+/// assert_eq!(quiet.hub(), "11-15");
+/// assert!(!quiet.is_capture());
+/// // 11-15 22-18: Black must take, 15x22 over 18.
+/// let mut pos = Position::start().play(&quiet);
+/// pos = pos.play(&Move::quiet(sq(22), sq(18)));
+/// let moves = movegen::legal_moves(&pos);
+/// let take = Move::capture(sq(15), sq(22), Bitboard::from_square(sq(18)));
+/// assert_eq!(moves.as_slice(), [take]);
+/// assert!(take.is_capture());
+/// assert_eq!(take.hub(), "15x22x18");
+/// assert_eq!(take.to_string(), "15x22x18");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move {
     pub from: Square,

@@ -9,6 +9,33 @@ use crate::core::square::{Color, Square};
 use crate::core::zobrist::{self, piece_row};
 use std::fmt;
 
+/// The pieces and the side to move. `play` makes a new position (copy-make).
+///
+/// ```
+/// use poolshark::core::{movegen, Bitboard, Color, Position, PositionError, Square};
+/// let start = Position::start();
+/// assert_eq!(start.side(), Color::Black);
+/// assert_eq!((start.black().count(), start.white().count()), (12, 12));
+/// assert_eq!(start.empty().count(), 8);
+/// let moves = movegen::legal_moves(&start);
+/// assert_eq!(moves.len(), 7);
+/// let mv = *moves.iter().find(|m| m.hub() == "11-15").unwrap();
+/// let next = start.play(&mv);
+/// assert_eq!(next.side(), Color::White);
+/// let sq = |n| Square::from_number(n).unwrap();
+/// assert_eq!(next.piece_at(sq(15)), Some((Color::Black, false)));
+/// assert_eq!(next.piece_at(sq(11)), None);
+/// assert_eq!(start.piece_at(sq(11)), Some((Color::Black, false)), "start is unchanged");
+/// // The key kept up to date by `play` is the one computed from scratch.
+/// assert_eq!(next.key(), next.compute_key());
+/// assert_ne!(next.key(), start.key());
+/// // Parts that no game can reach are refused (docs/RULES.md R4).
+/// let one = Bitboard::from_square(sq(1));
+/// assert_eq!(
+///     Position::new(one, one, Bitboard::EMPTY, Color::Black),
+///     Err(PositionError::Overlap(sq(1)))
+/// );
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     white: Bitboard,

@@ -4,6 +4,23 @@
 use std::fmt;
 
 /// A playable square, stored as its bit index 0..32 (square number minus one, docs/RULES.md R2).
+///
+/// ```
+/// use poolshark::core::{Direction, Square};
+/// let sq = Square::from_number(11).unwrap();
+/// assert_eq!(sq.index(), 10);
+/// assert_eq!((sq.row(), sq.file()), (2, 5));
+/// assert_eq!(sq.algebraic(), "f6");
+/// assert_eq!(sq.to_string(), "11");
+/// // One step toward rank 1 and file a: Black's 11-15.
+/// assert_eq!(sq.neighbour(Direction::SW), Square::from_number(15));
+/// // Square 1 is on White's far edge: nothing lies beyond it.
+/// assert_eq!(Square::from_number(1).unwrap().neighbour(Direction::NE), None);
+/// assert_eq!(Square::from_number(32).unwrap().algebraic(), "g1");
+/// assert_eq!(Square::from_number(0), None);
+/// assert_eq!(Square::from_number(33), None);
+/// assert_eq!(Square::all().count(), Square::COUNT);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Square(u8);
 
