@@ -1,5 +1,6 @@
 //! The opening book: positions keyed by Zobrist key, each with its moves and their minimaxed
-//! scores; loading, saving and choosing a move in play.
+//! scores; loading, saving and choosing a move in play (`Policy`, shared by the Hub and the
+//! board).
 //!
 //! `format` reads and writes the file (books/README.md), `build` grows a book by searching,
 //! and `tree` walks a book from the start position (minimax, merge, checks). The default book,
@@ -9,7 +10,7 @@ pub mod build;
 pub mod format;
 pub mod tree;
 
-use crate::core::{movegen, Move, Position};
+use crate::core::{movegen, Game, Move, Position};
 use crate::files;
 pub use format::BookError;
 use std::collections::HashMap;
@@ -128,6 +129,57 @@ impl Book {
             return Some(*near[0]);
         }
         Some(**rng.pick(&near))
+    }
+}
+
+/// How play uses the book, for the Hub and the board alike: a book move while fewer than
+/// `ply` moves follow the game's start position, chosen among those within `margin`
+/// hundredths of a man of the best (`Book::pick`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    pub ply: u32,
+    pub margin: u32,
+}
+
+impl Policy {
+    /// Book moves for the first this many plies (the Hub's `book-ply` default).
+    pub const PLY: u32 = 8;
+    /// Among moves this near the best, in hundredths of a man (`book-margin`'s default).
+    pub const MARGIN: u32 = 4;
+
+    /// The book move for `game`'s position, if the policy and the book have one.
+    pub fn pick(&self, book: &Book, game: &Game, rng: &mut Rng) -> Option<BookMove> {
+        if game.moves().len() >= self.ply as usize {
+            return None;
+        }
+        let m = book.pick(game.position(), self.margin as i32, rng)?;
+        log::debug!("book move {} score {}", m.mv.hub(), m.score);
+        Some(m)
+    }
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy {
+            ply: Policy::PLY,
+            margin: Policy::MARGIN,
+        }
+    }
+}
+
+/// The book for play: the file named by `POOLSHARK_BOOK`, else the built-in one. If it
+/// cannot be read, say why on stderr and play without one (`None`: every move searched).
+pub fn load_for_play() -> Option<Book> {
+    let result = match std::env::var_os("POOLSHARK_BOOK") {
+        Some(path) => Book::load(Path::new(&path)),
+        None => Book::builtin(),
+    };
+    match result {
+        Ok(book) => Some(book),
+        Err(e) => {
+            log::warn!("opening book: {e}; playing without a book");
+            None
+        }
     }
 }
 

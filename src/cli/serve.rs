@@ -82,7 +82,7 @@ impl ServeArgs {
             book: if self.no_book {
                 None
             } else {
-                crate::hub::engine_loop::load_book().map(std::sync::Arc::new)
+                crate::book::load_for_play().map(std::sync::Arc::new)
             },
             limits,
         };

@@ -84,7 +84,7 @@ pub fn run_with(eval_file: &str) -> i32 {
         return 1;
     }
     let mut hub = Hub::new(tx, Params::new(max_tt_log2(), max_threads()));
-    hub.book = load_book();
+    hub.book = crate::book::load_for_play();
     hub.load_default_egdb();
     if !eval_file.is_empty() {
         if let Err(e) = hub.set_param("eval-file", eval_file) {
@@ -477,19 +477,11 @@ impl Hub {
     /// of the position given by `pos`, and the book knows the position. Analysis and
     /// pondering always search.
     fn book_move(&mut self, game: &Game, mode: GoMode) -> Option<crate::core::Move> {
-        if mode != GoMode::Think
-            || !self.params.book
-            || game.moves().len() >= self.params.book_ply as usize
-        {
+        if mode != GoMode::Think || !self.params.book {
             return None;
         }
         let book = self.book.as_ref()?;
-        let m = book.pick(
-            game.position(),
-            self.params.book_margin as i32,
-            &mut self.rng,
-        )?;
-        log::debug!("book move {} score {}", m.mv.hub(), m.score);
+        let m = self.params.book_policy.pick(book, game, &mut self.rng)?;
         Some(m.mv)
     }
 }
@@ -503,22 +495,6 @@ fn fresh_engine(params: &Params, weights: &Weights) -> Engine {
     }
     engine.weights = weights.clone();
     engine
-}
-
-/// The opening book: the file named by `POOLSHARK_BOOK`, else the built-in one. If it cannot
-/// be read, say why on stderr and play without one. The board server loads it the same way.
-pub fn load_book() -> Option<Book> {
-    let result = match std::env::var_os("POOLSHARK_BOOK") {
-        Some(path) => Book::load(std::path::Path::new(&path)),
-        None => Book::builtin(),
-    };
-    match result {
-        Ok(book) => Some(book),
-        Err(e) => {
-            log::warn!("opening book: {e}; playing without a book");
-            None
-        }
-    }
 }
 
 /// Run one search, printing `info` lines and then exactly one `done`.

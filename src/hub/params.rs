@@ -3,6 +3,7 @@
 //! `Params` only checks and stores values; the loop applies them to the engine (and keeps the
 //! old value when the engine cannot take a new one, for example a table that does not fit).
 
+use crate::book::Policy;
 use crate::hub::command::{parse_int, HubError};
 use crate::hub_syntax::{quote, shown};
 use crate::search::tt::TranspositionTable;
@@ -88,13 +89,6 @@ impl Param {
     }
 }
 
-/// Book moves are played up to this many plies into a game (`book-ply`'s default; the
-/// board in the browser uses it too).
-pub const BOOK_PLY: u32 = 8;
-/// Book moves within this many hundredths of a man of the best are chosen among
-/// (`book-margin`'s default).
-pub const BOOK_MARGIN: u32 = 4;
-
 /// The values in force.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Params {
@@ -103,8 +97,8 @@ pub struct Params {
     pub tt_log2: u32,
     pub ponder: bool,
     pub book: bool,
-    pub book_ply: u32,
-    pub book_margin: u32,
+    /// `book-ply` and `book-margin`.
+    pub book_policy: Policy,
     /// Whether the search probes the endgame tables.
     pub egdb: bool,
     /// The folder of the endgame tables; empty for none.
@@ -137,8 +131,7 @@ impl Params {
             tt_log2: DEFAULT_TT_LOG2.min(max_tt_log2),
             ponder: false,
             book: true,
-            book_ply: BOOK_PLY,
-            book_margin: BOOK_MARGIN,
+            book_policy: Policy::default(),
             egdb: true,
             egdb_path: crate::search::egdb::DEFAULT_DIR.into(),
             eval_file: String::new(),
@@ -228,8 +221,8 @@ impl Params {
             Param::TtSize => self.tt_log2.to_string(),
             Param::Ponder => self.ponder.to_string(),
             Param::Book => self.book.to_string(),
-            Param::BookPly => self.book_ply.to_string(),
-            Param::BookMargin => self.book_margin.to_string(),
+            Param::BookPly => self.book_policy.ply.to_string(),
+            Param::BookMargin => self.book_policy.margin.to_string(),
             Param::Egdb => self.egdb.to_string(),
             Param::EgdbPath => quote(&self.egdb_path),
             Param::EvalFile => quote(&self.eval_file),
@@ -272,8 +265,8 @@ impl Params {
             Param::TtSize => next.tt_log2 = int(&d, text)? as u32,
             Param::Ponder => next.ponder = boolean(&d, text)?,
             Param::Book => next.book = boolean(&d, text)?,
-            Param::BookPly => next.book_ply = int(&d, text)? as u32,
-            Param::BookMargin => next.book_margin = int(&d, text)? as u32,
+            Param::BookPly => next.book_policy.ply = int(&d, text)? as u32,
+            Param::BookMargin => next.book_policy.margin = int(&d, text)? as u32,
             Param::Egdb => next.egdb = boolean(&d, text)?,
             Param::EgdbPath => next.egdb_path = text.to_string(),
             Param::EvalFile => next.eval_file = text.to_string(),
