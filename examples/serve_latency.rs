@@ -24,6 +24,7 @@ fn main() {
         egdb: None,
         book: None,
         limits: ServeLimits::new(1),
+        params: Default::default(),
     };
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()

@@ -145,6 +145,18 @@ impl Server {
         Some((head.to_string(), body.to_string()))
     }
 
+    /// The status line the server answers `request` (raw bytes, sent as they are) with.
+    fn raw(&self, request: &str) -> String {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(PATIENCE)).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut text = Vec::new();
+        // The server may close at once after a 400; what it wrote before is what counts.
+        let _ = s.read_to_end(&mut text);
+        let text = String::from_utf8_lossy(&text);
+        text.lines().next().unwrap_or("").to_string()
+    }
+
     /// `get` with this `Host` header.
     fn get_as(&self, path: &str, host: &str) -> (String, String) {
         let mut s = TcpStream::connect(&self.addr).unwrap();
@@ -851,6 +863,117 @@ fn a_rebound_name_is_refused_and_the_servers_own_names_accepted() {
             .expect("the server's own name is accepted");
         c.next("hello");
     }
+}
+
+#[test]
+fn two_hosts_two_origins_and_absolute_targets_are_bad_requests() {
+    let server = Server::start(&[]);
+    let own = server.addr.clone();
+    let evil = "evil.example";
+    let get = |target: &str, headers: &str| {
+        server.raw(&format!(
+            "GET {target} HTTP/1.1\r\n{headers}Connection: close\r\n\r\n"
+        ))
+    };
+    // The helper itself: a plain request for the page is served.
+    assert!(get("/", &format!("Host: {own}\r\n")).starts_with("HTTP/1.1 200"));
+    // Two Host headers, in either order: which one a proxy read is unknown.
+    for (a, b) in [(own.as_str(), evil), (evil, own.as_str())] {
+        let status = get("/", &format!("Host: {a}\r\nHost: {b}\r\n"));
+        assert!(
+            status.starts_with("HTTP/1.1 400"),
+            "Host {a}, {b}: {status}"
+        );
+    }
+    let status = get("/", &format!("Host: {own}\r\nHost: {own}\r\n"));
+    assert!(status.starts_with("HTTP/1.1 400"), "Host twice: {status}");
+    // An absolute target, naming another site or this one.
+    for target in [
+        "http://evil.example/".to_string(),
+        format!("http://{own}/"),
+        format!("http://{own}/board.js"),
+    ] {
+        let status = get(&target, &format!("Host: {own}\r\n"));
+        assert!(status.starts_with("HTTP/1.1 400"), "{target}: {status}");
+    }
+    // A WebSocket with two Origin headers, the server's own first.
+    let upgrade = |origins: &str| {
+        get(
+            "/ws",
+            &format!(
+                "Host: {own}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+                 Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+                 {origins}"
+            ),
+        )
+    };
+    let one = upgrade(&format!("Origin: http://{own}\r\n"));
+    assert!(one.starts_with("HTTP/1.1 101"), "one Origin: {one}");
+    let two = upgrade(&format!(
+        "Origin: http://{own}\r\nOrigin: http://{evil}\r\n"
+    ));
+    assert!(two.starts_with("HTTP/1.1 400"), "two Origins: {two}");
+    // The server goes on.
+    server.board().ping();
+}
+
+/// The deepest `info` of the engine's reply to 11-15 at one second a move.
+fn deepest_reply(server: &Server) -> u64 {
+    let mut c = server.connect();
+    c.next("hello");
+    c.next("state");
+    c.send(json!({"type":"level","movetime":1.0}));
+    c.next("state");
+    c.send(json!({"type":"new","white":"engine","black":"human"}));
+    c.next("state");
+    assert_eq!(c.play("11-15")["thinking"], true);
+    let mut deepest = 0;
+    loop {
+        let m = c.recv();
+        match m["type"].as_str() {
+            Some("info") => deepest = deepest.max(m["depth"].as_u64().unwrap()),
+            Some("state") => {
+                assert_eq!(m["ply"], 2, "{m}");
+                return deepest;
+            }
+            _ => panic!("unexpected message while the engine thinks: {m}"),
+        }
+    }
+}
+
+#[test]
+fn search_params_apply_to_the_boards_searches() {
+    // Without them a second reaches far past depth 3 (the same run's baseline).
+    let deepest = deepest_reply(&Server::start(&[]));
+    assert!(deepest > 3, "the baseline reached only depth {deepest}");
+    let server = Server::start(&["--search-params", "max_depth:3"]);
+    assert_eq!(deepest_reply(&server), 3);
+    // Analysis too: it runs to depth 3 and then waits to be stopped.
+    let mut c = server.board();
+    c.send(json!({"type":"analyze","on":true}));
+    c.next("state");
+    let mut depth = 0;
+    while depth < 3 {
+        let m = c.recv();
+        assert_eq!(m["type"], "info", "{m}");
+        depth = m["depth"].as_u64().unwrap();
+    }
+    c.send(json!({"type":"analyze","on":false}));
+    loop {
+        let m = c.recv();
+        match m["type"].as_str() {
+            Some("info") => assert!(m["depth"].as_u64().unwrap() <= 3, "{m}"),
+            Some("state") => break,
+            _ => panic!("unexpected message: {m}"),
+        }
+    }
+    // Bad parameters are refused before the server starts.
+    let out = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+        .args(["serve", "--port", "0", "--search-params", "max_depth:0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty());
 }
 
 #[test]

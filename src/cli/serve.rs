@@ -85,6 +85,7 @@ impl ServeArgs {
                 crate::book::load_for_play().map(std::sync::Arc::new)
             },
             limits,
+            params: search.params(),
         };
         let addr = SocketAddr::new(self.host, self.port);
         let listener = std::net::TcpListener::bind(addr)

@@ -61,11 +61,13 @@ pub(super) async fn run(mut socket: WebSocket, app: Arc<App>) {
     };
     let (hash, threads) = (app.config.hash_mb, app.config.threads);
     let weights = app.config.weights.clone();
+    let params = app.config.params.clone();
     let egdb = app.config.egdb.clone();
     let tables = egdb.clone();
     let engine = tokio::task::spawn_blocking(move || {
         Engine::try_new(hash, threads).map(|mut e| {
             e.weights = weights;
+            e.params = params;
             e.egdb = egdb;
             e
         })

@@ -2,6 +2,9 @@
 //! `/ws`, whose connections `connection` runs, one task each.
 //!
 //! Limits (`limits`), so that no tab or client can hurt the process or another tab:
+//! - requests: one that names its host twice (two `Host` headers, or two `Origin`
+//!   headers), or whose target is not a path (`GET http://other/ HTTP/1.1`), is malformed
+//!   and gets 400: which of two names counts is not for the server to guess.
 //! - sockets: at most `max_sockets` plain connections at once, below the open-files limit;
 //!   the next is closed at once and the server logs it. A request's head must arrive
 //!   within `header_timeout` of the connection opening or of its last response, so idle
@@ -15,6 +18,7 @@
 //! - silence, order and searches: see `connection`.
 
 use crate::eval::Weights;
+use crate::search::params::SearchParams;
 use crate::serve::boards::{table_bytes, Boards};
 use crate::serve::connection;
 use crate::serve::limits::ServeLimits;
@@ -51,6 +55,8 @@ pub struct Config {
     /// The opening book for the engine's moves (None: it always searches).
     pub book: Option<Arc<crate::book::Book>>,
     pub limits: ServeLimits,
+    /// The search parameters of every board's searches (`--search-params`).
+    pub params: SearchParams,
 }
 
 /// What the routes share: the configuration, the boards open, the names answered to.
@@ -88,12 +94,17 @@ pub fn router(config: Config, listen: IpAddr) -> Router {
         .with_state(app)
 }
 
-/// Every request must name this server in its `Host` (a DNS-rebound name is refused).
+/// Every request must name this server in its `Host` (a DNS-rebound name is refused), once,
+/// and ask for a path of it (`malformed`).
 async fn check_host(
     State(app): State<Arc<App>>,
     request: axum::extract::Request,
     next: middleware::Next,
 ) -> Response {
+    if let Some(why) = malformed(&request) {
+        log::warn!("refused a malformed request: {why}");
+        return (StatusCode::BAD_REQUEST, format!("bad request: {why}\n")).into_response();
+    }
     let host = request
         .headers()
         .get(header::HOST)
@@ -107,6 +118,24 @@ async fn check_host(
             .into_response();
     }
     next.run(request).await
+}
+
+/// Why a request is malformed, if it is: a target that is not a path (an absolute
+/// `http://other/`, whose authority could disagree with `Host`, or `*`), or a `Host` or
+/// `Origin` header given twice (a proxy may read one and the server the other).
+fn malformed(request: &axum::extract::Request) -> Option<&'static str> {
+    let uri = request.uri();
+    if uri.scheme().is_some() || uri.authority().is_some() || !uri.path().starts_with('/') {
+        return Some("the request target must be a path (origin-form)");
+    }
+    let headers = request.headers();
+    if headers.get_all(header::HOST).iter().count() > 1 {
+        return Some("more than one Host header");
+    }
+    if headers.get_all(header::ORIGIN).iter().count() > 1 {
+        return Some("more than one Origin header");
+    }
+    None
 }
 
 /// Serve on `listener` until the process ends: each connection on its own task, at most
