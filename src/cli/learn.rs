@@ -5,7 +5,6 @@
 
 use super::args::{parse_non_negative, parse_positive, parse_unit_interval};
 use super::{input, runtime, CliError};
-use crate::eval::pattern_file;
 use crate::files::{self, Kind};
 use crate::tune::learn::{self, checkpoint, Data, LearnConfig, State};
 use crate::tune::pattern_model::{self, Big, Small};
@@ -162,7 +161,7 @@ impl LearnArgs {
         };
         let print = format!(
             "{settings:?} data {hashes:x?} start {:016x} lambda {}",
-            pattern_file::checksum(&M::write(&start)),
+            crate::checksum::fnv1a(&M::write(&start)),
             self.lambda
         );
         let fp = learn::fingerprint(&print);
@@ -234,7 +233,7 @@ impl LearnArgs {
                     files::read(p, Kind::Weights).map_err(|e| input(format!("cannot read {e}")))?;
                 let n = crate::eval::nnue::file::parse(&bytes)
                     .map_err(|e| input(format!("--start {}: {e}", p.display())))?;
-                Some((n.to_float(), crate::eval::pattern_file::checksum(&bytes)))
+                Some((n.to_float(), crate::checksum::fnv1a(&bytes)))
             }
         };
         let hidden = match (&start, self.hidden) {

@@ -216,15 +216,7 @@ impl fmt::Display for PatternFileError {
 
 impl std::error::Error for PatternFileError {}
 
-/// FNV-1a, 64 bits: enough to catch a damaged file, and a few lines to write.
-pub fn checksum(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
+pub use crate::checksum::fnv1a as checksum;
 
 /// Whether `bytes` start as a pattern weights file does (else they are taken as text).
 pub fn is_pattern_file(bytes: &[u8]) -> bool {

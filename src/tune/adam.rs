@@ -5,8 +5,8 @@
 //! What differs between the trainers (the gradient, the limits the weights are clipped to,
 //! the pattern trainer's pull toward 0) stays with them; what is the same is here once.
 
+use crate::checksum::fnv1a as checksum;
 use crate::core::rng::Xorshift64;
-use crate::eval::pattern_file::checksum;
 
 /// Adam's decay rates and the guard against a zero second moment.
 const BETA1: f32 = 0.9;

@@ -91,7 +91,7 @@ pub fn weights_hash(w: &Weights) -> u64 {
     if let Some(n) = &w.network {
         bytes.extend(crate::eval::nnue::file::write(n));
     }
-    crate::eval::pattern_file::checksum(&bytes)
+    crate::checksum::fnv1a(&bytes)
 }
 
 /// An existing output file, checked before anything is written to it.

@@ -363,13 +363,13 @@ pub mod checkpoint {
 /// A fingerprint of a run's settings and data, so that a checkpoint is only resumed by the
 /// run that made it.
 pub fn fingerprint(description: &str) -> u64 {
-    crate::eval::pattern_file::checksum(description.as_bytes())
+    crate::checksum::fnv1a(description.as_bytes())
 }
 
 /// A hash of a data file's content, for the fingerprint: a file with one result changed is
 /// other data, though its size and position count are the same.
 pub fn data_hash(text: &str) -> u64 {
-    crate::eval::pattern_file::checksum(text.as_bytes())
+    crate::checksum::fnv1a(text.as_bytes())
 }
 
 /// How many window states (over all windows) the positions of `d` reach (for reports).
