@@ -273,7 +273,7 @@ mod tests {
         b[0] = b'X';
         assert_eq!(parse(&b), Err(NnueFileError::BadMagic));
         assert!(!is_network_file(&b));
-        assert!(!is_network_file(crate::eval::weights::BUILTIN_PATTERNS));
+        assert!(!is_network_file(crate::eval::weights::BUILTIN.as_bytes()));
         assert_eq!(parse(b"PSPATTRN"), Err(NnueFileError::BadMagic));
         let mut b = good.clone();
         b[8] = 2;
