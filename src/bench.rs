@@ -127,12 +127,6 @@ pub const EVAL_POSITIONS: usize = 100_000;
 pub struct EvalSpeed {
     /// `eval::evaluate` under the weights given (for a network: from scratch).
     pub eval: f64,
-    /// `eval::evaluate` under the built-in weights (the patterns), for comparison.
-    pub patterns: f64,
-    /// The pattern window gather alone, the part an incremental update could save (as
-    /// `indices` does it, and with shifts only).
-    pub gather: f64,
-    pub shifts: f64,
     /// With a network: `Network::evaluate` from scratch, and `nnue::Cache::evaluate` along
     /// the positions of random games in order (each at its ply in the game, every eighth
     /// one back at a shallower ply, as a search's leaves come).
@@ -143,7 +137,6 @@ pub struct EvalSpeed {
 /// `EVAL_POSITIONS` positions of random games.
 pub fn eval_speed(weights: &crate::eval::Weights) -> EvalSpeed {
     use crate::core::Position;
-    use crate::eval::pattern::{indices, Oriented};
     use std::hint::black_box;
     let positions: Vec<Position> = crate::core::random_games::RandomPositions::new(1, usize::MAX)
         .take(EVAL_POSITIONS)
@@ -162,11 +155,7 @@ pub fn eval_speed(weights: &crate::eval::Weights) -> EvalSpeed {
             .fold(f64::MAX, f64::min)
     };
     let eval = time(&mut |p| crate::eval::evaluate(p, weights));
-    let shipped = crate::eval::Weights::builtin_patterns();
-    let patterns = time(&mut |p| crate::eval::evaluate(p, &shipped));
-    let gather = time(&mut |p| indices(&Oriented::new(p))[12] as i32);
-    let shifts = time(&mut |p| crate::eval::pattern::indices_shifts(&Oriented::new(p))[12] as i32);
-    let network = weights.network.as_deref().map(|net| {
+    let network = weights.network().map(|net| {
         let scratch = time(&mut |p| net.evaluate(p));
         let mut cache = crate::eval::nnue::Cache::new(crate::search::params::PLY_SLOTS, Some(net));
         let (mut ply, mut n) = (0usize, 0usize);
@@ -184,11 +173,5 @@ pub fn eval_speed(weights: &crate::eval::Weights) -> EvalSpeed {
         });
         (scratch, cached)
     });
-    EvalSpeed {
-        eval,
-        patterns,
-        gather,
-        shifts,
-        network,
-    }
+    EvalSpeed { eval, network }
 }

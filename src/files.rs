@@ -25,8 +25,8 @@ const MIB: u64 = 1 << 20;
 /// What a file holds, which sets how large it may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// An evaluation weights file (`tuning/weights.txt`, about 1 KiB; a big pattern file,
-    /// `eval::big_pattern_file`, 21 MB).
+    /// An evaluation weights file (`tuning/weights.txt`, about 1 KiB; a network of the
+    /// widest width, 512, about 140 KiB).
     Weights,
     /// A match openings file, one FEN a line (the built-in one is 11 KiB).
     Openings,

@@ -8,7 +8,7 @@
 //! `arena`, engine-vs-engine matches over the Hub protocol (a Hub client, the referee, PDN
 //! output, Elo and SPRT), `review`, game review (a search of every position, each move
 //! marked by what it gave away), `serve`, the board in the browser, and `tune`, which fits the
-//! evaluation weights to self-play results, `files`, which reads and writes every file a
+//! evaluation weights to self-play results, `checksum`, the FNV-1a of every file that carries one, `files`, which reads and writes every file a
 //! user names, `machine`, what this machine allows (memory, open files), and `cli`, the
 //! command line (`main.rs` only calls `cli::main`).
 
@@ -18,6 +18,7 @@
 pub mod arena;
 pub mod bench;
 pub mod book;
+pub mod checksum;
 pub mod cli;
 pub mod core;
 pub mod egdb;

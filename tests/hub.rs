@@ -509,16 +509,28 @@ fn the_table_is_in_memory_before_ready() {
     assert!(e.wait_exit().success());
 }
 
-/// A pattern weights file (`tuning/patterns.bin`) loads through `eval-file` like a text one
-/// and plays; a damaged one is refused with the reason and the weights stay.
+/// A network file (`tuning/network.bin`) loads through `eval-file` like a text one and
+/// plays; a damaged one is refused with the reason and the weights stay, and a file of the
+/// removed pattern evaluation is refused, saying what it is.
 #[test]
-fn eval_file_loads_pattern_weights_and_refuses_damaged_ones() {
+fn eval_file_loads_a_network_and_refuses_damaged_ones() {
     let mut e = Engine::start();
     e.handshake();
-    let patterns = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/patterns.bin");
-    let dir = support::scratch_dir("eval-file-patterns");
+    let network = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/network.bin");
+    let dir = support::scratch_dir("eval-file-network");
+    let old = dir.join("old.bin");
+    std::fs::write(&old, b"PSPATTRN\x02\x00\x00\x00").unwrap();
+    e.send(&format!(
+        "set-param name=eval-file value=\"{}\"",
+        old.display()
+    ));
+    let err = e.recv();
+    assert!(
+        err.contains("a pattern weights file, an evaluation since removed"),
+        "{err}"
+    );
     let bad = dir.join("bad.bin");
-    let mut bytes = std::fs::read(patterns).unwrap();
+    let mut bytes = std::fs::read(network).unwrap();
     bytes[5000] ^= 1;
     std::fs::write(&bad, &bytes).unwrap();
     e.send(&format!(
@@ -529,7 +541,7 @@ fn eval_file_loads_pattern_weights_and_refuses_damaged_ones() {
     assert!(err.starts_with("error message=\"eval-file: "), "{err}");
     assert!(err.contains("damaged"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
-    e.send(&format!("set-param name=eval-file value=\"{patterns}\""));
+    e.send(&format!("set-param name=eval-file value=\"{network}\""));
     assert_eq!(e.sync(), Vec::<String>::new());
     e.send("pos start");
     e.send("level depth=5");

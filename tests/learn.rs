@@ -1,6 +1,8 @@
-//! The pattern evaluation end to end, as a real process: `learn` fits and writes a weights
-//! file and a checkpoint, a second run of the same command resumes, the file plays through
-//! `--weights`, and a damaged file is refused with the reason; `label` scores data again.
+//! The learned network end to end, as a real process: `learn` fits and writes a network file
+//! and a checkpoint, a second run of the same command resumes (also with a larger
+//! `--epochs`), a checkpoint of other settings is refused with each setting named, the file
+//! plays through `--weights`, and a damaged file is refused with the reason; `label` scores
+//! data again.
 
 mod support;
 
@@ -24,22 +26,33 @@ fn with_data(name: &str, lines: usize) -> (PathBuf, PathBuf, String) {
     (dir, data, text)
 }
 
+/// `learn`'s small network on the small data set: the command and its args.
+fn small_net<'a>(data: &'a str, out: &'a str, epochs: &'a str) -> Vec<&'a str> {
+    vec![
+        "learn",
+        "--hidden",
+        "16",
+        "--model",
+        "network",
+        "--batch",
+        "256",
+        "--data",
+        data,
+        "--out",
+        out,
+        "--epochs",
+        epochs,
+        "--threads",
+        "1",
+    ]
+}
+
 #[test]
 fn learn_writes_weights_that_play_and_resumes_from_its_checkpoint() {
     let (dir, data, _) = with_data("learn", usize::MAX);
     let out = dir.join("p.bin");
     let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
-    let args = [
-        "learn",
-        "--data",
-        data_s,
-        "--out",
-        out_s,
-        "--epochs",
-        "2",
-        "--threads",
-        "1",
-    ];
+    let args = small_net(data_s, out_s, "2");
     let (code, stdout, err) = run(&args);
     assert_eq!(code, 0, "{err}");
     assert!(stdout.starts_with("positions "), "{stdout}");
@@ -54,18 +67,19 @@ fn learn_writes_weights_that_play_and_resumes_from_its_checkpoint() {
     assert!(!err.contains("epoch 1/2"), "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), first);
 
-    // Other settings: the checkpoint is not theirs.
+    // Other settings: the checkpoint is not theirs, and the refusal names the setting with
+    // both values.
     let (code, _, err) = run(&[&args[..], &["--lambda", "0.9"]].concat());
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("other data or settings"), "{err}");
+    assert!(
+        err.contains("--lambda 0.5 in the checkpoint, 0.9 now"),
+        "{err}"
+    );
 
     // The weights play.
     let (code, stdout, err) = run(&["analyze", "--depth", "4", "--weights", out_s]);
     assert_eq!(code, 0, "{err}");
-    assert!(
-        stdout.contains("bestmove") || !stdout.is_empty(),
-        "{stdout}"
-    );
+    assert!(stdout.contains("bestmove"), "{stdout}");
 
     // A damaged file is refused, naming what is wrong.
     let mut bad = first.clone();
@@ -95,6 +109,51 @@ fn learn_writes_weights_that_play_and_resumes_from_its_checkpoint() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Defect 7 of issue 37: a larger `--epochs` continues the checkpoint (it was refused as
+/// another run's, so more epochs meant starting over), and ends where a run asked for that
+/// many epochs from the start ends, to within the learning rate's fall (which the new count
+/// stretches); every setting that differs is named with both values.
+#[test]
+fn learn_continues_its_checkpoint_with_more_epochs_and_names_other_settings() {
+    let (dir, data, _) = with_data("learn-more", usize::MAX);
+    let out = dir.join("n.bin");
+    let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let (code, _, err) = run(&small_net(data_s, out_s, "1"));
+    assert_eq!(code, 0, "{err}");
+    let one = std::fs::read(&out).unwrap();
+    let (code, stdout, err) = run(&small_net(data_s, out_s, "3"));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("resuming from") && err.contains("after epoch 1"),
+        "{err}"
+    );
+    assert!(!err.contains("epoch 1/3"), "{err}");
+    assert!(
+        err.contains("epoch 2/3 loss ") && err.contains("epoch 3/3 loss "),
+        "{err}"
+    );
+    assert!(stdout.starts_with("positions "), "{stdout}");
+    assert_ne!(std::fs::read(&out).unwrap(), one);
+    // Fewer epochs than done: nothing to fit, and the checkpoint is still taken.
+    let (code, _, err) = run(&small_net(data_s, out_s, "2"));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("nothing to fit"), "{err}");
+
+    // Two settings at once: both named, with the checkpoint's value and the new one.
+    let mut args = small_net(data_s, out_s, "3");
+    args[2] = "32";
+    args.extend(["--seed", "9"]);
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--hidden 16 in the checkpoint, 32 now"),
+        "{err}"
+    );
+    assert!(err.contains("--seed 1 in the checkpoint, 9 now"), "{err}");
+    assert!(!err.contains("--batch"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A checkpoint is the run's whatever the thread count (the fitted K is the same), and not
 /// a run's on data with the same size and count but other results (the data is known by its
 /// content, `--k` given or not).
@@ -104,12 +163,9 @@ fn learn_resumes_on_other_threads_and_refuses_other_data_of_the_same_size() {
     let out = dir.join("p.bin");
     let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
     let learn = |extra: &[&str]| {
-        let args = [
-            &["learn", "--data", data_s, "--out", out_s, "--epochs", "1"][..],
-            extra,
-        ]
-        .concat();
-        run(&args)
+        let mut args = small_net(data_s, out_s, "1");
+        args.truncate(args.len() - 2);
+        run(&[&args[..], extra].concat())
     };
     let (code, _, err) = learn(&["--threads", "1"]);
     assert_eq!(code, 0, "{err}");
@@ -138,7 +194,10 @@ fn learn_resumes_on_other_threads_and_refuses_other_data_of_the_same_size() {
     std::fs::write(&data, &flipped).unwrap();
     let (code, _, err) = learn(&["--k", "0.004"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("other data or settings"), "{err}");
+    assert!(
+        err.contains("--data ") && err.contains(" in the checkpoint, "),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -277,22 +336,20 @@ fn label_refuses_an_out_it_did_not_write_or_wrote_otherwise() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `tune` and `spsa` tune the hand evaluation's terms: a pattern file as their start (the
+/// `tune` and `spsa` tune the hand evaluation's terms: a network file as their start (the
 /// engine's own built-in evaluation is one) is refused with the reason, not tuned in silence.
 #[test]
-fn tune_and_spsa_refuse_a_pattern_file_as_their_start() {
+fn tune_and_spsa_refuse_a_network_file_as_their_start() {
     let (dir, data, _) = with_data("tune-start", usize::MAX);
     let out = dir.join("w.txt");
-    let patterns = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/patterns.bin");
+    let network = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/network.bin");
     let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
-    let tune = [
-        "tune", "--data", data_s, "--out", out_s, "--start", patterns,
-    ];
-    let spsa = ["spsa", "--pairs", "1", "--out", out_s, "--start", patterns];
+    let tune = ["tune", "--data", data_s, "--out", out_s, "--start", network];
+    let spsa = ["spsa", "--pairs", "1", "--out", out_s, "--start", network];
     for args in [&tune[..], &spsa[..]] {
         let (code, _, err) = run(args);
         assert_eq!(code, 2, "{args:?}: {err}");
-        assert!(err.contains("a pattern weights file"), "{err}");
+        assert!(err.contains("a network file"), "{err}");
         assert!(!out.exists());
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -343,7 +400,10 @@ fn learn_writes_a_network_that_plays_and_resumes() {
 
     let (code, _, err) = run(&[&args[..4], &["48"], &args[5..]].concat());
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("other data or settings"), "{err}");
+    assert!(
+        err.contains("--hidden 32 in the checkpoint, 48 now"),
+        "{err}"
+    );
     let (code, _, err) = run(&[&args[..4], &["40"], &args[5..]].concat());
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("multiple of 16"), "{err}");
@@ -424,72 +484,5 @@ fn learn_continues_a_network_from_start() {
     );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--start") && err.contains("checksum"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// `--model big-patterns` writes a big pattern file that plays through `--weights`, resumes
-/// from its checkpoint, is not taken as a small pattern `--start`, and a truncated one is
-/// refused with the reason.
-#[test]
-fn learn_writes_big_patterns_that_play_and_resume() {
-    let (dir, data, _) = with_data("learn-big", usize::MAX);
-    let out = dir.join("big.bin");
-    let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
-    let args = [
-        "learn",
-        "--model",
-        "big-patterns",
-        "--data",
-        data_s,
-        "--out",
-        out_s,
-        "--epochs",
-        "2",
-        "--threads",
-        "2",
-    ];
-    let (code, stdout, err) = run(&args);
-    assert_eq!(code, 0, "{err}");
-    assert!(stdout.starts_with("positions "), "{stdout}");
-    assert!(err.contains("epoch 2/2 loss "), "{err}");
-    let first = std::fs::read(&out).unwrap();
-    assert!(first.starts_with(b"PSBIGPAT"));
-    assert_eq!(first.len(), 21_257_972);
-    let (code, _, err) = run(&args);
-    assert_eq!(code, 0, "{err}");
-    assert!(err.contains("resuming from"), "{err}");
-    assert_eq!(std::fs::read(&out).unwrap(), first);
-
-    let (code, stdout, err) = run(&["analyze", "--depth", "4", "--weights", out_s]);
-    assert_eq!(code, 0, "{err}");
-    assert!(!stdout.is_empty(), "{err}");
-
-    // A big file is not a start for the small patterns.
-    let small = dir.join("small.bin");
-    let (code, _, err) = run(&[
-        "learn",
-        "--data",
-        data_s,
-        "--out",
-        small.to_str().unwrap(),
-        "--epochs",
-        "1",
-        "--start",
-        out_s,
-    ]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("not a pattern weights file"), "{err}");
-
-    let bad_path = dir.join("bad.bin");
-    std::fs::write(&bad_path, &first[..first.len() - 100]).unwrap();
-    let (code, _, err) = run(&[
-        "analyze",
-        "--depth",
-        "2",
-        "--weights",
-        bad_path.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("truncated"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -9,7 +9,7 @@ use poolshark::core::random_games::RandomPositions;
 use poolshark::core::Game;
 use poolshark::eval::file::WeightsError;
 use poolshark::eval::nnue::{file, FloatNetwork, Network};
-use poolshark::eval::{evaluate, Weights};
+use poolshark::eval::{evaluate, Evaluation, Weights};
 use poolshark::search::{Engine, Limits, SearchControl};
 use std::path::PathBuf;
 
@@ -34,11 +34,10 @@ fn load(net: &Network, name: &str) -> Weights {
 fn a_network_file_loads_and_evaluate_plays_it_with_men_on_the_board() {
     let net = network(32, 3);
     let w = load(&net, "net.bin");
-    assert_eq!(w.network.as_deref(), Some(&net));
-    assert!(w.patterns.is_none());
+    assert_eq!(w.network(), Some(&net));
     assert_eq!(
         Weights {
-            network: None,
+            evaluation: Evaluation::Hand,
             ..w.clone()
         },
         Weights::default()
@@ -54,7 +53,7 @@ fn a_network_file_loads_and_evaluate_plays_it_with_men_on_the_board() {
         }
     }
     assert!(men > 1000 && kings_only > 20, "{men} {kings_only}");
-    // Not the patterns' numbers, nor the hand terms'.
+    // Not the built-in network's numbers, nor the hand terms'.
     let pos = parse_fen("B:W18,21,22,25,26,29,30:B1,2,3,6,7,10,12").unwrap();
     assert_ne!(evaluate(&pos, &w), evaluate(&pos, &Weights::builtin()));
     assert_ne!(evaluate(&pos, &w), evaluate(&pos, &Weights::default()));

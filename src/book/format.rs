@@ -46,16 +46,6 @@ impl fmt::Display for BookError {
 
 impl std::error::Error for BookError {}
 
-/// FNV-1a, 64 bits: simple, and any single changed or missing byte changes it.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
 pub fn encode(book: &Book) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER + book.len() * 40 + 8);
     out.extend_from_slice(MAGIC);
@@ -71,7 +61,7 @@ pub fn encode(book: &Book) -> Vec<u8> {
             out.extend_from_slice(&m.score.to_le_bytes());
         }
     }
-    let sum = fnv1a(&out);
+    let sum = crate::checksum::fnv1a(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
 }
@@ -95,7 +85,7 @@ pub fn decode(bytes: &[u8]) -> Result<Book, BookError> {
         return Err(BookError::Version(version));
     }
     let (body, sum) = bytes.split_at(bytes.len() - 8);
-    if fnv1a(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
+    if crate::checksum::fnv1a(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
         return Err(BookError::Checksum);
     }
     let count = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;

@@ -114,9 +114,8 @@ pub struct BenchArgs {
     #[command(flatten)]
     egdb: EgdbArg,
     /// Time the static evaluation instead (with --weights, that file's): prints `eval-ns <ns
-    /// per call> patterns-ns <the built-in patterns'> gather-ns <ns per pattern window
-    /// gather> gather-shifts-ns <the same without BMI2>` over random positions, and with a
-    /// network file `nnue-scratch-ns <from scratch> nnue-cache-ns <through the cache>`.
+    /// per call>` over random positions, and with a network (the built-in one or a file)
+    /// `nnue-scratch-ns <from scratch> nnue-cache-ns <through the cache>`.
     #[arg(long)]
     eval: bool,
 }
@@ -128,10 +127,7 @@ impl BenchArgs {
         let weights = self.engine.weights.load()?;
         if self.eval {
             let s = crate::bench::eval_speed(&weights);
-            let mut line = format!(
-                "eval-ns {:.1} patterns-ns {:.1} gather-ns {:.1} gather-shifts-ns {:.1}",
-                s.eval, s.patterns, s.gather, s.shifts
-            );
+            let mut line = format!("eval-ns {:.1}", s.eval);
             if let Some((scratch, cached)) = s.network {
                 line += &format!(" nnue-scratch-ns {scratch:.1} nnue-cache-ns {cached:.1}");
             }

@@ -98,8 +98,7 @@ impl SearchArgs {
 #[derive(clap::Args)]
 pub struct WeightsArg {
     /// Evaluation file instead of the built-in network: hand weights (tuning/weights.txt
-    /// format), a pattern evaluation (tuning/patterns.bin), big patterns (`learn --model
-    /// big-patterns`) or a network (tuning/network.bin; all three made by `learn`).
+    /// format) or a network (tuning/network.bin format, made by `learn`).
     #[arg(long)]
     pub weights: Option<PathBuf>,
 }

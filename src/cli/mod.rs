@@ -100,14 +100,11 @@ enum Command {
     /// on the threads. Writes the weights (also every 5% of the run, so a stopped run
     /// leaves its latest). tuning/README.md gives the pipeline.
     Spsa(tune::SpsaArgs),
-    /// Fit the pattern evaluation (overlapping 4x4 windows of the board, each state a
-    /// learned weight, plus a small linear part), with --model big-patterns the big
-    /// patterns (4x6 windows of 12 squares, men only, kings by square), or with --model
-    /// network the network evaluation, to self-play data by Adam, on all cores. Prints the
-    /// loss on the data and on the held-out games (a tenth) after each epoch, and writes the
-    /// evaluation (the format of tuning/patterns.bin, a big pattern file or
-    /// tuning/network.bin, loaded by --weights or eval-file) and a checkpoint after each: the
-    /// same command run again resumes.
+    /// Fit the network evaluation to self-play data by Adam, on all cores. Prints the loss
+    /// on the data and on the held-out games (a tenth) after each epoch, and writes the
+    /// network (the format of tuning/network.bin, loaded by --weights or eval-file) and a
+    /// checkpoint after each: the same command run again resumes, also with a larger
+    /// --epochs.
     /// tuning/README.md gives the pipeline.
     Learn(learn::LearnArgs),
     /// Search the positions of a data file again, deeper than self-play did, and write each

@@ -280,7 +280,7 @@ impl SpsaArgs {
         cfg.r_end = self.r_end;
         cfg.c_end = tune::spsa::perturbations(start, self.c_frac, self.c_min);
         if self.network {
-            cfg.network = Weights::builtin().network;
+            cfg.evaluation = Weights::builtin().evaluation;
         }
         if self.fix.trim() == "all" {
             cfg.fixed.iter_mut().for_each(|f| *f = true);
@@ -368,15 +368,15 @@ fn progress<'a>(
 
 /// The starting weights of `tune` and `spsa`: the hand evaluation's (the built-in
 /// `tuning/weights.txt` unless `--start` names a text weights file). Both tune the hand terms,
-/// so a pattern weights file is refused.
+/// so a network file is refused.
 fn load_hand_weights(path: Option<&std::path::Path>) -> Result<Weights, CliError> {
     let Some(p) = path else {
         return Ok(Weights::default());
     };
     let w = load_weights(Some(p))?;
-    if w.patterns.is_some() || w.big_patterns.is_some() {
+    if w.evaluation != crate::eval::Evaluation::Hand {
         return Err(input(format!(
-            "--start {}: a pattern weights file; tune and spsa tune the hand evaluation's weights (a text file such as tuning/weights.txt)",
+            "--start {}: a network file; tune and spsa tune the hand evaluation's weights (a text file such as tuning/weights.txt)",
             p.display()
         )));
     }

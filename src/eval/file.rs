@@ -50,8 +50,6 @@ pub enum WeightsError {
         key: String,
         text: String,
     },
-    /// A pattern weights file that is refused (`eval::pattern_file`).
-    Patterns(crate::eval::pattern_file::PatternFileError),
     /// A network file that is refused (`eval::nnue::file`).
     Network(crate::eval::nnue::file::NnueFileError),
     /// A value outside its term's range (`weights::TERMS`).
@@ -70,7 +68,6 @@ impl fmt::Display for WeightsError {
             WeightsError::BadVersion { found } => {
                 write!(f, "first line is '{found}', expected '{HEADER} {VERSION}'")
             }
-            WeightsError::Patterns(e) => write!(f, "{e}"),
             WeightsError::Network(e) => write!(f, "{e}"),
             WeightsError::MissingKey(k) => write!(f, "no line for '{k}'"),
             WeightsError::UnknownKey { line, key } => write!(f, "line {line}: unknown key '{key}'"),
@@ -105,6 +102,21 @@ impl fmt::Display for WeightsError {
 }
 
 impl std::error::Error for WeightsError {}
+
+/// The evaluations that were removed, by the magic their files start with: such a file gets
+/// a clear refusal rather than "not a text file".
+const REMOVED: [(&[u8; 8], &str); 2] = [
+    (b"PSPATTRN", "a pattern weights file"),
+    (b"PSBIGPAT", "a big pattern weights file"),
+];
+
+/// What a file of a removed evaluation is, if `bytes` start as one.
+pub fn removed_kind(bytes: &[u8]) -> Option<&'static str> {
+    REMOVED
+        .iter()
+        .find(|(magic, _)| bytes.starts_with(*magic))
+        .map(|&(_, kind)| kind)
+}
 
 /// Read a weights file.
 pub fn parse(text: &str) -> Result<Weights, WeightsError> {

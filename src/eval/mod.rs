@@ -1,12 +1,10 @@
 //! The static evaluation: a score for the side to move, in hundredths of a man.
 //!
-//! Four evaluations live here: the learned network (`nnue`), which the engine plays with
-//! while men are on the board; the learned patterns (`pattern`), which `--weights
-//! tuning/patterns.bin` plays there instead; the big patterns (`big_pattern`), loadable the
-//! same way from a file `learn --model big-patterns` wrote; and the hand evaluation below,
-//! which scores king endings for all of them and which `--weights tuning/weights.txt` plays
-//! everywhere.
-//! `evaluate` picks between them.
+//! Two evaluations live here: the learned network (`nnue`), which the engine plays with
+//! while men are on the board, and the hand evaluation below (`hand`), which scores king
+//! endings for it and which `--weights tuning/weights.txt` plays everywhere. Which one
+//! scores a position is decided once, in `choose` (from `Weights::evaluation`); `evaluate`
+//! and the search's incremental path (`search::worker`) both follow it.
 //!
 //! It covers material (a king is worth about three men, and trading down is good when
 //! ahead), advancement, back-rank guards, centre control, runaway men, king mobility and the
@@ -20,19 +18,16 @@
 //! `features::Features` counts them, giving the same evaluation as a vector to dot with the
 //! weights, for the tuner.
 
-pub mod big_pattern;
-pub mod big_pattern_file;
 pub mod features;
 pub mod file;
 pub mod nnue;
-pub mod pattern;
-pub mod pattern_file;
 pub mod weights;
 
 use crate::core::attacks::king_attacks;
 use crate::core::{Bitboard, Color, Position, Square};
-pub use weights::Weights;
+use nnue::Network;
 use weights::AT;
+pub use weights::{Evaluation, Weights};
 
 /// The long diagonal a1-h8: squares 4, 8, 11, 15, 18, 22, 25, 29.
 pub const LONG_DIAGONAL: Bitboard = Bitboard(
@@ -59,28 +54,29 @@ pub fn rows_advanced(c: Color, sq: Square) -> usize {
 /// (its forward cone), `sq` excluded.
 static CONES: [[Bitboard; 32]; 2] = build_cones();
 
+/// A man's cone is every square some rows ahead of it and no more files to either side than
+/// rows ahead: each step forward moves it one file, and dark squares keep the parity right.
 const fn build_cones() -> [[Bitboard; 32]; 2] {
     let mut out = [[Bitboard::EMPTY; 32]; 2];
-    let mut c = 0;
-    while c < 2 {
-        let mut s = 0;
-        while s < 32 {
-            let mut cone = 0u32;
-            let mut frontier = Bitboard(1 << s);
-            let mut i = 0;
-            while i < 7 {
-                frontier = if c == Color::White as usize {
-                    Bitboard(frontier.step_nw().0 | frontier.step_ne().0)
-                } else {
-                    Bitboard(frontier.step_sw().0 | frontier.step_se().0)
-                };
-                cone |= frontier.0;
-                i += 1;
-            }
-            out[c][s] = Bitboard(cone);
-            s += 1;
+    let mut pair = 0;
+    while pair < 32 * 32 {
+        let (from, to) = (
+            Square::new((pair / 32) as u8),
+            Square::new((pair % 32) as u8),
+        );
+        // Rows toward row 0, White's way forward; negative for Black's.
+        let ahead = from.row() as i32 - to.row() as i32;
+        let wide = (from.file() as i32 - to.file() as i32).abs();
+        let c = if ahead > 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if ahead != 0 && wide <= ahead.abs() {
+            let cone = &mut out[c as usize][from.index()];
+            *cone = Bitboard(cone.0 | 1 << to.index());
         }
-        c += 1;
+        pair += 1;
     }
     out
 }
@@ -179,24 +175,38 @@ impl Sink for Sum<'_> {
     }
 }
 
-/// The evaluation, from the side to move, within `EVAL_LIMIT`.
-pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
-    // King endings (no men left) go to the hand evaluation: self-play at a few thousand
-    // nodes draws most of them by the 13-move count, so the fitted patterns undervalue
-    // the kings there, and with them the search missed 3 kings against 1 wins
-    // (tests/search.rs) that the hand terms steer to. A network is routed the same way
-    // (the search's incremental path, `nnue::Cache`, too: `search::worker`).
-    if pos.men().any() {
-        if let Some(n) = &w.network {
-            return n.evaluate(pos);
-        }
-        if let Some(p) = &w.patterns {
-            return p.evaluate(pos);
-        }
-        if let Some(p) = &w.big_patterns {
-            return p.evaluate(pos);
-        }
+/// Which evaluation scores a position: `choose` gives it.
+#[derive(Clone, Copy, Debug)]
+pub enum Choice<'a> {
+    /// The network, from scratch (`Network::evaluate`) or through the search's cache.
+    Network(&'a Network),
+    /// The hand terms (`hand`).
+    Hand,
+}
+
+/// The one place the evaluation of `pos` is chosen: the network of `w`, if it has one,
+/// while a man is on the board, and the hand terms otherwise. King endings (no men left) go
+/// to the hand terms: self-play at a few thousand nodes draws most of them by the 13-move
+/// count, so a learned evaluation undervalues the kings there, and with it the search
+/// missed 3 kings against 1 wins (tests/search.rs) that the hand terms steer to.
+#[inline(always)]
+pub fn choose<'a>(pos: &Position, w: &'a Weights) -> Choice<'a> {
+    match &w.evaluation {
+        Evaluation::Network(n) if pos.men().any() => Choice::Network(n),
+        _ => Choice::Hand,
     }
+}
+
+/// The evaluation, from the side to move, within `EVAL_LIMIT`: as `choose` says.
+pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+    match choose(pos, w) {
+        Choice::Network(n) => n.evaluate(pos),
+        Choice::Hand => hand(pos, w),
+    }
+}
+
+/// The hand evaluation, from the side to move, within `EVAL_LIMIT`.
+pub fn hand(pos: &Position, w: &Weights) -> i32 {
     let mut sum = Sum::new(w);
     terms(pos, w, &mut sum);
     sum.score().clamp(-EVAL_LIMIT, EVAL_LIMIT)
@@ -398,26 +408,44 @@ mod tests {
 
     /// The engine's evaluation: the network while a man is on the board, the hand terms in
     /// king endings (each position below scores differently under the two, so a wrong
-    /// dispatch shows); the shipped patterns the same way.
+    /// dispatch shows); hand weights score everything with the hand terms.
     #[test]
     fn the_builtin_evaluation_is_the_network_with_men_and_the_hand_terms_without() {
-        let (built, hand) = (Weights::builtin(), Weights::default());
-        let network = built.network.clone().expect("the built-in network");
-        let patterns = Weights::builtin_patterns();
-        let p = patterns.patterns.clone().expect("the shipped patterns");
+        let (built, hand_weights) = (Weights::builtin(), Weights::default());
+        let network = built.network().expect("the built-in network");
         for fen in ["W:W18,21,23,25:B1,5,9,K20", "B:W22,K30:B3,11"] {
             let pos = parse_fen(fen).unwrap();
             let e = evaluate(&pos, &built);
+            assert!(matches!(choose(&pos, &built), Choice::Network(_)), "{fen}");
             assert_eq!(e, network.evaluate(&pos), "{fen}");
-            assert_ne!(e, evaluate(&pos, &hand), "{fen}");
-            assert_eq!(evaluate(&pos, &patterns), p.evaluate(&pos), "{fen}");
+            assert_ne!(e, evaluate(&pos, &hand_weights), "{fen}");
+            assert!(matches!(choose(&pos, &hand_weights), Choice::Hand), "{fen}");
         }
         for fen in ["W:WK2,K3,K14:BK20", "B:WK1,K24:BK17,K9"] {
             let pos = parse_fen(fen).unwrap();
             let e = evaluate(&pos, &built);
-            assert_eq!(e, evaluate(&pos, &hand), "{fen}");
+            assert!(matches!(choose(&pos, &built), Choice::Hand), "{fen}");
+            assert_eq!(e, hand(&pos, &built), "{fen}");
+            assert_eq!(e, evaluate(&pos, &hand_weights), "{fen}");
             assert_ne!(e, network.evaluate(&pos), "{fen}");
-            assert_eq!(evaluate(&pos, &patterns), e, "{fen}");
+        }
+    }
+
+    /// The cones are what repeated forward steps reach.
+    #[test]
+    fn a_cone_is_what_forward_steps_reach() {
+        for c in [Color::White, Color::Black] {
+            for sq in Square::all() {
+                let step = |b: Bitboard| match c {
+                    Color::White => Bitboard(b.step_nw().0 | b.step_ne().0),
+                    Color::Black => Bitboard(b.step_sw().0 | b.step_se().0),
+                };
+                let reached = std::iter::successors(Some(step(Bitboard(1 << sq.index()))), |&b| {
+                    b.any().then(|| step(b))
+                })
+                .fold(0, |acc, b| acc | b.0);
+                assert_eq!(forward_cone(c, sq).0, reached, "{c:?} {}", sq.number());
+            }
         }
     }
 

@@ -3,8 +3,8 @@
 //!
 //! The hand evaluation's weights are data: `tuning/weights.txt`, embedded at build time
 //! and read by `Weights::default()`. The engine plays with `Weights::builtin()`: those plus
-//! the learned network of `tuning/network.bin` (`eval::nnue`), also embedded. The learned
-//! patterns (`tuning/patterns.bin`) load like any weights file.
+//! the learned network of `tuning/network.bin` (`eval::nnue`), also embedded: which of the
+//! two scores the positions with men is `Evaluation`, one choice.
 //! `Weights::handset()` keeps the original hand-set values (also in `tuning/handset.txt`)
 //! so that a match can compare the two. `TERMS` lists every
 //! term in file and vector order; the file format (`eval::file`), the evaluation's sinks
@@ -16,8 +16,9 @@
 //! weights in range stay far from the scores of proved wins.
 
 use crate::eval::file::{self, WeightsError};
-use crate::eval::{big_pattern_file, nnue, pattern_file};
+use crate::eval::nnue::{self, Network};
 use std::ops::{Range, RangeInclusive};
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 /// One term of the evaluation: its name (in files, `--fix` lists and `field_range`), how
@@ -60,6 +61,17 @@ impl<const N: usize> Values for [i32; N] {
     }
 }
 
+/// The one choice of evaluation for the positions with men on the board; king endings go
+/// to the hand terms whatever it is (`eval::choose`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Evaluation {
+    /// The hand terms everywhere (`--weights tuning/weights.txt`, what `tune` and `spsa`
+    /// tune).
+    Hand,
+    /// The learned network (`eval::nnue`): the built-in evaluation.
+    Network(Arc<Network>),
+}
+
 /// Declares the terms: the `Weights` struct, `Offsets` and `AT` (where each term starts in
 /// the vector), `TERMS`, `LEN`, `Weights::handset`, and the vector conversions.
 macro_rules! terms {
@@ -70,17 +82,9 @@ macro_rules! terms {
         #[derive(Clone, Debug, PartialEq)]
         pub struct Weights {
             $( $(#[doc = $doc])* pub $name: $ty, )*
-            /// The pattern evaluation (`eval::pattern`), when a pattern weights file was
-            /// loaded: it then scores the positions with men on the board, and the hand
-            /// terms above still score the king endings (`eval::evaluate`).
-            pub patterns: Option<std::sync::Arc<crate::eval::pattern::PatternWeights>>,
-            /// The big pattern evaluation (`eval::big_pattern`), when a big pattern weights
-            /// file was loaded: as `patterns` (at most one of the three is set).
-            pub big_patterns: Option<std::sync::Arc<crate::eval::big_pattern::BigPatternWeights>>,
-            /// The network evaluation (`eval::nnue`), when a network file was loaded: it then
-            /// scores the positions with men on the board in place of the patterns (only one
-            /// of the two is set), and the hand terms still score the king endings.
-            pub network: Option<std::sync::Arc<crate::eval::nnue::Network>>,
+            /// What scores the positions with men on the board (the hand terms above
+            /// always score the king endings): `eval::choose` reads it.
+            pub evaluation: Evaluation,
         }
 
         /// Where each term's first value lies in `Weights::to_vec()` (and in a feature
@@ -113,7 +117,7 @@ macro_rules! terms {
         impl Weights {
             /// The original hand-set values (`tuning/handset.txt`).
             pub fn handset() -> Weights {
-                Weights { $( $name: $handset, )* patterns: None, big_patterns: None, network: None }
+                Weights { $( $name: $handset, )* evaluation: Evaluation::Hand }
             }
 
             /// All values in `TERMS` order.
@@ -129,9 +133,7 @@ macro_rules! terms {
                 assert_eq!(v.len(), LEN, "weights vector length");
                 Weights {
                     $( $name: Values::from_slice(&v[AT.$name..AT.$name + <$ty as Values>::LEN]), )*
-                    patterns: None,
-                    big_patterns: None,
-                    network: None,
+                    evaluation: Evaluation::Hand,
                 }
             }
 
@@ -249,10 +251,6 @@ impl Default for Weights {
     }
 }
 
-/// The pattern weights shipped beside the network (`tuning/patterns.bin`, made by `learn`):
-/// `--weights tuning/patterns.bin` plays them. Embedded for the tests and `bench --eval`.
-pub const BUILTIN_PATTERNS: &[u8] = include_bytes!("../../tuning/patterns.bin");
-
 /// The network built into the binary (`tuning/network.bin`, made by `learn --model
 /// network`).
 pub const BUILTIN_NETWORK: &[u8] = include_bytes!("../../tuning/network.bin");
@@ -268,29 +266,31 @@ impl Weights {
         BUILT
             .get_or_init(|| {
                 let n = nnue::file::parse(BUILTIN_NETWORK).expect("tuning/network.bin is valid");
-                Weights {
-                    network: Some(std::sync::Arc::new(n)),
-                    ..Weights::default()
-                }
+                Weights::default().with_network(n)
             })
             .clone()
     }
 
-    /// The shipped patterns (`BUILTIN_PATTERNS`) with the hand weights beside them: what
-    /// `--weights tuning/patterns.bin` loads.
-    pub fn builtin_patterns() -> Weights {
-        let p = pattern_file::parse(BUILTIN_PATTERNS).expect("tuning/patterns.bin is valid");
+    /// These hand weights with network `n` scoring the positions with men.
+    pub fn with_network(self, n: Network) -> Weights {
         Weights {
-            patterns: Some(std::sync::Arc::new(p)),
-            ..Weights::default()
+            evaluation: Evaluation::Network(Arc::new(n)),
+            ..self
+        }
+    }
+
+    /// The network, when it is the evaluation.
+    pub fn network(&self) -> Option<&Network> {
+        match &self.evaluation {
+            Evaluation::Network(n) => Some(n),
+            Evaluation::Hand => None,
         }
     }
 
     /// Read a weights file from disk (a regular file, at most `files::Kind::Weights`'s limit):
-    /// the text format of `eval::file`, a pattern weights file (`eval::pattern_file`), a big
-    /// pattern weights file (`eval::big_pattern_file`) or a network file (`eval::nnue::file`),
-    /// the binary ones told apart by their first bytes; patterns or a network come with the
-    /// built-in hand weights beside them for king endings.
+    /// the text format of `eval::file` or a network file (`eval::nnue::file`), told apart by
+    /// the network's first bytes; a network comes with the built-in hand weights beside it
+    /// for king endings.
     pub fn load(path: &std::path::Path) -> Result<Weights, WeightsError> {
         let io = |message: String| WeightsError::Io {
             path: path.display().to_string(),
@@ -298,26 +298,14 @@ impl Weights {
         };
         let bytes =
             crate::files::read(path, crate::files::Kind::Weights).map_err(|e| io(e.reason()))?;
-        if pattern_file::is_pattern_file(&bytes) {
-            let p = pattern_file::parse(&bytes).map_err(WeightsError::Patterns)?;
-            return Ok(Weights {
-                patterns: Some(std::sync::Arc::new(p)),
-                ..Weights::default()
-            });
-        }
-        if big_pattern_file::is_big_pattern_file(&bytes) {
-            let p = big_pattern_file::parse(&bytes).map_err(WeightsError::Patterns)?;
-            return Ok(Weights {
-                big_patterns: Some(std::sync::Arc::new(p)),
-                ..Weights::default()
-            });
-        }
         if nnue::file::is_network_file(&bytes) {
             let n = nnue::file::parse(&bytes).map_err(WeightsError::Network)?;
-            return Ok(Weights {
-                network: Some(std::sync::Arc::new(n)),
-                ..Weights::default()
-            });
+            return Ok(Weights::default().with_network(n));
+        }
+        if let Some(kind) = file::removed_kind(&bytes) {
+            return Err(io(format!(
+                "{kind}, an evaluation since removed (tuning/README.md)"
+            )));
         }
         let text = String::from_utf8(bytes).map_err(|_| io("not a text file".into()))?;
         file::parse(&text)
@@ -412,16 +400,14 @@ mod tests {
         assert!(file::parse(BUILTIN).is_ok());
         let built = Weights::builtin();
         let network = nnue::file::parse(BUILTIN_NETWORK).expect("tuning/network.bin");
-        assert_eq!(built.network.as_deref(), Some(&network));
+        assert_eq!(built.network(), Some(&network));
         assert_eq!(
             Weights {
-                network: None,
+                evaluation: Evaluation::Hand,
                 ..built
             },
             Weights::default()
         );
-        let patterns = Weights::builtin_patterns();
-        assert!(patterns.patterns.is_some() && patterns.network.is_none());
         let handset = include_str!("../../tuning/handset.txt");
         assert_eq!(file::parse(handset).unwrap(), Weights::handset());
     }

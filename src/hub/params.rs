@@ -188,7 +188,7 @@ impl Params {
             ),
             Param::EvalFile => (
                 Kind::Text,
-                "evaluation file (tuning/weights.txt, tuning/patterns.bin, big pattern or tuning/network.bin format); empty for the built-in network",
+                "evaluation file (tuning/weights.txt or tuning/network.bin format); empty for the built-in network",
             ),
             Param::MultiPv => (
                 Kind::Int {

@@ -295,7 +295,7 @@ impl Engine {
         let reductions = worker::Reductions::new(&self.params);
         // Each thread's accumulator cache for a network, sized and touched here; without a
         // network they stay empty.
-        let net = self.weights.network.as_deref();
+        let net = self.weights.network();
         let mut caches: Vec<crate::eval::nnue::Cache> = (0..self.threads)
             .map(|_| crate::eval::nnue::Cache::new(params::PLY_SLOTS, net))
             .collect();

@@ -12,7 +12,7 @@ use crate::core::game::DrawCounts;
 use crate::core::rng::splitmix64;
 use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES, REPETITIONS_FOR_DRAW};
 use crate::core::{movegen, Move, MoveList, Position};
-use crate::eval::{evaluate, nnue, Weights};
+use crate::eval::{self, nnue, Choice, Weights};
 use crate::search::ordering::{pick_next, Heuristics, Ordered};
 use crate::search::params::{SearchParams, MAX_PLY, MAX_SEARCH_PLY, PLY_SLOTS};
 use crate::search::score::Score;
@@ -930,13 +930,14 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// The static evaluation of a quiet leaf: `evaluate`, with a network's positions with men
-    /// scored through this thread's accumulator cache (the same number, found faster).
+    /// The static evaluation of a quiet leaf: `eval::evaluate`, as `eval::choose` decides,
+    /// with the network's positions scored through this thread's accumulator cache (the same
+    /// number, found faster).
     #[inline]
     fn leaf_eval(&mut self, pos: &Position, ply: usize) -> i32 {
-        match &self.shared.weights.network {
-            Some(net) if pos.men().any() => self.nnue.evaluate(net, pos, ply),
-            _ => evaluate(pos, self.shared.weights),
+        match eval::choose(pos, self.shared.weights) {
+            Choice::Network(net) => self.nnue.evaluate(net, pos, ply),
+            Choice::Hand => eval::hand(pos, self.shared.weights),
         }
     }
 

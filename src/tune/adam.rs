@@ -1,12 +1,10 @@
-//! Adam, as the two learned-evaluation trainers use it (`tune::learn` for the patterns,
-//! `tune::net` for the network): the run's state, the order of an epoch, the learning-rate
-//! schedule, one step's update, and the checkpoint file that lets a stopped run continue.
-//!
-//! What differs between the trainers (the gradient, the limits the weights are clipped to,
-//! the pattern trainer's pull toward 0) stays with them; what is the same is here once.
+//! Adam, as the network trainer (`tune::net`) uses it: the run's state, the order of an
+//! epoch, the learning-rate schedule, one step's update, and the checkpoint file that lets a
+//! stopped run continue. The gradient and the limits the weights are clipped to stay with
+//! the trainer.
 
+use crate::checksum::fnv1a as checksum;
 use crate::core::rng::Xorshift64;
-use crate::eval::pattern_file::checksum;
 
 /// Adam's decay rates and the guard against a zero second moment.
 const BETA1: f32 = 0.9;
@@ -90,19 +88,19 @@ impl Step {
     }
 }
 
-/// The checkpoint file: a magic naming the trainer, the run's fingerprint (its settings and
-/// data, `tune::learn::fingerprint`), the epoch and step, the weight count, the weights and
-/// both moments as little-endian `f32`, and an FNV-1a checksum of all before it.
+/// The checkpoint file: a magic naming the trainer, the run's settings as text (one `name
+/// value` line each, `--epochs` not among them), the epoch and step, the weight count, the
+/// weights and both moments as little-endian `f32`, and an FNV-1a checksum of all before it.
+/// A run continues a checkpoint only with the same settings (`check_settings`); a larger
+/// `--epochs` continues it.
 pub mod checkpoint {
     use super::{checksum, State};
 
-    /// Magic, fingerprint, epoch, step, weight count.
-    const HEADER: usize = 40;
-
-    pub fn write(magic: &[u8; 8], fingerprint: u64, st: &State) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER + 12 * st.w.len() + 8);
+    pub fn write(magic: &[u8; 8], settings: &str, st: &State) -> Vec<u8> {
+        let mut out = Vec::with_capacity(48 + settings.len() + 12 * st.w.len());
         out.extend_from_slice(magic);
-        out.extend_from_slice(&fingerprint.to_le_bytes());
+        out.extend_from_slice(&(settings.len() as u64).to_le_bytes());
+        out.extend_from_slice(settings.as_bytes());
         out.extend_from_slice(&(st.epoch as u64).to_le_bytes());
         out.extend_from_slice(&st.step.to_le_bytes());
         out.extend_from_slice(&(st.w.len() as u64).to_le_bytes());
@@ -116,56 +114,98 @@ pub mod checkpoint {
         out
     }
 
-    /// The state in `b`, if it is a whole checkpoint with this `magic` (`what` names the
-    /// trainer in the error) of the run with this `fingerprint`, and, when `params` is given,
-    /// of that many weights.
+    /// The settings and the state in `b`, if it is a whole checkpoint with this `magic`
+    /// (`what` names the trainer in the error) and, when `params` is given, of that many
+    /// weights.
     pub fn parse(
         b: &[u8],
         magic: &[u8; 8],
         what: &str,
-        fingerprint: u64,
         params: Option<usize>,
-    ) -> Result<State, String> {
+    ) -> Result<(String, State), String> {
         if !b.starts_with(magic) {
             return Err(format!("not a {what} checkpoint"));
         }
-        if b.len() < HEADER + 8 {
-            return Err(format!("{} bytes: truncated", b.len()));
-        }
-        let u64_at = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
-        let n = u64_at(32) as usize;
-        let len = n
-            .checked_mul(12)
-            .and_then(|x| x.checked_add(HEADER + 8))
+        let truncated = || format!("{} bytes: truncated", b.len());
+        let u64_at = |at: usize| -> Option<u64> {
+            b.get(at..at + 8)
+                .map(|x| u64::from_le_bytes(x.try_into().expect("8 bytes")))
+        };
+        let text_len = u64_at(8).ok_or_else(truncated)?;
+        let header = usize::try_from(text_len)
+            .ok()
+            .and_then(|t| t.checked_add(16 + 24))
+            .ok_or("a size that cannot be")?;
+        let n = u64_at(header - 8).ok_or_else(truncated)?;
+        let len = usize::try_from(n)
+            .ok()
+            .and_then(|n| n.checked_mul(12))
+            .and_then(|x| x.checked_add(header + 8))
             .ok_or("a size that cannot be")?;
         if b.len() != len {
             return Err(format!("{} bytes, expected {len}: truncated?", b.len()));
         }
-        if u64_at(len - 8) != checksum(&b[..len - 8]) {
+        let n = n as usize;
+        if u64_at(len - 8) != Some(checksum(&b[..len - 8])) {
             return Err("checksum does not match: the file is damaged".into());
         }
-        if u64_at(8) != fingerprint {
-            return Err(
-                "made by a run with other data or settings (remove it to start afresh)".into(),
-            );
-        }
+        let settings = String::from_utf8(b[16..header - 24].to_vec())
+            .map_err(|_| "settings that are not text: the file is damaged")?;
         if let Some(p) = params.filter(|&p| p != n) {
             return Err(format!("{n} weights, the model has {p}"));
         }
         let floats = |k: usize| -> Vec<f32> {
-            let at = HEADER + 4 * k * n;
+            let at = header + 4 * k * n;
             b[at..at + 4 * n]
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
                 .collect()
         };
-        Ok(State {
-            epoch: u64_at(16) as usize,
-            step: u64_at(24),
+        let at = |i: usize| u64_at(header - 24 + 8 * i).expect("inside the length checked");
+        let st = State {
+            epoch: at(0) as usize,
+            step: at(1),
             w: floats(0),
             m: floats(1),
             v: floats(2),
-        })
+        };
+        Ok((settings, st))
+    }
+
+    /// Whether a checkpoint made with `saved` settings is this run's (`now`): each setting
+    /// (a `name value` line) that differs is named with both values.
+    pub fn check_settings(saved: &str, now: &str) -> Result<(), String> {
+        let split = |t: &str| -> Vec<(String, String)> {
+            t.lines()
+                .map(|l| {
+                    let (k, v) = l.split_once(' ').unwrap_or((l, ""));
+                    (k.to_string(), v.to_string())
+                })
+                .collect()
+        };
+        let (old, new) = (split(saved), split(now));
+        let names = old.iter().chain(&new).map(|(k, _)| k);
+        let mut seen = std::collections::HashSet::new();
+        let value = |list: &[(String, String)], k: &str| {
+            list.iter()
+                .find(|(n, _)| n == k)
+                .map_or("(none)".to_string(), |(_, v)| v.clone())
+        };
+        let differ: Vec<String> = names
+            .filter(|k| seen.insert(k.as_str()))
+            .filter_map(|k| {
+                let (a, b) = (value(&old, k), value(&new, k));
+                (a != b).then(|| format!("{k} {a} in the checkpoint, {b} now"))
+            })
+            .collect();
+        if differ.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "made by a run with other settings: {} (remove it to start afresh)",
+                differ.join("; ")
+            ))
+        }
     }
 }
 
@@ -213,26 +253,46 @@ mod tests {
     }
 
     #[test]
-    fn a_checkpoint_round_trips_and_refuses_another_run_or_damage() {
+    fn a_checkpoint_round_trips_and_refuses_damage() {
         let mut st = State::new(vec![0.5, -1.0, 2.0]);
         st.epoch = 2;
         st.step = 9;
         st.m[1] = 0.25;
         st.v[2] = 3.0;
-        let b = checkpoint::write(b"TESTCKPT", 5, &st);
-        let parse = |b: &[u8], fp, p| checkpoint::parse(b, b"TESTCKPT", "test", fp, p);
-        assert_eq!(parse(&b, 5, None).unwrap(), st);
-        assert_eq!(parse(&b, 5, Some(3)).unwrap(), st);
-        assert!(parse(&b, 5, Some(4)).unwrap_err().contains("3 weights"));
-        assert!(parse(&b, 6, None).unwrap_err().contains("other data"));
+        let settings = "--hidden 32\n--lambda 0.5\n";
+        let b = checkpoint::write(b"TESTCKPT", settings, &st);
+        let parse = |b: &[u8], p| checkpoint::parse(b, b"TESTCKPT", "test", p);
+        assert_eq!(parse(&b, None).unwrap(), (settings.to_string(), st.clone()));
+        assert_eq!(parse(&b, Some(3)).unwrap().1, st);
+        assert!(parse(&b, Some(4)).unwrap_err().contains("3 weights"));
         let mut bad = b.clone();
         bad[50] ^= 4;
-        assert!(parse(&bad, 5, None).unwrap_err().contains("damaged"));
-        assert!(parse(&b[..b.len() - 3], 5, None)
+        assert!(parse(&bad, None).unwrap_err().contains("damaged"));
+        assert!(parse(&b[..b.len() - 3], None)
             .unwrap_err()
             .contains("truncated"));
-        assert!(parse(&b[..20], 5, None).unwrap_err().contains("truncated"));
-        let e = checkpoint::parse(&b, b"OTHERCKP", "network trainer", 5, None).unwrap_err();
+        for cut in [10, 20, 40] {
+            assert!(parse(&b[..cut], None).unwrap_err().contains("truncated"));
+        }
+        // A settings length that cannot be is refused, not followed.
+        let mut huge = b.clone();
+        huge[8..16].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(parse(&huge, None).is_err());
+        let e = checkpoint::parse(&b, b"OTHERCKP", "network trainer", None).unwrap_err();
         assert_eq!(e, "not a network trainer checkpoint");
+    }
+
+    /// A refusal names each setting that differs, with both values; the same settings pass.
+    #[test]
+    fn other_settings_are_named_with_both_values() {
+        let saved = "--hidden 32\n--lambda 0.5\n--seed 1\n";
+        assert_eq!(checkpoint::check_settings(saved, saved), Ok(()));
+        let e =
+            checkpoint::check_settings(saved, "--hidden 48\n--lambda 0.5\n--seed 2\n").unwrap_err();
+        assert!(e.contains("--hidden 32 in the checkpoint, 48 now"), "{e}");
+        assert!(e.contains("--seed 1 in the checkpoint, 2 now"), "{e}");
+        assert!(!e.contains("--lambda"), "{e}");
+        let e = checkpoint::check_settings(saved, "--hidden 32\n--lambda 0.5\n").unwrap_err();
+        assert!(e.contains("--seed 1 in the checkpoint, (none) now"), "{e}");
     }
 }

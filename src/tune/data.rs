@@ -7,7 +7,7 @@ use crate::eval::features::features;
 use crate::eval::weights::{self, Weights};
 use crate::files;
 use crate::tune::dataline;
-use crate::tune::texel::sigmoid;
+use crate::tune::target;
 use std::path::Path;
 
 /// Feature vectors stored flat, `width` numbers a position, and each game's result.
@@ -73,18 +73,11 @@ impl Samples {
         self.games.push(other.games[i]);
     }
 
-    /// Aim at `lambda * result + (1 - lambda) * sigmoid(k * search)` where a position has a
-    /// search score, and at the result where it has none. `lambda` 1 is the plain result.
-    /// The search sees the tactics and endings a game's result only hints at, and far less
-    /// noisily: one result stands for a whole game's positions.
+    /// Aim at `target::blend` of each result and search score (both from White's side here,
+    /// which the blend does not mind: turning both over turns the target over).
     pub fn blend(&mut self, lambda: f64, k: f64) {
         for i in 0..self.len() {
-            let (r, s) = (self.results[i] as f64, self.search[i] as f64);
-            self.targets[i] = if s.is_nan() {
-                r as f32
-            } else {
-                (lambda * r + (1.0 - lambda) * sigmoid(k * s)) as f32
-            };
+            self.targets[i] = target::blend(self.results[i], self.search[i], lambda, k);
         }
     }
 }

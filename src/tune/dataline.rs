@@ -50,7 +50,7 @@ pub fn game_field(line: &str) -> Option<&str> {
 
 /// A 64-bit hash of a game id, the same on every machine and run (FNV-1a).
 pub fn game_hash(id: &str) -> u64 {
-    crate::eval::pattern_file::checksum(id.as_bytes())
+    crate::checksum::fnv1a(id.as_bytes())
 }
 
 /// Whether a line of game `game` (a `game_hash`; else the line's index `i` among the data

@@ -78,20 +78,14 @@ pub fn header(nodes: u64, weights: &Weights) -> String {
     )
 }
 
-/// A hash of everything in `w` that the evaluation uses: the hand terms and, when loaded,
-/// the pattern weights (small or big) or the network.
+/// A hash of everything in `w` that the evaluation uses: the hand terms and, when it is the
+/// evaluation, the network.
 pub fn weights_hash(w: &Weights) -> u64 {
     let mut bytes = crate::eval::file::write(w, "").into_bytes();
-    if let Some(p) = &w.patterns {
-        bytes.extend(crate::eval::pattern_file::write(p));
-    }
-    if let Some(p) = &w.big_patterns {
-        bytes.extend(crate::eval::big_pattern_file::write(p));
-    }
-    if let Some(n) = &w.network {
+    if let Some(n) = w.network() {
         bytes.extend(crate::eval::nnue::file::write(n));
     }
-    crate::eval::pattern_file::checksum(&bytes)
+    crate::checksum::fnv1a(&bytes)
 }
 
 /// An existing output file, checked before anything is written to it.

@@ -6,23 +6,24 @@
 //! products. `texel` fits the scaling constant `k`, then the weights by Adam on the mean
 //! squared error, in parallel with rayon. `spsa` tunes by playing games instead, which
 //! measures strength itself. `run` holds what both do around the fit: the held-out split and
-//! the weights file, saved whole with the command that made it. `learn` fits the pattern
-//! evaluations (`eval::pattern`, `eval::big_pattern`: `pattern_model`) the same way, sparse and resumable,
-//! and `net` the network; both step by `adam`, which also keeps their checkpoints; `label` searches data
-//! positions again, deeper, for it to aim at. `tuning/README.md` gives
+//! the weights file, saved whole with the command that made it. `net` fits the network
+//! the same way, resumable, stepping by `adam`, which also keeps its checkpoints; `train` is
+//! the run behind `poolshark learn`; `target` is what every fit aims at (the side to move's
+//! result, its blend with the search score, the scale K), written once; `label` searches data
+//! positions again, deeper, for the fits to aim at. `tuning/README.md` gives
 //! the whole pipeline.
 
 pub mod adam;
 pub mod data;
 pub mod dataline;
 pub mod label;
-pub mod learn;
 pub mod net;
-pub mod pattern_model;
 pub mod run;
 pub mod selfplay;
 pub mod spsa;
+pub mod target;
 pub mod texel;
+pub mod train;
 
 pub use data::{load, read, Samples};
 pub use run::{hold_fields, hold_out, save_weights, CommandLine};

@@ -1,12 +1,12 @@
 //! The network trainer: fits `eval::nnue::FloatNetwork` to self-play data by Adam on the
 //! mean squared error of `sigmoid(output)` against each position's target, the game's
-//! result blended with the search score (as `tune::learn` does for the patterns).
+//! result blended with the search score (`tune::target`).
 //!
 //! - **Data** (`NetData`): each position is kept as three 32-bit sets (White's pieces,
 //!   Black's, the kings), the side to move and its target, 20 bytes, so that tens of millions
 //!   fit in memory. Positions without men are dropped (play scores them with the hand terms),
 //!   and so are repeats. The held-out split is by game (`dataline::held_out`).
-//! - **Scale**: `K` is fitted to the hand evaluation on the data (`learn::fit_k`) and the
+//! - **Scale**: `K` is fitted to the hand evaluation on the data (`NetData::fit_k`) and the
 //!   network's output is in logit units, `sigmoid(output)` the expected score; its
 //!   evaluation in hundredths of a man is `output / K` (`FloatNetwork::scale`), so the search's
 //!   margins keep their meaning.
@@ -20,7 +20,7 @@
 use crate::core::{Color, Position};
 use crate::eval::nnue::{self, bucket, planes_of, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN};
 use crate::eval::{evaluate, Weights};
-use crate::tune::texel::sigmoid;
+use crate::tune::target::{self, sigmoid};
 use crate::tune::{adam, dataline};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -85,6 +85,9 @@ pub struct NetData {
 /// Every how many positions one goes to the sample `K` is fitted on.
 const HAND_SAMPLE_EVERY: usize = 8;
 
+/// Positions `NetData::fit_k` sums together, one chunk per task.
+const FIT_K_CHUNK: usize = 4096;
+
 impl NetData {
     pub fn len(&self) -> usize {
         self.train.len() + self.held.len()
@@ -113,12 +116,11 @@ impl NetData {
                 self.duplicates += 1;
                 continue;
             }
-            let white = d.white_score as f32;
-            let search = d.search.map_or(f32::NAN, |s| s as f32);
-            let (result, search) = match d.pos.side() {
-                Color::White => (white, search),
-                Color::Black => (1.0 - white, -search),
-            };
+            let (result, search) = target::side_view(
+                d.pos.side(),
+                d.white_score as f32,
+                d.search.map_or(f32::NAN, |s| s as f32),
+            );
             let s = NetSample::of(&d.pos, result, search);
             if self.len().is_multiple_of(HAND_SAMPLE_EVERY) {
                 self.hand
@@ -139,31 +141,31 @@ impl NetData {
         self.keys = HashSet::new();
     }
 
-    /// The `K` with which the hand evaluation's scores best predict the results.
+    /// The `K` with which the hand evaluation's scores best predict the results
+    /// (`target::fit_k`). The sums are taken in fixed chunks and added in order, so the same
+    /// data gives the same K bit for bit on any number of threads.
     pub fn fit_k(&self) -> f64 {
-        let mut d: crate::tune::learn::Data = crate::tune::learn::Data::default();
-        for &(hand, result) in &self.hand {
-            d.samples.push(crate::tune::learn::Sample {
-                f: crate::eval::pattern::features(&Position::start()),
-                result,
-                search: f32::NAN,
-                hand,
-                target: result,
-                game: None,
-            });
-        }
-        crate::tune::learn::fit_k(&d)
+        target::fit_k(|k| {
+            let parts: Vec<f64> = self
+                .hand
+                .par_chunks(FIT_K_CHUNK)
+                .map(|c| {
+                    c.iter()
+                        .map(|&(hand, result)| {
+                            let r = f64::from(result) - sigmoid(k * f64::from(hand));
+                            r * r
+                        })
+                        .sum()
+                })
+                .collect();
+            parts.iter().sum()
+        })
     }
 
-    /// Aim at `lambda * result + (1 - lambda) * sigmoid(k * search)` where there is a search
-    /// score, else at the result.
+    /// Aim at `target::blend` of each position's result and search score.
     pub fn blend(&mut self, lambda: f64, k: f64) {
         for s in self.train.iter_mut().chain(self.held.iter_mut()) {
-            s.target = if s.search.is_nan() {
-                s.result
-            } else {
-                (lambda * s.result as f64 + (1.0 - lambda) * sigmoid(k * s.search as f64)) as f32
-            };
+            s.target = target::blend(s.result, s.search, lambda, k);
         }
     }
 }
@@ -401,15 +403,26 @@ pub mod checkpoint {
     use super::NetState;
     use crate::tune::adam::checkpoint;
 
-    const MAGIC: &[u8; 8] = b"PSNETCK1";
+    /// Version 2 keeps the run's settings as text; version 1 kept only their hash.
+    const MAGIC: &[u8; 8] = b"PSNETCK2";
+    const OLD: &[u8; 8] = b"PSNETCK1";
 
-    pub fn write(fingerprint: u64, st: &NetState) -> Vec<u8> {
-        checkpoint::write(MAGIC, fingerprint, st)
+    pub fn write(settings: &str, st: &NetState) -> Vec<u8> {
+        checkpoint::write(MAGIC, settings, st)
     }
 
-    /// The state in `b`, if it is a whole checkpoint of the run with this `fingerprint`.
-    pub fn parse(b: &[u8], fingerprint: u64) -> Result<NetState, String> {
-        checkpoint::parse(b, MAGIC, "network trainer", fingerprint, None)
+    /// The state in `b`, if it is a whole checkpoint of a run with these `settings` (a
+    /// refusal names each setting that differs).
+    pub fn parse(b: &[u8], settings: &str) -> Result<NetState, String> {
+        if b.starts_with(OLD) {
+            return Err(
+                "a checkpoint of an older poolshark (PSNETCK1), which kept no settings: remove it to start afresh"
+                    .into(),
+            );
+        }
+        let (saved, st) = checkpoint::parse(b, MAGIC, "network trainer", None)?;
+        checkpoint::check_settings(&saved, settings)?;
+        Ok(st)
     }
 }
 
@@ -571,16 +584,21 @@ mod tests {
         st.epoch = 2;
         st.step = 9;
         st.m[3] = 0.5;
-        let b = checkpoint::write(5, &st);
-        assert_eq!(checkpoint::parse(&b, 5).unwrap(), st);
-        assert!(checkpoint::parse(&b, 6).unwrap_err().contains("other data"));
+        let b = checkpoint::write("--seed 5\n", &st);
+        assert_eq!(checkpoint::parse(&b, "--seed 5\n").unwrap(), st);
+        let e = checkpoint::parse(&b, "--seed 6\n").unwrap_err();
+        assert!(e.contains("--seed 5 in the checkpoint, 6 now"), "{e}");
         let mut bad = b.clone();
         bad[100] ^= 4;
-        assert!(checkpoint::parse(&bad, 5).unwrap_err().contains("damaged"));
-        assert!(checkpoint::parse(&b[..b.len() - 3], 5)
+        assert!(checkpoint::parse(&bad, "--seed 5\n")
+            .unwrap_err()
+            .contains("damaged"));
+        assert!(checkpoint::parse(&b[..b.len() - 3], "--seed 5\n")
             .unwrap_err()
             .contains("truncated"));
-        assert!(checkpoint::parse(b"PSLEARN1........", 5).is_err());
+        assert!(checkpoint::parse(b"PSLEARN1........", "--seed 5\n").is_err());
+        let e = checkpoint::parse(b"PSNETCK1........", "--seed 5\n").unwrap_err();
+        assert!(e.contains("older"), "{e}");
     }
 
     #[test]

@@ -26,13 +26,12 @@
 
 use crate::core::rng::mix64;
 use crate::core::Position;
-use crate::eval::nnue::Network;
 use crate::eval::weights::{self, Weights};
+use crate::eval::Evaluation;
 use crate::search::params::{ParamError, SearchParams, Tunable};
 use crate::search::{Engine, Limits, SearchControl};
 use crate::tune::selfplay::{opening, play_out};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 
 /// Spall's recommended exponents for the step size and the perturbation.
 const ALPHA: f64 = 0.602;
@@ -62,10 +61,10 @@ pub struct SpsaConfig {
     pub search: Vec<SearchTune>,
     /// The search parameters the games play with, and the start of those tuned.
     pub search_start: SearchParams,
-    /// A learned network the games play with beside the tuned hand terms, as the engine
-    /// plays (the hand terms then score only king endings): for tuning the search. None:
-    /// the hand evaluation alone.
-    pub network: Option<Arc<Network>>,
+    /// What the games score positions with men by: the tuned hand terms (`Hand`), or a
+    /// learned network beside them, as the engine plays (the hand terms then score only
+    /// king endings): for tuning the search.
+    pub evaluation: Evaluation,
 }
 
 /// A search parameter SPSA tunes, and its perturbation at the end of the run.
@@ -110,7 +109,7 @@ impl SpsaConfig {
             r_end: 0.002,
             search: Vec::new(),
             search_start: SearchParams::default(),
-            network: None,
+            evaluation: Evaluation::Hand,
         }
     }
 }
@@ -167,7 +166,7 @@ fn rounded(theta: &[f64], cfg: &SpsaConfig) -> (Weights, SearchParams) {
             .expect("a parameter of the table");
     }
     let weights = Weights {
-        network: cfg.network.clone(),
+        evaluation: cfg.evaluation.clone(),
         ..Weights::from_reals(w)
     };
     (weights, params)
@@ -341,6 +340,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn signs_are_plus_or_minus_one_and_zero_where_held() {
@@ -423,11 +423,13 @@ mod tests {
         let pos = crate::core::notation::parse_fen("B:W18,21,23,24,27:B5,6,9,11,13").unwrap();
         let hand = crate::eval::evaluate(&pos, &start);
         let theta: Vec<f64> = start.to_vec().iter().map(|&v| v as f64).collect();
-        assert_eq!(rounded(&theta, &cfg).0.network, None);
-        cfg.network = Weights::builtin().network;
-        let net = cfg.network.clone().expect("the built-in network");
+        assert_eq!(rounded(&theta, &cfg).0.evaluation, Evaluation::Hand);
+        cfg.evaluation = Weights::builtin().evaluation;
+        let Evaluation::Network(net) = cfg.evaluation.clone() else {
+            panic!("the built-in network")
+        };
         let (w, _) = rounded(&theta, &cfg);
-        assert!(w.network.as_ref().is_some_and(|n| Arc::ptr_eq(n, &net)));
+        assert!(matches!(&w.evaluation, Evaluation::Network(n) if Arc::ptr_eq(n, &net)));
         let (with_net, by_net) = (crate::eval::evaluate(&pos, &w), net.evaluate(&pos));
         assert_eq!(with_net, by_net);
         assert_ne!(with_net, hand);
@@ -442,11 +444,9 @@ mod tests {
             &crate::arena::openings::builtin(),
         );
         for e in &engines {
-            assert!(e
-                .weights
-                .network
-                .as_ref()
-                .is_some_and(|n| Arc::ptr_eq(n, &net)));
+            assert!(
+                matches!(&e.weights.evaluation, Evaluation::Network(n) if Arc::ptr_eq(n, &net))
+            );
         }
     }
 

@@ -15,6 +15,7 @@ use crate::core::rng::Xorshift64;
 use crate::eval::features::dot;
 use crate::eval::weights::{self, Weights, AT};
 use crate::tune::data::Samples;
+use crate::tune::target::{self, sigmoid};
 use rayon::prelude::*;
 
 /// The tuner's settings.
@@ -54,11 +55,6 @@ impl Default for TuneConfig {
     }
 }
 
-#[inline]
-pub(crate) fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 /// The mean squared error of `sigmoid(k * w . features)` against the targets.
 pub fn loss(s: &Samples, w: &[f32], k: f64) -> f64 {
     if s.is_empty() {
@@ -75,35 +71,9 @@ pub fn loss(s: &Samples, w: &[f32], k: f64) -> f64 {
     total / s.len() as f64
 }
 
-/// The `k` that minimises the loss under `w`: a scan in steps of 5%, then golden-section
-/// search between the neighbours of the best step.
+/// The `k` that minimises the loss under `w` (`target::fit_k`).
 pub fn fit_k(s: &Samples, w: &[f32]) -> f64 {
-    let mut best = (f64::MAX, 1e-4);
-    let mut k = 1e-4;
-    while k < 0.2 {
-        let l = loss(s, w, k);
-        if l < best.0 {
-            best = (l, k);
-        }
-        k *= 1.05;
-    }
-    fit_k_between(s, w, best.1 / 1.05, best.1 * 1.05)
-}
-
-/// Golden-section search for the best `k` in `[a, b]`.
-fn fit_k_between(s: &Samples, w: &[f32], a: f64, b: f64) -> f64 {
-    let (mut a, mut b) = (a, b);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..40 {
-        let c = b - g * (b - a);
-        let d = a + g * (b - a);
-        if loss(s, w, c) < loss(s, w, d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    (a + b) / 2.0
+    target::fit_k(|k| loss(s, w, k))
 }
 
 /// Fit the weights from `start`, and `k` every `cfg.refit_k` epochs. `progress` sees each
@@ -163,7 +133,7 @@ pub fn tune(
             }
         }
         if cfg.refit_k > 0 && epoch % cfg.refit_k == 0 {
-            k = fit_k_between(s, &w, k / 1.5, k * 1.5);
+            k = target::fit_k_between(|k| loss(s, &w, k), k / 1.5, k * 1.5);
         }
         progress(epoch, &w, k);
     }

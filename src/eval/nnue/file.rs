@@ -16,11 +16,11 @@
 //!
 //! Reading checks, in this order, the magic, the version, the shape, the size, the checksum
 //! and every value's range (and that the scale is a positive number), and names the first
-//! thing wrong, as the pattern file does (`eval::pattern_file`), whose checksum it shares.
+//! thing wrong. The checksum is `crate::checksum`'s FNV-1a.
 
 use super::network::{Network, W1_MAX, W2_MAX};
 use super::{BUCKETS, INPUTS, MAX_HIDDEN, QA, QB};
-use crate::eval::pattern_file::checksum;
+use crate::checksum::fnv1a as checksum;
 use std::fmt;
 
 pub const MAGIC: &[u8; 8] = b"PSNNUE01";
@@ -273,7 +273,7 @@ mod tests {
         b[0] = b'X';
         assert_eq!(parse(&b), Err(NnueFileError::BadMagic));
         assert!(!is_network_file(&b));
-        assert!(!is_network_file(crate::eval::weights::BUILTIN_PATTERNS));
+        assert!(!is_network_file(crate::eval::weights::BUILTIN.as_bytes()));
         assert_eq!(parse(b"PSPATTRN"), Err(NnueFileError::BadMagic));
         let mut b = good.clone();
         b[8] = 2;

@@ -4,8 +4,7 @@
 //! The shape:
 //! - **Inputs**: 128 sparse features, four planes of 32 squares (own men, own kings, enemy
 //!   men, enemy kings), seen from one side: for Black the board is turned half a turn
-//!   (square i goes to 31 - i, `reverse_bits`) and the colours swapped, as the patterns do
-//!   (`eval::pattern::Oriented`). At most 24 features are on.
+//!   (square i goes to 31 - i, `reverse_bits`) and the colours swapped. At most 24 features are on.
 //! - **Accumulators**: one per side, `b1 + sum of W1's rows for the features on` from that
 //!   side's view, `hidden` values each. The same `W1` serves both sides.
 //! - **Activation**: SCReLU, `clamp(x, 0, 1)^2`.
