@@ -625,7 +625,7 @@ fn search_params_change_the_search_and_bad_ones_are_refused() {
         field(infos.last().unwrap(), "nodes").unwrap()
     };
     let plain = nodes(&mut e);
-    e.send("set-param name=search-params value=\"lmr_divisor:1.5,singular_min_depth:4\"");
+    e.send("set-param name=search-params value=\"lmr_divisor:1.5,probcut_margin:40\"");
     assert!(e.sync().is_empty());
     let changed = nodes(&mut e);
     assert_ne!(plain, changed);

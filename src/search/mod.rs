@@ -25,7 +25,7 @@ use crate::core::{Game, Move};
 use crate::eval::Weights;
 use params::SearchParams;
 pub use score::Score;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tt::{TableError, TranspositionTable};
@@ -372,7 +372,6 @@ impl Engine {
             egdb,
             egdb_pieces: egdb.map_or(0, |db| db.max_pieces()),
             total_nodes: worker::Padded(AtomicU64::new(0)),
-            finished_depth: worker::Padded(AtomicU32::new(0)),
             budget: time::Budget::from_limits(limits, &self.params),
             node_limit: limits.nodes,
             max_depth,
