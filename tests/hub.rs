@@ -738,3 +738,25 @@ fn multipv_adds_numbered_info_lines() {
     assert!(infos.iter().all(|l| !l.contains("multipv")), "{infos:?}");
     assert_eq!(e.sync(), Vec::<String>::new());
 }
+
+/// Every search parameter in its range searches: `lmr_min_depth:1` once made every search
+/// panic, and the engine then played a move it had not searched. Now the search runs: no
+/// `error`, and the move is the search's.
+#[test]
+fn the_lowest_lmr_min_depth_searches() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("set-param name=search-params value=lmr_min_depth:1");
+    assert!(e.sync().is_empty());
+    e.send("pos start");
+    e.send("level depth=7");
+    // Analysis, so that the book does not answer.
+    e.send("go analyze");
+    let lines = e.until("done");
+    assert!(!lines.iter().any(|l| l.starts_with("error")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth=7 ")),
+        "{lines:?}"
+    );
+    legal_done(lines.last().unwrap(), START, &[]);
+}

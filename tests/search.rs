@@ -355,3 +355,43 @@ fn no_legal_move_gives_no_best_move() {
     assert!(out.best.is_none());
     assert!(out.score.is_loss());
 }
+
+/// Every search parameter at each end of its range (`SearchParams::TUNABLES`, so a parameter
+/// added later is covered too): a short search of a few positions, on a fixed depth and on
+/// a clock, finishes with a legal move and no panic.
+#[test]
+fn every_search_parameter_at_both_ends_of_its_range_searches() {
+    use poolshark::search::params::SearchParams;
+    let games: Vec<Game> = [
+        "B:W18,22,23,24,26,27,28,30,31,32:B1,3,4,6,7,9,10,12,14",
+        "W:W13,22,24,27,28,29,30,31:B1,2,4,6,8,9,11,16",
+        "W:WK13,K17,K28:BK18",
+    ]
+    .iter()
+    .map(|f| Game::new(parse_fen(f).unwrap()))
+    .chain([Game::new(Position::start())])
+    .collect();
+    let clock = Limits {
+        time: Some(Duration::from_secs(2)),
+        inc: Duration::from_millis(20),
+        depth: Some(5),
+        ..Limits::default()
+    };
+    for t in SearchParams::TUNABLES {
+        for value in [t.min, t.max] {
+            let mut engine = Engine::new(16, 1);
+            engine.params.set(t.name, value).unwrap();
+            for game in &games {
+                for limits in [depth(6), clock.clone()] {
+                    let out = engine.search(game, &limits, &SearchControl::new(), &mut |_| {});
+                    let best = out.best.unwrap_or_else(|| panic!("{}:{value}", t.name));
+                    assert!(
+                        legal_moves(game.position()).contains(&best),
+                        "{}:{value}",
+                        t.name
+                    );
+                }
+            }
+        }
+    }
+}

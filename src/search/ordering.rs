@@ -26,13 +26,14 @@ const KILLER: i32 = 1 << 26;
 
 impl Heuristics {
     /// History saturating at `history_max`, with a cut-off's bonus of depth squared capped
-    /// at `history_bonus_max`.
+    /// at `history_bonus_max` (and at `history_max`, past which the scores would not
+    /// saturate but swing ever wider).
     pub fn new(p: &SearchParams) -> Heuristics {
         Heuristics {
             killers: vec![[None; 2]; PLY_SLOTS],
             history: Box::new([[[0; 32]; 32]; 2]),
             history_max: p.history_max,
-            bonus_max: p.history_bonus_max,
+            bonus_max: p.history_bonus_max.min(p.history_max),
         }
     }
 
@@ -72,8 +73,10 @@ impl Heuristics {
     /// Reward (or with a negative bonus, penalise) `side`'s `mv`.
     fn update(&mut self, side: Color, mv: &Move, bonus: i32) {
         let h = &mut self.history[side as usize][mv.from.index()][mv.to.index()];
-        // Gravity: scores saturate at +-history_max.
-        *h += bonus - *h * bonus.abs() / self.history_max;
+        // Gravity: scores saturate at +-history_max (the product in 64 bits: both factors
+        // may be large at the ends of their ranges).
+        let pull = i64::from(*h) * i64::from(bonus.abs()) / i64::from(self.history_max);
+        *h += bonus - pull as i32;
     }
 
     /// Order scores for `moves` into `out` (same order), the hash move (by index) first.
@@ -115,4 +118,38 @@ pub fn pick_next(order: &mut [(u8, i32)], i: usize) {
         }
     }
     order.swap(i, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::movegen;
+
+    /// History scores stay within `history_max` however many cut-offs there are, at the
+    /// ends of the parameters' ranges too (a bonus above the cap would make them swing
+    /// ever wider, and a large score times a large bonus would overflow).
+    #[test]
+    fn history_saturates_at_the_ends_of_the_ranges() {
+        let pos = Position::start();
+        let moves = movegen::legal_moves(&pos);
+        let (a, b) = (moves[0], moves[1]);
+        for (history_max, history_bonus_max) in [(1, 100_000), (1_000_000, 100_000), (16_384, 1)] {
+            let mut h = Heuristics::new(&SearchParams {
+                history_max,
+                history_bonus_max,
+                ..SearchParams::default()
+            });
+            for _ in 0..2_000 {
+                h.on_cutoff(pos.side(), 3, 64, &a, [b].into_iter());
+                for m in [a, b] {
+                    let s = h.history(pos.side(), &m);
+                    assert!(
+                        s.abs() <= history_max,
+                        "{history_max}/{history_bonus_max}: {s}"
+                    );
+                }
+            }
+            assert!(h.history(pos.side(), &a) > 0 && h.history(pos.side(), &b) < 0);
+        }
+    }
 }

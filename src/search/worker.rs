@@ -682,7 +682,9 @@ impl<'a> Worker<'a> {
                 if pv_node {
                     r -= p.lmr_pv_less;
                 }
-                r = r.clamp(0, depth - 2);
+                // The reduced search keeps at least one full-width ply; at depth 1 nothing
+                // can be reduced.
+                r = r.min(depth - 2).max(0);
             }
 
             // 10. Principal variation search.
