@@ -760,3 +760,29 @@ fn the_lowest_lmr_min_depth_searches() {
     );
     legal_done(lines.last().unwrap(), START, &[]);
 }
+
+/// Changing `eval-file` clears the table: the search after it walks the same tree as one
+/// after `new-game`, not one that takes the old evaluation's scores from the table.
+#[test]
+fn a_new_eval_file_forgets_the_old_evaluation() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("set-param name=threads value=1");
+    let nodes = |e: &mut Engine| {
+        e.send("pos start");
+        e.send("level depth=9");
+        e.send("go analyze");
+        let (infos, done) = search_lines(e);
+        assert!(done.starts_with("done move="), "{done}");
+        field(infos.last().unwrap(), "nodes").unwrap()
+    };
+    e.send("new-game");
+    let fresh = nodes(&mut e);
+    let handset = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/handset.txt");
+    e.send(&format!("set-param name=eval-file value=\"{handset}\""));
+    assert!(e.sync().is_empty());
+    nodes(&mut e);
+    e.send("set-param name=eval-file value=\"\"");
+    assert!(e.sync().is_empty());
+    assert_eq!(nodes(&mut e), fresh);
+}

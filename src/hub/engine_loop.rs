@@ -367,7 +367,8 @@ impl Hub {
             };
             match weights {
                 Ok(w) => {
-                    self.engine().weights = w.clone();
+                    // What the table holds was scored by the old evaluation.
+                    self.engine().set_weights(w.clone());
                     self.weights = w;
                 }
                 Err(e) => {

@@ -270,9 +270,20 @@ impl Engine {
         &self.tt
     }
     /// Forget what earlier searches learnt (a new game). O(1): see `tt::TranspositionTable`.
-    /// (The network's accumulator caches are made afresh for each search: nothing to forget.)
+    /// (The move-ordering histories and killers, and the network's accumulator caches, are
+    /// made afresh for each search: nothing to forget.)
     pub fn clear(&mut self) {
         self.tt.clear();
+    }
+
+    /// Evaluate with `weights` from the next search on. The table is cleared when they
+    /// differ from the weights in force: its scores are the old evaluation's, and a search
+    /// that took them would mix the two.
+    pub fn set_weights(&mut self, weights: Weights) {
+        if weights != self.weights {
+            self.weights = weights;
+            self.clear();
+        }
     }
 
     /// Search the current position of `game`. Progress goes to `on_info` after each
