@@ -287,6 +287,25 @@ impl SearchParams {
         Ok(out)
     }
 
+    /// One line for each parameter, in declaration order: its name, range, default and
+    /// doc comment (`spsa --help` lists them).
+    pub fn help_lines() -> Vec<String> {
+        let d = SearchParams::default();
+        Self::TUNABLES
+            .iter()
+            .map(|t| {
+                format!(
+                    "  {} {}..={} (default {}):{}",
+                    t.name,
+                    t.min,
+                    t.max,
+                    (t.get)(&d),
+                    t.doc
+                )
+            })
+            .collect()
+    }
+
     /// Set the parameter called `name` to `value` clamped to its range (SPSA's perturbed
     /// values).
     pub fn set_clamped(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
