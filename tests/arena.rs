@@ -173,6 +173,51 @@ fn an_engine_that_exits_in_mid_game_loses_and_the_match_goes_on() {
     assert!(p.log2.contains("out of cheese, giving up"), "{}", p.log2);
 }
 
+/// An engine whose search cannot run answers `error` and an empty `done`
+/// (docs/PROTOCOL.md): the match stops at once, naming it, and scores nothing for it.
+#[test]
+fn an_engine_that_cannot_search_stops_the_match_and_is_named() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/broken_engine.py");
+    let broken = format!("python3 {script} fail");
+    let good = format!("{} hub", bin());
+    let pdn_path = tmp("broken-fail.pdn");
+    let (code, out, err) = run(&[
+        "match",
+        "--engine",
+        &good,
+        "--engine",
+        &broken,
+        "--games",
+        "20",
+        "--depth",
+        "1",
+        "--pdn",
+        pdn_path.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0, "{out}\n{err}");
+    assert!(err.contains("match stopped: engine 2"), "{err}");
+    assert!(err.contains("could not search"), "{err}");
+    assert!(
+        err.contains("out of cheese"),
+        "the engine's error is quoted: {err}"
+    );
+    assert!(
+        err.contains(&broken),
+        "the engine's command is named: {err}"
+    );
+    // Nothing scored for a game the engine could not play, and no more games started.
+    assert!(out.contains("not scored"), "{out}");
+    assert!(!out.contains("forfeits"), "{out}");
+    assert!(
+        out.lines().filter(|l| l.starts_with("game ")).count() < 20,
+        "{out}"
+    );
+    for i in [1, 2] {
+        let _ = std::fs::remove_file(pdn_path.with_extension(format!("engine{i}.log")));
+    }
+    let _ = std::fs::remove_file(pdn_path);
+}
+
 #[test]
 fn a_missing_engine_says_not_found() {
     let (code, _, err) = run(&[

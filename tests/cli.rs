@@ -321,6 +321,21 @@ fn the_hub_loop_survives_a_closed_stdout() {
     assert_eq!(code, Some(0), "{err}");
 }
 
+/// `spsa --help` lists every search parameter with its range, from the declarations.
+#[test]
+fn spsa_help_lists_every_search_parameter() {
+    use poolshark::search::params::SearchParams;
+    let (code, out, _) = run(&["spsa", "--help"]);
+    assert_eq!(code, 0);
+    let lines = SearchParams::help_lines();
+    assert_eq!(lines.len(), SearchParams::TUNABLES.len());
+    for (line, t) in lines.iter().zip(SearchParams::TUNABLES) {
+        assert!(out.lines().any(|l| l == line), "no `{line}` in:\n{out}");
+        let range = format!("  {} {}..={} (default ", t.name, t.min, t.max);
+        assert!(line.starts_with(&range), "{line}");
+    }
+}
+
 /// `hub --help` names every Hub parameter, each with its declared help (`Param::ALL`), and
 /// the short `--help` list still points at it.
 #[test]

@@ -637,7 +637,7 @@ fn search_params_change_the_search_and_bad_ones_are_refused() {
         field(infos.last().unwrap(), "nodes").unwrap()
     };
     let plain = nodes(&mut e);
-    e.send("set-param name=search-params value=\"lmr_divisor:1.5,singular_min_depth:4\"");
+    e.send("set-param name=search-params value=\"lmr_divisor:1.5,probcut_margin:40\"");
     assert!(e.sync().is_empty());
     let changed = nodes(&mut e);
     assert_ne!(plain, changed);
@@ -749,4 +749,52 @@ fn multipv_adds_numbered_info_lines() {
     assert_eq!(infos.len(), 4, "{infos:?}");
     assert!(infos.iter().all(|l| !l.contains("multipv")), "{infos:?}");
     assert_eq!(e.sync(), Vec::<String>::new());
+}
+
+/// Every search parameter in its range searches: `lmr_min_depth:1` once made every search
+/// panic, and the engine then played a move it had not searched. Now the search runs: no
+/// `error`, and the move is the search's.
+#[test]
+fn the_lowest_lmr_min_depth_searches() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("set-param name=search-params value=lmr_min_depth:1");
+    assert!(e.sync().is_empty());
+    e.send("pos start");
+    e.send("level depth=7");
+    // Analysis, so that the book does not answer.
+    e.send("go analyze");
+    let lines = e.until("done");
+    assert!(!lines.iter().any(|l| l.starts_with("error")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth=7 ")),
+        "{lines:?}"
+    );
+    legal_done(lines.last().unwrap(), START, &[]);
+}
+
+/// Changing `eval-file` clears the table: the search after it walks the same tree as one
+/// after `new-game`, not one that takes the old evaluation's scores from the table.
+#[test]
+fn a_new_eval_file_forgets_the_old_evaluation() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("set-param name=threads value=1");
+    let nodes = |e: &mut Engine| {
+        e.send("pos start");
+        e.send("level depth=9");
+        e.send("go analyze");
+        let (infos, done) = search_lines(e);
+        assert!(done.starts_with("done move="), "{done}");
+        field(infos.last().unwrap(), "nodes").unwrap()
+    };
+    e.send("new-game");
+    let fresh = nodes(&mut e);
+    let handset = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/handset.txt");
+    e.send(&format!("set-param name=eval-file value=\"{handset}\""));
+    assert!(e.sync().is_empty());
+    nodes(&mut e);
+    e.send("set-param name=eval-file value=\"\"");
+    assert!(e.sync().is_empty());
+    assert_eq!(nodes(&mut e), fresh);
 }

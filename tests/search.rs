@@ -78,43 +78,6 @@ fn composed_tactics_are_found_with_their_win_distance() {
     }
 }
 
-/// The optional search steps (singular extension, the capture search's threat look, reverse
-/// futility and late-move pruning) keep every composed tactic found, with its proved win.
-#[test]
-fn composed_tactics_hold_with_the_optional_steps_on() {
-    for steps in [
-        "singular_min_depth:4,qsearch_threat:1",
-        "rfp_max_depth:3,rfp_threat_guard:0",
-        "rfp_max_depth:3,lmp_max_depth:3",
-        "iir_min_depth:4,lmr_history_divisor:4000",
-        "countermove:1,continuation_history:1,lmr_forcing_less:-1",
-        "lmr_forcing_less:2",
-    ] {
-        tactics_hold_with(steps, 1, usize::MAX);
-    }
-}
-
-/// The pruning steps prune: the same fixed-depth search visits fewer nodes with each on.
-#[test]
-fn the_pruning_steps_search_fewer_nodes() {
-    let game =
-        Game::new(parse_fen("B:W18,22,23,24,26,27,28,30,31,32:B1,3,4,6,7,9,10,12,14").unwrap());
-    let count = |steps: &str| {
-        let mut engine = Engine::new(16, 1);
-        engine.params = poolshark::search::params::SearchParams::default()
-            .with_assignments(steps)
-            .unwrap();
-        engine
-            .search(&game, &depth(12), &SearchControl::new(), &mut |_| {})
-            .nodes
-    };
-    let off = count("");
-    for steps in ["rfp_max_depth:3", "lmp_max_depth:2"] {
-        let on = count(steps);
-        assert!(on < off, "{steps}: {on} nodes against {off} without");
-    }
-}
-
 /// The first `count` tactics give their move and a proved win with the search parameters
 /// `steps` on `threads` threads.
 fn tactics_hold_with(steps: &str, threads: usize, count: usize) {
@@ -317,18 +280,10 @@ fn node_and_depth_limits_are_honoured() {
     assert_eq!(depths, (1..=7).collect::<Vec<_>>());
 }
 
-/// Lazy SMP, with and without `smp_overtake` (a thread gives up a depth another has
-/// finished and takes over that result): the main thread's reports may skip a depth but never
-/// go back or repeat one, and a depth limit ends the search at exactly that depth, whichever
-/// thread got there first.
+/// Lazy SMP: the main thread's reports never go back or repeat a depth, and a depth limit
+/// ends the search at exactly that depth.
 #[test]
 fn threads_report_rising_depths_and_stop_at_the_limit() {
-    for overtake in [false, true] {
-        threads_report_rising_depths(overtake);
-    }
-}
-
-fn threads_report_rising_depths(overtake: bool) {
     let fens = [
         "B:W13,22,24,27,28,29,30,31:B1,2,4,6,8,9,11,16",
         "B:W12,21,22,23,24,27,28,29,30,31:B3,4,5,7,10,11,14",
@@ -337,8 +292,7 @@ fn threads_report_rising_depths(overtake: bool) {
     for threads in [2, 3] {
         for fen in fens {
             let game = Game::new(parse_fen(fen).unwrap());
-            let mut engine = Engine::new(16, threads);
-            engine.params.smp_overtake = overtake;
+            let engine = Engine::new(16, threads);
             let mut depths = Vec::new();
             let out = engine.search(&game, &depth(12), &SearchControl::new(), &mut |i| {
                 depths.push(i.depth)
@@ -400,4 +354,61 @@ fn no_legal_move_gives_no_best_move() {
     let out = search(&Game::new(parse_fen("W:W5:B1").unwrap()), depth(3), 1);
     assert!(out.best.is_none());
     assert!(out.score.is_loss());
+}
+
+/// Every search parameter at each end of its range (`SearchParams::TUNABLES`, so a parameter
+/// added later is covered too): a short search of a few positions, on a fixed depth and on
+/// a clock, finishes with a legal move and no panic.
+#[test]
+fn every_search_parameter_at_both_ends_of_its_range_searches() {
+    use poolshark::search::params::SearchParams;
+    let games: Vec<Game> = [
+        "B:W18,22,23,24,26,27,28,30,31,32:B1,3,4,6,7,9,10,12,14",
+        "W:W13,22,24,27,28,29,30,31:B1,2,4,6,8,9,11,16",
+        "W:WK13,K17,K28:BK18",
+    ]
+    .iter()
+    .map(|f| Game::new(parse_fen(f).unwrap()))
+    .chain([Game::new(Position::start())])
+    .collect();
+    let clock = Limits {
+        time: Some(Duration::from_secs(2)),
+        inc: Duration::from_millis(20),
+        depth: Some(5),
+        ..Limits::default()
+    };
+    for t in SearchParams::TUNABLES {
+        for value in [t.min, t.max] {
+            let mut engine = Engine::new(16, 1);
+            engine.params.set(t.name, value).unwrap();
+            for game in &games {
+                for limits in [depth(6), clock.clone()] {
+                    let out = engine.search(game, &limits, &SearchControl::new(), &mut |_| {});
+                    let best = out.best.unwrap_or_else(|| panic!("{}:{value}", t.name));
+                    assert!(
+                        legal_moves(game.position()).contains(&best),
+                        "{}:{value}",
+                        t.name
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// New weights clear the table: what it holds was scored by the old evaluation.
+#[test]
+fn new_weights_clear_the_table() {
+    use poolshark::eval::Weights;
+    let game = Game::new(Position::start());
+    let key = poolshark::search::tt_key(game.position(), game.counts());
+    let mut engine = Engine::new(16, 1);
+    engine.search(&game, &depth(6), &SearchControl::new(), &mut |_| {});
+    assert!(engine.tt().probe(key).is_some());
+    // The same weights again change nothing.
+    engine.set_weights(engine.weights.clone());
+    assert!(engine.tt().probe(key).is_some());
+    let handset = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/handset.txt");
+    engine.set_weights(Weights::load(std::path::Path::new(handset)).unwrap());
+    assert!(engine.tt().probe(key).is_none());
 }

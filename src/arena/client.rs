@@ -45,6 +45,9 @@ pub enum EngineError {
     Timeout(&'static str),
     /// It answered something that is not a move.
     BadReply(String),
+    /// It answered `done` without a move, in a position with legal moves: its search could
+    /// not run (docs/PROTOCOL.md). The message of the `error` line before it, if any.
+    SearchFailed(Option<String>),
     /// It wrote a line longer than `MAX_LINE` bytes.
     LineTooLong,
     /// It answered `error` to a `set-param`.
@@ -59,6 +62,10 @@ impl std::fmt::Display for EngineError {
             EngineError::Died(why) => write!(f, "the engine exited ({why})"),
             EngineError::Timeout(what) => write!(f, "no {what} in time"),
             EngineError::BadReply(l) => write!(f, "bad reply '{}'", shorten(l, 200)),
+            EngineError::SearchFailed(Some(e)) => {
+                write!(f, "its search failed: '{}'", shorten(e, 200))
+            }
+            EngineError::SearchFailed(None) => write!(f, "it answered done without a move"),
             EngineError::LineTooLong => {
                 write!(f, "it wrote a line longer than {MAX_LINE} bytes")
             }
@@ -327,7 +334,9 @@ impl EngineProcess {
     }
 
     /// Ask for a move: `pos`, `level`, `go think`, then wait for `done` until `timeout`.
-    /// Returns the move text and the time from `go` to `done`.
+    /// Returns the move text and the time from `go` to `done`. A `done` without a move is
+    /// `SearchFailed`, with the last `error` before it (the referee asks only in positions
+    /// with a legal move).
     pub fn think(
         &mut self,
         hub_pos: &str,
@@ -340,14 +349,19 @@ impl EngineProcess {
         let start = Instant::now();
         self.send("go think")?;
         let deadline = start + timeout;
+        let mut error = None;
         loop {
             let (l, at) = self.recv_timed(deadline, "move")?;
-            if command_name(&l) == "done" {
-                let elapsed = at.saturating_duration_since(start);
-                return match field(&l, "move") {
-                    Some(m) if !m.is_empty() => Ok((m, elapsed)),
-                    _ => Err(EngineError::BadReply(l)),
-                };
+            match command_name(&l) {
+                "done" => {
+                    let elapsed = at.saturating_duration_since(start);
+                    return match field(&l, "move") {
+                        Some(m) if !m.is_empty() => Ok((m, elapsed)),
+                        _ => Err(EngineError::SearchFailed(error)),
+                    };
+                }
+                "error" => error = Some(field(&l, "message").unwrap_or(l)),
+                _ => {}
             }
         }
     }

@@ -160,6 +160,8 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
         ..MatchSummary::default()
     };
     let date = crate::core::pdn::pdn_date();
+    // Why the match stopped early, when an engine could not search.
+    let mut failure: Option<String> = None;
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1).min(order.len()) {
             let tx = tx.clone();
@@ -205,7 +207,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                     };
                     // A forfeiting engine may be stuck or confused: start it afresh.
                     if let Ok(r) = &record {
-                        if let Some(loser) = r.forfeit {
+                        if let Some(loser) = r.forfeit.or(r.failed) {
                             let engine_index =
                                 usize::from((loser == crate::core::Color::Black) != first_is_black);
                             if let Some(e) = procs[engine_index].take() {
@@ -240,6 +242,24 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
             } else {
                 crate::core::Color::White
             };
+            if let Some(c) = r.failed {
+                // An engine that cannot search would only lose games it never played: stop
+                // the match and say which engine it was.
+                let k = usize::from(c != first_colour);
+                out(&format!("game {} not scored: {}", i + 1, r.termination));
+                failure.get_or_insert_with(|| {
+                    format!(
+                        "match stopped: engine {} ({}, '{}') could not search in game {}: {}",
+                        k + 1,
+                        names[k],
+                        engines[k].command,
+                        i + 1,
+                        r.termination
+                    )
+                });
+                stop.store(true, Ordering::Relaxed);
+                continue;
+            }
             match r.winner {
                 None => summary.wdl.draws += 1,
                 Some(c) if c == first_colour => summary.wdl.wins += 1,
@@ -318,7 +338,10 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
     for line in summary_lines(&summary, cfg.sprt.as_ref()) {
         out(&line);
     }
-    Ok(summary)
+    match failure {
+        Some(why) => Err(why),
+        None => Ok(summary),
+    }
 }
 
 /// The closing lines of a match.

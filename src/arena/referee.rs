@@ -64,6 +64,9 @@ pub struct GameRecord {
     pub termination: String,
     /// Whether an engine lost by forfeit rather than on the board (the runner restarts it).
     pub forfeit: Option<Color>,
+    /// The engine of this colour could not search (`EngineError::SearchFailed`): the game
+    /// is not scored, and the runner stops the match (`termination` says why).
+    pub failed: Option<Color>,
     /// The time each move in `moves` took, from `go` to `done` as the runner saw it.
     pub times: Vec<Duration>,
 }
@@ -98,6 +101,7 @@ pub fn play_game(
         winner,
         termination,
         forfeit,
+        failed: None,
         times,
     };
     // Each engine confirms `new-game` with a `pong` before any clock runs.
@@ -174,6 +178,18 @@ pub fn play_game(
                     format!("{} {why}", loser.name()),
                     Some(loser),
                 );
+            }
+            Err(e @ EngineError::SearchFailed(_)) => {
+                return GameRecord {
+                    failed: Some(loser),
+                    ..end(
+                        &game,
+                        times,
+                        None,
+                        format!("{} could not search: {e}", loser.name()),
+                        None,
+                    )
+                };
             }
             Err(e) => {
                 return end(

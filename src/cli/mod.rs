@@ -99,6 +99,7 @@ enum Command {
     /// and moves the weights by the result. Reproducible: a run depends on its options, not
     /// on the threads. Writes the weights (also every 5% of the run, so a stopped run
     /// leaves its latest). tuning/README.md gives the pipeline.
+    #[command(after_help = spsa_after_help())]
     Spsa(tune::SpsaArgs),
     /// Fit the network evaluation to self-play data by Adam, on all cores. Prints the loss
     /// on the data and on the held-out games (a tenth) after each epoch, and writes the
@@ -159,6 +160,16 @@ fn hub_long_about() -> String {
          The book is the built-in one, or the file in POOLSHARK_BOOK; POOLSHARK_BOOK_SEED \
          fixes its random choices. Logs go to stderr; set RUST_LOG=debug to see them.",
         crate::hub::params::help_lines().join("\n")
+    )
+}
+
+/// The end of `poolshark spsa --help`: the search parameters `--search` takes, from their
+/// declarations (`SearchParams::TUNABLES`).
+fn spsa_after_help() -> String {
+    format!(
+        "Search parameters (--search NAME,...; also the Hub's search-params and \
+         --search-params NAME:VALUE,...), with their ranges and defaults:\n{}",
+        crate::search::params::SearchParams::help_lines().join("\n")
     )
 }
 

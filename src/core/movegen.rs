@@ -218,11 +218,6 @@ pub fn has_capture(pos: &Position) -> bool {
     can_capture(pos, pos.us(), pos.them())
 }
 
-/// Would the side not to move have a capture if it were its turn: does it threaten a shot?
-pub fn threatens_capture(pos: &Position) -> bool {
-    can_capture(pos, pos.them(), pos.us())
-}
-
 /// Could the pieces `us` capture one of `them`, on this board?
 #[inline]
 fn can_capture(pos: &Position, us: Bitboard, them: Bitboard) -> bool {
@@ -476,10 +471,6 @@ mod tests {
         assert_eq!(count_moves(pos), list.len(), "{pos:?}");
         let captures = list.iter().any(|m| m.is_capture());
         assert_eq!(has_capture(pos), captures, "{pos:?}");
-        // The threat test is the capture test with the other side to move.
-        let other = pos.with_side(pos.side().flip());
-        let threat = legal_moves(&other).iter().any(|m| m.is_capture());
-        assert_eq!(threatens_capture(pos), threat, "{pos:?}");
         if depth > 0 {
             for mv in list.iter() {
                 check_tree(&pos.play(mv), depth - 1);

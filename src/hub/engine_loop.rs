@@ -22,7 +22,7 @@ use crate::hub::params::{max_tt_log2, Params};
 use crate::hub_syntax::shown;
 use crate::search::params::SearchParams;
 use crate::search::tt::Readiness;
-use crate::search::{max_threads, Engine, Limits, SearchControl};
+use crate::search::{max_threads, Engine, Limits, Outcome, SearchControl};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
@@ -146,6 +146,10 @@ impl Hub {
     fn replace_engine(&mut self) {
         let mut engine = fresh_engine(&self.params, &self.weights);
         engine.egdb = self.active_egdb();
+        // Checked when it was set (`Params::with`).
+        if let Ok(p) = SearchParams::default().with_assignments(&self.params.search_params) {
+            engine.params = p;
+        }
         self.params.tt_log2 = engine.tt().log2_entries();
         self.table = engine.tt().readiness();
         self.engine = Some(engine);
@@ -363,7 +367,8 @@ impl Hub {
             };
             match weights {
                 Ok(w) => {
-                    self.engine().weights = w.clone();
+                    // What the table holds was scored by the old evaluation.
+                    self.engine().set_weights(w.clone());
                     self.weights = w;
                 }
                 Err(e) => {
@@ -497,13 +502,23 @@ fn fresh_engine(params: &Params, weights: &Weights) -> Engine {
     engine
 }
 
-/// Run one search, printing `info` lines and then exactly one `done`.
+/// Run one search, printing `info` lines and then exactly one `done` (`end_lines`).
 fn search_and_report(engine: &Engine, game: &Game, limits: &Limits, control: &SearchControl) {
     let result = catch_unwind(AssertUnwindSafe(|| {
         engine.search(game, limits, control, &mut |info| {
             output::line(&format!("info {}", output::info_fields(info)))
         })
     }));
+    for line in end_lines(result, game) {
+        output::line(&line);
+    }
+}
+
+/// The lines that end a search of `game`: `done move=...`; or an `error` and an empty
+/// `done`, when there is no legal move or the search could not run (it panicked). A move
+/// the search did not choose is never played: a client must see that the engine failed,
+/// not a move picked blindly.
+fn end_lines(result: std::thread::Result<Outcome>, game: &Game) -> Vec<String> {
     match result {
         Ok(outcome) => match outcome.best {
             Some(best) => {
@@ -511,20 +526,24 @@ fn search_and_report(engine: &Engine, game: &Game, limits: &Limits, control: &Se
                     .ponder
                     .map(|m| format!(" ponder={}", m.hub()))
                     .unwrap_or_default();
-                output::line(&format!("done move={}{ponder}", best.hub()));
+                vec![format!("done move={}{ponder}", best.hub())]
             }
-            None => {
-                output::error(&format!("no legal move: {}", game.result()));
-                output::line("done");
-            }
+            None => vec![
+                output::error_line(&format!("no legal move: {}", game.result())),
+                "done".to_string(),
+            ],
         },
-        Err(_) => {
-            // Fall back to a legal move rather than leave the client without one.
-            output::error(&"internal error in the search");
-            match movegen::legal_moves(game.position()).iter().next() {
-                Some(mv) => output::line(&format!("done move={}", mv.hub())),
-                None => output::line("done"),
-            }
+        Err(payload) => {
+            let why = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_string());
+            log::error!("the search failed: {why}");
+            vec![
+                output::error_line(&format!("internal error in the search: {why}")),
+                "done".to_string(),
+            ]
         }
     }
 }
@@ -598,6 +617,7 @@ mod tests {
         let handset = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/handset.txt");
         hub.set_param("eval-file", handset).unwrap();
         hub.set_param("threads", "3").unwrap();
+        hub.set_param("search-params", "lmr_divisor:3.5").unwrap();
         let loaded = hub.engine().weights.clone();
         assert_ne!(
             loaded,
@@ -609,6 +629,43 @@ mod tests {
         let engine = hub.engine();
         assert_eq!(engine.weights, loaded);
         assert_eq!(engine.threads(), 3);
+        assert_eq!(engine.params.lmr_divisor, 3.5);
         assert_eq!(engine.tt().log2_entries(), 17);
+    }
+
+    /// A search that could not run (it panicked) ends in an `error` that says why and an
+    /// empty `done`: never a move it did not search.
+    #[test]
+    fn a_failed_search_answers_an_error_and_an_empty_done() {
+        let game = Game::new(crate::core::Position::start());
+        for payload in [
+            Box::new("clamp: min > max") as Box<dyn std::any::Any + Send>,
+            Box::new(String::from("clamp: min > max")),
+        ] {
+            let lines = end_lines(Err(payload), &game);
+            assert_eq!(lines.len(), 2, "{lines:?}");
+            assert!(lines[0].starts_with("error message="), "{lines:?}");
+            assert!(lines[0].contains("clamp: min > max"), "{lines:?}");
+            assert_eq!(lines[1], "done");
+        }
+        let lines = end_lines(Err(Box::new(7u8)), &game);
+        assert_eq!(lines[1], "done");
+        // A search that ran gives its move.
+        let engine = Engine::new(1, 1);
+        let out = engine.search(
+            &game,
+            &Limits {
+                depth: Some(2),
+                ..Limits::default()
+            },
+            &SearchControl::new(),
+            &mut |_| {},
+        );
+        let want = format!(
+            "done move={} ponder={}",
+            out.best.unwrap().hub(),
+            out.ponder.unwrap().hub()
+        );
+        assert_eq!(end_lines(Ok(out), &game), vec![want]);
     }
 }

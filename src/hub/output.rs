@@ -19,11 +19,16 @@ pub fn line(text: &str) {
     let _ = out.flush();
 }
 
-/// Write `error message="..."`; the message is made safe for a Hub value.
+/// Write `error message="..."` (`error_line`).
 pub fn error(message: &dyn Display) {
-    let text = quote(&message.to_string());
-    log::debug!("error: {text}");
-    line(&format!("error message={text}"));
+    let text = error_line(message);
+    log::debug!("{text}");
+    line(&text);
+}
+
+/// The line `error message="..."`; the message is made safe for a Hub value.
+pub fn error_line(message: &dyn Display) -> String {
+    format!("error message={}", quote(&message.to_string()))
 }
 
 /// The fields of an `info` line, in the order of docs/PROTOCOL.md (also printed by

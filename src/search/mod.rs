@@ -25,7 +25,7 @@ use crate::core::{Game, Move};
 use crate::eval::Weights;
 use params::SearchParams;
 pub use score::Score;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tt::{TableError, TranspositionTable};
@@ -270,9 +270,20 @@ impl Engine {
         &self.tt
     }
     /// Forget what earlier searches learnt (a new game). O(1): see `tt::TranspositionTable`.
-    /// (The network's accumulator caches are made afresh for each search: nothing to forget.)
+    /// (The move-ordering histories and killers, and the network's accumulator caches, are
+    /// made afresh for each search: nothing to forget.)
     pub fn clear(&mut self) {
         self.tt.clear();
+    }
+
+    /// Evaluate with `weights` from the next search on. The table is cleared when they
+    /// differ from the weights in force: its scores are the old evaluation's, and a search
+    /// that took them would mix the two.
+    pub fn set_weights(&mut self, weights: Weights) {
+        if weights != self.weights {
+            self.weights = weights;
+            self.clear();
+        }
     }
 
     /// Search the current position of `game`. Progress goes to `on_info` after each
@@ -372,7 +383,6 @@ impl Engine {
             egdb,
             egdb_pieces: egdb.map_or(0, |db| db.max_pieces()),
             total_nodes: worker::Padded(AtomicU64::new(0)),
-            finished_depth: worker::Padded(AtomicU32::new(0)),
             budget: time::Budget::from_limits(limits, &self.params),
             node_limit: limits.nodes,
             max_depth,

@@ -205,58 +205,8 @@ search_params! {
     probcut_reduction: i32 = 3, range 1 ..= 20, step 1;
     /// ProbCut's margin over beta (hundredths of a man).
     probcut_margin: i32 = 80, range 0 ..= 1000, step 10;
-    /// Reverse futility pruning (static null move): at a non-PV node with at most this
-    /// remaining depth and no capture to make, a static evaluation that clears beta by
-    /// `rfp_margin` a ply is taken as the node's score. 0 turns it off...
-    rfp_max_depth: i32 = 0, range 0 ..= 10, step 1;
-    /// ...(the margin a ply, hundredths of a man)...
-    rfp_margin: i32 = 60, range 0 ..= 1000, step 10;
-    /// ...and not where the side not to move threatens a capture, which the evaluation
-    /// cannot weigh.
-    rfp_threat_guard: bool = true, range 0 ..= 1, step 1;
-    /// Late-move pruning: at a non-PV node with at most this remaining depth, quiet moves
-    /// (as for the reductions) after `lmp_base + depth * depth` searched moves are not
-    /// searched. 0 turns it off...
-    lmp_max_depth: i32 = 0, range 0 ..= 10, step 1;
-    /// ...(that base).
-    lmp_base: usize = 3, range 1 ..= 60, step 1;
-    /// Internal iterative reduction: a node at this remaining depth or more that the table
-    /// gives no move for is searched a ply shallower. 0 turns it off.
-    iir_min_depth: i32 = 0, range 0 ..= 60, step 1;
-    /// Late-move reductions follow the history: a quiet move's reduction is less by its
-    /// history score over this (scores run to +-`history_max`), more for a negative one.
-    /// 0 turns it off.
-    lmr_history_divisor: i32 = 0, range 0 ..= 1000000, step 1000;
     /// Extend by one ply when the side to move has a single legal move.
     single_reply_extension: bool = true, range 0 ..= 1, step 1;
-    /// Singular extension at principal-variation nodes (after Scan): at this remaining depth
-    /// or more, when the table's move has a lower or exact bound from at least
-    /// `depth - singular_depth_slack` plies, the other moves are searched half as deep
-    /// against the table score less `singular_margin`; if none reaches it, the table's move
-    /// is searched one ply deeper. 0 turns it off...
-    singular_min_depth: i32 = 0, range 0 ..= 60, step 1;
-    /// ...(how much shallower the table's entry may be)...
-    singular_depth_slack: i32 = 3, range 0 ..= 20, step 1;
-    /// ...(the margin, hundredths of a man).
-    singular_margin: i32 = 30, range 0 ..= 1000, step 5;
-    /// The capture search looks one ply further, over every move, at a quiet position in
-    /// which the side not to move threatens a capture (after Scan): once per line.
-    qsearch_threat: bool = false, range 0 ..= 1, step 1;
-    /// Lazy SMP: a thread gives up an iteration that another thread has finished and goes on
-    /// past it (`worker::Worker::take_over`); off, every thread finishes every depth it starts.
-    /// Off: it reaches depths sooner on 2 threads (1.86x against 1.47x) but lost -10.4 Elo
-    /// (-25.6 to +4.7) to the build without it at 0.1 s a move (docs/SEARCH.md).
-    smp_overtake: bool = false, range 0 ..= 1, step 1;
-    /// Move ordering: the quiet move that last refuted the move just played is tried after
-    /// the killers (`ordering::Heuristics`).
-    countermove: bool = false, range 0 ..= 1, step 1;
-    /// Move ordering: a quiet move's history adds a second history kept by the square the
-    /// move just played went to (a one-ply continuation history).
-    continuation_history: bool = false, range 0 ..= 1, step 1;
-    /// Late-move reductions are this many plies less for a quiet move that leaves the other
-    /// side a capture (an exchange or a sacrifice: the tactics of draughts), more for a
-    /// negative number. 0 treats such moves as any other.
-    lmr_forcing_less: i32 = 0, range -3 ..= 4, step 1;
     /// History scores saturate at this magnitude.
     history_max: i32 = 1 << 14, range 1 ..= 1000000, step 1000;
     /// A cut-off's history bonus is depth squared, but at most this.
@@ -277,18 +227,6 @@ search_params! {
     time_hard_factor: u32 = 3, range 1 ..= 10, step 1;
     /// ...and the soft limit (no new iteration past it) as a share of the planned time.
     time_soft_share: f64 = 0.6, range 0.0 ..= 1.0, step 0.05;
-    /// On a clock, the soft limit follows the best move's stability (after Scan,
-    /// `time::Stability`): times `time_stable_factor` for each iteration that keeps the best
-    /// move...
-    time_stability: bool = false, range 0 ..= 1, step 1;
-    /// ...(that factor)...
-    time_stable_factor: f64 = 0.9, range 0.5 ..= 1.0, step 0.02;
-    /// ...and times this for each that changes it...
-    time_unstable_factor: f64 = 1.2, range 1.0 ..= 3.0, step 0.05;
-    /// ...no smaller than this...
-    time_stability_min: f64 = 0.5, range 0.1 ..= 1.0, step 0.05;
-    /// ...and no larger than this (the hard limit caps the soft one anyway).
-    time_stability_max: f64 = 2.0, range 1.0 ..= 5.0, step 0.1;
 }
 
 impl SearchParams {
@@ -347,6 +285,25 @@ impl SearchParams {
             out.set(name, v).map_err(|e| e.to_string())?;
         }
         Ok(out)
+    }
+
+    /// One line for each parameter, in declaration order: its name, range, default and
+    /// doc comment (`spsa --help` lists them).
+    pub fn help_lines() -> Vec<String> {
+        let d = SearchParams::default();
+        Self::TUNABLES
+            .iter()
+            .map(|t| {
+                format!(
+                    "  {} {}..={} (default {}):{}",
+                    t.name,
+                    t.min,
+                    t.max,
+                    (t.get)(&d),
+                    t.doc
+                )
+            })
+            .collect()
     }
 
     /// Set the parameter called `name` to `value` clamped to its range (SPSA's perturbed

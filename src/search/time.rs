@@ -23,39 +23,6 @@ pub struct Budget {
     pub soft: Option<Duration>,
     /// Stop searching at this.
     pub hard: Option<Duration>,
-    /// Whether the soft limit is a plan on a clock, which the best move's stability may
-    /// stretch or shrink (`past_soft_scaled`); a fixed time per move is not.
-    pub scalable: bool,
-}
-
-/// The best move's stability over the iterations (after Scan): a factor on the soft limit
-/// that shrinks each time an iteration keeps the best move and grows each time it changes,
-/// within `SearchParams::time_stability_min..=time_stability_max`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Stability {
-    factor: f64,
-}
-
-impl Default for Stability {
-    fn default() -> Self {
-        Stability { factor: 1.0 }
-    }
-}
-
-impl Stability {
-    /// One more finished iteration, whose best move is (`changed`) or is not new.
-    pub fn update(&mut self, changed: bool, p: &SearchParams) {
-        let step = if changed {
-            p.time_unstable_factor
-        } else {
-            p.time_stable_factor
-        };
-        self.factor = (self.factor * step).clamp(p.time_stability_min, p.time_stability_max);
-    }
-
-    pub fn factor(&self) -> f64 {
-        self.factor
-    }
 }
 
 impl Budget {
@@ -66,7 +33,6 @@ impl Budget {
             return Budget {
                 soft: None,
                 hard: None,
-                scalable: false,
             };
         }
         let mut soft: Option<Duration> = None;
@@ -97,11 +63,7 @@ impl Budget {
             soft = Some(soft.map_or(s, |x| x.min(s)));
             hard = Some(hard.map_or(h, |x| x.min(h)));
         }
-        Budget {
-            soft,
-            hard,
-            scalable: limits.time.is_some() && limits.move_time.is_none(),
-        }
+        Budget { soft, hard }
     }
 
     /// Whether a search `elapsed` into its clock must stop now.
@@ -112,18 +74,6 @@ impl Budget {
     /// Whether a search `elapsed` into its clock should start no new iteration.
     pub fn past_soft(&self, elapsed: Duration) -> bool {
         self.soft.is_some_and(|s| elapsed >= s)
-    }
-
-    /// `past_soft` with the soft limit times `factor` (the best move's stability) when the
-    /// budget is `scalable`, never later than the hard limit.
-    pub fn past_soft_scaled(&self, elapsed: Duration, factor: f64) -> bool {
-        if !self.scalable {
-            return self.past_soft(elapsed);
-        }
-        self.soft.is_some_and(|s| {
-            let scaled = s.mul_f64(factor.max(0.0));
-            elapsed >= self.hard.map_or(scaled, |h| scaled.min(h))
-        })
     }
 }
 
@@ -197,52 +147,8 @@ mod tests {
             Budget {
                 soft: None,
                 hard: None,
-                scalable: false,
             }
         );
-    }
-
-    /// The stability factor stays in its range, and the scaled soft limit moves with it on a
-    /// clock but never passes the hard limit, and never applies to a fixed time per move.
-    #[test]
-    fn stability_scales_the_soft_limit_within_the_hard_one() {
-        let ms = Duration::from_millis;
-        let p = SearchParams::default();
-        let mut st = Stability::default();
-        for _ in 0..50 {
-            st.update(false, &p);
-        }
-        assert_eq!(st.factor(), p.time_stability_min);
-        for _ in 0..50 {
-            st.update(true, &p);
-        }
-        assert_eq!(st.factor(), p.time_stability_max);
-        let clock = Budget::from_limits(
-            &Limits {
-                time: Some(Duration::from_secs(60)),
-                ..Limits::default()
-            },
-            &p,
-        );
-        assert!(clock.scalable);
-        let (soft, hard) = (clock.soft.unwrap(), clock.hard.unwrap());
-        // A stable best move stops sooner, an unstable one later.
-        assert!(clock.past_soft_scaled(soft.mul_f64(0.6), 0.5));
-        assert!(!clock.past_soft(soft.mul_f64(0.6)));
-        assert!(!clock.past_soft_scaled(soft.mul_f64(1.2), 1.5));
-        assert!(clock.past_soft_scaled(soft.mul_f64(1.6), 1.5));
-        // Never past the hard limit, whatever the factor.
-        assert!(clock.past_soft_scaled(hard, 1000.0));
-        assert!(!clock.past_soft_scaled(hard - ms(1), 1000.0));
-        let fixed = Budget::from_limits(
-            &Limits {
-                move_time: Some(ms(100)),
-                ..Limits::default()
-            },
-            &p,
-        );
-        assert!(!fixed.scalable);
-        assert!(!fixed.past_soft_scaled(ms(60), 0.1));
     }
 
     /// Over a grid of clocks, increments, moves to go and reserves, under the default

@@ -16,10 +16,10 @@ use crate::eval::{self, nnue, Choice, Weights};
 use crate::search::ordering::{pick_next, Heuristics, Ordered};
 use crate::search::params::{SearchParams, MAX_PLY, MAX_SEARCH_PLY, PLY_SLOTS};
 use crate::search::score::Score;
-use crate::search::time::{Budget, Stability};
+use crate::search::time::Budget;
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{Line, SearchControl};
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// A value on a cache line of its own: the counters every thread writes would otherwise
@@ -134,10 +134,6 @@ pub struct Shared<'a> {
     pub egdb_pieces: u32,
     /// Nodes of all threads, flushed now and then by each.
     pub total_nodes: Padded<AtomicU64>,
-    /// The deepest single-line iteration any thread has finished. A thread searching no
-    /// deeper gives its iteration up and goes on past it (Lazy SMP: the threads never finish
-    /// the same depth twice, and one that falls behind catches up through the table).
-    pub finished_depth: Padded<AtomicU32>,
     pub budget: Budget,
     pub node_limit: Option<u64>,
     pub max_depth: u32,
@@ -216,11 +212,6 @@ struct Node<'n> {
     key: u64,
     depth: i32,
     ply: usize,
-    /// A move (index into `moves`) the loop passes over: the singular extension's test of
-    /// the other moves. Such a search stores nothing.
-    skip: Option<u8>,
-    /// A move searched one ply deeper (the singular extension).
-    extend: Option<u8>,
 }
 
 pub struct Worker<'a> {
@@ -238,17 +229,6 @@ pub struct Worker<'a> {
     nodes: u64,
     unflushed: u64,
     stopped: bool,
-    /// The iteration being searched.
-    depth_now: u32,
-    /// Whether this thread leaves an iteration that another thread has finished
-    /// (`SearchParams::smp_overtake`; never the main thread of a multi-PV search, whose
-    /// further lines no other thread searches).
-    may_skip: bool,
-    /// `stopped` was set because another thread finished `depth_now`, not to end the search.
-    overtaken: bool,
-    /// The best move's stability over the iterations, and the last best move (main thread).
-    stability: Stability,
-    last_best: Option<Move>,
     leaf_plies: u64,
     leaves: u64,
     /// The network's accumulators for the leaves (used only when the weights have one).
@@ -281,11 +261,6 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unflushed: 0,
             stopped: false,
-            depth_now: 0,
-            may_skip: p.smp_overtake && (id != 0 || shared.multipv == 1),
-            overtaken: false,
-            stability: Stability::default(),
-            last_best: None,
             leaf_plies: 0,
             leaves: 0,
             nnue,
@@ -315,19 +290,13 @@ impl<'a> Worker<'a> {
             self.stopped = true;
             return;
         }
-        if self.may_skip && self.shared.finished_depth.load(Ordering::Relaxed) >= self.depth_now {
-            self.stopped = true;
-            self.overtaken = true;
-        }
         if self.id != 0 {
             return;
         }
         let out_of_time =
             !c.is_pondering() && self.shared.budget.past_hard(c.clock_start().elapsed());
         if out_of_time || self.shared.node_limit.is_some_and(|n| total >= n) {
-            // The end of the search, whatever else stopped this iteration.
             self.stopped = true;
-            self.overtaken = false;
             c.stop();
         }
     }
@@ -339,32 +308,14 @@ impl<'a> Worker<'a> {
         // Only the main thread searches several lines.
         let multipv = if self.id == 0 { self.shared.multipv } else { 1 };
         for depth in 1..=self.shared.max_depth {
-            // 0. Lazy SMP: a depth another thread has finished is not searched again; the
-            //    thread takes over the deepest result so far instead (below). Every other
-            //    helper thread also skips every other depth, so the threads spread over two
-            //    depths at once.
-            if self.may_skip && depth <= self.shared.finished_depth.load(Ordering::Relaxed) {
-                if self.take_over(&mut result, &mut score, report) {
-                    break;
-                }
-                continue;
-            }
+            // 0. Lazy SMP: every other helper thread skips every other depth, so the threads
+            //    spread over two depths at once.
             if self.id % 2 == 1 && depth > 2 && depth % 2 == 1 && depth < self.shared.max_depth {
                 continue;
             }
-            self.depth_now = depth;
             let (lp, lv) = (self.leaf_plies, self.leaves);
             // 1. The best line, as in the single-line search.
             score = self.aspiration(depth, score);
-            if self.stopped && self.overtaken && !self.shared.control.is_stopped() {
-                // Another thread finished this depth first: go on past it.
-                self.stopped = false;
-                self.overtaken = false;
-                if self.take_over(&mut result, &mut score, report) {
-                    break;
-                }
-                continue;
-            }
             if self.stopped {
                 break;
             }
@@ -417,17 +368,12 @@ impl<'a> Worker<'a> {
             if let Ok(mut all) = self.shared.results.lock() {
                 all[self.id] = Some(r.clone());
             }
-            if multipv == 1 {
-                self.shared
-                    .finished_depth
-                    .fetch_max(depth, Ordering::Relaxed);
-            }
             self.stats.depths.push(depth);
             if self.id == 0 {
                 self.flush();
                 report(&r);
             }
-            let stop = self.id == 0 && self.iteration_done(depth, score, &r.pv);
+            let stop = self.id == 0 && self.should_stop_after_iteration(depth, score);
             result = Some(r);
             if stop {
                 break;
@@ -448,36 +394,6 @@ impl<'a> Worker<'a> {
             c.stop();
         }
         result
-    }
-
-    /// Another thread has finished an iteration this one has not: take the deepest result of
-    /// any thread as this thread's last iteration (its score centres the next aspiration
-    /// window). The main thread reports it, as if it had searched it, and its clock decides
-    /// whether the search goes on: true to stop.
-    fn take_over(
-        &mut self,
-        result: &mut Option<ThreadResult>,
-        score: &mut Score,
-        report: &mut dyn FnMut(&ThreadResult),
-    ) -> bool {
-        let best = match self.shared.results.lock() {
-            Ok(all) => pick_best(&all),
-            Err(_) => None,
-        };
-        let Some(best) = best else {
-            return false;
-        };
-        if result.as_ref().is_some_and(|r| r.depth >= best.depth) {
-            return false;
-        }
-        *score = best.score;
-        let stop = self.id == 0 && {
-            self.flush();
-            report(&best);
-            self.iteration_done(best.depth, best.score, &best.pv)
-        };
-        *result = Some(best);
-        stop
     }
 
     /// One root search to `depth` in an aspiration window around `last` (the score of the
@@ -519,18 +435,6 @@ impl<'a> Worker<'a> {
         self.unflushed = 0;
     }
 
-    /// The main thread's checks after an iteration whose line is `pv`: the best move's
-    /// stability, then whether to stop (`should_stop_after_iteration`).
-    fn iteration_done(&mut self, depth: u32, score: Score, pv: &[Move]) -> bool {
-        let best = pv.first().copied();
-        if self.last_best.is_some() {
-            self.stability
-                .update(best != self.last_best, self.shared.params);
-        }
-        self.last_best = best;
-        self.should_stop_after_iteration(depth, score)
-    }
-
     fn should_stop_after_iteration(&self, depth: u32, score: Score) -> bool {
         let c = self.shared.control;
         if c.is_stopped() {
@@ -543,14 +447,7 @@ impl<'a> Worker<'a> {
         if !self.shared.analyze && score.is_decisive() && depth as i32 > score.plies_to_end() + 2 {
             return true;
         }
-        let elapsed = c.clock_start().elapsed();
-        if self.shared.params.time_stability {
-            self.shared
-                .budget
-                .past_soft_scaled(elapsed, self.stability.factor())
-        } else {
-            self.shared.budget.past_soft(elapsed)
-        }
+        self.shared.budget.past_soft(c.clock_start().elapsed())
     }
 
     /// `mv` is the new best move at `ply`: the line there becomes `mv`, then the child's line.
@@ -631,7 +528,7 @@ impl<'a> Worker<'a> {
         let in_tables = ply > 0 && pos.occupied().count() <= self.shared.egdb_pieces;
         let horizon = depth <= 0 || ply >= MAX_SEARCH_PLY;
         if horizon && !in_tables {
-            return self.qsearch(pos, alpha, beta, ply, p.qsearch_threat);
+            return self.qsearch(pos, alpha, beta, ply);
         }
 
         // 5. Transposition table probe, before the tables: far cheaper than a table probe,
@@ -677,7 +574,7 @@ impl<'a> Worker<'a> {
             }
             // 5c. The horizon for a covered position with a capture pending.
             if horizon {
-                return self.qsearch(pos, alpha, beta, ply, p.qsearch_threat);
+                return self.qsearch(pos, alpha, beta, ply);
             }
         }
 
@@ -688,41 +585,15 @@ impl<'a> Worker<'a> {
             return Score::loss_in(ply as i32);
         }
 
-        // 6a. Internal iterative reduction: with no table move to try first, the node is
-        //     searched a ply shallower.
-        let hash_index = entry.and_then(|e| e.move_index);
-        if p.iir_min_depth > 0 && depth >= p.iir_min_depth && hash_index.is_none() {
-            depth -= 1;
-        }
-
         let node = Node {
             pos,
             counts,
             moves: &moves,
-            hash_index,
+            hash_index: entry.and_then(|e| e.move_index),
             key,
             depth,
             ply,
-            skip: None,
-            extend: None,
         };
-
-        // 6b. Reverse futility: near the horizon, a quiet position whose static evaluation
-        //     clears beta by a margin a ply is taken to hold (no capture to make, and with
-        //     the guard none threatened, so the evaluation can be trusted as at a leaf).
-        let threatened = || p.rfp_threat_guard && movegen::threatens_capture(pos);
-        if !pv_node
-            && ply > 0
-            && depth <= p.rfp_max_depth
-            && !moves[0].is_capture()
-            && !beta.is_decisive()
-            && !threatened()
-        {
-            let eval = Score(self.leaf_eval(pos, ply));
-            if eval - p.rfp_margin * depth >= beta {
-                return eval;
-            }
-        }
 
         // 7. ProbCut: a shallower search that clears beta by a margin predicts a cut-off.
         //    (No null move: zugzwang is everywhere in draughts.) It searches this node's
@@ -732,7 +603,7 @@ impl<'a> Worker<'a> {
             if !rbeta.is_decisive() {
                 let reduced = depth - p.probcut_reduction;
                 let s = if reduced <= 0 {
-                    self.qsearch(pos, rbeta - 1, rbeta, ply, p.qsearch_threat)
+                    self.qsearch(pos, rbeta - 1, rbeta, ply)
                 } else {
                     self.search_moves(
                         Node {
@@ -752,49 +623,12 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // 8. Extensions: a forced move costs no depth; at a principal-variation node, a
-        //    table move that alone holds the table's score is searched a ply deeper
-        //    (singular: the other moves, searched half as deep, all fall short of it).
-        let mut extend = None;
+        // 8. Extension: a forced move costs no depth.
         if moves.len() == 1 && p.single_reply_extension {
             depth += 1;
-        } else if pv_node && ply > 0 && p.singular_min_depth > 0 && depth >= p.singular_min_depth {
-            if let (Some(e), Some(h)) = (entry, node.hash_index) {
-                let ts = e.score.from_tt(ply as i32);
-                if (h as usize) < moves.len()
-                    && e.bound != Bound::Upper
-                    && e.depth < TABLE_DEPTH
-                    && e.depth >= depth - p.singular_depth_slack
-                    && !ts.is_decisive()
-                {
-                    let sbeta = ts - p.singular_margin;
-                    let test = Node {
-                        depth: (depth - 1) / 2,
-                        skip: Some(h),
-                        ..node
-                    };
-                    let s = self.search_moves(test, sbeta - 1, sbeta);
-                    if self.stopped {
-                        return Score::ZERO;
-                    }
-                    // The test's line is not this node's.
-                    self.pv[ply].clear();
-                    if s < sbeta {
-                        extend = Some(h);
-                    }
-                }
-            }
         }
 
-        self.search_moves(
-            Node {
-                depth,
-                extend,
-                ..node
-            },
-            alpha,
-            beta,
-        )
+        self.search_moves(Node { depth, ..node }, alpha, beta)
     }
 
     /// 9-11. The move loop: ordering, late-move reductions, PVS, and the table store.
@@ -807,8 +641,6 @@ impl<'a> Worker<'a> {
             key,
             depth,
             ply,
-            skip,
-            extend,
         } = node;
         let p = self.shared.params;
         let pv_node = beta.0 - alpha.0 > 1;
@@ -831,47 +663,28 @@ impl<'a> Worker<'a> {
             pick_next(&mut order, i);
             let idx = order[i].0 as usize;
             let mv = moves[idx];
-            if excluding && self.excluded.contains(&mv) || skip == Some(idx as u8) {
+            if excluding && self.excluded.contains(&mv) {
                 continue;
             }
-            // The child's depth: one less, or as deep for an extended move.
-            let next = depth - 1 + i32::from(extend == Some(idx as u8));
+            let next = depth - 1;
             let n = searched;
+            searched += 1;
             let crowns = crowning.contains(mv.to) && !pos.kings().contains(mv.from);
             let quiet = !mv.is_capture() && !crowns && !self.heur.is_killer(ply, &mv);
-
-            // 9a. Late-move pruning: near the horizon, late quiet moves are not searched
-            //     (never the first moves, so a node always has a score).
-            if quiet
-                && !pv_node
-                && ply > 0
-                && depth <= p.lmp_max_depth
-                && n >= p.lmp_base + (depth * depth) as usize
-                && !best.is_decisive()
-            {
-                continue;
-            }
-            searched += 1;
             let child = pos.play(&mv);
             let child_counts = counts.after(pos, &mv, &child);
             self.shared.tt.prefetch(tt_key(&child, child_counts));
-            self.heur.on_play(ply, &mv);
 
-            // 9. Late-move reductions for quiet moves that are neither killers nor crownings
-            //    (by `lmr_forcing_less`, adjusted for one that leaves the other side a capture).
+            // 9. Late-move reductions for quiet moves that are neither killers nor crownings.
             let mut r = 0;
             if quiet && depth >= p.lmr_min_depth && n >= p.lmr_min_moves {
                 r = self.shared.reductions.get(depth, n);
                 if pv_node {
                     r -= p.lmr_pv_less;
                 }
-                if p.lmr_history_divisor > 0 {
-                    r -= self.heur.history(pos.side(), &mv) / p.lmr_history_divisor;
-                }
-                if p.lmr_forcing_less != 0 && movegen::has_capture(&child) {
-                    r -= p.lmr_forcing_less;
-                }
-                r = r.clamp(0, depth - 2);
+                // The reduced search keeps at least one full-width ply; at depth 1 nothing
+                // can be reduced.
+                r = r.min(depth - 2).max(0);
             }
 
             // 10. Principal variation search.
@@ -908,9 +721,8 @@ impl<'a> Worker<'a> {
         }
         self.keys.pop();
 
-        // 11. Store the result (not in a search for a further multi-PV line, see `iterate`,
-        //     nor in the singular extension's test, which leaves a move out).
-        if !self.excluded.is_empty() || skip.is_some() {
+        // 11. Store the result (not in a search for a further multi-PV line, see `iterate`).
+        if !self.excluded.is_empty() {
             return best;
         }
         let bound = if best >= beta {
@@ -942,18 +754,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Quiescence: captures are forced, so while the side to move can capture every capture
-    /// is searched (no standing pat); otherwise the position is quiet and is evaluated. With
-    /// `threat` (`SearchParams::qsearch_threat`, spent once per line), a quiet position in
-    /// which the other side threatens a capture is searched one ply further instead, over
-    /// every move: the evaluation cannot see whether the threat can be met.
-    fn qsearch(
-        &mut self,
-        pos: &Position,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        threat: bool,
-    ) -> Score {
+    /// is searched (no standing pat); otherwise the position is quiet and is evaluated.
+    fn qsearch(&mut self, pos: &Position, mut alpha: Score, beta: Score, ply: usize) -> Score {
         self.visit();
         self.pv[ply].clear();
         if self.stopped {
@@ -965,10 +767,6 @@ impl<'a> Worker<'a> {
             if captures.is_empty() && !movegen::has_quiet_move(pos) {
                 return Score::loss_in(ply as i32);
             }
-            if threat && captures.is_empty() && ply + 1 < MAX_PLY && movegen::threatens_capture(pos)
-            {
-                return self.threat_search(pos, alpha, beta, ply);
-            }
             self.leaves += 1;
             self.leaf_plies += ply as u64;
             return Score(self.leaf_eval(pos, ply));
@@ -978,40 +776,11 @@ impl<'a> Worker<'a> {
             .enumerate()
             .map(|(i, m)| (i as u8, m.captured.count() as i32))
             .collect();
-        let mut i = 0;
-        let next = || {
-            (i < order.len()).then(|| {
-                pick_next(&mut order, i);
-                i += 1;
-                captures[order[i - 1].0 as usize]
-            })
-        };
-        self.qsearch_moves(pos, next, alpha, beta, ply, threat)
-    }
-
-    /// The quiescence's one-ply look at a quiet position under a threatened capture: every
-    /// (quiet) move, each answered by the capture search without another such look.
-    fn threat_search(&mut self, pos: &Position, alpha: Score, beta: Score, ply: usize) -> Score {
-        let mut moves = MoveList::new();
-        movegen::generate_quiet(pos, &mut moves);
-        let mut it = moves.iter().copied();
-        self.qsearch_moves(pos, || it.next(), alpha, beta, ply, false)
-    }
-
-    /// The quiescence's move loop: the moves `next` gives, in that order, each answered by
-    /// the capture search (`threat` passed on), to the first cut-off.
-    fn qsearch_moves(
-        &mut self,
-        pos: &Position,
-        mut next: impl FnMut() -> Option<Move>,
-        mut alpha: Score,
-        beta: Score,
-        ply: usize,
-        threat: bool,
-    ) -> Score {
         let mut best = -Score::INFINITE;
-        while let Some(mv) = next() {
-            let score = -self.qsearch(&pos.play(&mv), -beta, -alpha, ply + 1, threat);
+        for i in 0..order.len() {
+            pick_next(&mut order, i);
+            let mv = captures[order[i].0 as usize];
+            let score = -self.qsearch(&pos.play(&mv), -beta, -alpha, ply + 1);
             if self.stopped {
                 return Score::ZERO;
             }

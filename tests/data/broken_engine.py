@@ -4,7 +4,9 @@
 Usage: broken_engine.py MODE, where MODE is
   illegal  answer every `go` with an illegal move;
   exit     exit when asked for its first move, saying why on stderr;
-  silent   never answer `go`.
+  silent   never answer `go`;
+  fail     answer every `go` as poolshark does when its search cannot run: an `error`
+           line and an empty `done` (docs/PROTOCOL.md).
 It hand-shakes correctly so that the failure comes in the middle of a game.
 """
 import sys
@@ -31,6 +33,9 @@ for raw in sys.stdin:
     elif cmd[0] == "go":
         if mode == "illegal":
             say("done move=1-2")
+        elif mode == "fail":
+            say('error message="internal error in the search: out of cheese"')
+            say("done")
         elif mode == "exit":
             sys.stderr.write("broken-exit: out of cheese, giving up\n")
             sys.exit(3)
