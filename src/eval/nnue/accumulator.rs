@@ -118,7 +118,9 @@ impl Cache {
         let w1 = net.w1_chunks();
         match best {
             Some((e, c)) if c <= MAX_CHANGES => {
-                let (adds, subs) = Features::diff(self.keys[e].as_ref().expect("valid"), &key);
+                let (mut adds, mut subs) = (Features::empty(), Features::empty());
+                let base = self.keys[e].as_ref().expect("a valid entry");
+                Features::set_diff(&mut adds, &mut subs, base, &key);
                 let (d, s) = (self.acc_range(slot), self.acc_range(e));
                 if e == slot {
                     simd::update(level, &mut self.accs[d], w1, &adds, &subs);

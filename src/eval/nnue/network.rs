@@ -196,7 +196,9 @@ impl Network {
     /// (`nnue::planes`).
     #[inline]
     pub fn refresh(&self, level: Level, acc: &mut [Chunk], white: &[u32; PLANES]) {
-        simd::refresh(level, acc, &self.b1, &self.w1, &Features::on(white));
+        let mut on = Features::empty();
+        on.set_on(white);
+        simd::refresh(level, acc, &self.b1, &self.w1, &on);
     }
 
     /// The evaluation from the two accumulators (the side to move's, the other's) of a

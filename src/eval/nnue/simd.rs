@@ -147,7 +147,9 @@ pub struct Features {
 }
 
 impl Features {
-    fn new() -> Features {
+    /// An empty list.
+    #[inline(always)]
+    pub fn empty() -> Features {
         Features { f: [0; CAP], n: 0 }
     }
 
@@ -165,22 +167,41 @@ impl Features {
     /// The features on in `planes` (White's view, `nnue::planes`).
     #[inline(always)]
     pub fn on(planes: &[u32; PLANES]) -> Features {
-        let mut l = Features::new();
-        for (p, &bits) in planes.iter().enumerate() {
-            l.push_plane(bits, p);
-        }
+        let mut l = Features::empty();
+        l.set_on(planes);
         l
+    }
+
+    /// This list made `on(planes)`, in place (a list is too big to return cheaply).
+    #[inline(always)]
+    pub fn set_on(&mut self, planes: &[u32; PLANES]) {
+        self.n = 0;
+        for (p, &bits) in planes.iter().enumerate() {
+            self.push_plane(bits, p);
+        }
     }
 
     /// The features to add and to subtract to go from `old` to `new` (White's view).
     #[inline(always)]
     pub fn diff(old: &[u32; PLANES], new: &[u32; PLANES]) -> (Features, Features) {
-        let (mut adds, mut subs) = (Features::new(), Features::new());
+        let (mut adds, mut subs) = (Features::empty(), Features::empty());
+        Features::set_diff(&mut adds, &mut subs, old, new);
+        (adds, subs)
+    }
+
+    /// `diff` into `adds` and `subs`, in place.
+    #[inline(always)]
+    pub fn set_diff(
+        adds: &mut Features,
+        subs: &mut Features,
+        old: &[u32; PLANES],
+        new: &[u32; PLANES],
+    ) {
+        (adds.n, subs.n) = (0, 0);
         for p in 0..PLANES {
             adds.push_plane(new[p] & !old[p], p);
             subs.push_plane(old[p] & !new[p], p);
         }
-        (adds, subs)
     }
 
     #[inline(always)]
