@@ -5,7 +5,7 @@
 //! accumulators nobody reads. Instead the cache keeps, for each ply, the last position
 //! evaluated there and its two accumulators (White's view and Black's). To evaluate a
 //! position at a ply it takes, of that ply's entry and the last one written (the
-//! candidates, `NEAR`), the one whose pieces differ from the position's in the fewest
+//! candidates), the one whose pieces differ from the position's in the fewest
 //! squares, and updates its accumulators: a feature on now and not there is added, one
 //! there and not now subtracted. That is exact from any base position, related or not (the
 //! arithmetic wraps, so it is exact and reversible), so which entry is picked never changes
@@ -15,8 +15,8 @@
 //! makes one per thread for each search, before its clock starts.
 
 use super::network::Network;
-use super::simd::{self, Chunk};
-use super::{feature, planes, PLANES};
+use super::simd::{self, Chunk, Features, Level};
+use super::{planes, PLANES};
 use crate::core::{Color, Position};
 
 // The tunables, chosen by counting instructions (callgrind) over `poolshark bench --depth
@@ -33,10 +33,6 @@ use crate::core::{Color, Position};
 /// rebuilt from scratch (up to 24 rows and the bias).
 pub const MAX_CHANGES: u32 = 12;
 
-/// Ply offsets of the candidate entries, besides the last one written: the leaf's own ply
-/// (a sibling's leaf, or a cousin's).
-const NEAR: [isize; 1] = [0];
-
 /// Per-thread accumulator cache (see the module notes).
 pub struct Cache {
     /// The network the entries were computed for (`Network::id`), 0 for none.
@@ -45,57 +41,14 @@ pub struct Cache {
     chunks: usize,
     /// Each entry's position as White sees it (`nnue::planes`), None while empty.
     keys: Vec<Option<[u32; PLANES]>>,
-    /// Entry `e`'s accumulator of view `v` (White 0, Black 1) at `(2 e + v) * chunks`.
+    /// Entry `e`'s accumulators, White's view then Black's, at `2 e chunks`.
     accs: Vec<Chunk>,
     last: usize,
-}
-
-/// The planes as Black sees them, from White's: colours swapped, board turned.
-#[inline(always)]
-fn black_view(w: &[u32; PLANES]) -> [u32; PLANES] {
-    [w[2], w[3], w[0], w[1]].map(u32::reverse_bits)
 }
 
 #[inline(always)]
 fn changes(a: &[u32; PLANES], b: &[u32; PLANES]) -> u32 {
     a.iter().zip(b).map(|(x, y)| (x ^ y).count_ones()).sum()
-}
-
-/// Room for the features of one update: at most `MAX_CHANGES` change.
-const LIST: usize = 32;
-const _: () = assert!(MAX_CHANGES as usize <= LIST);
-
-/// A short list of features, on the stack.
-struct List {
-    f: [u8; LIST],
-    n: usize,
-}
-
-impl List {
-    #[inline(always)]
-    fn of(mut bits: u32, plane: usize, into: &mut List) {
-        while bits != 0 {
-            into.f[into.n] = feature(plane, bits.trailing_zeros()) as u8;
-            into.n += 1;
-            bits &= bits - 1;
-        }
-    }
-    #[inline(always)]
-    fn as_slice(&self) -> &[u8] {
-        &self.f[..self.n]
-    }
-}
-
-/// The features to add and to subtract to go from `old` to `new` (at most `LIST` each).
-#[inline(always)]
-fn diff(old: &[u32; PLANES], new: &[u32; PLANES]) -> (List, List) {
-    let mut adds = List { f: [0; LIST], n: 0 };
-    let mut subs = List { f: [0; LIST], n: 0 };
-    for p in 0..PLANES {
-        List::of(new[p] & !old[p], p, &mut adds);
-        List::of(old[p] & !new[p], p, &mut subs);
-    }
-    (adds, subs)
 }
 
 impl Cache {
@@ -129,42 +82,29 @@ impl Cache {
         self.accs = vec![Chunk::default(); self.keys.len() * 2 * self.chunks];
     }
 
-    fn acc_range(&self, entry: usize, view: usize) -> std::ops::Range<usize> {
-        let at = (2 * entry + view) * self.chunks;
-        at..at + self.chunks
-    }
-
-    /// View `v`'s accumulators of entries `src` and `dst` (not the same entry).
-    fn pair(&mut self, src: usize, dst: usize, v: usize) -> (&[Chunk], &mut [Chunk]) {
-        let (s, d) = (self.acc_range(src, v), self.acc_range(dst, v));
-        let n = self.chunks;
-        if s.start < d.start {
-            let (lo, hi) = self.accs.split_at_mut(d.start);
-            (&lo[s], &mut hi[..n])
-        } else {
-            let (lo, hi) = self.accs.split_at_mut(s.start);
-            (&hi[..n], &mut lo[d])
-        }
+    /// Entry `e`'s accumulators, both views (White's then Black's).
+    fn acc_range(&self, entry: usize) -> std::ops::Range<usize> {
+        let at = 2 * entry * self.chunks;
+        at..at + 2 * self.chunks
     }
 
     /// The evaluation of `pos` at `ply` from the search's root: exactly `net.evaluate(pos)`.
+    #[inline]
     pub fn evaluate(&mut self, net: &Network, pos: &Position, ply: usize) -> i32 {
+        self.evaluate_at(Level::detect(), net, pos, ply)
+    }
+
+    /// `evaluate` with the loops of `level` (one this CPU runs: `Level::available`).
+    pub fn evaluate_at(&mut self, level: Level, net: &Network, pos: &Position, ply: usize) -> i32 {
         if self.net != net.id() || self.chunks != net.chunks() {
             self.fit(net);
         }
-        let slots = self.keys.len();
-        let slot = ply.min(slots - 1);
+        let slot = ply.min(self.keys.len() - 1);
         let key = planes(pos, Color::White);
 
-        // 1. The nearest valid candidate.
+        // 1. The nearest valid candidate: this ply's entry or the last one written.
         let mut best: Option<(usize, u32)> = None;
-        let candidates = NEAR
-            .iter()
-            .map(|&d| slot as isize + d)
-            .filter(|&e| e >= 0 && (e as usize) < slots)
-            .map(|e| e as usize)
-            .chain(std::iter::once(self.last));
-        for e in candidates {
+        for e in [slot, self.last] {
             if let Some(k) = &self.keys[e] {
                 let c = changes(k, &key);
                 if best.is_none_or(|(_, b)| c < b) {
@@ -173,44 +113,41 @@ impl Cache {
             }
         }
 
-        // 2. Update from it, or refresh.
+        // 2. Update both views from it (White's features; Black's are them `^ FLIP`), or
+        // refresh.
+        let w1 = net.w1_chunks();
         match best {
             Some((e, c)) if c <= MAX_CHANGES => {
-                let old = self.keys[e].expect("a valid entry");
-                let views = [(old, key), (black_view(&old), black_view(&key))];
-                for (v, (o, n)) in views.iter().enumerate() {
-                    let (adds, subs) = diff(o, n);
-                    let (adds, subs) = (adds.as_slice(), subs.as_slice());
-                    let w1 = net.w1_chunks();
-                    if e == slot {
-                        let r = self.acc_range(slot, v);
-                        simd::apply(&mut self.accs[r], w1, adds, subs);
-                    } else {
-                        let (src, dst) = self.pair(e, slot, v);
-                        simd::apply_from(dst, src, w1, adds, subs);
-                    }
+                let (mut adds, mut subs) = (Features::empty(), Features::empty());
+                let base = self.keys[e].as_ref().expect("a valid entry");
+                Features::set_diff(&mut adds, &mut subs, base, &key);
+                let (d, s) = (self.acc_range(slot), self.acc_range(e));
+                if e == slot {
+                    simd::update(level, &mut self.accs[d], w1, &adds, &subs);
+                } else if s.start < d.start {
+                    let (lo, hi) = self.accs.split_at_mut(d.start);
+                    simd::update_from(level, &mut hi[..d.len()], &lo[s], w1, &adds, &subs);
+                } else {
+                    let (lo, hi) = self.accs.split_at_mut(s.start);
+                    simd::update_from(level, &mut lo[d], &hi[..s.len()], w1, &adds, &subs);
                 }
             }
             _ => {
-                let r = self.acc_range(slot, 0);
-                net.refresh(&mut self.accs[r], &key);
-                let r = self.acc_range(slot, 1);
-                net.refresh(&mut self.accs[r], &black_view(&key));
+                let d = self.acc_range(slot);
+                net.refresh(level, &mut self.accs[d], &key);
             }
         }
         self.keys[slot] = Some(key);
         self.last = slot;
 
         // 3. The output, the side to move's view first.
+        let n = self.chunks;
+        let (white, black) = self.accs[self.acc_range(slot)].split_at(n);
         let (us, them) = match pos.side() {
-            Color::White => (0, 1),
-            Color::Black => (1, 0),
+            Color::White => (white, black),
+            Color::Black => (black, white),
         };
-        net.output(
-            &self.accs[self.acc_range(slot, us)],
-            &self.accs[self.acc_range(slot, them)],
-            pos.occupied().count(),
-        )
+        net.output(level, us, them, pos.occupied().count())
     }
 }
 
@@ -221,16 +158,6 @@ mod tests {
     use crate::core::rng::SplitMix64;
     use crate::eval::nnue::network::tests::trained_like;
 
-    #[test]
-    fn black_view_is_the_planes_from_black() {
-        for pos in crate::core::random_games::RandomPositions::new(8, usize::MAX).take(300) {
-            assert_eq!(
-                black_view(&planes(&pos, Color::White)),
-                planes(&pos, Color::Black)
-            );
-        }
-    }
-
     /// Along random games played move by move (captures, crownings, king endings), with the
     /// plies rising and jumping back as a search's do, the cache gives exactly the
     /// evaluation from scratch; and it notices another network and a clear.
@@ -239,6 +166,12 @@ mod tests {
         let net = trained_like(64, 21).quantize();
         let other = trained_like(32, 22).quantize();
         let mut cache = Cache::new(20, None);
+        // The other levels' loops, each with a cache of its own, along the same games.
+        let mut others: Vec<(Level, Cache)> = Level::available()
+            .into_iter()
+            .filter(|&l| l != Level::detect())
+            .map(|l| (l, Cache::new(20, None)))
+            .collect();
         let mut rng = SplitMix64::new(5);
         let (mut updates, mut kings, mut captures) = (0, 0, 0);
         for game in 0..250 {
@@ -263,6 +196,9 @@ mod tests {
                 let want = net.evaluate(&pos);
                 let before = cache.keys.iter().flatten().count();
                 assert_eq!(cache.evaluate(&net, &pos, ply), want, "game {game} {pos:?}");
+                for (l, c) in &mut others {
+                    assert_eq!(c.evaluate_at(*l, &net, &pos, ply), want, "{l:?} {game}");
+                }
                 updates += (before > 0) as u32;
             }
             if game % 10 == 9 {
@@ -288,10 +224,8 @@ mod tests {
         let moves = legal_moves(&a);
         let b = a.play(&moves[0]);
         cache.evaluate(&net, &a, 0);
-        for v in 0..2 {
-            let r = cache.acc_range(0, v);
-            cache.accs[r].fill(Chunk([-1000; 16]));
-        }
+        let r = cache.acc_range(0);
+        cache.accs[r].fill(Chunk([-1000; 16]));
         assert_ne!(cache.evaluate(&net, &b, 1), net.evaluate(&b));
         cache.clear();
         assert_eq!(cache.evaluate(&net, &b, 1), net.evaluate(&b));

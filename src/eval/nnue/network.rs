@@ -14,10 +14,9 @@
 //! one SCReLU term at most 127 * 128 * 127 = 2,064,512 and 2 * 512 of them 2,114,060,288,
 //! inside an `i32`; the bias and the scaling are done in `i64`.
 
-use super::simd::{self, Chunk, LANES};
+use super::simd::{self, Chunk, Features, Level, LANES};
 use super::{
-    bucket, feature, planes, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN, PLANES, QA, QB, W1_LIMIT,
-    W2_LIMIT,
+    bucket, planes, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN, PLANES, QA, QB, W1_LIMIT, W2_LIMIT,
 };
 use crate::core::{Color, Position};
 use crate::eval::EVAL_LIMIT;
@@ -192,64 +191,69 @@ impl Network {
         &self.b1
     }
 
-    /// `acc` (this network's `chunks()` long) set to the accumulator for `planes` (a view's,
-    /// `nnue::planes`), from scratch.
+    /// Both views' accumulators (`acc`, `2 * chunks()` long: White's view, then Black's)
+    /// from scratch, for the position whose planes as White sees them are `white`
+    /// (`nnue::planes`).
     #[inline]
-    pub fn refresh(&self, acc: &mut [Chunk], planes: &[u32; PLANES]) {
-        let mut on = [0u8; 32];
-        let mut n = 0;
-        for (p, &bits) in planes.iter().enumerate() {
-            let mut b = bits;
-            while b != 0 && n < on.len() {
-                on[n] = feature(p, b.trailing_zeros()) as u8;
-                n += 1;
-                b &= b - 1;
-            }
-        }
-        simd::apply_from(acc, &self.b1, &self.w1, &on[..n], &[]);
+    pub fn refresh(&self, level: Level, acc: &mut [Chunk], white: &[u32; PLANES]) {
+        let mut on = Features::empty();
+        on.set_on(white);
+        simd::refresh(level, acc, &self.b1, &self.w1, &on);
     }
 
     /// The evaluation from the two accumulators (the side to move's, the other's) of a
     /// position with `pieces` pieces, in hundredths of a man within `EVAL_LIMIT`.
     #[inline]
-    pub fn output(&self, us: &[Chunk], them: &[Chunk], pieces: u32) -> i32 {
+    pub fn output(&self, level: Level, us: &[Chunk], them: &[Chunk], pieces: u32) -> i32 {
         let n = self.chunks();
         let b = bucket(pieces);
         let w = &self.w2[b * 2 * n..(b + 1) * 2 * n];
-        let sum = self.b2[b] as i64
-            + simd::screlu_dot(us, &w[..n]) as i64
-            + simd::screlu_dot(them, &w[n..]) as i64;
+        let sum = self.b2[b] as i64 + simd::screlu_dot(level, us, them, w) as i64;
         let v = sum * self.mul / (OUTPUT_UNIT << MUL_SHIFT);
         v.clamp(-EVAL_LIMIT as i64, EVAL_LIMIT as i64) as i32
     }
 
     /// The evaluation of `pos` from scratch, from the side to move.
+    #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.evaluate_at(Level::detect(), pos)
+    }
+
+    /// `evaluate` with the loops of `level` (one this CPU runs: `Level::available`).
+    pub fn evaluate_at(&self, level: Level, pos: &Position) -> i32 {
         // Accumulators on the stack, no wider than needed (zeroing the widest costs).
         match self.chunks() {
-            0..=4 => self.evaluate_in::<4>(pos),
-            5..=8 => self.evaluate_in::<8>(pos),
-            9..=16 => self.evaluate_in::<16>(pos),
-            _ => self.evaluate_in::<MAX_CHUNKS>(pos),
+            0..=4 => self.evaluate_in::<8>(level, pos),
+            5..=8 => self.evaluate_in::<16>(level, pos),
+            9..=16 => self.evaluate_in::<32>(level, pos),
+            _ => self.evaluate_in::<{ 2 * MAX_CHUNKS }>(level, pos),
         }
     }
 
+    /// `C`: room for both views (at least `2 * chunks()`).
     #[inline(always)]
-    fn evaluate_in<const C: usize>(&self, pos: &Position) -> i32 {
+    fn evaluate_in<const C: usize>(&self, level: Level, pos: &Position) -> i32 {
         let n = self.chunks();
-        let mut us = [Chunk::default(); C];
-        let mut them = [Chunk::default(); C];
-        let side = pos.side();
-        self.refresh(&mut us[..n], &planes(pos, side));
-        self.refresh(&mut them[..n], &planes(pos, side.flip()));
-        self.output(&us[..n], &them[..n], pos.occupied().count())
+        let mut acc = [Chunk::default(); C];
+        self.refresh(level, &mut acc[..2 * n], &planes(pos, Color::White));
+        let (white, black) = acc[..2 * n].split_at(n);
+        let (us, them) = match pos.side() {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        self.output(level, us, them, pos.occupied().count())
     }
 
     /// Side `view`'s accumulator for `pos`, as plain values (for tests and tools).
     pub fn accumulator(&self, pos: &Position, view: Color) -> Vec<i16> {
-        let mut acc = vec![Chunk::default(); self.chunks()];
-        self.refresh(&mut acc, &planes(pos, view));
-        flat(&acc).collect()
+        let n = self.chunks();
+        let mut acc = vec![Chunk::default(); 2 * n];
+        self.refresh(Level::detect(), &mut acc, &planes(pos, Color::White));
+        let v = match view {
+            Color::White => 0,
+            Color::Black => 1,
+        };
+        flat(&acc[v * n..(v + 1) * n]).collect()
     }
 }
 
@@ -324,6 +328,8 @@ pub(crate) mod tests {
                     .evaluate(&pos)
                     .clamp(-EVAL_LIMIT as f32, EVAL_LIMIT as f32);
                 let got = q.evaluate(&pos);
+                // The scalar loops (all a CPU without AVX2 has) are held to the float too.
+                assert_eq!(q.evaluate_at(Level::Scalar, &pos), got);
                 let err = (got as f32 - want).abs();
                 assert!(err <= bound, "{pos:?}: {got} against {want}, bound {bound}");
                 worst = worst.max(err);
@@ -336,6 +342,27 @@ pub(crate) mod tests {
             );
             assert!(worst <= 70.0, "hidden {hidden}: largest error {worst}");
             assert!(sum / n as f64 <= 14.0, "hidden {hidden}: mean error");
+        }
+    }
+
+    /// Every level of loops this CPU runs scores exactly as the scalar ones, at widths whose
+    /// accumulators take every AVX-512 block size and an odd chunk; a level the CPU lacks is
+    /// reported skipped.
+    #[test]
+    fn every_level_evaluates_as_scalar() {
+        for level in [Level::Avx2, Level::Avx512] {
+            if !level.is_available() {
+                println!("SKIPPED: no {} (Network::evaluate_at)", level.name());
+            }
+        }
+        for (hidden, seed) in [(16, 1), (48, 2), (128, 3), (240, 4), (512, 5)] {
+            let q = trained_like(hidden, seed).quantize();
+            for pos in RandomPositions::new(seed, usize::MAX).take(500) {
+                let want = q.evaluate_at(Level::Scalar, &pos);
+                for level in Level::available() {
+                    assert_eq!(q.evaluate_at(level, &pos), want, "{level:?} {hidden}");
+                }
+            }
         }
     }
 
