@@ -248,6 +248,11 @@ fn is_result(t: &str) -> bool {
     )
 }
 
+/// Whether a movetext line ends a game: its last token is a result.
+pub fn ends_game(line: &str) -> bool {
+    !line.trim_start().starts_with('[') && line.split_whitespace().last().is_some_and(is_result)
+}
+
 /// The longest movetext of one game that is read (about 100,000 moves): the reader holds
 /// one game at a time, and this bounds it.
 pub const MAX_MOVETEXT: usize = 1 << 20;
