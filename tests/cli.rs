@@ -476,3 +476,34 @@ fn mean_depth_after_a_proof_is_the_depth() {
         assert!(line.starts_with(&want), "{line}");
     }
 }
+
+/// Issue 37, defect 11: a 309-digit number is not echoed whole in an error, whether clap
+/// rejects it or poolshark does.
+#[test]
+fn long_numbers_are_not_echoed_whole() {
+    let long = "9".repeat(309);
+    for args in [
+        vec!["analyze", "--nodes", &long],
+        vec!["analyze", "--movetime", &long],
+        vec![
+            "match",
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--movetime",
+            &long,
+        ],
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(&format!("{}...", &long[..20])), "{err}");
+        assert!(
+            !err.contains(&long[..21]),
+            "{args:?} echoed it whole: {err}"
+        );
+    }
+    let (code, out, _) = run(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Usage"), "{out}");
+}
