@@ -43,7 +43,9 @@ settings="shards $SHARDS options $(printf '%q ' "$@")"
 claim_run_dir match-resume "$OUT" "$settings"
 for ((i = 0; i < SHARDS; i++)); do
   [ -e "$OUT/shard-$i.out" ] && continue
-  # A shard stopped half way is played again whole: its PDN file is written afresh.
+  # A shard stopped half way is played again whole: its PDN file is started afresh (match
+  # appends to a PDN that is there, and refuses one that ends in part of a game).
+  rm -f "$OUT/shard-$i.pdn"
   if "$BIN" match "$@" --shard "$i/$SHARDS" --pdn "$OUT/shard-$i.pdn" \
     > "$OUT/shard-$i.out.part" 2> "$OUT/shard-$i.err"; then
     mv "$OUT/shard-$i.out.part" "$OUT/shard-$i.out"

@@ -40,7 +40,9 @@ shard() {
   local i=$1 f="$OUT/shard-$1.txt"
   [ -e "$f" ] && return 0
   # Renamed into place only when selfplay finished well: a killed or failed shard stays a
-  # .part (possibly cut mid-line) and is played again from the start on the next run.
+  # .part (possibly cut mid-line) and is played again from the start on the next run (the
+  # old .part removed first: selfplay writes over nothing).
+  rm -f "$f.part"
   # shellcheck disable=SC2086
   if nice -n "$NICE" "$BIN" selfplay --games "$GAMES" --shard "$i/$SHARDS" --nodes "$NODES" \
     --seed "$SEED" --random-plies "$PLIES" $WEIGHTS_ARGS --out "$f.part" \

@@ -89,6 +89,8 @@ pub enum Why {
     NotText,
     /// A line longer than this many bytes (`lines`).
     LineTooLong(usize),
+    /// An output's folder is not there (or is not a folder).
+    NoFolder,
     Io(io::Error),
 }
 
@@ -120,6 +122,7 @@ impl FileError {
             Why::NoMemory(len) => format!("not enough memory to read its {len} bytes"),
             Why::NotText => "not UTF-8 text".to_string(),
             Why::LineTooLong(max) => format!("a line is longer than {max} bytes"),
+            Why::NoFolder => "its folder does not exist".to_string(),
             Why::Io(e) => e.to_string(),
         }
     }
@@ -305,11 +308,17 @@ impl Iterator for Lines {
 
 /// Refuse an existing output target that is not a regular file. A symlink is refused too,
 /// whatever it points to (`symlink_metadata` does not follow it). `save` and `create` check
-/// this themselves; a long job calls it first, so a bad `--out` fails before the work.
+/// this themselves; a long job calls it first, so a bad `--out` fails before the work. A new
+/// file's folder must be there: nothing creates it.
 pub fn check_output(path: &Path) -> Result<(), FileError> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) => regular(path, &meta),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
+                Err(FileError::new(path, Why::NoFolder))
+            }
+            _ => Ok(()),
+        },
         Err(e) => Err(FileError::io(path, e)),
     }
 }
@@ -414,9 +423,38 @@ pub fn create(path: &Path) -> Result<File, FileError> {
     Ok(file)
 }
 
+/// Open `path` for appending (creating it when it is not there), for outputs that grow
+/// across runs (a match's PDN). A target that exists and is not a regular file is refused.
+pub fn append(path: &Path) -> Result<File, FileError> {
+    check_output(path)?;
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| FileError::io(path, e))?;
+    regular(path, &file.metadata().map_err(|e| FileError::io(path, e))?)?;
+    Ok(file)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 37, defect 4: an output in a folder that is not there fails the check made
+    /// before the work, not the save after it.
+    #[test]
+    fn an_output_without_its_folder_fails_the_check() {
+        let dir = scratch("no-folder");
+        let out = dir.join("missing").join("out.pdn");
+        let e = check_output(&out).unwrap_err();
+        assert!(e.to_string().contains("folder does not exist"), "{e}");
+        // A file where the folder should be is no folder either.
+        std::fs::write(dir.join("file"), "x").unwrap();
+        assert!(check_output(&dir.join("file").join("out.pdn")).is_err());
+        // A new file in a folder that is there, or in the current folder, is fine.
+        check_output(&dir.join("out.pdn")).unwrap();
+        check_output(Path::new("poolshark-no-such-file.pdn")).unwrap();
+    }
 
     fn scratch(name: &str) -> PathBuf {
         let dir =
@@ -552,7 +590,7 @@ mod tests {
         assert_eq!(entries(&dir), ["out.txt"]);
         // A directory that does not exist: nothing is created anywhere.
         let e = save(&dir.join("none/out.txt"), b"x").unwrap_err();
-        assert!(matches!(e.why, Why::Io(_)), "{e}");
+        assert!(matches!(e.why, Why::NoFolder), "{e}");
         assert_eq!(entries(&dir), ["out.txt"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }

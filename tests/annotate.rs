@@ -284,3 +284,26 @@ fn help_gives_the_thresholds() {
         assert!(out.contains(&format!("{t:.2}")), "{out}");
     }
 }
+
+/// Issue 37, defect 4: `--out` into a folder that is not there fails before the review, not
+/// after it: no game's summary line is printed.
+#[test]
+fn an_out_in_a_missing_folder_fails_before_the_review() {
+    let dir = scratch_dir("annotate-no-folder");
+    let input = dir.join("games.pdn");
+    let output = dir.join("missing").join("annotated.pdn");
+    let g = game(Position::start(), OPENING, &[("Event", "x")], "*");
+    write_games(&input, &[g]);
+    let (code, stdout, stderr) = run(&[
+        "annotate",
+        "--pdn",
+        input.to_str().unwrap(),
+        "--depth",
+        "1",
+        "--out",
+        output.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0, "{stdout}");
+    assert!(stdout.is_empty(), "the review ran: {stdout}");
+    assert!(stderr.contains("folder does not exist"), "{stderr}");
+}

@@ -375,3 +375,90 @@ fn bad_options_are_refused_clearly() {
     assert_eq!(code, 2);
     assert!(err.contains("time control"), "{err}");
 }
+
+/// Issue 37, defect 6: `match --pdn` appends to a file that is there, numbering its games
+/// after those in it, so `stats` reads both runs as one match; a file that is not PDN is
+/// refused and left as it was.
+#[test]
+fn match_appends_to_its_pdn_and_stats_reads_both_runs() {
+    let pdn_path = tmp("append.pdn");
+    let engine = format!("{} hub", bin());
+    let play = |path: &std::path::Path| {
+        run(&[
+            "match",
+            "--engine",
+            &engine,
+            "--engine",
+            &engine,
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--pdn",
+            path.to_str().unwrap(),
+        ])
+    };
+    for _ in 0..2 {
+        let (code, out, err) = play(&pdn_path);
+        assert_eq!(code, 0, "{out}\n{err}");
+    }
+    let text = std::fs::read_to_string(&pdn_path).unwrap();
+    let games = pdn::read(&text).expect("the PDN reads back");
+    let pairs: Vec<_> = games.iter().map(|g| g.tag("Pair").unwrap()).collect();
+    assert_eq!(pairs, ["1.1", "1.2", "2.1", "2.2"], "{text}");
+    let rounds: Vec<_> = games.iter().map(|g| g.tag("Round").unwrap()).collect();
+    assert_eq!(rounds, ["1", "2", "3", "4"]);
+    let (code, out, err) = run(&["stats", pdn_path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(": 4 games in "), "{out}");
+    assert!(out.contains("pairs: 2 pentanomial"), "{out}");
+    assert!(
+        !out.contains("cut off") && !out.contains("without"),
+        "{out}"
+    );
+
+    let notes = tmp("notes.pdn");
+    std::fs::write(&notes, "my notes: [keep them\n").unwrap();
+    let (code, _, err) = play(&notes);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("writes over nothing"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&notes).unwrap(),
+        "my notes: [keep them\n"
+    );
+    let _ = std::fs::remove_file(&pdn_path);
+    let _ = std::fs::remove_file(&notes);
+}
+
+/// Issue 37, defect 6: `selfplay --out` never writes over a file: one that holds anything is
+/// refused and left as it was, whether it is self-play data or not.
+#[test]
+fn selfplay_writes_over_nothing() {
+    let out = tmp("selfplay-out.txt");
+    let call = |p: &std::path::Path| {
+        run(&[
+            "selfplay",
+            "--games",
+            "1",
+            "--nodes",
+            "50",
+            "--out",
+            p.to_str().unwrap(),
+        ])
+    };
+    std::fs::write(&out, "").unwrap();
+    let (code, _, err) = call(&out);
+    assert_eq!(code, 0, "an empty file is used: {err}");
+    let data = std::fs::read_to_string(&out).unwrap();
+    assert!(!data.is_empty());
+    let (code, _, err) = call(&out);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("holds self-play data already"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), data);
+    std::fs::write(&out, "precious\n").unwrap();
+    let (code, _, err) = call(&out);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not self-play data"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
+    let _ = std::fs::remove_file(&out);
+}

@@ -447,3 +447,78 @@ fn analyze_multipv_limits() {
     assert_eq!(code, 0);
     assert!(out.contains("--multipv <N>"), "{out}");
 }
+
+/// Issue 37, defect 11: `analyze` on a game the rules ended says so and why, and searches
+/// nothing; `--movetime 0` names the limit it breaks (more than 0).
+#[test]
+fn analyze_says_a_finished_game_is_over() {
+    let reps = "1-5 28-32 5-1 32-28 1-5 28-32 5-1 32-28";
+    let (code, out, err) = run(&[
+        "analyze",
+        "--fen",
+        "B:WK28,K27:BK1",
+        "--moves",
+        reps,
+        "--depth",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "bestmove none score 0.00 depth 0 nodes 0 pv\n");
+    assert!(
+        err.contains("the game is over: ") && err.contains("repetition"),
+        "{err}"
+    );
+    let (code, out, err) = run(&["analyze", "--fen", "W:WK4:BK8,K11,K15,K7,K3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("bestmove none score -99."), "{out}");
+    assert!(err.contains("the game is over: Black wins"), "{err}");
+
+    let (code, _, err) = run(&["analyze", "--movetime", "0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("more than 0 and at most 1000000"), "{err}");
+}
+
+/// Issue 37, defect 11: an iteration that reaches no leaf (here the only move takes the last
+/// piece, a proof at once) reports its nominal depth as mean-depth, not 0.0.
+#[test]
+fn mean_depth_after_a_proof_is_the_depth() {
+    let (code, out, err) = run(&["analyze", "--fen", "B:W6:B1", "--depth", "3"]);
+    assert_eq!(code, 0, "{err}");
+    let infos: Vec<&str> = out.lines().filter(|l| l.starts_with("info ")).collect();
+    assert_eq!(infos.len(), 3, "{out}");
+    for (d, line) in infos.iter().enumerate() {
+        let want = format!("info depth={} mean-depth={}.0 score=99.99 ", d + 1, d + 1);
+        assert!(line.starts_with(&want), "{line}");
+    }
+}
+
+/// Issue 37, defect 11: a 309-digit number is not echoed whole in an error, whether clap
+/// rejects it or poolshark does.
+#[test]
+fn long_numbers_are_not_echoed_whole() {
+    let long = "9".repeat(309);
+    for args in [
+        vec!["analyze", "--nodes", &long],
+        vec!["analyze", "--movetime", &long],
+        vec![
+            "match",
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--movetime",
+            &long,
+        ],
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(&format!("{}...", &long[..20])), "{err}");
+        assert!(
+            !err.contains(&long[..21]),
+            "{args:?} echoed it whole: {err}"
+        );
+    }
+    let (code, out, _) = run(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Usage"), "{out}");
+}

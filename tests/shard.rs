@@ -316,3 +316,49 @@ fn selfplay_shard_on_the_command_line() {
     assert!(stdout.starts_with("games 1 positions "), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 37, defect 8: `stats` on a match PDN still being written, cut anywhere in its last
+/// game, counts the finished games and says in a note that one was left out.
+#[test]
+fn stats_leaves_out_a_game_still_being_written() {
+    let dir = scratch_dir("shard-stats-cut");
+    let path = dir.join("live.pdn");
+    let game = |pair: usize, half: usize, white: &str, black: &str, result: &str| {
+        format!(
+            "[Event \"m\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\
+             [Pair \"{pair}.{half}\"]\n1. 11-15 {{time 0.010s}} 23-19 {{time 0.012s}} \
+             2. 8-11 {{time 0.009s}} {result}\n\n"
+        )
+    };
+    let done = format!(
+        "{}{}",
+        game(1, 1, "b", "a", "0-1"),
+        game(1, 2, "a", "b", "1/2-1/2")
+    );
+    let third = game(2, 1, "b", "a", "1-0");
+    let (code, whole, err) = run_cli(&["stats", {
+        std::fs::write(&path, &done).unwrap();
+        path.to_str().unwrap()
+    }]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!whole.contains("cut off"), "{whole}");
+    // Cut in a tag, in a comment, in a move, and just before the result.
+    for cut in ["[Pai", "{time 0.0", "23-1", "2. 8-11 {time 0.009s} "] {
+        let at = third.find(cut).unwrap() + cut.len();
+        std::fs::write(&path, format!("{done}{}", &third[..at])).unwrap();
+        let (code, out, err) = run_cli(&["stats", path.to_str().unwrap()]);
+        assert_eq!(code, 0, "cut after '{cut}': {err}");
+        // The finished games' lines as before, then the note.
+        let (counted, note) = out.split_at(whole.len().min(out.len()));
+        assert_eq!(counted, whole, "cut after '{cut}'");
+        assert_eq!(
+            note, "note: 1 game cut off at the end of its file (still being written?) left out\n",
+            "cut after '{cut}'"
+        );
+    }
+    // The same text with a bad move and a result is still an error: the game was finished.
+    std::fs::write(&path, format!("{done}{}", third.replace("23-19", "23-17"))).unwrap();
+    let (code, _, err) = run_cli(&["stats", path.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -12,7 +12,9 @@
 //! A pair counts in the pentanomial counts only when both its games are present; a game
 //! whose partner is missing (its shard still running, or the last game of an odd-length
 //! match) counts in the score only, and `note_lines` says how many there are. The same game
-//! twice (a shard's file given twice) is an error, not a double count.
+//! twice (a shard's file given twice) is an error, not a double count. A file that a match is
+//! still writing can end in part of a game: the reader (`poolshark stats`) leaves it out and
+//! `cut_off` counts it for a note.
 
 use super::stats::Sprt;
 use super::tags::MatchGame;
@@ -29,6 +31,8 @@ pub struct Merged {
     pub unpaired: usize,
     /// Games without a result (`*`), left out.
     pub unfinished: usize,
+    /// Games cut off at the end of their file (a match still writing it), left out.
+    pub cut: usize,
 }
 
 impl Merged {
@@ -56,6 +60,14 @@ impl Merged {
                 "note: {} game{} without a result (*) left out",
                 self.unfinished,
                 if self.unfinished == 1 { "" } else { "s" }
+            ));
+        }
+        if self.cut > 0 {
+            lines.push(format!(
+                "note: {} game{} cut off at the end of {} file (still being written?) left out",
+                self.cut,
+                if self.cut == 1 { "" } else { "s" },
+                if self.cut == 1 { "its" } else { "their" },
             ));
         }
         lines
@@ -182,6 +194,12 @@ impl Merger {
             mover = mover.flip();
         }
         Ok(())
+    }
+
+    /// A game cut off at the end of its file (unreadable, with no result yet): left out, and
+    /// counted in a note.
+    pub fn cut_off(&mut self) {
+        self.merged.cut += 1;
     }
 
     /// The summary of the games added (none is an error).

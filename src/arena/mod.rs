@@ -9,6 +9,7 @@ pub mod client;
 pub mod merge;
 pub mod openings;
 pub mod options;
+pub mod pdn_out;
 pub mod referee;
 pub mod shard;
 pub mod stats;
@@ -145,9 +146,12 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
         names[0] = format!("{} [1]", names[0]);
         names[1] = format!("{} [2]", names[1]);
     }
-    let mut pdn_file = match &cfg.pdn {
-        Some(p) => Some(crate::files::create(p).map_err(|e| format!("cannot write {e}"))?),
-        None => None,
+    let (mut pdn_file, before) = match &cfg.pdn {
+        Some(p) => {
+            let out = pdn_out::open(p)?;
+            (Some(out.file), out.offset)
+        }
+        None => (None, 0),
     };
     let order = shard_games(cfg.games, cfg.shard);
     let order = &order;
@@ -302,14 +306,14 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                 let mut tags = tags::match_tags(
                     &cfg.event,
                     &date,
-                    i + 1,
+                    before + i + 1,
                     white,
                     black,
                     result,
                     &r.start,
                     &r.termination,
                 );
-                tags.push(tags::pair_tag(i));
+                tags.push(tags::pair_tag(before + i));
                 if let Some(loser) = r.forfeit {
                     tags.push(tags::forfeit_tag(loser));
                 }

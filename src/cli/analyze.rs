@@ -40,6 +40,19 @@ impl AnalyzeArgs {
     pub fn run(self) -> Result<(), CliError> {
         let weights = self.engine.weights.load()?;
         let game = self.position.game()?;
+        // A game the rules ended (a win, or a draw by R17-R19 with moves left) has nothing to
+        // analyze: say so and why, and print the `bestmove none` line (status 0).
+        let result = game.result();
+        if result != crate::core::game::GameResult::Ongoing {
+            use crate::search::score::Score;
+            let score = match result {
+                crate::core::game::GameResult::Win(_) => Score::loss_in(0),
+                _ => Score::DRAW,
+            };
+            errln!("the game is over: {result}; nothing to analyze");
+            outln!("bestmove none score {} depth 0 nodes 0 pv", score.hub());
+            return Ok(());
+        }
         let mut limits = Limits {
             depth: self.depth,
             nodes: self.nodes,

@@ -223,6 +223,7 @@ impl SelfplayArgs {
         use crate::tune::selfplay::{run, SelfplayConfig};
         let weights = self.weights.load()?;
         let out = &self.out;
+        refuse_written(out)?;
         let file = crate::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
         let mut writer = std::io::BufWriter::new(file);
         let shard = self.shard.unwrap_or_default();
@@ -282,6 +283,26 @@ impl SelfplayArgs {
     }
 }
 
+/// `selfplay --out` writes over nothing: a file with something in it is refused, with what it
+/// holds (self-play data from another run, or something else) named. An empty file is used.
+fn refuse_written(out: &std::path::Path) -> Result<(), CliError> {
+    use crate::tune::dataline;
+    let first = match crate::files::lines(out, 1 << 16) {
+        Ok(mut lines) => lines.next(),
+        Err(_) => return Ok(()), // not there (or not a file: `create` says which)
+    };
+    let what = match first {
+        None => return Ok(()),
+        Some(Ok(line)) if dataline::parse(&line).is_ok() => "self-play data already",
+        Some(_) => "something that is not self-play data",
+    };
+    Err(input(format!(
+        "--out {} holds {what}; selfplay writes over nothing: give another --out, or remove \
+         the file to play the run again",
+        out.display()
+    )))
+}
+
 /// The options of `poolshark stats`.
 #[derive(clap::Args)]
 pub struct StatsArgs {
@@ -313,16 +334,29 @@ impl StatsArgs {
                     .add(&g, &format!("{}: game {n}", path.display()))
                     .map_err(input)
             };
-            let lines = crate::files::lines(path, pdn::MAX_MOVETEXT)
-                .map_err(|e| input(format!("cannot read {e}")))?;
-            for line in lines {
+            let mut lines = crate::files::lines(path, pdn::MAX_MOVETEXT)
+                .map_err(|e| input(format!("cannot read {e}")))?
+                .peekable();
+            // A match still writing the file may have written part of its last game: an error
+            // on the file's last line (unless that line ends the game with a result) leaves that
+            // game out, counted in a note, instead of failing the whole summary.
+            let mut cut = false;
+            while let Some(line) = lines.next() {
                 let line = line.map_err(|e| input(format!("cannot read {e}")))?;
-                if let Some(g) = reader.line(&line).map_err(bad)? {
-                    add(g)?;
+                match reader.line(&line) {
+                    Ok(Some(g)) => add(g)?,
+                    Ok(None) => {}
+                    Err(_) if lines.peek().is_none() && !pdn::ends_game(&line) => cut = true,
+                    Err(e) => return Err(bad(e)),
                 }
             }
-            if let Some(g) = reader.finish().map_err(bad)? {
-                add(g)?;
+            // A game still open at the end had no result to end its movetext: a match writes
+            // one after every game, so this one was cut off too, however well it reads.
+            if !cut && !matches!(reader.finish(), Ok(None)) {
+                cut = true;
+            }
+            if cut {
+                merger.cut_off();
             }
         }
         let merged = merger.finish().map_err(input)?;

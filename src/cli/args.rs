@@ -176,7 +176,7 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v <= 1.0e6 => Ok(v),
         _ => Err(format!(
-            "'{s}' is not a number of seconds between 0 and 1000000"
+            "'{s}' is not a number of seconds more than 0 and at most 1000000"
         )),
     }
 }

@@ -10,7 +10,8 @@
 //! # Errors and exit status
 //!
 //! A command fails with one [`CliError`], which `main` prints once to stderr as
-//! `error: <message>`, its control characters escaped (`output::escape_controls`). The exit
+//! `error: <message>`, its control characters escaped (`output::escape_controls`) and runs of
+//! more than 20 digits cut (`output::shorten_numbers`, clap's errors too). The exit
 //! status says whose fault it was:
 //! - **2, bad input**: the command line or what it names was rejected: a bad FEN, move,
 //!   number or option (clap's own usage errors also exit with 2), a file that cannot be read
@@ -213,7 +214,17 @@ fn runtime(message: impl Into<String>) -> CliError {
 /// The whole program: parse the command line, run the command, print its error once.
 pub fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    let Some(command) = Cli::parse().command else {
+    // clap's own errors echo the value given: cut long numbers in them as in ours.
+    let cli = Cli::try_parse().unwrap_or_else(|e| {
+        let text = output::shorten_numbers(&e.render().to_string());
+        if e.use_stderr() {
+            errln!("{}", text.trim_end_matches('\n'));
+        } else {
+            out!("{text}");
+        }
+        std::process::exit(e.exit_code());
+    });
+    let Some(command) = cli.command else {
         std::process::exit(crate::hub::run());
     };
     let result = match command {
@@ -239,7 +250,10 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            errln!("error: {}", output::escape_controls(&e.to_string()));
+            errln!(
+                "error: {}",
+                output::escape_controls(&output::shorten_numbers(&e.to_string()))
+            );
             ExitCode::from(e.status())
         }
     }

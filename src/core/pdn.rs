@@ -248,6 +248,25 @@ fn is_result(t: &str) -> bool {
     )
 }
 
+/// The end of the first tag of a line that starts with one (`[Name "value"]`, the value in
+/// quotes, so a `]` inside it does not end the tag), if it is closed.
+fn tag_end(line: &str) -> Option<usize> {
+    let mut quoted = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ']' if !quoted => return Some(i + 1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a movetext line ends a game: its last token is a result.
+pub fn ends_game(line: &str) -> bool {
+    !line.trim_start().starts_with('[') && line.split_whitespace().last().is_some_and(is_result)
+}
+
 /// The longest movetext of one game that is read (about 100,000 moves): the reader holds
 /// one game at a time, and this bounds it.
 pub const MAX_MOVETEXT: usize = 1 << 20;
@@ -288,6 +307,14 @@ impl Reader {
             line.strip_prefix('\u{feff}').unwrap_or(line)
         };
         let l = line.trim();
+        // Tags and movetext on one line (`[Event "x"] 1. 11-15 ...`): each tag, then the rest.
+        if l.starts_with('[') && !l.ends_with(']') {
+            if let Some(end) = tag_end(l) {
+                let done = self.line(&l[..end])?;
+                let more = self.line(&l[end..])?;
+                return Ok(done.or(more));
+            }
+        }
         if l.starts_with('[') {
             let done = if self.movetext.trim().is_empty() {
                 None
@@ -471,6 +498,20 @@ fn parse_movetext(game: usize, start: Position, text: &str) -> Result<Movetext, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 37, defect 11: tags and moves on one line read as on separate lines.
+    #[test]
+    fn tags_and_moves_on_one_line() {
+        let one = read("[Event \"x\"] [Result \"*\"] 1. 11-15 23-19 *\n").unwrap();
+        let many = read("[Event \"x\"]\n[Result \"*\"]\n1. 11-15 23-19 *\n").unwrap();
+        assert_eq!(one, many);
+        assert_eq!(one[0].moves.len(), 2);
+        assert_eq!(one[0].tag("Event"), Some("x"));
+        // A `]` in a tag's value does not end it; an unclosed tag is still an error.
+        let g = read("[Event \"a]b\"] 1. 11-15 *\n").unwrap();
+        assert_eq!(g[0].tag("Event"), Some("a]b"));
+        assert!(read("[Event \"x\" 1. 11-15 *\n").is_err());
+    }
     use crate::core::movegen::legal_moves;
 
     #[test]

@@ -15,6 +15,7 @@ use crate::core::movegen;
 use crate::core::position::Position;
 use crate::core::rules::LONE_KING_MOVES;
 use crate::egdb::index::{canonical, flip, Group};
+use crate::egdb::verify::Report;
 use crate::egdb::{file, pack, value, Tables, Wdl, Wdl50};
 use crate::files::{self, Kind};
 use rayon::prelude::*;
@@ -202,6 +203,40 @@ impl LoneKing {
         LoneKing::decode(&bytes)
             .map(Some)
             .map_err(|why| format!("{}: {why}", p.display()))
+    }
+
+    /// Check every state against the main tables (`egdb verify`): the table is solved again
+    /// from them and compared state by state. None when the tables lack two kings against
+    /// one, so nothing can be checked.
+    pub fn verify(&self, tables: &Tables) -> Option<Report> {
+        let fresh = LoneKing::solve(tables)?;
+        let mut report = Report {
+            checked: self.values.len() as u64,
+            ..Report::default()
+        };
+        let (s, l) = (STRONG.size() as usize, LONE.size() as usize);
+        for (at, _) in self
+            .values
+            .iter()
+            .zip(&fresh.values)
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+        {
+            report.mismatches += 1;
+            if report.examples.len() < 5 {
+                let (count, rest) = (at / (s + l), at % (s + l));
+                let pos = if rest < s {
+                    STRONG.position(rest as u64)
+                } else {
+                    LONE.position((rest - s) as u64)
+                };
+                report.examples.push(format!(
+                    "{} (lone13.egdb, the lone king's move {count})",
+                    crate::core::notation::write_fen(&pos)
+                ));
+            }
+        }
+        Some(report)
     }
 
     /// The value for the side to move when the lone king has made `lone_moves` moves.

@@ -298,7 +298,10 @@ impl Hub {
             // A stop or ponder-hit that crossed the search's `done` on the way: nothing to do.
             Command::Stop | Command::PonderHit => {}
             Command::Quit => return Flow::Quit,
-            Command::NewGame => self.engine().clear(),
+            Command::NewGame => {
+                self.engine().clear();
+                self.lag.reset();
+            }
             Command::SetParam { name, value } => {
                 if let Err(e) = self.set_param(&name, &value) {
                     output::error(&e);
@@ -432,7 +435,7 @@ impl Hub {
             )),
             _ => None,
         };
-        let reserve = self.lag.go(clock);
+        let reserve = self.lag.go(clock, game.position());
         if let Some(mv) = self.book_move(&game, mode) {
             output::line(&format!("done move={}", mv.hub()));
             self.lag.done(started.elapsed());

@@ -357,12 +357,18 @@ impl<'a> Worker<'a> {
                 break;
             }
             order_lines(&mut lines);
-            let leaves = (self.leaves - lv).max(1);
+            // An iteration that reached no leaf (every line ended in a proof: a rule, a table,
+            // a position with no move) reports its nominal depth, not 0.
+            let leaves = self.leaves - lv;
             let r = ThreadResult {
                 depth,
                 score,
                 pv: lines[0].pv.clone(),
-                mean_depth: (self.leaf_plies - lp) as f64 / leaves as f64,
+                mean_depth: if leaves == 0 {
+                    f64::from(depth)
+                } else {
+                    (self.leaf_plies - lp) as f64 / leaves as f64
+                },
                 lines,
             };
             if let Ok(mut all) = self.shared.results.lock() {
