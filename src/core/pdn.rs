@@ -7,6 +7,13 @@
 //! mark glued to a move (`11-16??`) and a comment of its own (`MoveNote`), which the reader
 //! passes over in the same way.
 
+pub mod error;
+mod lexer;
+mod movetext;
+pub mod notes;
+pub mod reader;
+pub mod writer;
+
 use crate::core::game::GameResult;
 use crate::core::notation::{self, NotationError};
 use crate::core::{Color, Game, Move, Position};
