@@ -317,7 +317,7 @@ impl StatsArgs {
                 .map_err(|e| input(format!("cannot read {e}")))?;
             for line in lines {
                 let line = line.map_err(|e| input(format!("cannot read {e}")))?;
-                if let Some(g) = reader.line(&line).map_err(bad)? {
+                for g in reader.line(&line).map_err(bad)? {
                     add(g)?;
                 }
             }

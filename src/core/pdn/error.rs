@@ -58,7 +58,9 @@ pub enum ErrorKind {
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ErrorKind::BadTag(t) => write!(f, "bad tag '{t}' (expected [Name \"value\"])"),
+            ErrorKind::BadTag(t) => {
+                write!(f, "bad tag '{t}' (expected [Name \"value\"] on one line)")
+            }
             ErrorKind::BadFen(e) => write!(f, "bad FEN tag: {e}"),
             ErrorKind::BadMove { ply, text, error } => write!(f, "move {ply} '{text}': {error}"),
             ErrorKind::AfterEnd { ply, text, end } => {

@@ -5,7 +5,7 @@
 //! Comments are `{...}`, or `;` to the end of the line; a line that starts with `%` is
 //! skipped (PDN's escape). A tag value may hold `\"` and `\\`.
 
-use super::error::Spot;
+use super::error::{ErrorKind, Spot};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Token {
@@ -27,7 +27,7 @@ pub enum Token {
 pub type Spotted = (Spot, Token);
 
 /// A fault the lexer finds: where, and what.
-pub type LexError = (Spot, String);
+pub type LexError = (Spot, ErrorKind);
 
 /// The lexer's state between lines: the line count and an open comment.
 #[derive(Default)]
@@ -86,7 +86,7 @@ impl Lexer {
                     self.comment = Some((at, String::new()));
                     i += 1;
                 }
-                '}' => return Err((at, "'}' with no '{' before it".into())),
+                '}' => return Err((at, syntax("'}' with no '{' before it"))),
                 ';' => {
                     out.push((at, Token::Comment(chars[i + 1..].iter().collect())));
                     return Ok(());
@@ -104,16 +104,17 @@ impl Lexer {
                     out.push((at, token));
                     i = next;
                 }
-                ']' => return Err((at, "']' with no '[' before it".into())),
+                ']' => return Err((at, syntax("']' with no '[' before it"))),
                 '$' => {
                     let digits = chars[i + 1..]
                         .iter()
                         .take_while(|c| c.is_ascii_digit())
                         .count();
                     let text: String = chars[i + 1..i + 1 + digits].iter().collect();
-                    let nag = text
-                        .parse::<u8>()
-                        .map_err(|_| (at, format!("'${text}' is not a NAG ($0 to $255)")))?;
+                    let nag = text.parse::<u8>().map_err(|_| {
+                        let what = format!("'${text}' is not a NAG ($0 to $255)");
+                        (at, ErrorKind::Syntax(what))
+                    })?;
                     out.push((at, Token::Nag(nag)));
                     i += 1 + digits;
                 }
@@ -130,18 +131,19 @@ impl Lexer {
     /// The text has ended: an error if a comment is still open.
     pub fn finish(&mut self) -> Result<(), LexError> {
         match self.comment.take() {
-            Some((start, _)) => Err((start, "unterminated comment".into())),
+            Some((start, _)) => Err((start, ErrorKind::Unterminated("comment"))),
             None => Ok(()),
         }
     }
 }
 
+fn syntax(what: &str) -> ErrorKind {
+    ErrorKind::Syntax(what.into())
+}
+
 /// A tag `[Name "value"]` starting at `chars[i]`: the token and the index after it.
-fn tag(chars: &[char], i: usize) -> Result<(Token, usize), String> {
-    let close = |k: usize| {
-        let rest: String = chars[i..k.min(chars.len())].iter().collect();
-        format!("bad tag '{rest}' (expected [Name \"value\"] on one line)")
-    };
+fn tag(chars: &[char], i: usize) -> Result<(Token, usize), ErrorKind> {
+    let close = |k: usize| ErrorKind::BadTag(chars[i..k.min(chars.len())].iter().collect());
     let mut k = i + 1;
     let name_start = k;
     while k < chars.len() && (chars[k].is_alphanumeric() || chars[k] == '_') {
@@ -237,7 +239,10 @@ mod tests {
 
     #[test]
     fn errors_say_where() {
-        let e = |t: &str| lex(t).unwrap_err();
+        let e = |t: &str| {
+            let (at, kind) = lex(t).unwrap_err();
+            (at, kind.to_string())
+        };
         assert_eq!(
             e("1. 11-15 {open\nstill"),
             (at(1, 10), "unterminated comment".into())

@@ -75,7 +75,7 @@ impl TreeReader {
             .try_for_each(|(at, t)| self.token(at, t, &mut done));
         self.tokens = tokens;
         result?;
-        lexed.map_err(|(at, what)| self.error(at, ErrorKind::Syntax(what)))?;
+        lexed.map_err(|(at, kind)| self.error(at, kind))?;
         Ok(done)
     }
 
@@ -83,7 +83,7 @@ impl TreeReader {
     pub fn finish(&mut self) -> Result<Option<TreeGame>, PdnError> {
         self.lexer
             .finish()
-            .map_err(|(at, _)| self.error(at, ErrorKind::Unterminated("comment")))?;
+            .map_err(|(at, kind)| self.error(at, kind))?;
         self.end_game()
     }
 
