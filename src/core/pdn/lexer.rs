@@ -35,6 +35,8 @@ pub struct Lexer {
     line: usize,
     /// An open brace comment: where it started and its text so far.
     comment: Option<(Spot, String)>,
+    /// The current line's characters (kept to save an allocation a line).
+    chars: Vec<char>,
 }
 
 fn ends_word(c: char) -> bool {
@@ -50,8 +52,16 @@ impl Lexer {
     /// The tokens of the next line (without its line break), appended to `out`.
     pub fn line(&mut self, text: &str, out: &mut Vec<Spotted>) -> Result<(), LexError> {
         self.line += 1;
+        let mut chars = std::mem::take(&mut self.chars);
+        chars.clear();
+        chars.extend(text.chars());
+        let result = self.tokens(&chars, out);
+        self.chars = chars;
+        result
+    }
+
+    fn tokens(&mut self, chars: &[char], out: &mut Vec<Spotted>) -> Result<(), LexError> {
         let line = self.line;
-        let chars: Vec<char> = text.chars().collect();
         let spot = |i: usize| Spot {
             line,
             column: i + 1,
@@ -100,7 +110,7 @@ impl Lexer {
                     i += 1;
                 }
                 '[' => {
-                    let (token, next) = tag(&chars, i).map_err(|e| (at, e))?;
+                    let (token, next) = tag(chars, i).map_err(|e| (at, e))?;
                     out.push((at, token));
                     i = next;
                 }

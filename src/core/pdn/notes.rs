@@ -44,7 +44,13 @@ fn parse_seconds(text: &str) -> Option<Duration> {
     {
         return None;
     }
-    let nanos = format!("{frac:0<9}").parse::<u32>().ok()?;
+    // The fraction's digits, padded to nine: nanoseconds (no allocation: a match file has
+    // a time comment for every move).
+    let nanos = frac
+        .bytes()
+        .chain(std::iter::repeat(b'0'))
+        .take(9)
+        .fold(0u32, |n, b| n * 10 + u32::from(b - b'0'));
     Some(Duration::new(whole.parse().ok()?, nanos))
 }
 
