@@ -27,8 +27,9 @@ fn game(start: Position, moves: &str, tags: &[(&str, &str)], result: &str) -> Pd
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    all.push(("FEN".into(), notation::write_fen(&start)));
+    // The Seven Tag Roster's Result first, as the PDN writer orders them.
     all.push(("Result".into(), result.into()));
+    all.push(("FEN".into(), notation::write_fen(&start)));
     PdnGame {
         tags: all,
         start,
@@ -306,4 +307,51 @@ fn an_out_in_a_missing_folder_fails_before_the_review() {
     assert_ne!(code, 0, "{stdout}");
     assert!(stdout.is_empty(), "the review ran: {stdout}");
     assert!(stderr.contains("folder does not exist"), "{stderr}");
+}
+
+/// Variations, comments and marks of the input are kept: the main line is reviewed, its
+/// scores replace the ones it had, and everything beside it is written back as it was.
+#[test]
+fn variations_and_comments_are_kept() {
+    let dir = scratch_dir("annotate-tree");
+    let input = dir.join("tree.pdn");
+    let text = "[Event \"tree\"]\n{Before the game.} 1. 11-15 {[%eval 9.99] my idea} \
+                (1. 9-14!? {the other way} 2. 22-18 (2. 23-19 $14)) 23-19 2. 8-11! 22-17 *\n";
+    std::fs::write(&input, text).unwrap();
+    let (code, stdout, stderr) =
+        run(&["annotate", "--pdn", input.to_str().unwrap(), "--depth", "4"]);
+    assert_eq!(code, 0, "{stderr}");
+    let before = &pdn::read_trees(text).unwrap()[0];
+    let after = &pdn::read_trees(&stdout).unwrap()[0];
+    let (t, u) = (&before.tree, &after.tree);
+    assert_eq!(
+        (u.len(), u.main_moves()),
+        (t.len(), t.main_moves()),
+        "{stdout}"
+    );
+    let notes = |tree: &poolshark::core::tree::GameTree, path: &[usize]| {
+        tree.node(tree.at_path(path).unwrap())
+            .unwrap()
+            .notes
+            .clone()
+    };
+    // Beside the main line: as it was, nested variation and all.
+    for path in [&[1][..], &[1, 0], &[1, 1]] {
+        assert_eq!(notes(u, path), notes(t, path), "{path:?} {stdout}");
+    }
+    assert_eq!(notes(u, &[]).comment, "Before the game.");
+    // On it: the review's score replaces the old one, the old comment stays after the
+    // review's words, and every move has a score.
+    let first = notes(u, &[0]);
+    assert!(
+        first.eval.is_some() && first.eval.as_deref() != Some("9.99"),
+        "{stdout}"
+    );
+    assert!(first.comment.ends_with("my idea"), "{stdout}");
+    for id in u.main_line().into_iter().skip(1) {
+        assert!(u.node(id).unwrap().notes.eval.is_some(), "{stdout}");
+    }
+    // A mark the review does not replace stays (8-11 is no mistake at this depth).
+    assert_eq!(notes(u, &[0, 0, 0]).nags, vec![1], "{stdout}");
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -232,7 +232,7 @@ fn stats_refuses_what_it_cannot_read() {
         "{out}"
     );
     // A byte order mark at the start is read past; a Result tag that the movetext
-    // contradicts is an error naming the file and game.
+    // contradicts is an error naming the file, the game and where in the file.
     let game = "[Round \"3\"]\n[White \"b\"]\n[Black \"a\"]\n1. 11-15 23-19 0-1\n";
     std::fs::write(&one, format!("\u{feff}{game}")).unwrap();
     let (code, out, err) = run_cli(&["stats", one.to_str().unwrap()]);
@@ -246,7 +246,7 @@ fn stats_refuses_what_it_cannot_read() {
     assert_eq!(
         err,
         format!(
-            "error: {}: game 2: the Result tag says '1-0' but the movetext ends '0-1'\n",
+            "error: {}: game 2, line 9, column 10: the Result tag says '1-0' but the movetext ends '0-1'\n",
             two.display()
         )
     );
@@ -257,7 +257,9 @@ fn stats_refuses_what_it_cannot_read() {
     let (code, _, err) = run_cli(&["stats", two.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("game 1: move 9 '3-7' after the game ended (draw by threefold repetition)"),
+        err.contains(
+            "game 1, line 5, column 56: move 9 '3-7' after the game ended (draw by threefold repetition)"
+        ),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);

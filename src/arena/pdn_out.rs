@@ -67,10 +67,10 @@ fn games_before(path: &Path) -> Result<usize, String> {
     };
     for line in lines {
         let line = line.map_err(|e| refuse(e.reason()))?;
-        let game = reader
+        let games = reader
             .line(&line)
             .map_err(|e| refuse(format!("not PDN ({e})")))?;
-        game.map(&mut count);
+        games.into_iter().for_each(&mut count);
     }
     match reader.finish() {
         Ok(None) => Ok(2 * pairs),

@@ -1,10 +1,10 @@
 //! `poolshark annotate`: review the games of a PDN file (`review`) and write them again with
-//! a score after every move, marks on the moves that gave value away, and a summary line per
-//! game.
+//! a score after every move of the main line, marks on the moves that gave value away, and a
+//! summary line per game; variations and comments are kept.
 
 use super::args::{parse_seconds, EgdbArg, EngineArgs};
 use super::{input, runtime, CliError};
-use crate::core::pdn::{self, PdnError, PdnGame};
+use crate::core::pdn::{self, ErrorKind, PdnError, PdnGame, TreeGame};
 use crate::review::marks::{BLUNDER_MEN, INACCURACY_MEN, MISTAKE_MEN};
 use crate::review::{self, Budget, ReviewControl};
 use std::path::{Path, PathBuf};
@@ -67,36 +67,28 @@ fn move_number(ply: usize) -> String {
     }
 }
 
-/// A PDN error as annotate reports it: the file, the game, and a bad move by its number and
-/// text (`game 2: move 3... '22-17': ...`).
+/// A PDN error as annotate reports it: the file, the game, a bad move by its number and
+/// text, and where it stands (`game 2: move 3... '22-17' (ply 4) at line 5, column 9: ...`).
 fn pdn_error(path: &Path, e: PdnError) -> CliError {
-    let what = match e {
-        PdnError::BadMove {
-            game,
-            ply,
-            text,
-            error,
-        } => format!(
-            "game {game}: move {} '{text}' (ply {ply}): {error}",
+    let (game, at) = (e.game, e.at);
+    let place = format!("at line {}, column {}", at.line, at.column);
+    let what = match e.kind {
+        ErrorKind::BadMove { ply, text, error } => format!(
+            "game {game}: move {} '{text}' (ply {ply}) {place}: {error}",
             move_number(ply)
         ),
-        PdnError::AfterEnd {
-            game,
-            ply,
-            text,
-            end,
-        } => format!(
-            "game {game}: move {} '{text}' (ply {ply}) after the game ended ({end})",
+        ErrorKind::AfterEnd { ply, text, end } => format!(
+            "game {game}: move {} '{text}' (ply {ply}) {place} after the game ended ({end})",
             move_number(ply)
         ),
-        e => e.to_string(),
+        _ => e.to_string(),
     };
     input(format!("{}: {what}", path.display()))
 }
 
-/// Every game of the PDN file, or the first error.
-fn read_games(path: &Path) -> Result<Vec<PdnGame>, CliError> {
-    let mut reader = pdn::Reader::default();
+/// Every game of the PDN file, whole (variations and comments too), or the first error.
+fn read_games(path: &Path) -> Result<Vec<TreeGame>, CliError> {
+    let mut reader = pdn::TreeReader::default();
     let mut games = Vec::new();
     let lines = crate::files::lines(path, pdn::MAX_MOVETEXT)
         .map_err(|e| input(format!("cannot read {e}")))?;
@@ -130,7 +122,7 @@ impl AnnotateArgs {
             return Err(input(format!("{}: no games", self.pdn.display())));
         }
         // (number in the file from 1, game)
-        let chosen: Vec<(usize, &PdnGame)> = match self.game {
+        let chosen: Vec<(usize, &TreeGame)> = match self.game {
             None => games.iter().enumerate().map(|(i, g)| (i + 1, g)).collect(),
             Some(k) => {
                 let i = usize::try_from(k).unwrap_or(usize::MAX);
@@ -151,7 +143,10 @@ impl AnnotateArgs {
         engine.weights = weights;
         engine.egdb = self.egdb.open(true)?;
         let budget = self.budget();
-        let plies: usize = chosen.iter().map(|(_, g)| g.moves.len()).sum();
+        let plies: usize = chosen
+            .iter()
+            .map(|(_, g)| g.tree.main_line().len() - 1)
+            .sum();
         let bar = indicatif::ProgressBar::new(plies as u64);
         bar.set_style(
             indicatif::ProgressStyle::with_template(
@@ -164,8 +159,10 @@ impl AnnotateArgs {
         for (n, (k, game)) in chosen.iter().enumerate() {
             bar.set_message(format!("game {}/{}", n + 1, chosen.len()));
             engine.clear();
-            let mut notes = Vec::with_capacity(game.moves.len());
-            let summary = review::review(&game.replay(), budget, &engine, &control, |ply| {
+            // The main line is reviewed; the variations are written back as they were.
+            let main = PdnGame::from((*game).clone());
+            let mut notes = Vec::with_capacity(main.moves.len());
+            let summary = review::review(&main.replay(), budget, &engine, &control, |ply| {
                 notes.push(ply.note());
                 bar.inc(1);
             });

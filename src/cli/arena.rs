@@ -344,8 +344,11 @@ impl StatsArgs {
             while let Some(line) = lines.next() {
                 let line = line.map_err(|e| input(format!("cannot read {e}")))?;
                 match reader.line(&line) {
-                    Ok(Some(g)) => add(g)?,
-                    Ok(None) => {}
+                    Ok(games) => {
+                        for g in games {
+                            add(g)?;
+                        }
+                    }
                     Err(_) if lines.peek().is_none() && !pdn::ends_game(&line) => cut = true,
                     Err(e) => return Err(bad(e)),
                 }

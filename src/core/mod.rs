@@ -1,5 +1,5 @@
 //! The rules core: squares, bitboards, positions, moves, attack tables, move generation,
-//! Zobrist keys, notation (PDN games too: `pdn`) and the game state with its draw counts; the rules as constants
+//! Zobrist keys, notation (PDN games too: `pdn`), the game state with its draw counts and the game as a tree of moves (`tree`); the rules as constants
 //! (`rules`) and the seeded random numbers (`rng`). No I/O, no threads.
 
 pub mod attacks;
@@ -14,6 +14,7 @@ pub mod random_games;
 pub mod rng;
 pub mod rules;
 pub mod square;
+pub mod tree;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

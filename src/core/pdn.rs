@@ -1,19 +1,33 @@
-//! PDN games, rules notation: writing finished games (GameType 23, American pool checkers)
-//! and reading them back. The match runner's own tags (pairs, forfeits) are `arena::tags`'s.
-//! Moves are written in PDN notation with their landing squares, so any PDN reader can
-//! follow them; the reader replays every move with the rules core, so a file that reads back
-//! is a file of legal games. A match writes the time each move took as a comment after it,
-//! `{time 0.102s}`, which readers that skip comments pass over; a review (`review`) adds a
-//! mark glued to a move (`11-16??`) and a comment of its own (`MoveNote`), which the reader
-//! passes over in the same way.
+//! PDN games (PDN 3.0), rules notation: reading and writing whole game trees (`tree`), with
+//! their tags, variations, comments, marks and NAGs, scores and clocks; the match runner's
+//! games (GameType 23, American pool checkers) as their main line. The match runner's own
+//! tags (pairs, forfeits) are `arena::tags`'s.
+//!
+//! One reader (`reader`, on `lexer` and `movetext`) and one writer (`writer`) serve every
+//! use: `PdnGame` is a game's main line, read from the tree and written as one. Moves are
+//! written in PDN notation with their landing squares, so any PDN reader can follow them;
+//! the reader replays every move with the rules core, so a file that reads back is a file of
+//! legal games. A match writes the time each move took as a comment after it,
+//! `{time 0.102s}`; a review (`review`) adds a mark glued to a move (`11-16??`) and a
+//! comment of its own (`MoveNote`) with the score, `[%eval -1.05]`.
 
-use crate::core::game::GameResult;
-use crate::core::notation::{self, NotationError};
+pub mod error;
+mod lexer;
+mod movetext;
+pub mod notes;
+pub mod reader;
+pub mod writer;
+
+pub use error::{ErrorKind, PdnError, Spot};
+pub use notes::time_comment;
+pub use reader::{read_trees, TreeGame, TreeReader};
+
+use crate::core::tree::{self, GameTree};
 use crate::core::{Color, Game, Move, Position};
-use std::fmt;
 use std::time::Duration;
 
-/// A game for PDN: its tags (in order) and moves from the start position in the `FEN` tag.
+/// A game's main line for PDN: its tags (in order) and moves from the start position in the
+/// `FEN` tag.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PdnGame {
     pub tags: Vec<(String, String)>,
@@ -54,60 +68,82 @@ impl PdnGame {
         g
     }
 
-    /// PDN text of the game, tags then movetext wrapped at 80 columns, then a blank line.
-    pub fn write(&self) -> String {
-        self.write_with_notes(&[])
+    /// The game as a tree of one line, each move with its time. The line stops before a
+    /// move that cannot be played there (never, for a game read or played by the rules).
+    pub fn tree(&self) -> TreeGame {
+        let mut tree = GameTree::new(self.start);
+        let mut at = tree.root();
+        for (i, mv) in self.moves.iter().enumerate() {
+            let Ok(next) = tree.play(at, *mv) else { break };
+            at = next;
+            tree.notes_mut(at).expect("just played").time = self.times.get(i).copied();
+        }
+        TreeGame {
+            tags: self.tags.clone(),
+            tree,
+            result: self.result.clone(),
+        }
     }
 
-    /// `write`, with `notes[i]` after move `i` (a move past the end of `notes` has none):
-    /// its mark glued to the move, then its comment, before the move's time.
+    /// PDN text of the game, tags then movetext wrapped at 80 columns, then a blank line.
+    pub fn write(&self) -> String {
+        self.tree().write()
+    }
+
+    /// `write`, with `notes[i]` after move `i` (see `TreeGame::write_with_notes`).
     pub fn write_with_notes(&self, notes: &[MoveNote]) -> String {
-        let mut out = String::new();
-        for (k, v) in &self.tags {
-            out.push_str(&format!("[{k} \"{}\"]\n", v.replace(['"', '\\'], "'")));
+        self.tree().write_with_notes(notes)
+    }
+}
+
+impl TreeGame {
+    /// PDN text of the game (`writer`).
+    pub fn write(&self) -> String {
+        writer::write(&self.tags, &self.tree, &self.result)
+    }
+
+    /// `write`, with a review's `notes[i]` on the main line's move `i` (a move past the end
+    /// of `notes` has none): its mark (if any) replaces the move's mark, the first `[%eval]`
+    /// of its comment the move's score, and the rest of its comment goes before the move's
+    /// own.
+    /// Variations and every other note stay as they were.
+    pub fn write_with_notes(&self, notes: &[MoveNote]) -> String {
+        let mut tree = self.tree.clone();
+        for (&id, note) in tree.main_line()[1..].iter().zip(notes) {
+            let n = tree.notes_mut(id).expect("a live node");
+            let mut review = tree::Notes::default();
+            notes::add_comment(&mut review, &note.comment);
+            if let Some(nag) = notes::mark_nag(note.mark) {
+                n.nags.retain(|&nag| notes::nag_mark(nag).is_none());
+                n.nags.insert(0, nag);
+            }
+            if review.eval.is_some() {
+                n.eval = review.eval;
+            }
+            notes::join(&mut review.comment, &n.comment);
+            n.comment = review.comment;
         }
-        let mut tokens = Vec::new();
-        let mut pos = self.start;
-        for (i, mv) in self.moves.iter().enumerate() {
-            // Black moves first: a move number before each Black move; `N...` when a game
-            // starts with White to move.
-            // Moves are numbered in pairs from the first move of the game, whichever side
-            // makes it (so a game from a FEN with White to move reads `1. w b 2. w b`, which
-            // readers that pair moves from the FEN's side, such as pydraughts, follow). A
-            // number goes with the move after it, so a line never ends on a number.
-            let note = notes.get(i);
-            let mut text = notation::pdn_move(&pos, mv);
-            text.push_str(note.map_or("", |n| n.mark));
-            if i % 2 == 0 {
-                tokens.push(format!("{}. {text}", i / 2 + 1));
-            } else {
-                tokens.push(text);
-            }
-            if let Some(n) = note.filter(|n| !n.comment.is_empty()) {
-                // A brace would end the comment early (or open one nobody closes).
-                tokens.push(format!("{{{}}}", n.comment.replace(['{', '}'], "")));
-            }
-            if let Some(t) = self.times.get(i) {
-                tokens.push(time_comment(*t));
-            }
-            pos = pos.play(mv);
+        writer::write(&self.tags, &tree, &self.result)
+    }
+}
+
+impl From<TreeGame> for PdnGame {
+    /// The main line of a game read as a tree.
+    fn from(g: TreeGame) -> PdnGame {
+        let line = g.tree.main_line();
+        let node = |&id: &_| g.tree.node(id).expect("a live node");
+        let times = line[1..]
+            .iter()
+            .map(|id| node(id).notes.time)
+            .collect::<Option<Vec<_>>>()
+            .unwrap_or_default();
+        PdnGame {
+            start: g.tree.start(),
+            moves: g.tree.main_moves(),
+            times,
+            tags: g.tags,
+            result: g.result,
         }
-        tokens.push(self.result.clone());
-        let mut line = String::new();
-        for t in tokens {
-            if !line.is_empty() && line.len() + 1 + t.len() > 80 {
-                out.push_str(&line);
-                out.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&t);
-        }
-        out.push_str(&line);
-        out.push_str("\n\n");
-        out
     }
 }
 
@@ -118,88 +154,6 @@ pub struct MoveNote {
     pub mark: &'static str,
     pub comment: String,
 }
-
-/// What is wrong with PDN text.
-#[derive(Debug, Clone, PartialEq)]
-pub enum PdnError {
-    BadTag {
-        game: usize,
-        line: String,
-    },
-    BadFen {
-        game: usize,
-        error: NotationError,
-    },
-    BadMove {
-        game: usize,
-        ply: usize,
-        text: String,
-        error: NotationError,
-    },
-    Unterminated {
-        game: usize,
-        what: &'static str,
-    },
-    /// A game's movetext longer than `MAX_MOVETEXT`.
-    TooLong {
-        game: usize,
-    },
-    /// The `Result` tag and the result at the end of the movetext disagree.
-    ResultMismatch {
-        game: usize,
-        tag: String,
-        movetext: String,
-    },
-    /// A move after the rules ended the game (a win, or a draw by R17-R19: a game ends at
-    /// the third repetition, and the moves after it are not part of it).
-    AfterEnd {
-        game: usize,
-        ply: usize,
-        text: String,
-        end: GameResult,
-    },
-}
-
-impl fmt::Display for PdnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PdnError::BadTag { game, line } => write!(f, "game {game}: bad tag line '{line}'"),
-            PdnError::BadFen { game, error } => write!(f, "game {game}: bad FEN tag: {error}"),
-            PdnError::BadMove {
-                game,
-                ply,
-                text,
-                error,
-            } => {
-                write!(f, "game {game}: move {ply} '{text}': {error}")
-            }
-            PdnError::Unterminated { game, what } => write!(f, "game {game}: unterminated {what}"),
-            PdnError::TooLong { game } => write!(
-                f,
-                "game {game}: movetext longer than {MAX_MOVETEXT} bytes (no result to end it?)"
-            ),
-            PdnError::ResultMismatch {
-                game,
-                tag,
-                movetext,
-            } => write!(
-                f,
-                "game {game}: the Result tag says '{tag}' but the movetext ends '{movetext}'"
-            ),
-            PdnError::AfterEnd {
-                game,
-                ply,
-                text,
-                end,
-            } => write!(
-                f,
-                "game {game}: move {ply} '{text}' after the game ended ({end})"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PdnError {}
 
 /// Today's date as PDN's `Date` tag writes it (`YYYY.MM.DD`, UTC).
 pub fn pdn_date() -> String {
@@ -225,274 +179,40 @@ pub fn date_of_day(days: i64) -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-/// A move's time as a comment: `{time 0.102s}` (milliseconds).
-pub fn time_comment(t: Duration) -> String {
-    format!("{{time {:.3}s}}", t.as_secs_f64())
-}
-
-/// The time in a `time 0.102s` comment (without its braces), if it is one.
-fn parse_time_comment(text: &str) -> Option<Duration> {
-    let seconds = text
-        .trim()
-        .strip_prefix("time ")?
-        .trim()
-        .strip_suffix('s')?;
-    let v: f64 = seconds.parse().ok()?;
-    (0.0..1e9).contains(&v).then(|| Duration::from_secs_f64(v))
-}
-
-fn is_result(t: &str) -> bool {
-    matches!(
-        t,
-        "1-0" | "0-1" | "1/2-1/2" | "2-0" | "0-2" | "1-1" | "*" | "0-0"
-    )
-}
-
-/// The end of the first tag of a line that starts with one (`[Name "value"]`, the value in
-/// quotes, so a `]` inside it does not end the tag), if it is closed.
-fn tag_end(line: &str) -> Option<usize> {
-    let mut quoted = false;
-    for (i, c) in line.char_indices() {
-        match c {
-            '"' => quoted = !quoted,
-            ']' if !quoted => return Some(i + 1),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Whether a movetext line ends a game: its last token is a result.
-pub fn ends_game(line: &str) -> bool {
-    !line.trim_start().starts_with('[') && line.split_whitespace().last().is_some_and(is_result)
-}
-
-/// The longest movetext of one game that is read (about 100,000 moves): the reader holds
-/// one game at a time, and this bounds it.
+/// The longest text of one game that is read (about 100,000 moves): the reader holds one
+/// game at a time, and this bounds it.
 pub const MAX_MOVETEXT: usize = 1 << 20;
 
-/// Read every game of a PDN text (see `Reader`).
-pub fn read(text: &str) -> Result<Vec<PdnGame>, PdnError> {
-    let mut reader = Reader::default();
-    let mut games = Vec::new();
-    for line in text.lines() {
-        games.extend(reader.line(line)?);
-    }
-    games.extend(reader.finish()?);
-    Ok(games)
+/// Whether a movetext line ends a game: its last token is a result (`stats` uses it to tell
+/// a game cut off at the end of a file still being written from a bad one).
+pub fn ends_game(line: &str) -> bool {
+    !line.trim_start().starts_with('[')
+        && line
+            .split_whitespace()
+            .last()
+            .is_some_and(movetext::is_result)
 }
 
-/// Reads games line by line, holding one game at a time, so that a file of a million games
-/// needs the memory of one. Tags are `[Name "value"]`; the movetext may hold move numbers,
-/// comments in braces, variations in parentheses (skipped) and a result. A UTF-8 byte order
-/// mark before the first line is skipped. A game whose `Result` tag and movetext result
-/// disagree is an error (which of them is true cannot be told), and so is a move after the
-/// rules ended the game.
-#[derive(Default)]
-pub struct Reader {
-    tags: Vec<(String, String)>,
-    movetext: String,
-    /// Games read so far.
-    games: usize,
-    started: bool,
+/// Read every game of a PDN text, each as its main line (see `Reader`).
+pub fn read(text: &str) -> Result<Vec<PdnGame>, PdnError> {
+    Ok(read_trees(text)?.into_iter().map(PdnGame::from).collect())
 }
+
+/// Reads games line by line as their main lines, holding one game at a time, so that a file
+/// of a million games needs the memory of one (`TreeReader`, which keeps the whole trees).
+#[derive(Default)]
+pub struct Reader(TreeReader);
 
 impl Reader {
-    /// Take the next line (without its line break): the game it ends, if it ends one.
-    pub fn line(&mut self, line: &str) -> Result<Option<PdnGame>, PdnError> {
-        let line = if self.started {
-            line
-        } else {
-            self.started = true;
-            line.strip_prefix('\u{feff}').unwrap_or(line)
-        };
-        let l = line.trim();
-        // Tags and movetext on one line (`[Event "x"] 1. 11-15 ...`): each tag, then the rest.
-        if l.starts_with('[') && !l.ends_with(']') {
-            if let Some(end) = tag_end(l) {
-                let done = self.line(&l[..end])?;
-                let more = self.line(&l[end..])?;
-                return Ok(done.or(more));
-            }
-        }
-        if l.starts_with('[') {
-            let done = if self.movetext.trim().is_empty() {
-                None
-            } else {
-                self.flush()?
-            };
-            let inner = l.strip_prefix('[').and_then(|s| s.strip_suffix(']'));
-            let parsed = inner.and_then(|s| {
-                let (name, rest) = s.trim().split_once(char::is_whitespace)?;
-                let value = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
-                Some((name.to_string(), value.to_string()))
-            });
-            match parsed {
-                Some(t) => self.tags.push(t),
-                None => {
-                    return Err(PdnError::BadTag {
-                        game: self.games + 1,
-                        line: l.to_string(),
-                    })
-                }
-            }
-            Ok(done)
-        } else {
-            if self.movetext.len() + line.len() > MAX_MOVETEXT {
-                return Err(PdnError::TooLong {
-                    game: self.games + 1,
-                });
-            }
-            self.movetext.push_str(line);
-            self.movetext.push('\n');
-            if l.split_whitespace().last().is_some_and(is_result) {
-                self.flush()
-            } else {
-                Ok(None)
-            }
-        }
+    /// Take the next line (without its line break): the games it ends, in order.
+    pub fn line(&mut self, line: &str) -> Result<Vec<PdnGame>, PdnError> {
+        Ok(self.0.line(line)?.into_iter().map(PdnGame::from).collect())
     }
 
     /// The text has ended: the game still open, if any.
     pub fn finish(&mut self) -> Result<Option<PdnGame>, PdnError> {
-        self.flush()
+        Ok(self.0.finish()?.map(PdnGame::from))
     }
-
-    fn flush(&mut self) -> Result<Option<PdnGame>, PdnError> {
-        if self.tags.is_empty() && self.movetext.trim().is_empty() {
-            return Ok(None);
-        }
-        let n = self.games + 1;
-        let tags = std::mem::take(&mut self.tags);
-        let movetext = std::mem::take(&mut self.movetext);
-        self.games += 1;
-        let start = match tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("FEN")) {
-            Some((_, fen)) => {
-                notation::parse_fen(fen).map_err(|error| PdnError::BadFen { game: n, error })?
-            }
-            None => Position::start(),
-        };
-        let (moves, times, result) = parse_movetext(n, start, &movetext)?;
-        let tag = tags
-            .iter()
-            .find(|(k, _)| k == "Result")
-            .map(|(_, v)| v.clone());
-        let result = match (result, tag) {
-            (Some(m), Some(t)) if m != t => {
-                return Err(PdnError::ResultMismatch {
-                    game: n,
-                    tag: t,
-                    movetext: m,
-                })
-            }
-            (Some(r), _) | (None, Some(r)) => r,
-            (None, None) => "*".into(),
-        };
-        Ok(Some(PdnGame {
-            tags,
-            start,
-            moves,
-            times,
-            result,
-        }))
-    }
-}
-
-/// The moves of a movetext, the time of each (when every move has one) and its result.
-type Movetext = (Vec<Move>, Vec<Duration>, Option<String>);
-
-fn parse_movetext(game: usize, start: Position, text: &str) -> Result<Movetext, PdnError> {
-    // Drop comments and variations first; a `{time ...}` comment outside a variation stays
-    // as a `{N}` token, N its index in `times`.
-    let mut clean = String::new();
-    let (mut brace, mut paren) = (false, 0usize);
-    let mut comment = String::new();
-    let mut comment_times = Vec::new();
-    for c in text.chars() {
-        match c {
-            '{' if !brace => {
-                brace = true;
-                comment.clear();
-            }
-            '}' if brace => {
-                brace = false;
-                if paren == 0 {
-                    if let Some(t) = parse_time_comment(&comment) {
-                        clean.push_str(&format!(" {{{}}} ", comment_times.len()));
-                        comment_times.push(t);
-                    }
-                }
-            }
-            _ if brace => comment.push(c),
-            '(' if !brace => paren += 1,
-            ')' if !brace && paren > 0 => paren -= 1,
-            _ if brace || paren > 0 => {}
-            _ => clean.push(c),
-        }
-    }
-    if brace {
-        return Err(PdnError::Unterminated {
-            game,
-            what: "comment",
-        });
-    }
-    if paren > 0 {
-        return Err(PdnError::Unterminated {
-            game,
-            what: "variation",
-        });
-    }
-    let mut played = Game::new(start);
-    let mut moves = Vec::new();
-    let mut times: Vec<Option<Duration>> = Vec::new();
-    let mut result = None;
-    for token in clean.split_whitespace() {
-        if let Some(k) = token.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
-            if let (Some(slot), Ok(k)) = (times.last_mut(), k.parse::<usize>()) {
-                *slot = comment_times.get(k).copied();
-            }
-            continue;
-        }
-        if is_result(token) {
-            result = Some(token.to_string());
-            continue;
-        }
-        // Move numbers: "12." or "12..." possibly glued to the move ("12.11-15").
-        let t = token.trim_start_matches(|c: char| c.is_ascii_digit());
-        let t = if t.len() < token.len() && t.starts_with('.') {
-            t.trim_start_matches('.')
-        } else {
-            token
-        };
-        let t = t.trim_end_matches(['!', '?', '*']);
-        if t.is_empty() {
-            continue;
-        }
-        let end = played.result();
-        if end != GameResult::Ongoing {
-            return Err(PdnError::AfterEnd {
-                game,
-                ply: moves.len() + 1,
-                text: t.to_string(),
-                end,
-            });
-        }
-        let mv =
-            notation::parse_pdn_move(played.position(), t).map_err(|error| PdnError::BadMove {
-                game,
-                ply: moves.len() + 1,
-                text: t.to_string(),
-                error,
-            })?;
-        played.play(&mv);
-        moves.push(mv);
-        times.push(None);
-    }
-    let times = times
-        .into_iter()
-        .collect::<Option<Vec<_>>>()
-        .unwrap_or_default();
-    Ok((moves, times, result))
 }
 
 #[cfg(test)]
@@ -512,7 +232,17 @@ mod tests {
         assert_eq!(g[0].tag("Event"), Some("a]b"));
         assert!(read("[Event \"x\" 1. 11-15 *\n").is_err());
     }
+
+    #[test]
+    fn a_line_that_ends_a_game() {
+        assert!(ends_game("1. 11-15 23-19 1-0"));
+        assert!(ends_game("22-17 *"));
+        assert!(!ends_game("1. 11-15 23-19"));
+        assert!(!ends_game("[Result \"1-0\"]"));
+    }
+    use crate::core::game::GameResult;
     use crate::core::movegen::legal_moves;
+    use crate::core::notation;
 
     #[test]
     fn dates_of_days() {
@@ -641,13 +371,14 @@ mod tests {
         let e = read("[Event \"a\"]\n1. 11-15 *\n[Result \"0-1\"]\n1. 11-15 1-0\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "game 2: the Result tag says '0-1' but the movetext ends '1-0'"
+            "game 2, line 4, column 10: the Result tag says '0-1' but the movetext ends '1-0'"
         );
         // Either alone gives the result.
         assert_eq!(read("[Result \"0-1\"]\n1. 11-15").unwrap()[0].result, "0-1");
         let mut r = Reader::default();
         let long = "1. 11-15 ".repeat(MAX_MOVETEXT / 9 + 1);
-        assert!(matches!(r.line(&long), Err(PdnError::TooLong { game: 1 })));
+        let e = r.line(&long).unwrap_err();
+        assert_eq!((e.game, e.kind), (1, ErrorKind::TooLong));
     }
 
     /// A game ends at the third repetition (R17): the moves up to it read, one more does not.
@@ -661,30 +392,56 @@ mod tests {
             GameResult::Draw(crate::core::game::DrawReason::Repetition)
         );
         let e = read(&format!("{shuffle} 5. 3-7 1/2-1/2")).unwrap_err();
-        assert!(matches!(e, PdnError::AfterEnd { ply: 9, .. }), "{e:?}");
+        assert!(
+            matches!(e.kind, ErrorKind::AfterEnd { ply: 9, .. }),
+            "{e:?}"
+        );
         assert_eq!(
             e.to_string(),
-            "game 1: move 9 '3-7' after the game ended (draw by threefold repetition)"
+            "game 1, line 2, column 56: move 9 '3-7' after the game ended (draw by threefold repetition)"
         );
     }
 
     #[test]
     fn errors() {
+        let kind = |text: &str| read(text).unwrap_err().kind;
         assert!(matches!(
-            read("[Event x]\n1. 11-15 *"),
-            Err(PdnError::BadTag { .. })
+            kind("[Event x]\n1. 11-15 *"),
+            ErrorKind::BadTag(_)
         ));
         assert!(matches!(
-            read("[FEN \"Q:W1\"]\n1. 11-15 *"),
-            Err(PdnError::BadFen { .. })
+            kind("[FEN \"Q:W1\"]\n1. 11-15 *"),
+            ErrorKind::BadFen(_)
         ));
         assert!(matches!(
-            read("1. 11-17 *"),
-            Err(PdnError::BadMove { ply: 1, .. })
+            kind("1. 11-17 *"),
+            ErrorKind::BadMove { ply: 1, .. }
         ));
-        assert!(matches!(
-            read("1. 11-15 {oops *"),
-            Err(PdnError::Unterminated { .. })
-        ));
+        assert_eq!(kind("1. 11-15 {oops *"), ErrorKind::Unterminated("comment"));
+    }
+
+    /// What a tree keeps and a `PdnGame` does not: variations, comments and marks beside
+    /// its main line, which `read` passes over and `read_trees` keeps.
+    #[test]
+    fn the_main_line_of_a_tree() {
+        let text = "[Event \"x\"]\n{start} 1. 11-15 {time 0.1s} (1. 9-14 {time 0.2s}) 23-19?! {time 0.3s} *";
+        let game = &read(text).unwrap()[0];
+        assert_eq!(game.moves.len(), 2);
+        assert_eq!(game.times, [100, 300].map(Duration::from_millis));
+        let tree = &read_trees(text).unwrap()[0].tree;
+        assert_eq!(
+            (tree.len(), tree.main_moves(), &game.start),
+            (4, game.moves.clone(), &tree.start())
+        );
+        // Written again from the main line: the marks given, the rest gone.
+        let note = MoveNote {
+            mark: "?!",
+            comment: "[%eval 0.40] best 22-18".into(),
+        };
+        let again = game.write_with_notes(&[MoveNote::default(), note]);
+        assert_eq!(
+            again,
+            "[Event \"x\"]\n1. 11-15 {time 0.100s} 23-19?! {[%eval 0.40] best 22-18} {time 0.300s} *\n\n"
+        );
     }
 }
