@@ -21,6 +21,7 @@ pub mod book;
 pub mod checksum;
 pub mod cli;
 pub mod core;
+pub mod echo;
 pub mod egdb;
 pub mod eval;
 pub mod files;

@@ -355,3 +355,26 @@ fn variations_and_comments_are_kept() {
     assert_eq!(notes(u, &[0, 0, 0]).nags, vec![1], "{stdout}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `--out` naming the input file itself (by another path) is refused, and the games stay.
+#[test]
+fn an_out_that_is_the_input_is_refused_and_the_input_kept() {
+    let dir = scratch_dir("annotate-out-is-in");
+    let input = dir.join("games.pdn");
+    let g = game(Position::start(), OPENING, &[("Event", "x")], "*");
+    write_games(&input, &[g]);
+    let before = std::fs::read(&input).unwrap();
+    let same = dir.join(".").join("games.pdn");
+    let (code, stdout, stderr) = run(&[
+        "annotate",
+        "--pdn",
+        input.to_str().unwrap(),
+        "--depth",
+        "1",
+        "--out",
+        same.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{stdout}");
+    assert!(stderr.contains("is the --pdn file itself"), "{stderr}");
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+}

@@ -522,3 +522,19 @@ fn long_numbers_are_not_echoed_whole() {
     assert_eq!(code, 0);
     assert!(out.contains("Usage"), "{out}");
 }
+
+/// A negative number reaches the option's own check, which says what is allowed, instead of
+/// clap taking it for an unknown flag.
+#[test]
+fn a_negative_number_gets_the_options_own_error() {
+    for (args, expected) in [
+        (&["analyze", "--movetime", "-1"][..], "more than 0"),
+        (&["analyze", "--depth", "-3"][..], "1..=60"),
+        (&["perft", "--depth", "-1"][..], "--depth"),
+    ] {
+        let (code, out, err) = support::run_cli(args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+}

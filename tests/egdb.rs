@@ -718,3 +718,15 @@ fn verify_checks_the_lone_king_table() {
         "{err}"
     );
 }
+
+/// `egdb stats` on a folder without tables says so, rather than printing zeros.
+#[test]
+fn stats_on_a_folder_without_tables_says_there_are_none() {
+    let dir = std::env::temp_dir().join(format!("poolshark-no-tables-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (code, out, err) = support::run_cli(&["egdb", "stats", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("no endgame tables there"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -293,6 +293,7 @@ fn every_error_case_gets_an_error_and_the_loop_goes_on() {
         ("set-param name=book-ply value=-1", "book-ply=-1"),
         ("set-param name=variant value=english", "one of: pool"),
         ("set-param name=hash value=64", "unknown parameter hash"),
+        ("set-param name=\"\" value=1", "a parameter name is empty"),
     ];
     for (line, expected) in cases {
         e.send(line);

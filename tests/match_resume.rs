@@ -133,3 +133,32 @@ fn what_the_script_sets_and_bad_counts_are_refused() {
     assert!(err.contains("usage:"), "{err}");
     assert!(!base.join("b").exists() && !base.join("c").exists());
 }
+
+/// `scripts/soak.sh` into a folder that holds a soak with other settings is refused before
+/// any game, naming both settings; the folder's files are left as they were.
+#[test]
+fn soak_refuses_a_folder_of_another_run() {
+    let bin = env!("CARGO_BIN_EXE_poolshark");
+    let dir = std::env::temp_dir().join(format!("poolshark-soak-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let settings = dir.join("run.settings");
+    std::fs::write(&settings, "games 1000 shards 10 tc 0.2+0.005 binary 0000\n").unwrap();
+    std::fs::write(dir.join("shard0.pdn"), "[Event \"old\"]\n1. 11-15 *\n").unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (code, out, err) = output(
+        Command::new("bash")
+            .arg(root.join("scripts/soak.sh"))
+            .arg("4")
+            .arg(&dir)
+            .env("BIN", bin),
+    );
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("holds another run"), "{err}");
+    assert!(err.contains("games 4 shards 10"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("shard0.pdn")).unwrap(),
+        "[Event \"old\"]\n1. 11-15 *\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1311,6 +1311,10 @@ fn a_review_is_refused_while_the_engine_thinks_and_bad_budgets_are_errors() {
         let e = c.error();
         assert!(e.contains("review"), "{bad}: {e}");
     }
+    // A huge number is not echoed whole (1e308 is 309 digits written out).
+    c.send(json!({"type":"review","movetime":1e308}));
+    let e = c.error();
+    assert!(e.contains("review movetime 1000") && e.len() < 200, "{e}");
     c.ping();
     c.send(json!({"type":"level","depth":30}));
     c.next("state");

@@ -114,6 +114,15 @@ impl AnnotateArgs {
     /// line as it ends, then writes the annotated PDN.
     pub fn run(self) -> Result<(), CliError> {
         if let Some(out) = &self.out {
+            // Saving the review over the games it reviews would replace them.
+            if let (Ok(a), Ok(b)) = (out.canonicalize(), self.pdn.canonicalize()) {
+                if a == b {
+                    return Err(input(format!(
+                        "--out {} is the --pdn file itself: write the review to another file",
+                        out.display()
+                    )));
+                }
+            }
             crate::files::check_output(out).map_err(|e| input(format!("cannot write {e}")))?;
         }
         let weights = self.engine.weights.load()?;

@@ -132,13 +132,17 @@ impl VerifyArgs {
         let mut report = egdb::verify::verify_sample(&tables, self.sample);
         // The 13-move table (R19) is checked whole: it is solved again from the main tables.
         match egdb::lone_king::LoneKing::load(dir) {
-            Ok(Some(lone)) => {
-                if let Some(r) = lone.verify(&tables) {
+            Ok(Some(lone)) => match lone.verify(&tables) {
+                Some(r) => {
                     report.checked += r.checked;
                     report.mismatches += r.mismatches;
                     report.examples.extend(r.examples);
                 }
-            }
+                None => errln!(
+                    "{}: not checked: the tables it is solved from are incomplete",
+                    egdb::lone_king::path(dir).display()
+                ),
+            },
             Ok(None) => {}
             Err(why) => bad.push(why),
         }
@@ -224,9 +228,13 @@ fn stats(dir: &std::path::Path) -> Result<(), CliError> {
     let mut total_captures = 0;
     let mut total_bytes = 0;
     let mut bad = 0;
+    let mut found = 0;
     for g in (2..=MAX_PIECES).flat_map(Group::all_with) {
         let packed = match file::load(dir, g) {
-            Ok(Some(p)) => p,
+            Ok(Some(p)) => {
+                found += 1;
+                p
+            }
             Ok(None) => continue,
             Err(why) => {
                 errln!("bad table file: {why}");
@@ -271,6 +279,13 @@ fn stats(dir: &std::path::Path) -> Result<(), CliError> {
             *t += n;
         }
         total_max = total_max.max(max);
+    }
+    if found == 0 && bad == 0 {
+        return Err(input(format!(
+            "{}: no endgame tables there (`poolshark egdb build --dir {}` makes them)",
+            dir.display(),
+            dir.display()
+        )));
     }
     let line: Vec<String> = order
         .iter()

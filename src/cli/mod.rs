@@ -11,7 +11,7 @@
 //!
 //! A command fails with one [`CliError`], which `main` prints once to stderr as
 //! `error: <message>`, its control characters escaped (`output::escape_controls`) and runs of
-//! more than 20 digits cut (`output::shorten_numbers`, clap's errors too). The exit
+//! more than 20 digits cut (`crate::echo::shorten_numbers`, clap's errors too). The exit
 //! status says whose fault it was:
 //! - **2, bad input**: the command line or what it names was rejected: a bad FEN, move,
 //!   number or option (clap's own usage errors also exit with 2), a file that cannot be read
@@ -211,12 +211,23 @@ fn runtime(message: impl Into<String>) -> CliError {
     CliError::Runtime(message.into())
 }
 
+/// The command line parsed. A negative number is taken as a value everywhere
+/// (`--movetime -1` gets the option's own error, not clap's "unexpected argument").
+fn parse_command_line() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    fn negatives(c: clap::Command) -> clap::Command {
+        c.allow_negative_numbers(true).mut_subcommands(negatives)
+    }
+    let matches = negatives(Cli::command()).try_get_matches()?;
+    Cli::from_arg_matches(&matches)
+}
+
 /// The whole program: parse the command line, run the command, print its error once.
 pub fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     // clap's own errors echo the value given: cut long numbers in them as in ours.
-    let cli = Cli::try_parse().unwrap_or_else(|e| {
-        let text = output::shorten_numbers(&e.render().to_string());
+    let cli = parse_command_line().unwrap_or_else(|e| {
+        let text = crate::echo::shorten_numbers(&e.render().to_string());
         if e.use_stderr() {
             errln!("{}", text.trim_end_matches('\n'));
         } else {
@@ -252,7 +263,7 @@ pub fn main() -> ExitCode {
         Err(e) => {
             errln!(
                 "error: {}",
-                output::escape_controls(&output::shorten_numbers(&e.to_string()))
+                output::escape_controls(&crate::echo::shorten_numbers(&e.to_string()))
             );
             ExitCode::from(e.status())
         }

@@ -55,30 +55,6 @@ pub fn write_stderr(args: fmt::Arguments) {
 
 /// `text` with every control character (escape, line breaks, C1 codes...) written as a Rust
 /// escape (`\u{1b}`, `\n`) and everything else as it was.
-/// Error text with each run of more than `MAX_DIGITS` digits cut to its first ones and `...`:
-/// a 309-digit number given for a count is not echoed whole. Every error the CLI prints
-/// (its own and clap's) passes through here.
-pub fn shorten_numbers(text: &str) -> String {
-    const MAX_DIGITS: usize = 20;
-    let mut out = String::with_capacity(text.len());
-    let mut run = 0;
-    for c in text.chars() {
-        if c.is_ascii_digit() {
-            run += 1;
-            if run == MAX_DIGITS + 1 {
-                out.push_str("...");
-            }
-            if run > MAX_DIGITS {
-                continue;
-            }
-        } else {
-            run = 0;
-        }
-        out.push(c);
-    }
-    out
-}
-
 pub fn escape_controls(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -94,16 +70,6 @@ pub fn escape_controls(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn long_numbers_are_cut_in_errors() {
-        let long = "9".repeat(309);
-        let shown = shorten_numbers(&format!("'{long}' is not a number; 12345 is fine"));
-        assert_eq!(
-            shown,
-            format!("'{}...' is not a number; 12345 is fine", &long[..20])
-        );
-    }
 
     #[test]
     fn control_characters_are_escaped_and_the_rest_kept() {

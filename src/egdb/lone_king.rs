@@ -80,7 +80,8 @@ impl LoneKing {
         COUNTS * (STRONG.size() + LONE.size()) as usize
     }
 
-    /// Solve it from the main tables' two kings against one.
+    /// Solve it from the main tables' two kings against one; `None` when they do not hold
+    /// every position a capture reaches.
     pub fn solve(tables: &Tables) -> Option<LoneKing> {
         if !tables.has(AFTER_CAPTURE) {
             return None;
@@ -88,7 +89,9 @@ impl LoneKing {
         let mut values = vec![0u8; Self::len()];
         for n in (0..COUNTS).rev() {
             // The lone king to move, at count n: its move makes the count n + 1.
-            let lone: Vec<u8> = (0..LONE.size())
+            // `None` when a capture's two kings against one is not in the tables (a damaged
+            // group): then the table cannot be solved.
+            let lone: Option<Vec<u8>> = (0..LONE.size())
                 .into_par_iter()
                 .map(|i| {
                     let pos = LONE.position(i);
@@ -96,7 +99,7 @@ impl LoneKing {
                     for mv in movegen::legal_moves(&pos).iter() {
                         let child = flip(&pos.play_unhashed(mv));
                         let w = if mv.is_capture() {
-                            let v = tables.value(&child).expect("two kings against one");
+                            let v = tables.value(&child)?;
                             match value::class(v).expect("a solved value") {
                                 Wdl50::Loss => Wdl::Win,
                                 Wdl50::Win => Wdl::Loss,
@@ -115,9 +118,10 @@ impl LoneKing {
                         };
                         best = best.max(w);
                     }
-                    code(best)
+                    Some(code(best))
                 })
                 .collect();
+            let lone = lone?;
             let at = Self::offset(false, n);
             values[at..at + lone.len()].copy_from_slice(&lone);
             // The strong side to move at count n: a capture takes the lone king.

@@ -251,6 +251,11 @@ impl Params {
     /// A copy with `name` set to `text`, or an error if the name is unknown or the value is
     /// of the wrong type or out of range (then nothing changes).
     pub fn with(&self, name: &str, text: &str) -> Result<Params, HubError> {
+        if name.trim().is_empty() {
+            return Err(HubError::Refused(
+                "a parameter name is empty: name= must name one".into(),
+            ));
+        }
         let Some(param) = Param::from_name(name) else {
             return Err(HubError::Refused(format!(
                 "unknown parameter {}",

@@ -303,7 +303,7 @@ impl Reply {
     /// An error reply. Errors quote the page's text, which may be long: the message is cut
     /// at `MAX_ERROR` characters.
     pub fn error(message: impl Into<String>) -> Reply {
-        let mut message = message.into();
+        let mut message = crate::echo::shorten_numbers(&message.into());
         if let Some((i, _)) = message.char_indices().nth(MAX_ERROR) {
             message.truncate(i);
             message.push_str("...");
