@@ -2,6 +2,7 @@
 //! the board's messages (docs/BOARD.md). Every wait has a generous timeout, so a hang fails
 //! a test instead of blocking it; no test depends on how fast anything is.
 
+use poolshark::serve::assets::ASSETS;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -272,23 +273,22 @@ fn hello_and_state_on_connect_and_the_page_is_served() {
     let m = &s["legal"][0];
     assert_eq!(m["path"], json!([m["from"], m["to"]]));
 
-    for (path, kind, file) in [
-        ("/", "text/html", include_str!("../web/index.html")),
-        (
-            "/board.js",
-            "text/javascript",
-            include_str!("../web/board.js"),
-        ),
-        ("/style.css", "text/css", include_str!("../web/style.css")),
-    ] {
-        let (head, body) = server.get(path);
-        assert!(head.starts_with("HTTP/1.1 200"), "{path}: {head}");
+    // Every file of the page (src/serve/assets.rs checks the list against the page's own
+    // imports), as its file under web/ and with its type: a browser runs a module script
+    // only when it is served as JavaScript.
+    assert!(ASSETS.iter().any(|a| a.path == "/js/main.js"));
+    for a in ASSETS {
+        let (head, body) = server.get(a.path);
+        assert!(head.starts_with("HTTP/1.1 200"), "{}: {head}", a.path);
+        let kind = a.mime.split(';').next().unwrap();
         assert!(
             head.to_ascii_lowercase()
                 .contains(&format!("content-type: {kind}")),
-            "{path}: {head}"
+            "{}: {head}",
+            a.path
         );
-        assert_eq!(body, file, "{path}");
+        let file = std::fs::read_to_string(format!("web/{}", a.file)).unwrap();
+        assert_eq!(body, file, "{}", a.path);
     }
     assert!(server.get("/nothing").0.starts_with("HTTP/1.1 404"));
 }
@@ -850,7 +850,7 @@ fn a_rebound_name_is_refused_and_the_servers_own_names_accepted() {
         refused.is_err(),
         "a WebSocket for a rebound Host is refused"
     );
-    for path in ["/", "/board.js", "/ws"] {
+    for path in ["/", "/js/main.js", "/ws"] {
         let (head, _) = server.get_as(path, &evil);
         assert!(head.starts_with("HTTP/1.1 403"), "{path}: {head}");
     }
@@ -891,7 +891,7 @@ fn two_hosts_two_origins_and_absolute_targets_are_bad_requests() {
     for target in [
         "http://evil.example/".to_string(),
         format!("http://{own}/"),
-        format!("http://{own}/board.js"),
+        format!("http://{own}/js/main.js"),
     ] {
         let status = get(&target, &format!("Host: {own}\r\n"));
         assert!(status.starts_with("HTTP/1.1 400"), "{target}: {status}");

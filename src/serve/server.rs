@@ -19,6 +19,7 @@
 
 use crate::eval::Weights;
 use crate::search::params::SearchParams;
+use crate::serve::assets::ASSETS;
 use crate::serve::boards::{table_bytes, Boards};
 use crate::serve::connection;
 use crate::serve::limits::ServeLimits;
@@ -41,10 +42,6 @@ use std::time::Duration;
 /// the smaller per-type limits so that a too-large request gets an `error` reply.
 pub const MAX_FRAME: usize = 2 << 20;
 
-const INDEX_HTML: &str = include_str!("../../web/index.html");
-const BOARD_JS: &str = include_str!("../../web/board.js");
-const STYLE_CSS: &str = include_str!("../../web/style.css");
-
 /// What every connection shares: how to build its engine, and the limits.
 pub struct Config {
     pub hash_mb: usize,
@@ -66,7 +63,7 @@ pub(super) struct App {
     hosts: AllowedHosts,
 }
 
-/// The router: the page's three files and the WebSocket, for a server listening on `listen`
+/// The router: the page's files (`assets`) and the WebSocket, for a server listening on `listen`
 /// (the names it answers to, see `origin`).
 pub fn router(config: Config, listen: IpAddr) -> Router {
     let boards = Boards::new(
@@ -79,16 +76,11 @@ pub fn router(config: Config, listen: IpAddr) -> Router {
         boards,
         hosts: AllowedHosts::new(listen),
     });
-    Router::new()
-        .route("/", get(|| file("text/html; charset=utf-8", INDEX_HTML)))
-        .route(
-            "/board.js",
-            get(|| file("text/javascript; charset=utf-8", BOARD_JS)),
-        )
-        .route(
-            "/style.css",
-            get(|| file("text/css; charset=utf-8", STYLE_CSS)),
-        )
+    let mut router = Router::new();
+    for asset in ASSETS {
+        router = router.route(asset.path, get(move || file(asset.mime, asset.body)));
+    }
+    router
         .route("/ws", get(upgrade))
         .layer(middleware::from_fn_with_state(Arc::clone(&app), check_host))
         .with_state(app)

@@ -374,7 +374,7 @@ def test_disconnected_is_shown():
         wait(drv, lambda d: "disconnected" in d.find_element(By.ID, "conn").text, "disconnected")
         assert status(drv) == "disconnected"
         # A closed socket is not a JavaScript error.
-        assert not [e for e in severe(drv) if "board.js" in e.get("message", "")]
+        assert not [e for e in severe(drv) if "/js/" in e.get("message", "")]
     finally:
         drv.quit()
         if proc.poll() is None:

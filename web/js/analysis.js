@@ -1,0 +1,218 @@
+// The analysis: live `info` lines with their scores, a line's moves shown on the board
+// (hover, click, "play line"), the endgame tables' verdict and the evaluation bar. Scores
+// are for Black, as the server sends them in `score_black`.
+
+import { ui, $, SIDE, startOffset, scoreText } from "./state.js";
+import { send } from "./socket.js";
+import { renderBoard } from "./draw.js";
+import { renderStatus } from "./status.js";
+
+// An `info` message: the best line (multipv 1) or another.
+export function onInfo(msg) {
+  const k = Number(msg.multipv || 1);
+  if (k === 1) ui.info = msg;
+  if (k === 1 && !msg.multipv) ui.lines = [msg];
+  else ui.lines[k - 1] = msg;
+  ui.lines.length = Math.min(ui.lines.length, ui.multipv);
+  renderInfo();
+  if (!ui.pv && !ui.anim) renderBoard(); // the arrow of the best move
+}
+
+export function analyzeRequest(on) {
+  return ui.multipv > 1 ? { type: "analyze", on, multipv: ui.multipv } : { type: "analyze", on };
+}
+
+// ---------- a line of the analysis on the board ----------
+
+function showPv(k, pinned, line) {
+  line = line || 0;
+  const i = ui.lines[line] || (line === 0 ? ui.info : null);
+  if (!ui.state || !i || !i.pv || !i.pv.length) return;
+  const same = ui.pv && ui.pv.pinned && pinned && ui.pv.line === line;
+  ui.pv = {
+    hubs: same ? ui.pv.hubs : i.pv.slice(),
+    pdn: same ? ui.pv.pdn : (i.pv_pdn || i.pv).slice(),
+    upto: k,
+    line,
+    pinned: pinned || (ui.pv && ui.pv.pinned) || false,
+    timer: ui.pv && ui.pv.timer,
+  };
+  renderPvBoard();
+}
+
+export function closePv() {
+  if (ui.pv && ui.pv.timer) clearInterval(ui.pv.timer);
+  ui.pv = null;
+}
+
+export function renderPvBoard() {
+  renderBoard();
+  renderStatus();
+  markPv();
+  const tools = $("pv-tools");
+  tools.hidden = !ui.pv;
+  if (ui.pv) $("pv-note").textContent = "showing the line after " + ui.pv.pdn[ui.pv.upto];
+}
+
+function markPv() {
+  document.querySelectorAll("#lines .pv-move").forEach((e) => {
+    e.classList.toggle(
+      "shown",
+      !!ui.pv && Number(e.dataset.index) === ui.pv.upto && Number(e.dataset.line) === ui.pv.line
+    );
+  });
+}
+
+// ---------- the numbers ----------
+
+export function renderInfo() {
+  const st = ui.state;
+  const i = ui.info;
+  const v = verdict();
+  const searched = i ? scoreText(i.score_black !== undefined ? i.score_black : i.score) : "–";
+  $("info-score").textContent = v && v.kind !== "search" && v.text === "draw (proved)" ? "draw (proved)" : i ? "Black " + searched : "–";
+  $("info-depth").textContent = i ? String(i.depth) : "–";
+  $("info-nodes").textContent = i ? Number(i.nodes).toLocaleString("en-US") : "–";
+  renderPv();
+  $("info-score").title = "in men, for Black (Black moves first); 99.xx is a proved win, 89.xx a database win";
+  const e = $("egdb");
+  if (st && st.egdb) {
+    const d = st.egdb;
+    const word = { win: "Black wins", loss: "Black loses", draw: "draw" }[d.black] || d.black;
+    e.textContent =
+      "database: " + word + (d.dtc !== null && d.dtc !== undefined ? " (" + d.dtc + " plies to the next capture or man move)" : "") +
+      (d.black50 !== d.black ? " · with the 40-move rule: " + d.black50 : "");
+    e.hidden = false;
+  } else {
+    e.hidden = true;
+  }
+  renderEvalBar();
+  const a = $("analyze");
+  const on = !!(st && st.analyzing);
+  a.setAttribute("aria-pressed", on ? "true" : "false");
+  a.classList.toggle("on", on);
+  a.textContent = on ? "Analysing (stop)" : "Analyse";
+}
+
+// What is known of the position shown, for Black: {text, share (0..1 of the bar), kind}.
+function verdict() {
+  const st = ui.state;
+  if (!st) return null;
+  if (st.result) {
+    const w = st.result.winner;
+    if (!w) return { text: "draw (proved)", bar: "=", share: 0.5, kind: "result" };
+    return { text: SIDE[w] + " has won", bar: w === "black" ? "1-0" : "0-1", share: w === "black" ? 1 : 0, kind: "result" };
+  }
+  if (st.egdb) {
+    const v = st.egdb.black;
+    if (v === "draw") return { text: "draw (proved)", bar: "=", share: 0.5, kind: "egdb" };
+    return { text: v === "win" ? "Black wins" : "Black loses", bar: v === "win" ? "DB+" : "DB−", share: v === "win" ? 1 : 0, kind: "egdb" };
+  }
+  const i = ui.info;
+  if (!i) return null;
+  const s = String(i.score_black !== undefined ? i.score_black : i.score);
+  const v = Number(s);
+  const share = Math.abs(v) >= 80 ? (v > 0 ? 0.98 : 0.02) : 1 / (1 + Math.exp(-0.9 * v));
+  return { text: "Black " + scoreText(s), bar: scoreText(s), share, kind: "search" };
+}
+
+function renderEvalBar() {
+  const v = ui.setup ? null : verdict();
+  const bar = $("evalbar");
+  // Black's share grows from Black's side of the board.
+  bar.classList.toggle("flipped", !ui.flipped);
+  const share = v ? v.share : 0.5;
+  $("evalbar-black").style.flex = "0 0 " + (100 * share).toFixed(1) + "%";
+  $("evalbar-white").style.flex = "1 1 0";
+  $("evalbar-text").textContent = v ? v.bar : "";
+  bar.dataset.share = share.toFixed(3);
+  bar.title = v ? v.text + " (scores for Black)" : "evaluation, for Black";
+}
+
+// Every analysis line: its score for Black and its numbered moves. Hovering a move shows
+// the position after it; a click pins it.
+function renderPv() {
+  const st = ui.state;
+  const box = $("lines");
+  box.textContent = "";
+  const lines = ui.lines.length ? ui.lines : ui.info ? [ui.info] : [];
+  if (!lines.length) {
+    const empty = document.createElement("div");
+    empty.className = "line";
+    const pv = document.createElement("div");
+    pv.className = "pv";
+    pv.id = "info-pv";
+    empty.appendChild(pv);
+    box.appendChild(empty);
+  }
+  lines.forEach((i, line) => {
+    if (!st || !i) return;
+    const row = document.createElement("div");
+    row.className = "line";
+    row.dataset.line = String(line + 1);
+    if (lines.length > 1) {
+      const sc = document.createElement("span");
+      sc.className = "line-score";
+      sc.textContent = scoreText(i.score_black !== undefined ? i.score_black : i.score);
+      row.appendChild(sc);
+    }
+    const pv = document.createElement("div");
+    pv.className = "pv";
+    if (line === 0) pv.id = "info-pv";
+    const moves = i.pv_pdn || i.pv || [];
+    let idx = st.ply + startOffset(st);
+    moves.forEach((m, k) => {
+      const span = document.createElement("span");
+      span.className = "pv-move";
+      span.dataset.index = String(k);
+      span.dataset.line = String(line);
+      const black = idx % 2 === 0;
+      if (black || k === 0) {
+        const no = document.createElement("span");
+        no.className = "pv-no";
+        no.textContent = Math.floor(idx / 2) + 1 + (black ? "." : "…");
+        span.appendChild(no);
+      }
+      span.appendChild(document.createTextNode(m));
+      span.addEventListener("mouseenter", () => {
+        if (!ui.pv || !ui.pv.pinned) showPv(k, false, line);
+      });
+      span.addEventListener("click", () => showPv(k, true, line));
+      pv.appendChild(span);
+      idx++;
+    });
+    row.appendChild(pv);
+    box.appendChild(row);
+  });
+  markPv();
+}
+
+export function wireAnalysis() {
+  $("analyze").addEventListener("click", () => {
+    send(analyzeRequest(!(ui.state && ui.state.analyzing)));
+  });
+  $("pv-close").addEventListener("click", () => {
+    closePv();
+    renderPvBoard();
+  });
+  $("pv-play").addEventListener("click", () => {
+    if (!ui.pv) showPv(0, true);
+    if (!ui.pv) return;
+    ui.pv.pinned = true;
+    if (ui.pv.timer) clearInterval(ui.pv.timer);
+    ui.pv.timer = setInterval(() => {
+      if (!ui.pv || ui.pv.upto + 1 >= ui.pv.hubs.length) {
+        if (ui.pv) clearInterval(ui.pv.timer);
+        return;
+      }
+      ui.pv.upto++;
+      renderPvBoard();
+    }, 700);
+  });
+  $("lines").addEventListener("mouseleave", () => {
+    if (ui.pv && !ui.pv.pinned) {
+      closePv();
+      renderPvBoard();
+    }
+  });
+}

@@ -1,0 +1,255 @@
+// The board as SVG: squares, pieces, the last move, the selected piece's targets, capture
+// paths, the best move's arrow, and a capture played jump by jump. It draws what `ui` says
+// and never changes the game.
+
+import { ui, $, legalFrom } from "./state.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const CELL = 100; // the SVG viewBox is 8 cells of 100 units
+
+// Milliseconds per jump when a capture is shown step by step (a test may slow it down).
+const animMs = () => Number(window.boardAnimMs || 450);
+
+// ---------- geometry (docs/RULES.md R2) ----------
+
+// The row and column of square n seen from White's side, whatever the board's turn: row 0
+// is the far row, which holds 1-4 on the files b, d, f, h; row 7 holds 29-32 on a, c, e, g.
+function fixedCell(n) {
+  const r = Math.floor((n - 1) / 4);
+  return { r, c: 2 * ((n - 1) % 4) + (r % 2 === 0 ? 1 : 0) };
+}
+
+// Square n (1-32) as a row and column on the board as it is turned.
+function squareCell(n) {
+  const { r, c } = fixedCell(n);
+  return ui.flipped ? { r: 7 - r, c: 7 - c } : { r, c };
+}
+
+function squareCentre(n) {
+  const { r, c } = squareCell(n);
+  return { x: c * CELL + CELL / 2, y: r * CELL + CELL / 2 };
+}
+
+// An SVG element with its attributes, added to `parent` if given.
+export function el(tag, attrs, parent) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// ---------- a capture shown jump by jump ----------
+
+// The captured square of each jump of `path`: the one on the diagonal between its ends.
+function jumpOrder(path, captured) {
+  const out = [];
+  for (let j = 0; j + 1 < path.length; j++) {
+    const a = fixedCell(path[j]);
+    const b = fixedCell(path[j + 1]);
+    const hit = captured.find((sq) => {
+      const c = fixedCell(sq);
+      const t = (c.r - a.r) / (b.r - a.r);
+      return t > 0 && t < 1 && Math.abs(a.c + t * (b.c - a.c) - c.c) < 1e-9;
+    });
+    out.push(hit === undefined ? null : hit);
+  }
+  return out;
+}
+
+// Show the move from `old` to `st` (one ply on) jump by jump, if it is a capture.
+export function startAnim(old, st) {
+  stopAnim();
+  const h = st.history[st.ply - 1];
+  if (!h || !h.captured || !h.captured.length || !h.path || h.path.length < 2) return;
+  const order = jumpOrder(h.path, h.captured);
+  const mover = old.pieces[String(h.path[0])];
+  if (!mover) return;
+  const frames = [];
+  let pieces = Object.assign({}, old.pieces);
+  delete pieces[String(h.path[0])];
+  for (let j = 0; j < h.path.length; j++) {
+    const f = Object.assign({}, pieces);
+    f[String(h.path[j])] = mover;
+    frames.push(f);
+    if (j < order.length && order[j] !== null) {
+      pieces = Object.assign({}, pieces);
+      delete pieces[String(order[j])];
+    }
+  }
+  ui.anim = { frames, step: 0, timer: null };
+  const tick = () => {
+    if (!ui.anim) return;
+    ui.anim.step++;
+    if (ui.anim.step >= ui.anim.frames.length) {
+      ui.anim = null;
+    } else {
+      ui.anim.timer = setTimeout(tick, animMs());
+    }
+    renderBoard();
+  };
+  ui.anim.timer = setTimeout(tick, animMs());
+}
+
+export function stopAnim() {
+  if (ui.anim && ui.anim.timer) clearTimeout(ui.anim.timer);
+  ui.anim = null;
+}
+
+// ---------- a line of the analysis on the board ----------
+
+// The pieces after a move in Hub notation (from-to, or from x to x each piece taken).
+function applyHub(pieces, hub) {
+  const parts = hub.split(/[-x]/).map(Number);
+  const from = parts[0];
+  const to = parts[1];
+  const out = Object.assign({}, pieces);
+  let p = out[String(from)];
+  delete out[String(from)];
+  if (hub.includes("x")) for (const c of parts.slice(2)) delete out[String(c)];
+  if (p === "b" && to >= 29) p = "B"; // R14: a man crowns on the far row
+  if (p === "w" && to <= 4) p = "W";
+  if (p) out[String(to)] = p;
+  return out;
+}
+
+// The pieces after the line's moves up to the one shown.
+function pvPieces() {
+  let p = ui.state.pieces;
+  for (let k = 0; k <= ui.pv.upto && k < ui.pv.hubs.length; k++) p = applyHub(p, ui.pv.hubs[k]);
+  return p;
+}
+
+// ---------- drawing ----------
+
+// The move that led to the position shown, if any.
+function lastMove() {
+  const st = ui.state;
+  if (!st || st.ply < 1 || !st.history[st.ply - 1]) return null;
+  const h = st.history[st.ply - 1];
+  const parts = (h.hub || "").split(/[-x]/).map(Number);
+  return {
+    from: parts[0],
+    to: parts[1],
+    path: h.path && h.path.length ? h.path : [parts[0], parts[1]],
+    captured: h.captured || [],
+  };
+}
+
+function drawArrow(svg, from, to) {
+  const a = squareCentre(from);
+  const b = squareCentre(to);
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len;
+  const uy = dy / len;
+  const tip = { x: b.x - ux * 18, y: b.y - uy * 18 };
+  const base = { x: tip.x - ux * 34, y: tip.y - uy * 34 };
+  const g = el("g", { class: "best-arrow", "data-from": from, "data-to": to }, svg);
+  el("line", { x1: a.x, y1: a.y, x2: base.x, y2: base.y, class: "arrow" }, g);
+  el("polygon", {
+    points: [tip.x + "," + tip.y, base.x - uy * 22 + "," + (base.y + ux * 22), base.x + uy * 22 + "," + (base.y - ux * 22)].join(" "),
+    class: "arrowhead",
+  }, g);
+}
+
+export function renderBoard() {
+  const svg = $("board");
+  svg.textContent = "";
+  svg.classList.toggle("setup", !!ui.setup);
+  svg.classList.toggle("preview", !!ui.pv && !ui.setup);
+  svg.dataset.animStep = ui.anim ? String(ui.anim.step) : "";
+  el("rect", { x: 0, y: 0, width: 800, height: 800, class: "light" }, svg);
+
+  let pieces = ui.setup ? ui.setup.pieces : ui.state ? ui.state.pieces : {};
+  if (!ui.setup && ui.pv) pieces = pvPieces();
+  else if (!ui.setup && ui.anim) pieces = ui.anim.frames[ui.anim.step];
+  const lm = ui.setup || ui.pv ? null : lastMove();
+  const last = lm ? [lm.from, lm.to] : [];
+  // The men the last move took, shown faintly where they stood once it is played.
+  const gone = lm && !ui.anim ? new Set(lm.captured) : new Set();
+  const mover = lm && ui.state.pieces[String(lm.to)];
+  const goneColour = mover && (mover === "b" || mover === "B") ? "w" : "b";
+  const targets = new Set(ui.selected !== null ? legalFrom(ui.selected).map((m) => m.to) : []);
+  const preview = ui.preview ? new Set(ui.preview.captured) : new Set();
+
+  for (let n = 1; n <= 32; n++) {
+    const { r, c } = squareCell(n);
+    const x = c * CELL;
+    const y = r * CELL;
+    const g = el("g", { "data-square": n, class: "square" }, svg);
+    el("rect", { x, y, width: CELL, height: CELL, class: "dark" }, g);
+    if (last.includes(n)) {
+      el("rect", { x, y, width: CELL, height: CELL, class: n === lm.to ? "last-to" : "last-from" }, g);
+      g.setAttribute("data-last", n === lm.to ? "to" : "from");
+    }
+    if (n === ui.selected) el("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, class: "selected" }, g);
+    const num = el("text", { x: x + 5, y: y + 17, class: "num" }, g);
+    num.textContent = n;
+    const p = pieces[String(n)];
+    if (p) {
+      g.setAttribute("data-piece", p);
+      drawPiece(g, x + CELL / 2, y + CELL / 2, p);
+    }
+    if (targets.has(n)) {
+      if (p) el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 44, class: "target-ring" }, g);
+      else el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 15, class: "target" }, g);
+      g.setAttribute("data-target", "1");
+    }
+    if (preview.has(n)) {
+      el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 44, class: "taken" }, g);
+      g.setAttribute("data-taken", "1");
+    }
+    if (gone.has(n) && !p) {
+      const ghost = el("g", { class: "ghost" }, g);
+      drawPiece(ghost, x + CELL / 2, y + CELL / 2, goneColour);
+      el("line", { x1: x + 28, y1: y + 28, x2: x + 72, y2: y + 72, class: "cross" }, g);
+      el("line", { x1: x + 72, y1: y + 28, x2: x + 28, y2: y + 72, class: "cross" }, g);
+      g.setAttribute("data-captured-last", "1");
+    }
+  }
+  // The last capture's path, jump by jump.
+  if (lm && lm.captured.length && lm.path.length >= 2) {
+    const pts = lm.path.map((sq) => {
+      const c = squareCentre(sq);
+      return c.x + "," + c.y;
+    });
+    el("polyline", { points: pts.join(" "), class: "last-path" }, svg);
+  }
+  // The best move of the analysis (or of the engine's thinking) as an arrow.
+  if (!ui.setup && !ui.pv && !ui.anim && ui.info && ui.info.pv && ui.info.pv.length) {
+    const parts = ui.info.pv[0].split(/[-x]/).map(Number);
+    if (parts.length >= 2) drawArrow(svg, parts[0], parts[1]);
+  }
+
+  // Capture paths: every capture of the selected piece faintly, the previewed one boldly.
+  const paths = [];
+  if (ui.preview) paths.push([ui.preview, "path bold"]);
+  else if (ui.selected !== null)
+    legalFrom(ui.selected)
+      .filter((m) => m.captured.length && m.path.length > 2)
+      .forEach((m) => paths.push([m, "path"]));
+  for (const [m, cls] of paths) {
+    const pts = m.path.map((sq) => {
+      const p = squareCentre(sq);
+      return p.x + "," + p.y;
+    });
+    el("polyline", { points: pts.join(" "), class: cls }, svg);
+  }
+}
+
+function drawPiece(g, cx, cy, p) {
+  const white = p === "w" || p === "W";
+  const cls = white ? "piece white" : "piece black";
+  el("circle", { cx, cy: cy + 4, r: 38, class: "shadow" }, g);
+  el("circle", { cx, cy, r: 38, class: cls }, g);
+  el("circle", { cx, cy, r: 27, class: cls + " inner" }, g);
+  if (p === "W" || p === "B") {
+    // A crown: the king must read as a king at a glance, in either colour.
+    const d =
+      `M${cx - 19},${cy + 11} L${cx - 22},${cy - 12} L${cx - 10},${cy - 1} ` +
+      `L${cx},${cy - 17} L${cx + 10},${cy - 1} L${cx + 22},${cy - 12} L${cx + 19},${cy + 11} Z`;
+    el("path", { d, class: "crown" }, g);
+    el("rect", { x: cx - 19, y: cy + 13, width: 38, height: 5, class: "crown" }, g);
+  }
+}

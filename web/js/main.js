@@ -1,0 +1,238 @@
+// The poolshark board page, its entry: the server's messages to the modules that show
+// them, the game's buttons and keys, and the settings (players, strength, analysis lines).
+// The server owns the game and checks every request; this page never decides what is
+// legal, it only shows the `legal` list it was sent.
+//
+// Modules, each importing only those below it: state (the shared `ui`), messages, socket,
+// draw (the board), status, movelist, review, analysis, render (all of it), play (clicks
+// and the capture chooser), setup, pdn, store (kept across a reload), and this one.
+
+import { ui, $, legalFrom, historySig, modeOf, sideAt } from "./state.js";
+import { connect, send, onHello } from "./socket.js";
+import { showMessage, clearMessages } from "./messages.js";
+import { renderBoard, startAnim, stopAnim } from "./draw.js";
+import { renderControls } from "./status.js";
+import { wireMoveList } from "./movelist.js";
+import { onReviewPly, onReviewDone, wireReview } from "./review.js";
+import { onInfo, analyzeRequest, closePv, renderPvBoard, renderInfo, wireAnalysis } from "./analysis.js";
+import { render } from "./render.js";
+import { onSquareClick, closeChooser, wireChooser } from "./play.js";
+import { placeSetupPiece, wireSetup } from "./setup.js";
+import { onGames, onPdn, wirePdn } from "./pdn.js";
+import { save, restore } from "./store.js";
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "hello":
+      onHello(msg);
+      break;
+    case "state":
+      onState(msg);
+      break;
+    case "info":
+      onInfo(msg);
+      break;
+    case "review_ply":
+      onReviewPly(msg);
+      break;
+    case "review_done":
+      onReviewDone(msg);
+      break;
+    case "games":
+      onGames(msg);
+      break;
+    case "pdn":
+      onPdn(msg.pdn || "");
+      break;
+    case "error":
+      if (ui.setup) ui.setup.sent = false;
+      showMessage("error", msg.message || "error");
+      break;
+    case "pong":
+      break;
+    default:
+      // A newer server may say more; nothing here depends on it.
+      break;
+  }
+}
+
+function onState(st) {
+  const old = ui.state;
+  ui.state = st;
+  if (ui.flipped === null) ui.flipped = flipFor(modeOf(st), false);
+  if (!ui.restored) {
+    ui.restored = true;
+    restore(st);
+  } else {
+    save(st);
+  }
+  if (old && st.ply === old.ply + 1 && st.history[st.ply - 1]) startAnim(old, st);
+  else if (!old || old.fen !== st.fen) stopAnim();
+  // How many states arrived: lets a test wait for the answer to its own request.
+  const board = $("board");
+  board.dataset.states = String(Number(board.dataset.states || 0) + 1);
+  // The placed position was accepted; a rejected one leaves setup open to fix it.
+  if (ui.setup && ui.setup.sent) ui.setup = null;
+  if (!old || old.fen !== st.fen || old.ply !== st.ply) {
+    ui.selected = null;
+    closeChooser();
+    // The last search was of another position; analysis restarts in the new one.
+    ui.info = null;
+    ui.lines = [];
+    closePv();
+  }
+  // A review is of one line of play: another line drops it.
+  if (ui.review && !ui.review.running && ui.review.sig !== historySig(st)) ui.review = null;
+  if (ui.selected !== null && !legalFrom(ui.selected).length) {
+    ui.selected = null;
+  }
+  render();
+}
+
+function onClose() {
+  $("status").textContent = "disconnected";
+  renderControls();
+}
+
+// ---------- settings: players and strength ----------
+
+// Whether Black sits at the bottom for these players: whoever plays alone does.
+function flipFor(mode, current) {
+  if (mode === "black") return true;
+  if (mode === "white" || mode === "human") return false;
+  return current;
+}
+
+const PLAYERS = {
+  black: { black: "human", white: "engine" },
+  white: { black: "engine", white: "human" },
+  human: { black: "human", white: "human" },
+  engine: { black: "engine", white: "engine" },
+};
+
+// The level typed in the boxes as a `level` request, or null (with a message) if bad.
+function levelRequest() {
+  const v = Number($("level-value").value);
+  if (!isFinite(v) || v <= 0) {
+    showMessage("error", "strength: give a positive number");
+    return null;
+  }
+  return $("level-kind").value === "depth" ? { type: "level", depth: Math.round(v) } : { type: "level", movetime: v };
+}
+
+// Send the typed level if it is not the one in force; false if it is bad.
+function sendTypedLevel() {
+  const req = levelRequest();
+  if (!req) return false;
+  const l = (ui.state && ui.state.level) || {};
+  if (req.depth !== undefined ? l.depth !== req.depth : l.movetime !== req.movetime) send(req);
+  return true;
+}
+
+// The ply "take back" goes to: against the engine, the player's last turn before this
+// position (two plies, or more after a set-up); else one ply.
+function takeBackPly(st) {
+  const human = (side) => st[side] === "human";
+  const one = human("black") !== human("white");
+  if (one) for (let k = st.ply - 1; k >= 0; k--) if (human(sideAt(st, k))) return k;
+  return st.ply - 1;
+}
+
+// ---------- wiring ----------
+
+function wireGame() {
+  $("board").addEventListener("click", (e) => {
+    const g = e.target.closest("[data-square]");
+    if (!g) return;
+    const sq = Number(g.getAttribute("data-square"));
+    if (ui.setup) placeSetupPiece(sq);
+    else onSquareClick(sq);
+  });
+  $("flip").addEventListener("click", () => {
+    ui.flipped = !ui.flipped;
+    renderBoard();
+  });
+  $("undo").addEventListener("click", () => {
+    const st = ui.state;
+    const k = st ? takeBackPly(st) : -1;
+    if (k === st.ply - 1) send({ type: "undo" });
+    else send({ type: "goto", ply: k });
+  });
+  $("redo").addEventListener("click", () => send({ type: "redo" }));
+  $("start").addEventListener("click", () => send({ type: "goto", ply: 0 }));
+  $("end").addEventListener("click", () => send({ type: "goto", ply: ui.state.history.length }));
+  $("engine-move").addEventListener("click", () => send({ type: "engine_move" }));
+  $("stop").addEventListener("click", () => send({ type: "stop" }));
+}
+
+function wireSettings() {
+  $("new-game").addEventListener("click", () => {
+    const mode = $("mode").value;
+    // A strength typed but not set is meant for this game.
+    if (!sendTypedLevel()) return;
+    ui.flipped = flipFor(mode, ui.flipped);
+    ui.setup = null;
+    clearMessages();
+    send(Object.assign({ type: "new" }, PLAYERS[mode]));
+  });
+  $("play-here").addEventListener("click", () => {
+    const mode = $("mode").value;
+    if (!sendTypedLevel()) return;
+    ui.flipped = flipFor(mode, ui.flipped);
+    ui.setup = null;
+    clearMessages();
+    send(Object.assign({ type: "players" }, PLAYERS[mode]));
+  });
+  $("level-kind").addEventListener("change", () => {
+    $("level-value").value = $("level-kind").value === "depth" ? 8 : 1;
+  });
+  const sendLevel = () => {
+    const req = levelRequest();
+    if (req) send(req);
+  };
+  $("level-set").addEventListener("click", sendLevel);
+  $("level-value").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") sendLevel();
+  });
+  $("multipv").addEventListener("change", () => {
+    ui.multipv = Number($("multipv").value) || 1;
+    ui.lines = ui.info ? [ui.info] : [];
+    if (ui.state) save(ui.state);
+    if (ui.state && ui.state.analyzing) send(analyzeRequest(true));
+    renderInfo();
+  });
+}
+
+// Esc closes the chooser and the line shown; the arrow keys, Home and End step through the
+// game, except while typing in a box.
+function wireKeys() {
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      if (ui.choice || ui.pv) {
+        e.preventDefault();
+        closeChooser();
+        closePv();
+        renderPvBoard();
+      }
+      return;
+    }
+    if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
+    const id = { ArrowLeft: "undo", ArrowRight: "redo", Home: "start", End: "end" }[e.key];
+    if (id && !$(id).disabled) {
+      e.preventDefault();
+      $(id).click();
+    }
+  });
+}
+
+wireGame();
+wireSettings();
+wireKeys();
+wireChooser();
+wireSetup();
+wireAnalysis();
+wireReview();
+wireMoveList();
+wirePdn();
+render();
+connect(onMessage, onClose);

@@ -1,0 +1,16 @@
+// The message area under the board: notes and errors, newest first, at most four.
+
+import { $ } from "./state.js";
+
+export function showMessage(kind, text) {
+  const box = $("messages");
+  const div = document.createElement("div");
+  div.className = "msg " + kind;
+  div.textContent = text;
+  box.prepend(div);
+  while (box.children.length > 4) box.lastChild.remove();
+}
+
+export function clearMessages() {
+  $("messages").textContent = "";
+}

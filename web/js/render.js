@@ -1,0 +1,18 @@
+// Everything drawn again from `ui`: after a new state, or a change of mode on the page.
+
+import { ui } from "./state.js";
+import { renderBoard } from "./draw.js";
+import { renderStatus, renderControls } from "./status.js";
+import { renderMoves } from "./movelist.js";
+import { closePv, renderInfo } from "./analysis.js";
+import { renderReview } from "./review.js";
+
+export function render() {
+  if (ui.setup) closePv();
+  renderBoard();
+  renderStatus();
+  renderMoves();
+  renderInfo();
+  renderControls();
+  renderReview();
+}

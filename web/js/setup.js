@@ -1,0 +1,108 @@
+// Placing pieces by hand ("place pieces…"): a palette, clicks on squares, and the FEN it
+// makes, checked here for what a player can fix (R4, R14) before the server checks it all.
+
+import { ui, $ } from "./state.js";
+import { send } from "./socket.js";
+import { showMessage, clearMessages } from "./messages.js";
+import { renderBoard } from "./draw.js";
+import { markPalette } from "./status.js";
+import { closeChooser } from "./play.js";
+import { render } from "./render.js";
+
+function startSetup() {
+  const pieces = {};
+  if (ui.state) Object.assign(pieces, ui.state.pieces);
+  ui.setup = { pieces, sent: false };
+  ui.selected = null;
+  closeChooser();
+  $("setup-side").value = ui.state && ui.state.side === "white" ? "W" : "B";
+  render();
+}
+
+// The palette's piece on the square; the same piece again empties it.
+export function placeSetupPiece(sq) {
+  const key = String(sq);
+  const cur = ui.setup.pieces[key] || "";
+  const next = cur === ui.palette ? "" : ui.palette;
+  if (next) ui.setup.pieces[key] = next;
+  else delete ui.setup.pieces[key];
+  renderBoard();
+}
+
+// What is wrong with the placed pieces, in words, or null (RULES.md R4: each side has a
+// piece; a man never stands on its crowning row).
+function setupProblem() {
+  const p = ui.setup.pieces;
+  const sq = Object.keys(p).map(Number);
+  const has = (c) => sq.some((n) => p[n].toLowerCase() === c);
+  if (!has("b") || !has("w")) return "place at least one piece of each colour (black and white) before pressing done";
+  const bad = sq.filter((n) => (p[n] === "b" && n >= 29) || (p[n] === "w" && n <= 4));
+  if (bad.length)
+    return "a man on its crowning row is a king (R14): make the man on " + bad.join(", ") + " a king, or move it";
+  return null;
+}
+
+// A PDN FEN (RULES.md R4) of the pieces placed: "B:W21,K30:B1,K2".
+function setupFen() {
+  const list = (colour) =>
+    Object.keys(ui.setup.pieces)
+      .map(Number)
+      .sort((a, b) => a - b)
+      .filter((sq) => ui.setup.pieces[sq].toLowerCase() === colour)
+      .map((sq) => (ui.setup.pieces[sq] === colour ? "" : "K") + sq)
+      .join(",");
+  return $("setup-side").value + ":W" + list("w") + ":B" + list("b");
+}
+
+function endSetup() {
+  ui.setup = null;
+  render();
+}
+
+export function wireSetup() {
+  $("setup").addEventListener("click", startSetup);
+  $("palette").addEventListener("click", (e) => {
+    const b = e.target.closest(".pal");
+    if (!b) return;
+    ui.palette = b.dataset.piece;
+    markPalette();
+  });
+  $("setup-clear").addEventListener("click", () => {
+    ui.setup.pieces = {};
+    renderBoard();
+  });
+  $("setup-start").addEventListener("click", () => {
+    const pieces = {};
+    for (let n = 1; n <= 12; n++) pieces[n] = "b";
+    for (let n = 21; n <= 32; n++) pieces[n] = "w";
+    ui.setup.pieces = pieces;
+    $("setup-side").value = "B";
+    renderBoard();
+  });
+  $("setup-done").addEventListener("click", () => {
+    clearMessages();
+    const problem = setupProblem();
+    if (problem) {
+      showMessage("error", problem);
+      return;
+    }
+    const fen = setupFen();
+    ui.setup.sent = true;
+    send({ type: "setup", fen });
+  });
+  $("setup-cancel").addEventListener("click", endSetup);
+  // A position typed as a FEN.
+  const setFen = () => {
+    const fen = $("fen-input").value.trim();
+    if (!fen) {
+      showMessage("error", "type a FEN first, e.g. W:WK3,18:BK29,5");
+      return;
+    }
+    clearMessages();
+    send({ type: "setup", fen });
+  };
+  $("fen-set").addEventListener("click", setFen);
+  $("fen-input").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") setFen();
+  });
+}

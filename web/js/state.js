@@ -1,0 +1,68 @@
+// The page's shared state, and what is read from it without drawing anything. The server
+// owns the game and checks every request; `ui.state` is its last `state` message, untouched.
+
+export const ui = {
+  ws: null,
+  connected: false,
+  state: null,
+  flipped: null, // null until the first state: then from the saved settings or the players
+  selected: null, // square number of the selected piece
+  choice: null, // the legal moves offered by the capture chooser (R15)
+  preview: null, // the legal move whose path and captures are drawn
+  setup: null, // {pieces: {square: "b"|"B"|"w"|"W"}, sent: bool} while placing pieces
+  info: null, // the last `info` message for the position shown (the best line)
+  lines: [], // the last `info` of each analysis line (multipv 1..3), best first
+  multipv: 1, // analysis lines asked for (1-3), kept in localStorage
+  review: null, // {sig, plies: {ply: {score, best, mark}}, total, running, stopped, done}
+  palette: "b", // the piece setup places ("" erases)
+  pv: null, // {hubs, pdn, upto, line, pinned, timer}: a line of the analysis shown on the board
+  anim: null, // {frames: [pieces...], step, timer}: a capture being shown jump by jump
+  restored: false, // the saved game was offered to the server (once, at the first state)
+  pdnText: "", // the last PDN text sent, for choosing another of its games
+};
+
+export const $ = (id) => document.getElementById(id);
+
+export const SIDE = { black: "Black", white: "White" };
+
+// The review's marks (docs/ANNOTATE.md) and their names, used as CSS classes too.
+export const MARKS = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };
+
+export function legalFrom(sq) {
+  if (!ui.state) return [];
+  return ui.state.legal.filter((m) => m.from === sq);
+}
+
+export function canMove() {
+  const st = ui.state;
+  return ui.connected && st && !st.result && !st.thinking && st.legal.length > 0;
+}
+
+// Black (0) or White (1) to move at the start of the game.
+export function startOffset(st) {
+  return (st.start_fen || "B").trim().charAt(0).toUpperCase() === "W" ? 1 : 0;
+}
+
+// Who is to move after `ply` plies of the game.
+export function sideAt(st, ply) {
+  return (ply + startOffset(st)) % 2 === 0 ? "black" : "white";
+}
+
+// A score as the page shows it: a sign always, except for 0.00.
+export function scoreText(s) {
+  const str = String(s);
+  return str.startsWith("-") || str === "0.00" ? str : "+" + str;
+}
+
+// The line of play a review is of.
+export function historySig(st) {
+  return st.start_fen + " " + st.history.map((h) => h.hub).join(" ");
+}
+
+// The players as the "players" menu names them.
+export function modeOf(st) {
+  if (st.black === "human" && st.white === "engine") return "black";
+  if (st.white === "human" && st.black === "engine") return "white";
+  if (st.white === "engine" && st.black === "engine") return "engine";
+  return "human";
+}

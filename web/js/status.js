@@ -1,0 +1,115 @@
+// The line above the board (whose turn, the result, where in the game), the rule counts
+// under it, and which buttons can be pressed.
+
+import { ui, $, SIDE, startOffset, modeOf } from "./state.js";
+
+function statusText() {
+  const st = ui.state;
+  if (!ui.connected && st) return "disconnected";
+  if (!st) return "connecting…";
+  if (ui.setup) return "Setting up: choose a piece, click squares, then press done";
+  if (ui.pv) return "Showing the analysis line after " + ui.pv.pdn[ui.pv.upto] + " (not played): Esc to go back";
+  let s;
+  if (st.result) {
+    const w = st.result.winner;
+    s = "Game over: " + (w ? SIDE[w] + " wins" : "draw") + ": " + st.result.reason;
+  } else if (st.thinking) {
+    s = SIDE[st.side] + " (engine) is thinking…";
+  } else if (st[st.side] === "engine") {
+    s = SIDE[st.side] + " to move (engine): press “engine move”";
+  } else {
+    s = SIDE[st.side] + " to move";
+  }
+  if (st.ply < st.history.length) {
+    // In moves as the list numbers them (a move is a ply by each side, Black first).
+    const off = startOffset(st);
+    const total = Math.floor((st.history.length - 1 + off) / 2) + 1;
+    s += st.ply === 0 ? " · at the start (" + total + " moves)" : " · at move " + (Math.floor((st.ply - 1 + off) / 2) + 1) + " of " + total;
+  }
+  return s;
+}
+
+export function renderStatus() {
+  const st = ui.state;
+  const box = $("status");
+  box.textContent = statusText();
+  box.classList.toggle("over", !!(st && st.result));
+  box.classList.toggle("thinking", !!(st && st.thinking));
+
+  const counts = $("counts");
+  counts.textContent = "";
+  if (st && st.counts && !ui.setup) {
+    const c = st.counts;
+    const parts = [];
+    if (c.forty !== null && c.forty !== undefined && c.forty > 0)
+      parts.push(["count-forty", "40-move rule (R18): " + moves(c.forty) + " of " + moves(c.forty_limit) + " moves"]);
+    if (c.thirteen !== null && c.thirteen !== undefined)
+      parts.push(["count-thirteen", "13-move rule (R19): " + moves(c.thirteen) + " of " + moves(c.thirteen_limit) + " moves"]);
+    for (const [id, text] of parts) {
+      const span = document.createElement("span");
+      span.id = id;
+      span.textContent = text;
+      counts.appendChild(span);
+    }
+  }
+}
+
+// Counts arrive in plies; players count moves (one move = one ply by each side).
+function moves(plies) {
+  return plies % 2 === 0 ? String(plies / 2) : (plies / 2).toFixed(1);
+}
+
+export function renderControls() {
+  const st = ui.state;
+  const ok = ui.connected && !!st;
+  const setup = !!ui.setup;
+  $("undo").disabled = !ok || setup || st.ply === 0;
+  $("redo").disabled = !ok || setup || st.ply >= st.history.length;
+  $("start").disabled = $("undo").disabled;
+  $("end").disabled = $("redo").disabled;
+  $("stop").textContent = st && st.thinking ? "move now" : "stop";
+  markPalette();
+  $("engine-move").disabled = !ok || setup || !!st.result || st.thinking || !st.legal.length;
+  const reviewing = !!(ui.review && ui.review.running);
+  $("stop").disabled = !ok || !(st.thinking || st.analyzing || reviewing);
+  for (const id of ["new-game", "play-here", "level-set", "analyze", "fen-set", "pdn-load", "pdn-save", "setup-done"])
+    $(id).disabled = !ok;
+  $("setup").hidden = setup;
+  $("setup-tools").hidden = !setup;
+  $("setup-help").hidden = !setup;
+  if (!st) return;
+  $("fen").textContent = st.fen;
+  $("players").textContent =
+    "Black: " + who(st.black) + " · White: " + who(st.white) + " · " + levelText(st.level);
+  const mode = document.activeElement === $("mode") ? null : modeOf(st);
+  if (mode) $("mode").value = mode;
+  const kind = $("level-kind");
+  const val = $("level-value");
+  if (st.level && document.activeElement !== kind && document.activeElement !== val) {
+    if (st.level.depth !== undefined && st.level.depth !== null) {
+      kind.value = "depth";
+      val.value = st.level.depth;
+    } else if (st.level.movetime !== undefined && st.level.movetime !== null) {
+      kind.value = "movetime";
+      val.value = st.level.movetime;
+    }
+  }
+}
+
+// The setup palette's chosen piece, for screen readers as for the eye.
+export function markPalette() {
+  document.querySelectorAll("#palette .pal").forEach((b) => {
+    b.setAttribute("role", "radio");
+    b.setAttribute("aria-checked", b.dataset.piece === ui.palette ? "true" : "false");
+  });
+}
+
+function who(p) {
+  return p === "engine" ? "engine" : "human";
+}
+
+function levelText(l) {
+  if (!l) return "";
+  if (l.depth !== undefined && l.depth !== null) return "engine depth " + l.depth;
+  return "engine " + l.movetime + " s/move";
+}
