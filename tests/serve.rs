@@ -1387,3 +1387,47 @@ fn multipv_analysis_gives_three_lines_with_distinct_first_moves() {
     }
     c.ping();
 }
+
+/// A timed game over the socket: the engine plays on its own clock, take-backs are refused
+/// while the clocks are live, and the server's timer ends the game when the human's clock
+/// runs out, with no request from the page.
+#[test]
+fn a_timed_game_ends_by_the_flag_with_the_right_result() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    c.send(json!({"type":"new","white":"human","black":"human","clock":{"base":0}}));
+    assert!(c.error().starts_with("clock base 0 is not"));
+    c.send(json!({"type":"new","white":"engine","black":"human","clock":{"base":2,"inc":0}}));
+    let s = c.next("state");
+    assert_eq!(
+        s["clock"],
+        json!({"black_ms":2000,"white_ms":2000,"running":null,"base_ms":2000,"inc_ms":0})
+    );
+    let s = c.play("11-15");
+    assert_eq!(s["clock"]["running"], "white");
+    assert_eq!(s["thinking"], true);
+    // The engine's move, on its clock.
+    let s = c.next("state");
+    assert_eq!(s["ply"], 2, "{s}");
+    let white = s["clock"]["white_ms"].as_u64().unwrap();
+    assert!(white > 0 && white <= 2000, "{s}");
+    assert_eq!(s["clock"]["running"], "black");
+    c.send(json!({"type":"undo"}));
+    assert!(c.error().starts_with("a timed game is on"));
+    // Black lets its two seconds run out.
+    let s = c.next("state");
+    assert_eq!(
+        s["result"],
+        json!({"winner":"white","reason":"time forfeit"})
+    );
+    assert_eq!(s["clock"]["black_ms"], 0);
+    assert_eq!(s["clock"]["running"], Value::Null);
+    assert_eq!(s["legal"], json!([]));
+    c.send(json!({"type":"save_pdn"}));
+    let pdn = c.next("pdn")["pdn"].as_str().unwrap().to_string();
+    assert!(pdn.contains("[Result \"1-0\"]"), "{pdn}");
+    assert!(pdn.contains("[TimeControl \"2+0\"]"), "{pdn}");
+    assert!(pdn.contains("1. 11-15 {[%clk 0:00:02]} "), "{pdn}");
+    assert_eq!(pdn.matches("[%clk ").count(), 2, "{pdn}");
+    c.ping();
+}

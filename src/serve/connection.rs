@@ -11,6 +11,8 @@
 //!   socket stops it. A game review is one of them: it pauses analysis (which resumes
 //!   when it ends), is refused while the engine thinks about its move, and runs on while
 //!   the page walks the game (undo, redo, goto), which does not change what it reviews.
+//! - clocks: in a timed game a timer wakes the loop when the running clock reaches zero,
+//!   and the flag ends the game there (the engine's search for that side is dropped).
 
 use crate::book::Policy;
 use crate::core::Move;
@@ -108,6 +110,7 @@ pub(super) async fn run(mut socket: WebSocket, app: Arc<App>) {
             Some(at) => at + limits.ping_timeout,
             None => heard + limits.ping_interval,
         };
+        let flag_at = conn.session.flag_at();
         tokio::select! {
             message = socket.recv() => {
                 heard = Instant::now();
@@ -128,6 +131,9 @@ pub(super) async fn run(mut socket: WebSocket, app: Arc<App>) {
                 }
             },
             Some(event) = events.recv() => conn.event(event).await,
+            _ = tokio::time::sleep_until(flag_at.unwrap_or(wake).into()), if flag_at.is_some() => {
+                conn.flag_fell().await;
+            }
             _ = tokio::time::sleep_until(wake.into()) => {
                 if pinged.is_some() {
                     log::warn!(
@@ -328,8 +334,13 @@ impl Connection {
                     stopped = self.stop().await;
                 }
                 match other {
-                    Request::New { white, black, fen } => {
-                        let r = self.session.new_game(white, black, fen.as_deref());
+                    Request::New {
+                        white,
+                        black,
+                        fen,
+                        clock,
+                    } => {
+                        let r = self.session.new_game(white, black, fen.as_deref(), clock);
                         if r.is_ok() {
                             self.engine
                                 .lock()
@@ -533,6 +544,18 @@ impl Connection {
         Some((s.kind, s.ply, s.key, best))
     }
 
+    /// The timer of a timed game: if the running clock has reached zero, the flag ends the
+    /// game, and an engine's search for its move is dropped.
+    async fn flag_fell(&mut self) {
+        if !self.session.check_flag() {
+            return;
+        }
+        if self.search.as_ref().is_some_and(|s| s.kind == Kind::Move) {
+            self.stop().await;
+        }
+        self.push_state();
+    }
+
     async fn event(&mut self, event: Event) {
         match event {
             Event::Info { id, reply } => {
@@ -560,6 +583,8 @@ impl Connection {
                 if s.kind == Kind::Move {
                     match best {
                         Some(mv) if self.session.play_engine(mv, s.ply, s.key) => auto = true,
+                        // Its flag fell first: the state says so.
+                        Some(_) if self.session.end().is_some() => {}
                         Some(mv) => self
                             .out
                             .push(Reply::error(format!("engine move {mv} no longer fits"))),

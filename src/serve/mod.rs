@@ -2,13 +2,14 @@
 //! speaks JSON over a WebSocket with it (docs/BOARD.md).
 //!
 //! `protocol` owns the messages and their checks, `session` one connection's game (testable
-//! without a socket), `origin` the names the server answers to, `boards` who may open a
+//! without a socket), `clock` a timed game's clocks, `origin` the names the server answers to, `boards` who may open a
 //! board (count and memory), `limits` the limits and timeouts, `review` a game review's
 //! budget and messages, `assets` the page's files, `server` the HTTP side (routes, request
 //! checks), and `connection` one WebSocket's state machine and its searches.
 
 pub mod assets;
 pub mod boards;
+pub mod clock;
 pub mod connection;
 pub mod limits;
 pub mod origin;

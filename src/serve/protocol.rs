@@ -52,6 +52,9 @@ pub enum Request {
         black: Player,
         #[serde(default)]
         fen: Option<String>,
+        /// A time control for the game (docs/BOARD.md, "Clocks"); none for an untimed game.
+        #[serde(default)]
+        clock: Option<ClockSpec>,
     },
     Level {
         #[serde(default)]
@@ -102,6 +105,15 @@ pub enum Request {
     },
     SavePdn,
     Ping,
+}
+
+/// A time control as the page asks for it, in seconds (checked by `clock::TimeControl`).
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSpec {
+    pub base: f64,
+    #[serde(default)]
+    pub inc: f64,
 }
 
 fn human() -> Player {
@@ -216,6 +228,18 @@ pub struct Counts {
     pub thirteen_limit: u32,
 }
 
+/// A timed game's clocks at the moment the `state` was made: the page counts the running one
+/// down from there until the next `state`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClockState {
+    pub black_ms: u64,
+    pub white_ms: u64,
+    /// `black` or `white` while that clock runs; None before the first move and after the end.
+    pub running: Option<&'static str>,
+    pub base_ms: u64,
+    pub inc_ms: u64,
+}
+
 /// One side's marks in a review.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct MarkCounts {
@@ -244,6 +268,8 @@ pub struct State {
     pub level: Level,
     /// The endgame tables' verdict when `--egdb` tables cover the position, else None.
     pub egdb: Option<Verdict>,
+    /// Both clocks in a timed game, else None.
+    pub clock: Option<ClockState>,
 }
 
 /// A message to the page.
@@ -337,7 +363,20 @@ mod tests {
             Ok(Request::New {
                 white: Player::Engine,
                 black: Player::Human,
-                fen: None
+                fen: None,
+                clock: None
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"new","clock":{"base":300,"inc":3}}"#),
+            Ok(Request::New {
+                white: Player::Human,
+                black: Player::Human,
+                fen: None,
+                clock: Some(ClockSpec {
+                    base: 300.0,
+                    inc: 3.0
+                })
             })
         );
         assert_eq!(
@@ -372,6 +411,9 @@ mod tests {
         assert!(err(r#"{"type":"move"}"#).contains("missing field `move`"));
         assert!(err(r#"{"type":"goto","ply":-1}"#).starts_with("bad 'goto' message"));
         assert!(err(r#"{"type":"new","white":"alien"}"#).starts_with("bad 'new' message"));
+        assert!(err(r#"{"type":"new","clock":{"base":"5m"}}"#).starts_with("bad 'new' message"));
+        assert!(err(r#"{"type":"new","clock":{"base":60,"increment":1}}"#)
+            .contains("unknown field `increment`"));
         let big = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(MAX_MESSAGE));
         assert!(err(&big).starts_with("message too large"));
         let pdn = format!(

@@ -1,19 +1,28 @@
 //! One connection's game, without the socket: the start position, the moves (with the
 //! ones taken back kept for redo), who plays each side, the engine's level, and the `state`
 //! message built from the rules core. Every request is checked here against the rules, and
-//! a rejected one leaves the session as it was.
+//! a rejected one leaves the session as it was. A timed game's clock (`clock`) reads the
+//! time from the session's time source (`Now`), which a test replaces.
 
 use crate::core::game::DrawReason;
 use crate::core::pdn::{self, PdnGame};
 use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES};
 use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
 use crate::search::Limits;
+use crate::serve::clock::{Clock, TimeControl};
 use crate::serve::protocol::{
-    Counts, GameEnd, HistoryMove, LegalMove, Level, PdnGameTags, Player, Reply, State, Verdict,
-    MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
+    ClockSpec, ClockState, Counts, GameEnd, HistoryMove, LegalMove, Level, PdnGameTags, Player,
+    Reply, State, Verdict, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
 };
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Where a session reads the time for its clock: the real time, or a test's hand.
+pub type Now = Arc<dyn Fn() -> Instant + Send + Sync>;
+
+/// The reason a flag fall gives in `GameEnd`.
+pub const TIME_FORFEIT: &str = "time forfeit";
 
 /// The longest game a PDN may load. Every real game is far shorter (the draw rules end
 /// one long before); the bound keeps a hostile file from making huge `state` messages.
@@ -53,6 +62,9 @@ pub struct Session {
     /// After a `load_pdn` of several games: their tags and the number shown, for the
     /// server to send once (`Reply::Games`).
     pub games: Option<(Vec<PdnGameTags>, usize)>,
+    /// A timed game's clock (set by `new` with a time control).
+    clock: Option<Clock>,
+    now: Now,
 }
 
 impl Default for Session {
@@ -76,16 +88,27 @@ impl Session {
             analyzing: false,
             multipv: 1,
             games: None,
+            clock: None,
+            now: Arc::new(Instant::now),
         }
     }
 
-    /// Start again from `start` with these players, keeping the level and analysis.
+    /// The session with its clock reading the time from `now` (for tests).
+    pub fn with_time_source(mut self, now: Now) -> Session {
+        self.now = now;
+        self
+    }
+
+    /// Start again from `start` with these players, keeping the level, analysis and time
+    /// source; untimed.
     fn restart(&mut self, start: Position, white: Player, black: Player) {
         let (level, analyzing, multipv) = (self.level, self.analyzing, self.multipv);
+        let now = Arc::clone(&self.now);
         *self = Session::new(start, white, black);
         self.level = level;
         self.analyzing = analyzing;
         self.multipv = multipv;
+        self.now = now;
     }
 
     /// The game up to the position shown, for the search.
@@ -137,12 +160,19 @@ impl Session {
 
     /// Is the game on, with the engine to move?
     pub fn engine_to_move(&self) -> bool {
-        self.game.result() == GameResult::Ongoing
-            && self.player(self.game.position().side()) == Player::Engine
+        self.end().is_none() && self.player(self.game.position().side()) == Player::Engine
     }
 
-    /// The search limits for an engine move at the current level.
+    /// The search limits for an engine move: in a timed game its clock, with the search's
+    /// own time management (a depth level still caps the depth); else the level.
     pub fn move_limits(&self) -> Limits {
+        if let Some(c) = self.clock.as_ref().filter(|c| c.is_live()) {
+            let mut limits = c.limits(self.game.position().side(), (self.now)());
+            if let Level::Depth(d) = self.level {
+                limits.depth = Some(d);
+            }
+            return limits;
+        }
         match self.level {
             Level::Movetime(s) => Limits {
                 move_time: Some(Duration::from_secs_f64(s)),
@@ -155,19 +185,85 @@ impl Session {
         }
     }
 
-    /// `new`: a new game from the start or a FEN, with these players.
+    /// `new`: a new game from the start or a FEN, with these players, timed with `clock`
+    /// if given.
     pub fn new_game(
         &mut self,
         white: Player,
         black: Player,
         fen: Option<&str>,
+        clock: Option<ClockSpec>,
     ) -> Result<Done, String> {
         let start = match fen {
             Some(f) => parse_fen(f)?,
             None => Position::start(),
         };
+        let control = clock
+            .map(|c| TimeControl::from_seconds(c.base, c.inc))
+            .transpose()?;
         self.restart(start, white, black);
+        self.clock = control.map(Clock::new);
         Ok(Done::Changed { auto: true })
+    }
+
+    /// Refuse to walk the game while its clock is live: a timed game has no take-backs.
+    fn walk_allowed(&self) -> Result<(), String> {
+        match &self.clock {
+            Some(c) if c.is_live() => Err(
+                "a timed game is on: no taking back or stepping through it until it ends \
+                 (or start a new game)"
+                    .into(),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// Let the flag fall if the running clock has reached zero. True if it fell now.
+    pub fn check_flag(&mut self) -> bool {
+        let now = (self.now)();
+        match &mut self.clock {
+            Some(c) if c.flag().is_none() => c.check_flag(now).is_some(),
+            _ => false,
+        }
+    }
+
+    /// When the running clock reaches zero, if one runs.
+    pub fn flag_at(&self) -> Option<Instant> {
+        self.clock.as_ref().and_then(Clock::flag_at)
+    }
+
+    /// Stop the clock for good if the game at the position shown has ended by the rules.
+    fn stop_clock_at_the_end(&mut self) {
+        if self.game.result() != GameResult::Ongoing {
+            let now = (self.now)();
+            if let Some(c) = &mut self.clock {
+                c.stop(now);
+            }
+        }
+    }
+
+    /// The clock's part of a move by the side to move, before it is played: an error if
+    /// that side's flag has fallen (the move does not count).
+    fn clock_allows_move(&mut self) -> Result<(), String> {
+        self.check_flag();
+        if let Some(end) = self.end() {
+            return Err(format!(
+                "the game is over ({}): no more moves; take back or start a new game",
+                end.reason
+            ));
+        }
+        Ok(())
+    }
+
+    /// The clock's part of a move just played by `side`.
+    fn clock_moved(&mut self, side: Color) {
+        let now = (self.now)();
+        if let Some(c) = &mut self.clock {
+            // The flag was checked just before the move, so this cannot fail but for a
+            // clock stepped past zero in between; the move stands, as the check allowed it.
+            let _ = c.moved(side, now);
+        }
+        self.stop_clock_at_the_end();
     }
 
     /// `players`: who plays each side from the position shown on; the game is kept, and
@@ -180,7 +276,7 @@ impl Session {
 
     /// `setup`: a position to study, both sides human.
     pub fn setup(&mut self, fen: &str) -> Result<Done, String> {
-        self.new_game(Player::Human, Player::Human, Some(fen))?;
+        self.new_game(Player::Human, Player::Human, Some(fen), None)?;
         Ok(Done::Changed { auto: false })
     }
 
@@ -202,15 +298,12 @@ impl Session {
 
     /// `move`: a human move in Hub or PDN notation.
     pub fn play_text(&mut self, text: &str) -> Result<Done, String> {
-        if let Some(end) = self.end() {
-            return Err(format!(
-                "the game is over ({}): no more moves; take back or start a new game",
-                end.reason
-            ));
-        }
+        self.clock_allows_move()?;
         let mv = notation::parse_move(self.game.position(), text)
             .map_err(|e| format!("illegal move {}: {e}", super::protocol::short(text)))?;
+        let side = self.game.position().side();
         self.play(mv);
+        self.clock_moved(side);
         Ok(Done::Changed { auto: true })
     }
 
@@ -221,6 +314,9 @@ impl Session {
         if self.line.get(ply) != Some(&mv) {
             self.line.truncate(ply);
             self.history.truncate(ply);
+            if let Some(c) = &mut self.clock {
+                c.truncate(ply);
+            }
             let shown = legal_move(self.game.position(), &mv);
             self.history.push(HistoryMove {
                 pdn: shown.pdn,
@@ -234,17 +330,24 @@ impl Session {
     }
 
     /// The engine's move, found for the position at `ply` with key `key`: played if the
-    /// position shown is still that one and the move is legal there.
+    /// position shown is still that one, the move is legal there, and the engine's flag has
+    /// not fallen.
     pub fn play_engine(&mut self, mv: Move, ply: usize, key: u64) -> bool {
         let pos = self.game.position();
         if self.ply() != ply || pos.key() != key || !movegen::legal_moves(pos).contains(&mv) {
             return false;
         }
+        if self.clock_allows_move().is_err() {
+            return false;
+        }
+        let side = self.game.position().side();
         self.play(mv);
+        self.clock_moved(side);
         true
     }
 
     pub fn undo(&mut self) -> Result<Done, String> {
+        self.walk_allowed()?;
         if self.game.undo().is_none() {
             return Err("nothing to take back: this is the first position".into());
         }
@@ -252,6 +355,7 @@ impl Session {
     }
 
     pub fn redo(&mut self) -> Result<Done, String> {
+        self.walk_allowed()?;
         match self.line.get(self.ply()) {
             Some(&mv) => {
                 self.game.play(&mv);
@@ -263,6 +367,7 @@ impl Session {
 
     /// `goto`: the position after `ply` plies of the line.
     pub fn goto(&mut self, ply: usize) -> Result<Done, String> {
+        self.walk_allowed()?;
         if ply > self.line.len() {
             return Err(format!(
                 "ply {ply} is out of range: the game has {} plies",
@@ -329,11 +434,16 @@ impl Session {
         Ok(Done::Changed { auto: false })
     }
 
-    /// `save_pdn`: the whole line (moves taken back included) as PDN, GameType 23.
+    /// `save_pdn`: the whole line (moves taken back included) as PDN, GameType 23; a timed
+    /// game with its `TimeControl` and each timed move's clock after it (`[%clk]`).
     pub fn save_pdn(&self) -> Done {
         let end = self.whole_game();
+        let flag = self.line_flag();
         let result = match end.result() {
-            GameResult::Ongoing => "*",
+            GameResult::Ongoing => match flag {
+                Some(loser) => pdn::result_text(Some(loser.flip())),
+                None => "*",
+            },
             GameResult::Win(c) => pdn::result_text(Some(c)),
             GameResult::Draw(_) => pdn::result_text(None),
         };
@@ -353,6 +463,12 @@ impl Session {
             tags.push(("SetUp".into(), "1".into()));
             tags.push(("FEN".into(), notation::write_fen(&self.start)));
         }
+        if let Some(c) = &self.clock {
+            tags.push(("TimeControl".into(), c.control().tag()));
+            if flag.is_some() {
+                tags.push(("Termination".into(), TIME_FORFEIT.into()));
+            }
+        }
         let game = PdnGame {
             tags,
             start: self.start,
@@ -360,13 +476,49 @@ impl Session {
             times: Vec::new(),
             result: result.into(),
         };
+        let mut game = game.tree();
+        if let Some(c) = &self.clock {
+            let line = game.tree.main_line();
+            for (&id, &t) in line[1..].iter().zip(&c.times()) {
+                if let Some(n) = game.tree.notes_mut(id) {
+                    n.clock = Some(t);
+                }
+            }
+        }
         Done::Reply(Reply::Pdn { pdn: game.write() })
+    }
+
+    /// The side that lost on time at the end of the line, if a flag fell there.
+    fn line_flag(&self) -> Option<Color> {
+        match self.clock.as_ref()?.flag()? {
+            (loser, at) if at == self.line.len() => Some(loser),
+            _ => None,
+        }
+    }
+
+    /// The clocks for the `state` message.
+    fn clock_state(&self) -> Option<ClockState> {
+        let c = self.clock.as_ref()?;
+        let now = (self.now)();
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        Some(ClockState {
+            black_ms: ms(c.left(Color::Black, now)),
+            white_ms: ms(c.left(Color::White, now)),
+            running: c.running().map(color_name),
+            base_ms: ms(c.control().base),
+            inc_ms: ms(c.control().inc),
+        })
     }
 
     /// How the game at the position shown has ended, if it has.
     pub fn end(&self) -> Option<GameEnd> {
         let (winner, reason) = match self.game.result() {
-            GameResult::Ongoing => return None,
+            GameResult::Ongoing => match self.line_flag() {
+                Some(loser) if self.ply() == self.line.len() => {
+                    (Some(color_name(loser.flip())), TIME_FORFEIT)
+                }
+                _ => return None,
+            },
             // R16: the loser has no legal move, either because it has no piece left.
             GameResult::Win(c) if self.game.position().pieces(c.flip()).is_empty() => {
                 (Some(color_name(c)), "no pieces left (R16)")
@@ -433,6 +585,7 @@ impl Session {
             },
             level: self.level,
             egdb: None,
+            clock: self.clock_state(),
         }
     }
 }
@@ -647,7 +800,8 @@ mod tests {
     fn new_games_and_loads_keep_analysis_and_players_keep_the_game() {
         let mut s = human();
         s.analyzing = true;
-        s.new_game(Player::Engine, Player::Human, None).unwrap();
+        s.new_game(Player::Engine, Player::Human, None, None)
+            .unwrap();
         assert!(s.analyzing);
         s.setup("W:W14:B9").unwrap();
         assert!(s.analyzing);
@@ -790,7 +944,8 @@ mod tests {
         assert!(s.set_multipv(Some(4)).is_err());
         assert_eq!(s.multipv, 1);
         s.set_multipv(Some(3)).unwrap();
-        s.new_game(Player::Human, Player::Human, None).unwrap();
+        s.new_game(Player::Human, Player::Human, None, None)
+            .unwrap();
         assert_eq!(s.analysis_limits().multipv, 3);
         s.set_multipv(None).unwrap();
         assert_eq!(s.multipv, 1);
@@ -803,6 +958,200 @@ mod tests {
         s.goto(1).unwrap();
         assert_eq!(s.whole_game().moves().len(), 3);
         assert_eq!(s.game().moves().len(), 1);
+    }
+
+    /// A session whose clock reads a time moved by hand, and the hand.
+    fn timed(white: Player, base: f64, inc: f64) -> (Session, Arc<std::sync::Mutex<Instant>>) {
+        let t = Arc::new(std::sync::Mutex::new(Instant::now()));
+        let hand = Arc::clone(&t);
+        let mut s = Session::new(Position::start(), Player::Human, Player::Human)
+            .with_time_source(Arc::new(move || *hand.lock().unwrap()));
+        let clock = ClockSpec { base, inc };
+        s.new_game(white, Player::Human, None, Some(clock)).unwrap();
+        (s, t)
+    }
+
+    fn wait(t: &std::sync::Mutex<Instant>, ms: u64) {
+        *t.lock().unwrap() += Duration::from_millis(ms);
+    }
+
+    fn pdn_of(s: &Session) -> String {
+        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+            panic!("a pdn reply")
+        };
+        pdn
+    }
+
+    #[test]
+    fn a_flag_fall_ends_the_game_for_the_other_side() {
+        let (mut s, t) = timed(Player::Human, 2.0, 0.0);
+        let c = s.state().clock.unwrap();
+        assert_eq!((c.black_ms, c.white_ms, c.running), (2000, 2000, None));
+        wait(&t, 5000); // the first move is free
+        play(&mut s, "11-15");
+        wait(&t, 1900);
+        assert!(!s.check_flag());
+        let c = s.state().clock.unwrap();
+        assert_eq!(
+            (c.black_ms, c.white_ms, c.running),
+            (2000, 100, Some("white"))
+        );
+        assert_eq!(
+            s.flag_at(),
+            Some(*t.lock().unwrap() + Duration::from_millis(100))
+        );
+        wait(&t, 100);
+        assert!(s.check_flag());
+        assert!(!s.check_flag(), "a flag falls once");
+        let st = s.state();
+        let end = st.result.unwrap();
+        assert_eq!(
+            (end.winner, end.reason.as_str()),
+            (Some("black"), TIME_FORFEIT)
+        );
+        assert!(st.legal.is_empty());
+        let c = st.clock.unwrap();
+        assert_eq!((c.white_ms, c.running), (0, None));
+        assert!(s.play_text("22-18").unwrap_err().contains(TIME_FORFEIT));
+        let pdn = pdn_of(&s);
+        assert!(pdn.contains("[Result \"0-1\"]"), "{pdn}");
+        assert!(pdn.contains("[TimeControl \"2+0\"]"), "{pdn}");
+        assert!(pdn.contains("[Termination \"time forfeit\"]"), "{pdn}");
+        assert!(pdn.contains("11-15 {[%clk 0:00:02]} 0-1"), "{pdn}");
+    }
+
+    #[test]
+    fn a_move_sent_after_the_flag_does_not_count() {
+        let (mut s, t) = timed(Player::Human, 2.0, 0.0);
+        play(&mut s, "11-15");
+        wait(&t, 2500);
+        // No timer has looked yet: the move itself finds the flag.
+        let e = s.play_text("22-18").unwrap_err();
+        assert!(e.contains(TIME_FORFEIT), "{e}");
+        assert_eq!(s.ply(), 1);
+        assert_eq!(s.end().unwrap().winner, Some("black"));
+    }
+
+    #[test]
+    fn clocks_take_the_increment_and_go_into_the_pdn() {
+        let (mut s, t) = timed(Player::Human, 300.0, 3.0);
+        wait(&t, 9000);
+        play(&mut s, "11-15");
+        wait(&t, 4000);
+        play(&mut s, "23-19");
+        wait(&t, 20_550);
+        play(&mut s, "8-11");
+        let c = s.state().clock.unwrap();
+        assert_eq!((c.black_ms, c.white_ms), (282_450, 299_000));
+        assert_eq!(
+            (c.base_ms, c.inc_ms, c.running),
+            (300_000, 3000, Some("white"))
+        );
+        let pdn = pdn_of(&s);
+        assert!(pdn.contains("[TimeControl \"300+3\"]"), "{pdn}");
+        assert!(pdn.contains("[Result \"*\"]"), "{pdn}");
+        assert!(!pdn.contains("Termination"), "{pdn}");
+        assert!(
+            pdn.contains(
+                "1. 11-15 {[%clk 0:05:00]} 23-19 {[%clk 0:04:59]} 2. 8-11 {[%clk 0:04:42.4]} *"
+            ),
+            "{pdn}"
+        );
+        // The clocks read back as the tree's notes.
+        let back = pdn::read_trees(&pdn).unwrap().remove(0);
+        let line = back.tree.main_line();
+        let third = back.tree.node(line[3]).unwrap();
+        assert_eq!(third.notes.clock, Some(Duration::from_millis(282_400)));
+    }
+
+    #[test]
+    fn no_take_backs_while_the_clock_is_live_and_study_after_the_end() {
+        let (mut s, t) = timed(Player::Human, 60.0, 0.0);
+        play(&mut s, "11-15 23-19");
+        for e in [s.undo(), s.redo(), s.goto(0)] {
+            assert!(e.unwrap_err().starts_with("a timed game is on"));
+        }
+        assert_eq!(s.ply(), 2);
+        wait(&t, 60_000);
+        assert!(s.check_flag());
+        assert_eq!(s.end().unwrap().winner, Some("white"));
+        // After the flag the game can be walked; the flag is the result at its end only.
+        s.goto(1).unwrap();
+        assert!(s.end().is_none());
+        s.redo().unwrap();
+        assert_eq!(s.end().unwrap().reason, TIME_FORFEIT);
+        // Another move from before the flag makes another (untimed) line: the flag goes.
+        s.goto(1).unwrap();
+        play(&mut s, "22-18");
+        assert!(s.end().is_none());
+        assert!(s.state().clock.unwrap().running.is_none());
+        assert!(pdn_of(&s).contains("1. 11-15 {[%clk 0:01:00]} 22-18 *"));
+    }
+
+    #[test]
+    fn a_result_by_the_rules_stops_the_clock() {
+        let t = Arc::new(std::sync::Mutex::new(Instant::now()));
+        let hand = Arc::clone(&t);
+        let mut s = human().with_time_source(Arc::new(move || *hand.lock().unwrap()));
+        let clock = Some(ClockSpec {
+            base: 5.0,
+            inc: 1.0,
+        });
+        s.new_game(Player::Human, Player::Human, Some("W:W18:B14,1"), clock)
+            .unwrap();
+        play(&mut s, "18x9");
+        wait(&t, 1000);
+        play(&mut s, "1-6");
+        wait(&t, 1500);
+        play(&mut s, "9x2");
+        let st = s.state();
+        assert_eq!(st.result.unwrap().winner, Some("white"));
+        let c = st.clock.unwrap();
+        assert_eq!((c.black_ms, c.white_ms, c.running), (5000, 4500, None));
+        assert_eq!(s.flag_at(), None);
+        wait(&t, 60_000);
+        assert!(!s.check_flag());
+        s.undo().unwrap();
+    }
+
+    #[test]
+    fn the_engine_moves_on_its_clock_and_not_after_its_flag() {
+        let (mut s, t) = timed(Player::Engine, 60.0, 2.0);
+        play(&mut s, "11-15");
+        assert!(s.engine_to_move());
+        wait(&t, 10_000);
+        let limits = s.move_limits();
+        assert_eq!(limits.time, Some(Duration::from_secs(50)));
+        assert_eq!(limits.inc, Duration::from_secs(2));
+        assert_eq!(limits.move_time, None);
+        s.set_level(None, Some(7)).unwrap();
+        assert_eq!(s.move_limits().depth, Some(7));
+        let key = s.game().position().key();
+        let mv = movegen::legal_moves(s.game().position())[0];
+        wait(&t, 50_000);
+        assert!(!s.play_engine(mv, 1, key), "its flag fell first");
+        assert!(!s.engine_to_move());
+        assert_eq!(s.end().unwrap().winner, Some("black"));
+        // An untimed game goes back to the level.
+        s.new_game(Player::Engine, Player::Human, None, None)
+            .unwrap();
+        assert!(s.state().clock.is_none());
+        assert_eq!(s.move_limits().time, None);
+    }
+
+    #[test]
+    fn a_bad_time_control_is_refused_and_nothing_changes() {
+        let mut s = human();
+        play(&mut s, "11-15");
+        for (base, inc) in [(0.0, 0.0), (-5.0, 1.0), (f64::NAN, 0.0), (60.0, -1.0)] {
+            let clock = Some(ClockSpec { base, inc });
+            let e = s
+                .new_game(Player::Human, Player::Human, None, clock)
+                .unwrap_err();
+            assert!(e.starts_with("clock "), "{e}");
+        }
+        assert_eq!(s.ply(), 1);
+        assert!(s.state().clock.is_none());
     }
 
     #[test]
