@@ -46,6 +46,8 @@ pub const ASSETS: &[Asset] = &[
     asset!("js/main.js", JS),
     asset!("js/state.js", JS),
     asset!("js/messages.js", JS),
+    asset!("js/clock.js", JS),
+    asset!("js/sound.js", JS),
     asset!("js/socket.js", JS),
     asset!("js/draw.js", JS),
     asset!("js/status.js", JS),

@@ -761,3 +761,143 @@ def test_screenshots_of_a_review_and_three_lines(browser, server, size):
         browser.find_element(By.ID, "analyze").click()
     finally:
         browser.set_window_size(1100, 1000)
+
+
+# ---------- issue 38: clocks and sounds ----------
+
+def choose_clock(drv, value, minutes=None, inc=None):
+    Select(drv.find_element(By.ID, "clock-control")).select_by_value(value)
+    if value == "custom":
+        for box_id, v in (("clock-min", minutes), ("clock-inc", inc)):
+            box = drv.find_element(By.ID, box_id)
+            box.clear()
+            box.send_keys(str(v))
+
+
+def clock_of(drv, side):
+    """(time shown, classes) of `side`'s clock, wherever it sits."""
+    for box in drv.find_elements(By.CSS_SELECTOR, ".clock"):
+        if box.get_attribute("data-side") == side:
+            return box.find_element(By.CLASS_NAME, "clock-time").text, box.get_attribute("class").split()
+    raise AssertionError(f"no clock for {side}")
+
+
+def test_a_timed_game_between_two_people_runs_to_a_flag_fall(page):
+    # 2 s + 0: Black's first move starts the clocks; White never answers and loses on time.
+    choose_clock(page, "custom", 2 / 60, 0)
+    new_game(page, "human")
+    wait(page, lambda d: d.find_element(By.ID, "clock-top").is_displayed()
+         and clock_of(d, "black")[0] == "0:02.0" and clock_of(d, "white")[0] == "0:02.0",
+         "both clocks at 2 s")
+    # Not flipped for two players: Black, whose men start on 1-12, sits at the top.
+    assert page.find_element(By.ID, "clock-top").get_attribute("data-side") == "black"
+    click_square(page, 11)
+    click_square(page, 15)
+    wait(page, lambda d: status(d) == "Game over: Black wins: time forfeit",
+         "White's flag to fall")
+    assert move_list(page) == ["11-15"]
+    wait(page, lambda d: clock_of(d, "white")[0] == "0:00.0", "White's clock at zero")
+    assert "flagged" in clock_of(page, "white")[1]
+    assert clock_of(page, "black")[0] == "0:02.0"
+    assert "running" not in clock_of(page, "white")[1] + clock_of(page, "black")[1]
+    assert targets(page) == [] and page.find_element(By.ID, "engine-move").get_attribute("disabled")
+    page.find_element(By.ID, "pdn-save").click()
+    box = page.find_element(By.ID, "pdn-input")
+    wait(page, lambda d: "[%clk" in box.get_attribute("value"), "the saved PDN")
+    pdn = box.get_attribute("value")
+    assert '[Result "0-1"]' in pdn and '[TimeControl "2+0"]' in pdn, pdn
+    assert "11-15 {[%clk 0:00:02]} 0-1" in pdn, pdn
+    # After the flag the game can be stepped through again.
+    assert page.find_element(By.ID, "undo").is_enabled()
+    # A new game without a clock hides them.
+    choose_clock(page, "none")
+    new_game(page, "human")
+    wait(page, lambda d: not d.find_element(By.ID, "clock-top").is_displayed(), "no clocks")
+
+
+def test_a_timed_game_allows_no_take_backs_and_a_bad_control_is_refused(page):
+    choose_clock(page, "custom", 0, 0)
+    page.find_element(By.ID, "new-game").click()
+    wait(page, lambda d: any("time control" in e for e in errors_shown(d)), "the error")
+    choose_clock(page, "5+3")
+    new_game(page, "human")
+    click_square(page, 11)
+    answered(page, lambda: click_square(page, 15), "the move")
+    wait(page, lambda d: "running" in clock_of(d, "white")[1], "White's clock running")
+    assert clock_of(page, "black")[0] == "5:00"
+    assert not page.find_element(By.ID, "undo").is_enabled()
+    # The count runs down on the page between states.
+    first = clock_of(page, "white")[0]
+    wait(page, lambda d: clock_of(d, "white")[0] != first, "White's clock to count down")
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
+def test_screenshots_of_clocks_at_desktop_and_phone_size(browser, server, size):
+    browser.set_window_size(*size)
+    try:
+        browser.get(server + "style.css")
+        browser.execute_script("localStorage.clear()")
+        browser.get(server)
+        wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+        # Against the engine on 5 + 3 (the player's side at the bottom), a move each.
+        choose_clock(browser, "5+3")
+        new_game(browser, "black")
+        click_square(browser, 11)
+        click_square(browser, 15)
+        wait(browser, lambda d: len(move_list(d)) == 2 and "running" in clock_of(d, "black")[1],
+             "the engine's move on its clock")
+        assert browser.find_element(By.ID, "clock-bottom").get_attribute("data-side") == "black"
+        assert clock_of(browser, "white")[0] in ("5:00", "5:01", "5:02", "5:03"), clock_of(browser, "white")
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width, \
+            "the page scrolls sideways"
+        name = "desktop" if size[0] > 700 else "phone"
+        browser.execute_script("window.scrollTo(0, 0)")
+        shot(browser, f"board-clock-{name}.png")
+        # A flag fall, low and flagged clocks.
+        choose_clock(browser, "custom", 2 / 60, 0)
+        new_game(browser, "human")
+        click_square(browser, 11)
+        click_square(browser, 15)
+        wait(browser, lambda d: "time forfeit" in status(d), "the flag")
+        browser.execute_script("window.scrollTo(0, 0)")
+        shot(browser, f"board-flag-{name}.png")
+    finally:
+        browser.set_window_size(1100, 1000)
+
+
+def sounds_played(drv):
+    return int(drv.find_element(By.ID, "sound").get_attribute("data-played") or 0)
+
+
+def test_move_sounds_and_the_switch_is_remembered(page):
+    switch = page.find_element(By.ID, "sound")
+    assert switch.text == "sound on" and switch.get_attribute("aria-pressed") == "true"
+    assert page.execute_script("return typeof (window.AudioContext || window.webkitAudioContext)") == "function"
+    new_game(page, "human")
+    for n, (a, b) in enumerate([(11, 15), (22, 18)], 1):
+        click_square(page, a)
+        click_square(page, b)
+        wait(page, lambda d: sounds_played(d) == n, f"the sound of move {n}")
+        assert switch.get_attribute("data-last") == "move"
+    click_square(page, 15)
+    click_square(page, 22)
+    wait(page, lambda d: sounds_played(d) == 3, "the capture's sound")
+    assert switch.get_attribute("data-last") == "capture"
+    assert page.execute_script("return localStorage.getItem('poolshark-sound')") is None
+    # The reload replays the game without a sound.
+    page.refresh()
+    wait(page, lambda d: move_list(d) == ["11-15", "22-18", "15x22"], "the game after the reload")
+    assert sounds_played(page) == 0
+    # Off, remembered across a reload; a move then makes none.
+    page.find_element(By.ID, "sound").click()
+    assert page.execute_script("return localStorage.getItem('poolshark-sound')") == "off"
+    page.refresh()
+    wait(page, lambda d: move_list(d) == ["11-15", "22-18", "15x22"], "the game after the reload")
+    switch = page.find_element(By.ID, "sound")
+    assert switch.text == "sound off" and switch.get_attribute("aria-pressed") == "false"
+    answered(page, lambda: play_any_move(page, "w"), "White's move")
+    assert sounds_played(page) == 0
+    switch.click()
+    assert page.execute_script("return localStorage.getItem('poolshark-sound')") == "on"
+    assert switch.text == "sound on"

@@ -4,12 +4,15 @@
 // legal, it only shows the `legal` list it was sent.
 //
 // Modules, each importing only those below it: state (the shared `ui`), messages, socket,
-// draw (the board), status, movelist, review, analysis, render (all of it), play (clicks
-// and the capture chooser), setup, pdn, store (kept across a reload), and this one.
+// clock and sound, draw (the board), status, movelist, review, analysis, render (all of
+// it), play (clicks and the capture chooser), setup, pdn, store (kept across a reload), and
+// this one.
 
 import { ui, $, legalFrom, historySig, modeOf, sideAt } from "./state.js";
 import { connect, send, onHello } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
+import { onClockState, renderClocks, chosenClock, wireClock } from "./clock.js";
+import { playMoveSound, wireSound } from "./sound.js";
 import { renderBoard, startAnim, stopAnim } from "./draw.js";
 import { renderControls } from "./status.js";
 import { wireMoveList } from "./movelist.js";
@@ -66,8 +69,13 @@ function onState(st) {
   } else {
     save(st);
   }
-  if (old && st.ply === old.ply + 1 && st.history[st.ply - 1]) startAnim(old, st);
+  const played = old && st.ply === old.ply + 1 && st.history[st.ply - 1];
+  if (played) startAnim(old, st);
   else if (!old || old.fen !== st.fen) stopAnim();
+  // The game replayed after a reload makes no sound.
+  if (ui.quiet > 0) ui.quiet--;
+  else if (played) playMoveSound(st.history[st.ply - 1].captured.length > 0);
+  onClockState(st);
   // How many states arrived: lets a test wait for the answer to its own request.
   const board = $("board");
   board.dataset.states = String(Number(board.dataset.states || 0) + 1);
@@ -151,6 +159,7 @@ function wireGame() {
   $("flip").addEventListener("click", () => {
     ui.flipped = !ui.flipped;
     renderBoard();
+    renderClocks();
   });
   $("undo").addEventListener("click", () => {
     const st = ui.state;
@@ -168,12 +177,16 @@ function wireGame() {
 function wireSettings() {
   $("new-game").addEventListener("click", () => {
     const mode = $("mode").value;
+    const clock = chosenClock((m) => showMessage("error", m));
+    if (clock === undefined) return;
     // A strength typed but not set is meant for this game.
     if (!sendTypedLevel()) return;
     ui.flipped = flipFor(mode, ui.flipped);
     ui.setup = null;
     clearMessages();
-    send(Object.assign({ type: "new" }, PLAYERS[mode]));
+    const req = Object.assign({ type: "new" }, PLAYERS[mode]);
+    if (clock) req.clock = clock;
+    send(req);
   });
   $("play-here").addEventListener("click", () => {
     const mode = $("mode").value;
@@ -227,6 +240,8 @@ function wireKeys() {
 
 wireGame();
 wireSettings();
+wireClock();
+wireSound();
 wireKeys();
 wireChooser();
 wireSetup();

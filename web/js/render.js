@@ -6,6 +6,7 @@ import { renderStatus, renderControls } from "./status.js";
 import { renderMoves } from "./movelist.js";
 import { closePv, renderInfo } from "./analysis.js";
 import { renderReview } from "./review.js";
+import { renderClocks } from "./clock.js";
 
 export function render() {
   if (ui.setup) closePv();
@@ -15,4 +16,5 @@ export function render() {
   renderInfo();
   renderControls();
   renderReview();
+  renderClocks();
 }

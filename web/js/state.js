@@ -19,6 +19,7 @@ export const ui = {
   anim: null, // {frames: [pieces...], step, timer}: a capture being shown jump by jump
   restored: false, // the saved game was offered to the server (once, at the first state)
   pdnText: "", // the last PDN text sent, for choosing another of its games
+  quiet: 0, // states still to come from replaying the saved game: no move sounds for them
 };
 
 export const $ = (id) => document.getElementById(id);

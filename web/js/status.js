@@ -63,8 +63,10 @@ export function renderControls() {
   const st = ui.state;
   const ok = ui.connected && !!st;
   const setup = !!ui.setup;
-  $("undo").disabled = !ok || setup || st.ply === 0;
-  $("redo").disabled = !ok || setup || st.ply >= st.history.length;
+  // A timed game has no take-backs while its clocks run (the server refuses them).
+  const timed = ok && !!st.clock && !!st.clock.running;
+  $("undo").disabled = !ok || setup || timed || st.ply === 0;
+  $("redo").disabled = !ok || setup || timed || st.ply >= st.history.length;
   $("start").disabled = $("undo").disabled;
   $("end").disabled = $("redo").disabled;
   $("stop").textContent = st && st.thinking ? "move now" : "stop";

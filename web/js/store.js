@@ -49,14 +49,19 @@ export function restore(st) {
     ui.multipv = v.multipv;
     $("multipv").value = String(v.multipv);
   }
+  // Each request is answered by a state; those of the replay make no move sound.
+  const ask = (msg) => {
+    send(msg);
+    ui.quiet++;
+  };
   const l = v.level || {};
-  if (l.depth) send({ type: "level", depth: l.depth });
-  else if (l.movetime) send({ type: "level", movetime: l.movetime });
+  if (l.depth) ask({ type: "level", depth: l.depth });
+  else if (l.movetime) ask({ type: "level", movetime: l.movetime });
   if (v.moves.length || v.start_fen !== st.start_fen) {
-    send({ type: "setup", fen: v.start_fen });
-    for (const m of v.moves) send({ type: "move", move: m });
-    if (v.ply < v.moves.length) send({ type: "goto", ply: v.ply });
+    ask({ type: "setup", fen: v.start_fen });
+    for (const m of v.moves) ask({ type: "move", move: m });
+    if (v.ply < v.moves.length) ask({ type: "goto", ply: v.ply });
   }
-  send({ type: "players", white: v.white === "engine" ? "engine" : "human", black: v.black === "engine" ? "engine" : "human" });
-  if (v.analyzing) send(analyzeRequest(true));
+  ask({ type: "players", white: v.white === "engine" ? "engine" : "human", black: v.black === "engine" ? "engine" : "human" });
+  if (v.analyzing) ask(analyzeRequest(true));
 }
