@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/poolshark
 
-.PHONY: all build run serve test test-deep bench lint fmt clean pytest browser-test cluster-test egdb
+.PHONY: all build run serve test test-deep bench lint fmt clean pytest browser-test cluster-test egdb data
 
 all: build
 
@@ -55,6 +55,12 @@ bench: build
 # Endgame tables of up to 6 pieces into egdb/ (git-ignored; resumable: finished groups are kept).
 egdb: build
 	$(BIN) egdb build --pieces 6 --dir egdb
+
+# The training set again from a seed (tuning/README.md): self-play shards through the Dask
+# driver on this machine (SCHEDULER=tcp://HOST:8786 for many), merged into data/set-SEED.psd.
+# Resumable: run it again after a stop. Settings by environment: see scripts/make-data.sh.
+data:
+	./scripts/make-data.sh
 
 lint:
 	$(CARGO) fmt --check

@@ -15,13 +15,22 @@ command works on one machine. A shard whose worker dies is run again elsewhere (
 does that), and one that raises is retried --retries times; a shard that still fails is named
 with its error, its games are counted as lost, and the exit status is 1.
 
+`data` makes a whole training set from a seed: each shard is `poolshark selfplay --format
+packed --shard I/K` (then `poolshark label` of its records, with --label-nodes), written to
+--dir as `shard-IIIII.psd` by a temporary name and a rename, so a stopped run keeps its
+finished shards and the same command goes on from there; `poolshark data merge` then joins
+them in shard order into --out. A shard depends only on the settings and its index, so the
+merged file is the same bytes whatever the number of workers.
+
 Usage: python3 cluster/poolshark_cluster.py match --help
        python3 cluster/poolshark_cluster.py selfplay --help
+       python3 cluster/poolshark_cluster.py data --help
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import shutil
@@ -92,6 +101,43 @@ def run_shard(binary, command, argv, index, shards, cwd, stop_name, kill_hook):
             "index": index,
             "cancelled": False,
             "text": Path(out).read_text(),
+            "stdout": stdout,
+            "seconds": time.time() - started,
+            "host": _host(),
+        }
+
+
+def run_data_shard(binary, selfplay_argv, label_argv, index, shards, kill_hook):
+    """Make data shard `index` of `shards`: self-play (packed), then label it if asked.
+    Returns the shard's bytes. Raises on a non-zero exit, so Dask's `retries` run it again."""
+    started = time.time()
+    with tempfile.TemporaryDirectory(prefix=f"poolshark-data{index}-") as tmp:
+        played = os.path.join(tmp, "played.psd")
+        if kill_hook:
+            marker_dir, _, which = kill_hook.rpartition(":")
+            marker = os.path.join(marker_dir, f"killed-{which}")
+            if int(which) == index and not os.path.exists(marker):
+                Path(marker).write_text(f"pid {os.getpid()}\n")
+                os.kill(os.getpid(), signal.SIGKILL)
+        steps = [[binary, "selfplay", *selfplay_argv, "--format", "packed",
+                  "--shard", f"{index}/{shards}", "--out", played]]
+        out = played
+        if label_argv:
+            out = os.path.join(tmp, "labelled.psd")
+            steps.append([binary, "label", "--data", played, "--out", out, *label_argv])
+        stdout = ""
+        for cmd in steps:
+            r = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                               cwd=tmp)
+            if r.returncode != 0:
+                tail = "\n".join(r.stderr.strip().splitlines()[-5:])
+                raise RuntimeError(
+                    f"exit status {r.returncode} on {_host()}: {' '.join(cmd)}\n{tail}"
+                )
+            stdout += r.stdout
+        return {
+            "index": index,
+            "bytes": Path(out).read_bytes(),
             "stdout": stdout,
             "seconds": time.time() - started,
             "host": _host(),
@@ -199,10 +245,15 @@ def selfplay_argv(args):
     return argv
 
 
-def write_atomic(path, text):
+def write_atomic(path, data):
+    """Write `data` (text or bytes) to a temporary name beside `path`, then rename it into
+    place: a reader never sees part of it, and a stop leaves only the temporary file."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
+    if isinstance(data, bytes):
+        tmp.write_bytes(data)
+    else:
+        tmp.write_text(data)
     os.replace(tmp, path)
 
 
@@ -352,6 +403,148 @@ def run(args):
 
 
 # ---------------------------------------------------------------------------------------------
+# A whole data set.
+
+
+def data_settings(args, binary_hash):
+    """The settings a data dir is made with, one `name value` line each: a shard made with
+    other settings would not belong to the set, so a run into a dir made otherwise is refused."""
+    weights = "builtin"
+    if args.weights:
+        # By content where this machine has the file, else by its path on the workers.
+        w = Path(args.weights)
+        weights = hashlib.sha256(w.read_bytes()).hexdigest()[:16] if w.is_file() else str(w)
+    return "".join(f"{k} {v}\n" for k, v in [
+        ("games", args.games), ("shards", args.shards), ("seed", args.seed),
+        ("nodes", args.nodes), ("random-plies", args.random_plies),
+        ("label-nodes", args.label_nodes), ("weights", weights), ("binary", binary_hash),
+    ])
+
+
+def shard_path(out_dir, i):
+    return Path(out_dir) / f"shard-{i:05d}.psd"
+
+
+def data_argvs(args):
+    selfplay = ["--games", str(args.games), "--seed", str(args.seed), "--nodes",
+                str(args.nodes), "--random-plies", str(args.random_plies),
+                "--concurrency", str(args.concurrency)]
+    label = []
+    if args.label_nodes:
+        label = ["--nodes", str(args.label_nodes), "--threads", str(args.concurrency)]
+    if args.weights:
+        selfplay += ["--weights", args.weights]
+        label += ["--weights", args.weights]
+    return selfplay, label
+
+
+def claim_data_dir(out_dir, settings):
+    """Lock `out_dir` for this run and check its settings (written on the first run). Returns
+    the lock's file (held while it stays open) or an error message."""
+    import fcntl
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    lock = open(out_dir / ".lock", "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return None, f"{out_dir} is in use by another run (its .lock is held)"
+    f = out_dir / "run.settings"
+    if f.exists():
+        old = f.read_text()
+        if old != settings:
+            have = dict(l.split(" ", 1) for l in old.splitlines() if " " in l)
+            want = dict(l.split(" ", 1) for l in settings.splitlines())
+            diff = ", ".join(f"{k} {have.get(k, '?')} there, {v} now"
+                             for k, v in want.items() if have.get(k) != v)
+            return None, (f"{out_dir} holds a run made with other settings ({diff}); "
+                          "use another --dir, or the same settings to go on")
+    else:
+        write_atomic(f, settings)
+    return lock, None
+
+
+def eta(seconds):
+    seconds = int(seconds)
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m{seconds % 60:02d}s"
+
+
+def run_data(args):
+    """Make the missing shards, then merge them all; returns the exit status."""
+    from distributed import as_completed
+
+    remote = args.scheduler or args.scheduler_file
+    binary = args.binary if remote else os.path.abspath(args.binary)
+    local_binary = args.local_binary or (args.binary if os.path.exists(args.binary) else None)
+    if not local_binary:
+        progress(f"error: {args.binary} is not here; give --local-binary for `poolshark data merge`")
+        return 2
+    out_dir = Path(args.dir)
+    binary_hash = hashlib.sha256(Path(local_binary).read_bytes()).hexdigest()[:16]
+    lock, err = claim_data_dir(out_dir, data_settings(args, binary_hash))
+    if err:
+        progress(f"error: {err}")
+        return 2
+    K = args.shards
+    todo = [i for i in range(K)
+            if selfplay_games_in_shard(args.games, K, i) and not shard_path(out_dir, i).exists()]
+    had = sum(1 for i in range(K) if shard_path(out_dir, i).exists())
+    selfplay_argv, label_argv = data_argvs(args)
+    failed = {}
+    if todo:
+        kill_hook = os.environ.get(KILL_HOOK_ENV)
+        run_id = uuid.uuid4().hex[:8]
+        client, cluster = make_client(args)
+        try:
+            futures = {}
+            for i in todo:
+                fut = client.submit(run_data_shard, binary, selfplay_argv, label_argv, i, K,
+                                    kill_hook, key=f"poolshark-data-{run_id}-shard-{i}",
+                                    retries=args.retries, pure=False)
+                futures[fut] = i
+            n_workers = len(client.scheduler_info().get("workers", {}))
+            progress(f"data: {len(todo)} shards to make of {K} ({had} already in {out_dir}) on "
+                     f"{n_workers} workers ({remote or 'LocalCluster'})")
+            start, done, positions = time.time(), 0, 0
+            for fut in as_completed(list(futures)):
+                i = futures[fut]
+                if fut.status == "error":
+                    failed[i] = repr(fut.exception())
+                    progress(f"data: shard {i}/{K} failed: {failed[i]}")
+                    continue
+                res = fut.result()
+                write_atomic(shard_path(out_dir, i), res["bytes"])
+                done += 1
+                positions += (len(res["bytes"]) - 40) // 16
+                elapsed = time.time() - start
+                left = len(todo) - done - len(failed)
+                progress(f"data: shard {i}/{K} done on {res['host']} in {res['seconds']:.1f} s; "
+                         f"{had + done}/{K} shards, {positions} positions this run, "
+                         f"{positions / max(elapsed, 1e-9):.0f}/s, "
+                         f"ETA {eta(elapsed / done * left)}")
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    if failed:
+        for i in sorted(failed):
+            print(f"data: shard {i}/{K} failed: {failed[i]}", file=sys.stderr)
+        print(f"data: {len(failed)} shards failed; run the same command again to make them")
+        return 1
+    cmd = [local_binary, "data", "merge", str(out_dir), "--out", args.out]
+    if args.egdb:
+        cmd += ["--egdb", args.egdb]
+    progress(f"data: merging the {K} shards into {args.out}")
+    r = subprocess.run(cmd, text=True, stdout=subprocess.PIPE)
+    if r.returncode != 0:
+        print(f"data: {' '.join(cmd)} failed ({r.returncode})", file=sys.stderr)
+        return 1
+    print(r.stdout, end="")
+    lock.close()
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
 # Command line.
 
 
@@ -449,6 +642,33 @@ def parse_args(argv=None):
     s.add_argument("--concurrency", type=int, default=1)
     add_cluster_options(s)
 
+    d = sub.add_parser(
+        "data",
+        help="a whole training set from a seed, in resumable shards",
+        description="Make the training set of a seed: --shards shards of `poolshark selfplay "
+        "--format packed` (and `label` with --label-nodes) kept in --dir as they finish "
+        "(run the same command again to go on after a stop), then `poolshark data merge` "
+        "of them all into --out. The same settings give the same bytes on any number of "
+        "workers.",
+    )
+    d.add_argument("--games", type=int, required=True)
+    d.add_argument("--seed", type=int, required=True)
+    d.add_argument("--dir", required=True, help="where the shards are kept (resumable)")
+    d.add_argument("--out", required=True, help="the merged packed file")
+    d.add_argument("--nodes", type=int, default=3000, help="self-play nodes a move (3000)")
+    d.add_argument("--random-plies", type=int, default=10,
+                   help="random plies after each opening (10)")
+    d.add_argument("--label-nodes", type=int, default=0,
+                   help="search every position again at this many nodes (0: keep "
+                   "self-play's scores)")
+    d.add_argument("--weights", help="the evaluation both sides play with (a path the workers "
+                   "can read; default the built-in)")
+    d.add_argument("--egdb", help="endgame tables on this machine: their exact value on every "
+                   "position they cover (at the merge)")
+    d.add_argument("--concurrency", type=int, default=1,
+                   help="threads within a shard (default 1)")
+    add_cluster_options(d)
+
     args = top.parse_args(argv)
     if args.command == "match":
         if len(args.engine) != 2:
@@ -462,6 +682,8 @@ def parse_args(argv=None):
 
 def main(argv=None):
     args = parse_args(argv)
+    if args.command == "data":
+        return run_data(args)
     return run(args)
 
 

@@ -34,6 +34,8 @@ pub enum Kind {
     Book,
     /// Tuning data, `FEN ; score` lines (the shipped set is 14 MiB).
     TuneData,
+    /// Packed tuning data (`tune::packed`, 16 bytes a position: 30 M positions are 480 MB).
+    PackedData,
     /// One group of an endgame table (the largest 6-piece group is 250 MB, 7-piece 2.8 GB).
     Egdb,
     /// A pattern trainer's checkpoint (`tune::learn`, about 4 MiB; 128 MB for the big
@@ -50,6 +52,7 @@ impl Kind {
             Kind::Openings => 16 * MIB,
             Kind::Book => 64 * MIB,
             Kind::TuneData => 1024 * MIB,
+            Kind::PackedData => 4096 * MIB,
             Kind::Egdb => 16 * 1024 * MIB,
             Kind::Checkpoint => 512 * MIB,
         }
@@ -61,6 +64,7 @@ impl Kind {
             Kind::Openings => "an openings file",
             Kind::Book => "a book",
             Kind::TuneData => "tuning data",
+            Kind::PackedData => "packed tuning data",
             Kind::Egdb => "an endgame table",
             Kind::Checkpoint => "a training checkpoint",
         }

@@ -3,7 +3,9 @@ binary (fake_poolshark.py): shards merge into every game once, a worker killed m
 ends with every game, a shard that always fails is named and its games are counted as lost
 (exit 1), an SPRT decision cancels the rest. With the real binary: a 24-game match through the
 driver prints the same summary lines as one `poolshark match` process over the same games, also
-when a worker is killed.
+when a worker is killed; `data` makes the same merged file, byte for byte, on one worker and on
+two (one killed mid-shard), goes on from the finished shards after a stop (a half-written one
+is not taken), and refuses a dir made with other settings.
 """
 
 import os
@@ -125,3 +127,54 @@ def test_driver_selfplay_equals_single_process(tmp_path):
     assert "cluster: 6 games played of 6" in r.stdout
     lines = whole.read_text().splitlines()
     assert lines and sorted(merged.read_text().splitlines()) == sorted(lines)
+
+
+# --- a whole data set (`data`) ----------------------------------------------------------------
+
+DATA = ["--games", "8", "--seed", "5", "--nodes", "200", "--random-plies", "4",
+        "--label-nodes", "150", "--shards", "4", "--binary", POOLSHARK]
+
+
+def make_data(tmp, name, workers, *extra, env=None):
+    out = tmp / f"{name}.psd"
+    r = drive("data", *DATA, "--workers", str(workers), "--dir", str(tmp / name), "--out",
+              str(out), *extra, env=env)
+    return r, out
+
+
+def test_data_is_the_same_bytes_on_one_worker_and_two(tmp_path):
+    r1, one = make_data(tmp_path, "one", 1)
+    assert r1.returncode == 0, r1.stderr
+    assert "data: 4 shards to make of 4 (0 already in" in r1.stderr
+    assert r1.stdout.startswith("records "), r1.stdout
+    # Two workers, one of them killed mid-shard: the same bytes.
+    r2, two = make_data(tmp_path, "two", 2,
+                        env={"POOLSHARK_CLUSTER_KILL_ONCE": f"{tmp_path}:1"})
+    assert r2.returncode == 0, r2.stderr
+    assert (tmp_path / "killed-1").exists(), "the hook never killed a worker"
+    assert one.read_bytes() == two.read_bytes()
+    assert len(one.read_bytes()) > 40 + 16 * 50
+    assert r1.stdout == r2.stdout.replace("two.psd", "one.psd")
+
+
+def test_data_resumes_from_its_finished_shards(tmp_path):
+    r, first = make_data(tmp_path, "d", 2)
+    assert r.returncode == 0, r.stderr
+    whole = first.read_bytes()
+    # A shard lost and another half-written under its temporary name, as a stop leaves them.
+    (tmp_path / "d" / "shard-00002.psd").unlink()
+    (tmp_path / "d" / ".shard-00003.psd.999.tmp").write_bytes(b"PSPACKED half")
+    (tmp_path / "d" / "shard-00003.psd").unlink()
+    first.unlink()
+    r, again = make_data(tmp_path, "d", 2)
+    assert r.returncode == 0, r.stderr
+    assert "data: 2 shards to make of 4 (2 already in" in r.stderr
+    assert again.read_bytes() == whole
+    # Everything there: only the merge.
+    r, _ = make_data(tmp_path, "d", 2)
+    assert r.returncode == 0 and "shards to make" not in r.stderr, r.stderr
+    # Other settings into the same dir are refused, naming what differs.
+    r = drive("data", *[a if a != "5" else "6" for a in DATA], "--workers", "1",
+              "--dir", str(tmp_path / "d"), "--out", str(tmp_path / "x.psd"))
+    assert r.returncode == 2
+    assert "other settings (seed 5 there, 6 now)" in r.stderr, r.stderr

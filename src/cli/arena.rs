@@ -215,6 +215,18 @@ pub struct SelfplayArgs {
     /// openings above all) is left out, so the data weighs each position once.
     #[arg(long)]
     keep_duplicates: bool,
+    /// `text`: data lines, written as games finish. `packed`: 16-byte records
+    /// (tuning/README.md), written whole in game order when the run ends, so that a shard
+    /// is the same bytes on any machine (`poolshark data merge` joins shards).
+    #[arg(long, value_enum, default_value_t = DataFormat::Text)]
+    format: DataFormat,
+}
+
+/// How `selfplay` writes its positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DataFormat {
+    Text,
+    Packed,
 }
 
 impl SelfplayArgs {
@@ -224,8 +236,6 @@ impl SelfplayArgs {
         let weights = self.weights.load()?;
         let out = &self.out;
         refuse_written(out)?;
-        let file = crate::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
-        let mut writer = std::io::BufWriter::new(file);
         let shard = self.shard.unwrap_or_default();
         // This run's games: the shard's share of the whole run.
         let games = (0..self.games as usize)
@@ -248,6 +258,36 @@ impl SelfplayArgs {
             )
             .expect("a valid template"),
         );
+        if self.format == DataFormat::Packed {
+            crate::files::check_output(out).map_err(|e| input(format!("cannot write {e}")))?;
+            let records =
+                crate::tune::selfplay::run_records(&cfg, self.keep_duplicates, &mut |g, played| {
+                    bar.set_position(g as u64);
+                    let secs = start.elapsed().as_secs_f64().max(1e-9);
+                    bar.set_message(format!(
+                        "{played} positions played ({:.0}/s)",
+                        played as f64 / secs
+                    ));
+                });
+            bar.finish_and_clear();
+            let bytes = crate::tune::packed::write(cfg.seed, &records);
+            crate::files::save(out, &bytes)
+                .map_err(|e| runtime(format!("writing {}: {}", out.display(), e.reason())))?;
+            let secs = start.elapsed().as_secs_f64();
+            errln!(
+                "selfplay: {games} games, {} positions written in {secs:.1}s ({:.0} positions/s)",
+                records.len(),
+                records.len() as f64 / secs.max(1e-9)
+            );
+            outln!(
+                "games {games} positions {} file {}",
+                records.len(),
+                out.display()
+            );
+            return Ok(());
+        }
+        let file = crate::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
+        let mut writer = std::io::BufWriter::new(file);
         let mut dedup = (!self.keep_duplicates).then(crate::tune::selfplay::Dedup::default);
         let mut written = 0usize;
         let result = run(
@@ -291,6 +331,15 @@ fn refuse_written(out: &std::path::Path) -> Result<(), CliError> {
         Ok(mut lines) => lines.next(),
         Err(_) => return Ok(()), // not there (or not a file: `create` says which)
     };
+    if crate::files::read_at_most(out, crate::files::Kind::PackedData, u64::MAX)
+        .is_ok_and(|b| crate::tune::packed::is_packed(&b))
+    {
+        return Err(input(format!(
+            "--out {} holds packed self-play data already; selfplay writes over nothing: give \
+             another --out, or remove the file to play the run again",
+            out.display()
+        )));
+    }
     let what = match first {
         None => return Ok(()),
         Some(Ok(line)) if dataline::parse(&line).is_ok() => "self-play data already",

@@ -4,6 +4,7 @@
 use super::args::{parse_positive, parse_unit_interval};
 use super::{input, runtime, CliError};
 use crate::files::{self, Kind};
+use crate::tune::dataset::Data;
 use crate::tune::train::{self, LearnError, LearnOptions, Progress};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -19,9 +20,10 @@ pub enum Model {
 /// The options of `poolshark learn`.
 #[derive(clap::Args)]
 pub struct LearnArgs {
-    /// `FEN ; White's score ; search score ; game` lines, as `selfplay` writes them: a file,
-    /// or a directory whose `*.txt` files are all read (as scripts/selfplay-data.sh fills
-    /// one). May be given more than once; a position met again (in any file) is counted once.
+    /// `FEN ; White's score ; search score ; game` lines, as `selfplay` writes them, or a
+    /// packed file (`selfplay --format packed`, `data merge`): a file, or a directory whose
+    /// `*.txt` and `*.psd` files are all read (as scripts/selfplay-data.sh fills one). May be
+    /// given more than once; a position met again (in any file) is counted once.
     #[arg(long, required = true)]
     data: Vec<PathBuf>,
     /// Where to write the fitted network, after every epoch and at the end.
@@ -197,7 +199,8 @@ fn parse_hidden(s: &str) -> Result<usize, String> {
 #[derive(clap::Args)]
 pub struct LabelArgs {
     /// Data lines to label (`FEN ; White's score ; search score`, as `selfplay` writes
-    /// them). May be given more than once; a position met again is labelled once.
+    /// them), or packed files of one run (then --out is a packed file, written whole when
+    /// done). May be given more than once; a position met again is labelled once.
     #[arg(long, required = true)]
     data: Vec<PathBuf>,
     /// Where to write the labelled lines, after a settings line (`# poolshark label nodes N
@@ -242,6 +245,14 @@ impl LabelArgs {
                 }
             }
         }
+        let mut inputs = Vec::new();
+        for path in &self.data {
+            let data = crate::tune::dataset::read(path).map_err(input)?.0;
+            inputs.push((path.clone(), data));
+        }
+        if inputs.iter().any(|(_, d)| matches!(d, Data::Packed(_))) {
+            return self.run_packed(weights, inputs);
+        }
         let header = label::header(self.nodes, &weights);
         // Positions already labelled in --out (a run that stopped): keep them, skip them.
         // Checked whole before anything is written to it.
@@ -267,12 +278,12 @@ impl LabelArgs {
         }
         let mut items = Vec::new();
         let mut seen = skip.clone();
-        for path in &self.data {
-            let text = files::read_to_string(path, Kind::TuneData)
-                .map_err(|e| input(format!("cannot read {e}")))?;
-            items.extend(
-                label::parse(&text, &path.display().to_string(), &mut seen).map_err(input)?,
-            );
+        for (path, data) in &inputs {
+            let Data::Text(text) = data else {
+                unreachable!("packed inputs are labelled by run_packed")
+            };
+            items
+                .extend(label::parse(text, &path.display().to_string(), &mut seen).map_err(input)?);
         }
         // The whole --data, repeats dropped, before --limit and --out are applied.
         let total = seen.len();
@@ -331,6 +342,85 @@ impl LabelArgs {
             "positions {} skipped {} file {}",
             done + items.len(),
             total - done - items.len(),
+            self.out.display()
+        );
+        Ok(())
+    }
+
+    /// `label` of packed files: every record searched again, in order, written whole to a
+    /// new packed --out with its game, result and tables' value kept.
+    fn run_packed(
+        self,
+        weights: crate::eval::Weights,
+        inputs: Vec<(PathBuf, Data)>,
+    ) -> Result<(), CliError> {
+        use crate::tune::label::{self, LabelConfig};
+        use crate::tune::packed;
+        if files::read(&self.out, Kind::PackedData).is_ok_and(|b| !b.is_empty()) {
+            return Err(input(format!(
+                "--out {} exists; label writes a packed file whole: name a new file",
+                self.out.display()
+            )));
+        }
+        let mut seed = None;
+        let mut seen = std::collections::HashSet::new();
+        let mut records = Vec::new();
+        for (path, data) in inputs {
+            let Data::Packed(f) = data else {
+                return Err(input(format!(
+                    "{} is text data and another --data is packed: label one kind at a time \
+                     (poolshark data convert)",
+                    path.display()
+                )));
+            };
+            if *seed.get_or_insert(f.seed) != f.seed {
+                return Err(input(format!(
+                    "{} is from the run seeded {}, the first --data from {}: label one run at a time",
+                    path.display(),
+                    f.seed,
+                    seed.unwrap_or_default()
+                )));
+            }
+            records.extend(f.records.into_iter().filter(|r| seen.insert(r.pos.key())));
+        }
+        let total = records.len();
+        records.truncate(self.limit.map_or(usize::MAX, |l| l as usize));
+        let cfg = LabelConfig {
+            nodes: self.nodes,
+            threads: self.threads as usize,
+            hash_mb: self.hash as usize,
+            weights,
+        };
+        let start = Instant::now();
+        let bar = indicatif::ProgressBar::new(records.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "label [{wide_bar}] {pos}/{len} positions, {per_sec}, ETA {eta}",
+            )
+            .expect("a valid template"),
+        );
+        let positions: Vec<_> = records.iter().map(|r| r.pos).collect();
+        let scores = label::scores(&positions, &cfg, &mut |n| bar.set_position(n as u64));
+        bar.finish_and_clear();
+        for (r, s) in records.iter_mut().zip(scores) {
+            r.search = Some(s);
+        }
+        files::save(
+            &self.out,
+            &packed::write(seed.unwrap_or_default(), &records),
+        )
+        .map_err(|e| runtime(format!("cannot write {e}")))?;
+        let secs = start.elapsed().as_secs_f64();
+        errln!(
+            "label: {} positions searched at {} nodes in {secs:.1}s ({:.0} positions/s)",
+            records.len(),
+            self.nodes,
+            records.len() as f64 / secs.max(1e-9)
+        );
+        outln!(
+            "positions {} skipped {} file {}",
+            records.len(),
+            total - records.len(),
             self.out.display()
         );
         Ok(())

@@ -2,7 +2,7 @@
 //!
 //! One file per command family: `position` (perft, moves, show), `analyze` (analyze,
 //! bench), `annotate`, `arena` (match, stats, selfplay, openings), `tune` (tune, spsa), `learn`, `book`,
-//! `egdb` and `serve`. Each
+//! `data`, `egdb` and `serve`. Each
 //! subcommand is an `Args` struct with a `run` method; the option groups several commands
 //! share (`--fen`/`--moves`, `--threads`/`--hash`/`--weights`) are declared once in `args`
 //! and flattened into them.
@@ -31,6 +31,7 @@ mod annotate;
 mod arena;
 mod args;
 mod book;
+mod data;
 mod egdb;
 mod learn;
 mod position;
@@ -113,6 +114,10 @@ enum Command {
     /// line with the new search score in place of the old: targets for `learn --lambda 0`
     /// (a fit that learns what a deeper search sees). Continues an --out that exists.
     Label(learn::LabelArgs),
+    /// Training data sets: merge packed self-play shards into one set (with the endgame
+    /// tables' values), convert text data to packed and back, say what a data file holds.
+    #[command(subcommand)]
+    Data(data::DataCommand),
     /// Print balanced openings, one FEN a line: every distinct position PLIES plies from the
     /// start scoring within MARGIN men at DEPTH (books/openings-3ply.txt is made this way).
     Openings(arena::OpeningsArgs),
@@ -252,6 +257,7 @@ pub fn main() -> ExitCode {
         Command::Spsa(a) => a.run(),
         Command::Learn(a) => a.run(),
         Command::Label(a) => a.run(),
+        Command::Data(c) => c.run(),
         Command::Openings(a) => a.run(),
         Command::Book(c) => c.run(),
         Command::Bench(a) => a.run(),

@@ -5,8 +5,9 @@
 use crate::core::{Color, Position};
 use crate::eval::features::features;
 use crate::eval::weights::{self, Weights};
-use crate::files;
 use crate::tune::dataline;
+use crate::tune::dataset::{self, Data};
+use crate::tune::packed;
 use crate::tune::target;
 use std::path::Path;
 
@@ -82,12 +83,21 @@ impl Samples {
     }
 }
 
-/// Read a tuning data file (a regular file, at most `files::Kind::TuneData`'s limit) with
-/// `load`. The error names the path.
+/// Read a tuning data file: text data lines (`load`) or a packed file (`tune::packed`),
+/// each record as its training line. The error names the path.
 pub fn read(path: &Path, w: &Weights) -> Result<Samples, String> {
-    let text = files::read_to_string(path, files::Kind::TuneData)
-        .map_err(|e| format!("cannot read {e}"))?;
-    load(&text, w).map_err(|e| format!("{}: {e}", path.display()))
+    match dataset::read(path)?.0 {
+        Data::Text(text) => load(&text, w).map_err(|e| format!("{}: {e}", path.display())),
+        Data::Packed(f) => {
+            let mut out = Samples::new();
+            for r in &f.records {
+                let d = packed::training_line(r, f.seed);
+                out.push(&d.pos, d.white_score as f32, d.search.map(|s| s as f32), w);
+                *out.games.last_mut().expect("just pushed") = d.game;
+            }
+            Ok(out)
+        }
+    }
 }
 
 /// Read data lines (`tune::dataline`), as `selfplay` writes them. Blank lines and `#`

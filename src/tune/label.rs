@@ -13,6 +13,10 @@
 //! in the order chunks finish, not the input's. The searches are `analyze` searches, so a
 //! position with one legal move is searched too, not answered at depth 1 as in play.
 //!
+//! A packed file (`tune::packed`) is labelled record by record (`scores`): the output keeps
+//! each record's game, result and tables' value, in the input's order, and is written whole
+//! at the end.
+//!
 //! The output starts with a settings line, `# poolshark label nodes N weights HASH` (a
 //! comment to `learn` and `tune`). A run given an output that exists continues it only if
 //! that line is its own (`check_existing`): a file of something else is refused untouched,
@@ -22,7 +26,7 @@ use crate::core::{Game, Position};
 use crate::eval::Weights;
 use crate::search::{Engine, Limits, SearchControl};
 use crate::tune::dataline;
-use crate::tune::selfplay::{white_search_score, write_in_parallel};
+use crate::tune::selfplay::{map_in_parallel, white_search_score, write_in_parallel};
 use std::collections::HashSet;
 
 /// Lines a thread takes at once.
@@ -161,6 +165,8 @@ pub fn run(
     };
     let chunk = |engine: &mut Engine, i: usize| {
         let chunk = &items[i * CHUNK..((i + 1) * CHUNK).min(items.len())];
+        // Each chunk from an empty table: its scores hang on its positions alone.
+        engine.clear();
         let mut text = String::new();
         for item in chunk {
             let s = search_score(engine, &item.pos, cfg.nodes);
@@ -176,6 +182,40 @@ pub fn run(
     let jobs = items.len().div_ceil(CHUNK);
     let mut positions = |_, n| progress(n);
     write_in_parallel(cfg.threads, jobs, engine, chunk, sink, &mut positions).map(|_| ())
+}
+
+/// The scores of `nodes`-node searches of `positions` (White's side, clamped), in their
+/// order. Each chunk of `CHUNK` positions starts from an empty table, so the scores are the
+/// same on any number of threads (a packed shard is the same bytes on any machine).
+/// `progress` sees the number of positions done.
+pub fn scores(
+    positions: &[Position],
+    cfg: &LabelConfig,
+    progress: &mut (dyn FnMut(usize) + Send),
+) -> Vec<i32> {
+    let engine = || {
+        let mut engine = Engine::new(cfg.hash_mb, 1);
+        engine.weights = cfg.weights.clone();
+        engine
+    };
+    let chunk = |engine: &mut Engine, i: usize| {
+        engine.clear();
+        positions[i * CHUNK..((i + 1) * CHUNK).min(positions.len())]
+            .iter()
+            .map(|p| search_score(engine, p, cfg.nodes))
+            .collect::<Vec<i32>>()
+    };
+    let jobs = positions.len().div_ceil(CHUNK);
+    let mut out = vec![0; positions.len()];
+    let mut done = 0;
+    map_in_parallel(cfg.threads, jobs, engine, chunk, &mut |i, s| {
+        out[i * CHUNK..i * CHUNK + s.len()].copy_from_slice(&s);
+        done += s.len();
+        progress(done);
+        Ok(())
+    })
+    .expect("the sink never fails");
+    out
 }
 
 #[cfg(test)]
@@ -241,6 +281,26 @@ mod tests {
             let s = search_score(&mut engine, &pos, 20_000);
             assert!(s > 500 && s <= SEARCH_CLAMP, "{fen}: {s}");
         }
+    }
+
+    /// The scores of a list do not hang on the threads that searched it.
+    #[test]
+    fn scores_are_the_same_on_one_thread_and_on_three() {
+        let positions: Vec<Position> = crate::core::random_games::RandomPositions::new(3, 60)
+            .take(150)
+            .collect();
+        let cfg = |threads| LabelConfig {
+            nodes: 300,
+            threads,
+            hash_mb: 1,
+            weights: Weights::default(),
+        };
+        let mut last = 0;
+        let one = scores(&positions, &cfg(1), &mut |n| last = n);
+        assert_eq!(last, positions.len());
+        let three = scores(&positions, &cfg(3), &mut |_| {});
+        assert_eq!(one, three);
+        assert!(one.iter().any(|&s| s != 0), "{one:?}");
     }
 
     #[test]

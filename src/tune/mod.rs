@@ -10,14 +10,18 @@
 //! the same way, resumable, stepping by `adam`, which also keeps its checkpoints; `train` is
 //! the run behind `poolshark learn`; `target` is what every fit aims at (the side to move's
 //! result, its blend with the search score, the scale K), written once; `label` searches data
-//! positions again, deeper, for the fits to aim at. `tuning/README.md` gives
+//! positions again, deeper, for the fits to aim at. `packed` is the compact binary data
+//! file (16 bytes a position), and `dataset` joins shards of it into one set with the
+//! endgame tables' values. `tuning/README.md` gives
 //! the whole pipeline.
 
 pub mod adam;
 pub mod data;
 pub mod dataline;
+pub mod dataset;
 pub mod label;
 pub mod net;
+pub mod packed;
 pub mod run;
 pub mod selfplay;
 pub mod spsa;

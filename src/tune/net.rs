@@ -5,7 +5,8 @@
 //! - **Data** (`NetData`): each position is kept as three 32-bit sets (White's pieces,
 //!   Black's, the kings), the side to move and its target, 20 bytes, so that tens of millions
 //!   fit in memory. Positions without men are dropped (play scores them with the hand terms),
-//!   and so are repeats. The held-out split is by game (`dataline::held_out`).
+//!   and so are repeats. The held-out split is by game (`dataline::held_out`). Text data
+//!   lines and packed files (`tune::packed`) load alike (`add_text`, `add_packed`).
 //! - **Scale**: `K` is fitted to the hand evaluation on the data (`NetData::fit_k`) and the
 //!   network's output is in logit units, `sigmoid(output)` the expected score; its
 //!   evaluation in hundredths of a man is `output / K` (`FloatNetwork::scale`), so the search's
@@ -21,7 +22,7 @@ use crate::core::{Color, Position};
 use crate::eval::nnue::{self, bucket, planes_of, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN};
 use crate::eval::{evaluate, Weights};
 use crate::tune::target::{self, sigmoid};
-use crate::tune::{adam, dataline};
+use crate::tune::{adam, dataline, packed};
 use rayon::prelude::*;
 use std::collections::HashSet;
 
@@ -104,6 +105,22 @@ impl NetData {
             .par_iter()
             .map(|&(n, l)| dataline::parse(l).map_err(|e| format!("{name}: line {n}: {e}")))
             .collect();
+        self.add_lines(parsed)
+    }
+
+    /// Add the records of a packed file (`tune::packed`), each as its training line (the
+    /// tables' value, where known, in place of the game's result).
+    pub fn add_packed(&mut self, f: &packed::File) -> Result<(), String> {
+        let lines = f
+            .records
+            .par_iter()
+            .map(|r| Ok(packed::training_line(r, f.seed)))
+            .collect();
+        self.add_lines(lines)
+    }
+
+    /// Add parsed data lines in order; the first error stops.
+    fn add_lines(&mut self, parsed: Vec<Result<dataline::DataLine, String>>) -> Result<(), String> {
         for d in parsed {
             let d = d?;
             let i = self.lines;

@@ -13,6 +13,10 @@
 //! keeps the first line of each position and drops the rest, so that the data weighs each
 //! position once (`selfplay` does this unless told `--keep-duplicates`).
 //!
+//! With `--format packed` (`run_records`) the positions are packed records (`tune::packed`),
+//! written in game order once the shard is done, so that a shard is the same bytes however
+//! many threads played it, and duplicates are told apart by the position's key.
+//!
 //! `opening` and `play_out` (a game's start, and a game played to its end in-process) serve
 //! `tune::spsa` as well.
 
@@ -21,7 +25,7 @@ use crate::core::game::GameResult;
 use crate::core::rng::Xorshift64;
 use crate::core::{movegen, Color, Game, Move, Position};
 use crate::search::{Engine, Limits, SearchControl};
-use crate::tune::dataline;
+use crate::tune::{dataline, packed};
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -227,8 +231,29 @@ pub fn write_in_parallel<S>(
     sink: &mut (dyn FnMut(&str) -> std::io::Result<()> + Send),
     progress: &mut (dyn FnMut(usize, usize) + Send),
 ) -> std::io::Result<usize> {
+    let (mut done, mut lines) = (0, 0);
+    map_in_parallel(threads, jobs, init, job, &mut |_, (text, n)| {
+        sink(&text)?;
+        done += 1;
+        lines += n;
+        progress(done, lines);
+        Ok(())
+    })?;
+    Ok(lines)
+}
+
+/// Jobs `0..jobs` on `threads` threads, each thread with its own state from `init`: each
+/// job's output goes to `sink` with the job's number as soon as it is done (in the order
+/// jobs finish). The first error from `sink` stops every thread and is returned.
+pub fn map_in_parallel<S, T>(
+    threads: usize,
+    jobs: usize,
+    init: impl Fn() -> S + Sync,
+    job: impl Fn(&mut S, usize) -> T + Sync,
+    sink: &mut (dyn FnMut(usize, T) -> std::io::Result<()> + Send),
+) -> std::io::Result<()> {
     let next = AtomicUsize::new(0);
-    let shared = Mutex::new((sink, progress, 0usize, 0usize, None::<std::io::Error>));
+    let shared = Mutex::new((sink, None::<std::io::Error>));
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
@@ -238,28 +263,81 @@ pub fn write_in_parallel<S>(
                     if i >= jobs {
                         break;
                     }
-                    let (text, n) = job(&mut state, i);
+                    let out = job(&mut state, i);
                     let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
-                    let (sink, progress, done, lines, err) = &mut *guard;
+                    let (sink, err) = &mut *guard;
                     if err.is_some() {
                         break;
                     }
-                    if let Err(e) = sink(&text) {
+                    if let Err(e) = sink(i, out) {
                         *err = Some(e);
                         break;
                     }
-                    *done += 1;
-                    *lines += n;
-                    progress(*done, *lines);
                 }
             });
         }
     });
-    let (_, _, _, lines, err) = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-    match err {
+    match shared.into_inner().unwrap_or_else(|e| e.into_inner()).1 {
         Some(e) => Err(e),
-        None => Ok(lines),
+        None => Ok(()),
     }
+}
+
+/// Play the games of `cfg.shard` on `concurrency` threads and return their positions as
+/// packed records (`tune::packed`), game after game in the order of their indices whatever
+/// the threads, so that a shard is the same bytes on any machine; unless `keep_duplicates`,
+/// a position already in an earlier game is left out. `progress` sees (games done,
+/// positions played).
+pub fn run_records(
+    cfg: &SelfplayConfig,
+    keep_duplicates: bool,
+    progress: &mut (dyn FnMut(usize, usize) + Send),
+) -> Vec<packed::Record> {
+    let mut openings = openings::builtin();
+    if openings.is_empty() {
+        openings.push(Position::start());
+    }
+    let order: Vec<usize> = (0..cfg.games).filter(|&i| cfg.shard.contains(i)).collect();
+    let engine = || {
+        let mut engine = Engine::new(16, 1);
+        engine.weights = cfg.weights.clone();
+        engine
+    };
+    let game = |engine: &mut Engine, job: usize| {
+        let data = play_one(cfg, order[job], engine, &openings);
+        data.positions
+            .iter()
+            .map(|&(pos, search)| packed::Record {
+                pos,
+                white_score: data.white_score,
+                search,
+                game: order[job] as u32,
+                exact: None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut games: Vec<Vec<packed::Record>> = vec![Vec::new(); order.len()];
+    let (mut done, mut played) = (0, 0);
+    map_in_parallel(
+        cfg.concurrency,
+        order.len(),
+        engine,
+        game,
+        &mut |i, records| {
+            done += 1;
+            played += records.len();
+            games[i] = records;
+            progress(done, played);
+            Ok(())
+        },
+    )
+    .expect("the sink never fails");
+    let mut seen = HashSet::new();
+    games
+        .into_iter()
+        .flatten()
+        .filter(|r| keep_duplicates || seen.insert(r.pos.key()))
+        .collect()
 }
 
 #[cfg(test)]

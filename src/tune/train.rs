@@ -11,6 +11,7 @@
 
 use crate::eval::nnue::{self, FloatNetwork};
 use crate::files::{self, Kind};
+use crate::tune::dataset::{self, Data};
 use crate::tune::net::{self, NetConfig, NetData, NetState};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -63,8 +64,8 @@ pub struct Summary {
     pub secs: f64,
 }
 
-/// The data files of `paths`: each file as given, and each directory's `*.txt` files in name
-/// order (a shard still being written, `.txt.part`, is not one).
+/// The data files of `paths`: each file as given, and each directory's `*.txt` and packed
+/// `*.psd` files in name order (a shard still being written, `.txt.part`, is not one).
 pub fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in paths {
@@ -72,10 +73,14 @@ pub fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             let mut v: Vec<PathBuf> = std::fs::read_dir(p)
                 .map_err(|e| format!("cannot read {}: {e}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|x| x == "txt") && f.is_file())
+                .filter(|f| {
+                    f.extension()
+                        .is_some_and(|x| x == "txt" || x == dataset::EXTENSION)
+                        && f.is_file()
+                })
                 .collect();
             if v.is_empty() {
-                return Err(format!("{}: no .txt data files", p.display()));
+                return Err(format!("{}: no .txt or .psd data files", p.display()));
             }
             v.sort();
             out.extend(v);
@@ -130,11 +135,13 @@ pub fn run(o: &LearnOptions, p: &mut dyn Progress) -> Result<Summary, LearnError
     let mut all = NetData::default();
     let mut hashes = Vec::with_capacity(data.len());
     for (i, path) in data.iter().enumerate() {
-        let text = files::read_to_string(path, Kind::TuneData)
-            .map_err(|e| input(format!("cannot read {e}")))?;
-        hashes.extend(crate::checksum::fnv1a(text.as_bytes()).to_le_bytes());
-        all.add_text(&text, &path.display().to_string())
-            .map_err(input)?;
+        let (contents, hash) = dataset::read(path).map_err(input)?;
+        hashes.extend(hash.to_le_bytes());
+        match contents {
+            Data::Text(text) => all.add_text(&text, &path.display().to_string()),
+            Data::Packed(f) => all.add_packed(&f),
+        }
+        .map_err(input)?;
         p.loading(i + 1, data.len(), all.len());
     }
     all.seal();

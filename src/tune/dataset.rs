@@ -1,0 +1,348 @@
+//! A data set from its shards: packed files (`tune::packed`) joined in shard order with each
+//! position kept once (`merge`), the endgame tables' value added where they cover a position
+//! (`label_exact`), and text data lines converted to records and back (`from_text`,
+//! `to_text`). `poolshark data` runs them; `cluster/poolshark_cluster.py data` calls it.
+//!
+//! A shard is made from the run's seed and its index alone (`selfplay --shard I/N --format
+//! packed` writes its games in game order), so shards merged in index order give the same
+//! bytes however many workers played them. A position met again (in a later game or shard)
+//! is dropped and counted (`Merged::duplicates`): the first record of it is kept, labels and
+//! all. Positions are told apart by their 64-bit Zobrist key; at 30 M positions the odds that
+//! two different ones share a key, and one is wrongly dropped, are about 1 in 40,000.
+
+use crate::core::{Color, Position};
+use crate::egdb::{Egdb, Wdl50};
+use crate::tune::dataline;
+use crate::tune::packed::{self, Exact, File, Record};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// What `merge` did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Merged {
+    /// Records read from the shards.
+    pub records: usize,
+    /// Records dropped because their position was already in.
+    pub duplicates: usize,
+}
+
+/// Join `shards` (name, file) in the order given into one file, each position once. Every
+/// shard must come from the same run (seed): a game number means nothing across runs.
+pub fn merge(shards: &[(String, File)]) -> Result<(File, Merged), String> {
+    let Some((first_name, first)) = shards.first() else {
+        return Err("no shards to merge".into());
+    };
+    let mut out = File {
+        seed: first.seed,
+        records: Vec::new(),
+    };
+    let mut seen = HashSet::new();
+    let mut m = Merged::default();
+    for (name, f) in shards {
+        if f.seed != out.seed {
+            return Err(format!(
+                "{name} is from the run seeded {}, {first_name} from {}: merge one run's shards \
+                 (learn takes several files)",
+                f.seed, out.seed
+            ));
+        }
+        m.records += f.records.len();
+        for r in &f.records {
+            if seen.insert(r.pos.key()) {
+                out.records.push(*r);
+            } else {
+                m.duplicates += 1;
+            }
+        }
+    }
+    Ok((out, m))
+}
+
+/// The tables' value of `pos` for White, if they cover it: the value under the 40-move rule
+/// from a fresh count (the rule self-play is played under), a cursed win or blessed loss
+/// counting as the draw it is in play.
+pub fn exact(egdb: &Egdb, pos: &Position) -> Option<Exact> {
+    let p = egdb.probe(pos)?;
+    let mover = match p.wdl50 {
+        Wdl50::Win => 1,
+        Wdl50::Loss => -1,
+        Wdl50::CursedWin | Wdl50::Draw | Wdl50::BlessedLoss => 0,
+    };
+    let white = if pos.side() == Color::White {
+        mover
+    } else {
+        -mover
+    };
+    Some(match white {
+        1 => Exact::WhiteWins,
+        -1 => Exact::WhiteLoses,
+        _ => Exact::Draw,
+    })
+}
+
+/// Set every record's `exact` from the tables (None where they do not cover it); the
+/// number of records they cover.
+pub fn label_exact(records: &mut [Record], egdb: &Egdb) -> usize {
+    let max = egdb.max_pieces();
+    let mut n = 0;
+    for r in records.iter_mut() {
+        r.exact = if r.pos.occupied().count() <= max {
+            exact(egdb, &r.pos)
+        } else {
+            None
+        };
+        n += usize::from(r.exact.is_some());
+    }
+    n
+}
+
+/// Text data lines (`tune::dataline`) as a packed file. Games named `SEED-INDEX` with one
+/// seed (as `selfplay` writes them) keep their numbers, so the held-out games are the same;
+/// any other names are numbered in the order they first appear, a line without one being a
+/// game of its own.
+pub fn from_text(text: &str, name: &str) -> Result<File, String> {
+    let mut lines = Vec::new();
+    for (n, line) in dataline::numbered(text) {
+        let d = dataline::parse(line).map_err(|e| format!("{name}: line {n}: {e}"))?;
+        lines.push((n, d, dataline::game_field(line)));
+    }
+    let seed_index = |g: Option<&str>| -> Option<(u64, u32)> {
+        let (s, i) = g?.split_once('-')?;
+        let i: u32 = i.parse().ok()?;
+        (i < packed::MAX_GAMES).then_some((s.parse().ok()?, i))
+    };
+    let first_seed = lines.first().and_then(|l| seed_index(l.2)).map(|s| s.0);
+    let one_run = first_seed.is_some()
+        && lines
+            .iter()
+            .all(|l| seed_index(l.2).map(|s| s.0) == first_seed);
+    let mut numbers = std::collections::HashMap::new();
+    let mut next = 0u32;
+    let mut records = Vec::with_capacity(lines.len());
+    for (n, d, g) in &lines {
+        let game = match (one_run, g) {
+            (true, _) => seed_index(*g).expect("checked").1,
+            (false, Some(g)) => *numbers.entry(*g).or_insert_with(|| {
+                next += 1;
+                next - 1
+            }),
+            (false, None) => {
+                next += 1;
+                next - 1
+            }
+        };
+        let r = Record {
+            pos: d.pos,
+            white_score: d.white_score,
+            search: d.search,
+            game,
+            exact: None,
+        };
+        packed::check(&r).map_err(|e| format!("{name}: line {n}: {e}"))?;
+        records.push(r);
+    }
+    Ok(File {
+        seed: if one_run {
+            first_seed.expect("checked")
+        } else {
+            0
+        },
+        records,
+    })
+}
+
+/// A packed file as text data lines (the tables' values are not in that format and are left
+/// out).
+pub fn to_text(f: &File) -> String {
+    let mut out = String::new();
+    for r in &f.records {
+        let id = crate::tune::selfplay::game_id(f.seed, r.game as usize);
+        out.push_str(&dataline::write(&r.pos, r.white_score, r.search, Some(&id)));
+    }
+    out
+}
+
+/// The files of `paths` in shard order: each file as given, and each directory's `*.psd`
+/// files ordered by the number in their name (`shard-7.psd` before `shard-10.psd`), then by
+/// name. A file still being written (`.psd.part`, a temporary name) is not one.
+pub fn shard_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if !p.is_dir() {
+            out.push(p.clone());
+            continue;
+        }
+        let mut v: Vec<PathBuf> = std::fs::read_dir(p)
+            .map_err(|e| format!("cannot read {}: {e}", p.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|f| f.extension().is_some_and(|x| x == EXTENSION) && f.is_file())
+            .collect();
+        if v.is_empty() {
+            return Err(format!("{}: no .{EXTENSION} data files", p.display()));
+        }
+        v.sort_by_key(|f| (number_in(f), f.clone()));
+        out.extend(v);
+    }
+    Ok(out)
+}
+
+/// A data file's contents: text data lines or a packed file.
+pub enum Data {
+    Text(String),
+    Packed(File),
+}
+
+/// Read the data file at `path`, packed (up to `Kind::PackedData`'s limit) or text (up to
+/// `Kind::TuneData`'s), told apart by the packed magic; with a hash of its bytes (the
+/// trainer's checkpoint knows its data by it). The error names the file.
+pub fn read(path: &Path) -> Result<(Data, u64), String> {
+    use crate::files::{self, Kind};
+    let bytes = files::read(path, Kind::PackedData).map_err(|e| format!("cannot read {e}"))?;
+    let hash = crate::checksum::fnv1a(&bytes);
+    let name = path.display().to_string();
+    if packed::is_packed(&bytes) {
+        return Ok((Data::Packed(packed::parse(&bytes, &name)?), hash));
+    }
+    if bytes.len() as u64 > Kind::TuneData.limit() {
+        return Err(format!(
+            "cannot read {name}: larger than {} MiB, the limit for text tuning data (a packed \
+             file may be larger: poolshark data convert)",
+            Kind::TuneData.limit() >> 20
+        ));
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("cannot read {name}: neither packed data nor text"))?;
+    Ok((Data::Text(text), hash))
+}
+
+/// The extension of packed data files.
+pub const EXTENSION: &str = "psd";
+
+/// The last run of digits in a file's name, if any (`shard-00012.psd`: 12).
+fn number_in(path: &Path) -> Option<u64> {
+    let name = path.file_stem()?.to_str()?;
+    let end = name.rfind(|c: char| c.is_ascii_digit())? + 1;
+    let start = name[..end]
+        .rfind(|c: char| !c.is_ascii_digit())
+        .map_or(0, |i| i + 1);
+    name[start..end].parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::notation::parse_fen;
+
+    fn rec(fen: &str, game: u32, score: f64) -> Record {
+        Record {
+            pos: parse_fen(fen).unwrap(),
+            white_score: score,
+            search: Some(game as i32),
+            game,
+            exact: None,
+        }
+    }
+
+    #[test]
+    fn merge_keeps_the_first_record_of_each_position_in_shard_order() {
+        let a = File {
+            seed: 9,
+            records: vec![rec("B:W21-32:B1-12", 0, 1.0), rec("W:W21-32:B1-12", 0, 1.0)],
+        };
+        let b = File {
+            seed: 9,
+            records: vec![rec("B:W21-32:B1-12", 1, 0.0), rec("B:W22-32:B1-12", 1, 0.0)],
+        };
+        let (m, s) = merge(&[("a".into(), a.clone()), ("b".into(), b.clone())]).unwrap();
+        assert_eq!(
+            s,
+            Merged {
+                records: 4,
+                duplicates: 1
+            }
+        );
+        assert_eq!(m.records, vec![a.records[0], a.records[1], b.records[1]]);
+        let (m2, _) = merge(&[("b".into(), b), ("a".into(), a.clone())]).unwrap();
+        assert_eq!(m2.records[0].white_score, 0.0);
+        let other = File {
+            seed: 10,
+            ..a.clone()
+        };
+        let e = merge(&[("a".into(), a), ("o".into(), other)]).unwrap_err();
+        assert!(e.starts_with("o is from the run seeded 10"), "{e}");
+        assert!(merge(&[]).is_err());
+    }
+
+    #[test]
+    fn text_converts_to_records_and_back() {
+        let start = "W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+        let text = format!("# c\nB:{start} ; 1 ; - ; 2030-5\nW:{start} ; 0.5 ; -40 ; 2030-7\n");
+        let text = text.as_str();
+        let f = from_text(text, "t").unwrap();
+        assert_eq!(f.seed, 2030);
+        assert_eq!(f.records.iter().map(|r| r.game).collect::<Vec<_>>(), [5, 7]);
+        assert_eq!(to_text(&f), text.trim_start_matches("# c\n"));
+        // Other names: numbered as they come; no name: a game of its own.
+        let f = from_text("B:W21-32:B1-12 ; 1 ; - ; x\nW:W21-32:B1-12 ; 1 ; - ; x\nB:W22-32:B1-12 ; 1\nB:W23-32:B1-12 ; 1 ; - ; y\n", "t").unwrap();
+        assert_eq!(f.seed, 0);
+        let games: Vec<u32> = f.records.iter().map(|r| r.game).collect();
+        assert_eq!(games[0], games[1]);
+        assert!(
+            games[2] != games[0] && games[3] != games[2] && games[3] != games[0],
+            "{games:?}"
+        );
+        let e = from_text("B:W21-32:B1-12 ; 0.3\n", "t").unwrap_err();
+        assert!(e.starts_with("t: line 1: White's score 0.3"), "{e}");
+    }
+
+    #[test]
+    fn the_tables_value_is_from_whites_side() {
+        // Three kings against one man: White wins with either side to move.
+        let dir = std::env::temp_dir().join(format!("poolshark-dataset-{}", std::process::id()));
+        let tables = crate::egdb::build::build_tables(&dir, 4, 1).expect("2-4 piece tables");
+        std::fs::remove_dir_all(&dir).unwrap();
+        let db = Egdb::from_tables(tables);
+        for fen in ["W:WK10,K14,K18:B25", "B:WK10,K14,K18:B25"] {
+            assert_eq!(
+                exact(&db, &parse_fen(fen).unwrap()),
+                Some(Exact::WhiteWins),
+                "{fen}"
+            );
+        }
+        assert_eq!(
+            exact(&db, &parse_fen("B:WK10,K14,K18:BK25,K29").unwrap()),
+            None
+        );
+        let mut recs = vec![
+            rec("B:W21-32:B1-12", 0, 0.5),
+            rec("B:WK10,K14,K18:B25", 1, 0.5),
+        ];
+        assert_eq!(label_exact(&mut recs, &db), 1);
+        assert_eq!(
+            (recs[0].exact, recs[1].exact),
+            (None, Some(Exact::WhiteWins))
+        );
+    }
+
+    #[test]
+    fn shard_files_come_in_index_order() {
+        let dir = std::env::temp_dir().join(format!("poolshark-shards-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for n in [
+            "shard-10.psd",
+            "shard-2.psd",
+            "shard-1.psd",
+            "shard-3.psd.part",
+            "notes.txt",
+        ] {
+            std::fs::write(dir.join(n), b"").unwrap();
+        }
+        let names: Vec<String> = shard_files(std::slice::from_ref(&dir))
+            .unwrap()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["shard-1.psd", "shard-2.psd", "shard-10.psd"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

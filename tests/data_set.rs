@@ -1,0 +1,245 @@
+//! Packed training data as a user makes it, through the real binary: `selfplay --format
+//! packed` shards that are the same bytes on one thread or two, `data merge` of the shards
+//! into the unsharded run's positions, `data convert` both ways, `label` of a packed file
+//! (its labels kept, the same bytes on any threads), and `learn` fitting a packed file
+//! exactly as it fits the same data as text; a damaged file is refused by name.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use support::{run_cli as run, scratch_dir};
+
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "poolshark {}: {err}", args.join(" "));
+    out
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn selfplay(out: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "selfplay",
+        "--games",
+        "12",
+        "--nodes",
+        "200",
+        "--random-plies",
+        "4",
+        "--seed",
+        "5",
+        "--out",
+        s(out),
+    ];
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
+/// The FEN of every line of `data convert`'s text output.
+fn fens(text_file: &Path) -> BTreeSet<String> {
+    std::fs::read_to_string(text_file)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(" ; ").next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn shards_are_the_same_bytes_on_any_threads_and_merge_to_the_whole_run() {
+    let dir = scratch_dir("data-set-shards");
+    let packed = ["--format", "packed"];
+    let whole = dir.join("whole.psd");
+    let out = selfplay(&whole, &packed);
+    assert!(out.starts_with("games 12 positions "), "{out}");
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        let (one, two) = (
+            dir.join(format!("one-{i}.psd")),
+            dir.join(format!("s/shard-{i}.psd")),
+        );
+        std::fs::create_dir_all(dir.join("s")).unwrap();
+        selfplay(
+            &one,
+            &[&packed[..], &["--shard", &shard, "--concurrency", "1"]].concat(),
+        );
+        selfplay(
+            &two,
+            &[&packed[..], &["--shard", &shard, "--concurrency", "3"]].concat(),
+        );
+        let (a, b) = (std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
+        assert!(a.len() > 40 + 16 * 20, "shard {i}: {} bytes", a.len());
+        assert_eq!(a, b, "shard {i} differs with the threads");
+    }
+    // selfplay writes over nothing.
+    let (code, _, err) = run(&[
+        "selfplay",
+        "--games",
+        "1",
+        "--nodes",
+        "100",
+        "--format",
+        "packed",
+        "--out",
+        s(&whole),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("holds packed self-play data already"), "{err}");
+
+    let merged = dir.join("merged.psd");
+    let line = ok(&["data", "merge", s(&dir.join("s")), "--out", s(&merged)]);
+    let f: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(f[0], "records", "{line}");
+    let (records, dups, kept): (usize, usize, usize) = (
+        f[1].parse().unwrap(),
+        f[3].parse().unwrap(),
+        f[5].parse().unwrap(),
+    );
+    assert_eq!(records, dups + kept, "{line}");
+    // The merged set holds every position of the unsharded run once.
+    let (t1, t2) = (dir.join("merged.txt"), dir.join("whole.txt"));
+    ok(&["data", "convert", s(&merged), "--out", s(&t1)]);
+    ok(&["data", "convert", s(&whole), "--out", s(&t2)]);
+    assert_eq!(fens(&t1), fens(&t2));
+    assert_eq!(fens(&t1).len(), kept);
+    let info = ok(&["data", "info", s(&merged)]);
+    assert!(
+        info.contains(&format!("format packed seed 5 records {kept} ")),
+        "{info}"
+    );
+    // Its own input is refused as --out.
+    let (code, _, err) = run(&[
+        "data",
+        "merge",
+        s(&dir.join("s")),
+        "--out",
+        s(&dir.join("s/shard-0.psd")),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn learn_fits_packed_data_as_it_fits_the_same_text() {
+    let dir = scratch_dir("data-set-learn");
+    let text = dir.join("d.txt");
+    let out = ok(&[
+        "selfplay",
+        "--games",
+        "40",
+        "--nodes",
+        "150",
+        "--random-plies",
+        "6",
+        "--seed",
+        "9",
+        "--out",
+        s(&text),
+    ]);
+    assert!(out.starts_with("games 40"), "{out}");
+    let packed = dir.join("d.psd");
+    let line = ok(&["data", "convert", s(&text), "--out", s(&packed)]);
+    assert!(line.contains("format packed"), "{line}");
+    // And back: the same lines.
+    let back = dir.join("back.txt");
+    ok(&["data", "convert", s(&packed), "--out", s(&back)]);
+    assert_eq!(
+        std::fs::read_to_string(&back).unwrap(),
+        std::fs::read_to_string(&text).unwrap()
+    );
+
+    let fit = |data: &Path, net: &Path| {
+        let out = ok(&[
+            "learn",
+            "--hidden",
+            "16",
+            "--batch",
+            "128",
+            "--epochs",
+            "2",
+            "--threads",
+            "1",
+            "--data",
+            s(data),
+            "--out",
+            s(net),
+        ]);
+        // `positions N K K loss L held-out H ...`: all but the speed and time.
+        out.split_whitespace().take(8).collect::<Vec<_>>().join(" ")
+    };
+    let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
+    assert_eq!(fit(&text, &a), fit(&packed, &b));
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+
+    // A damaged packed file is refused, naming it.
+    let mut bytes = std::fs::read(&packed).unwrap();
+    let n = bytes.len();
+    bytes[n - 3] ^= 4;
+    let bad = dir.join("bad.psd");
+    std::fs::write(&bad, &bytes).unwrap();
+    let (code, _, err) = run(&["learn", "--data", s(&bad), "--out", s(&dir.join("c.bin"))]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.psd: checksum mismatch"), "{err}");
+    std::fs::write(&bad, &bytes[..n - 5]).unwrap();
+    let (code, _, err) = run(&["data", "info", s(&bad)]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.psd: the header says"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn label_keeps_a_packed_files_labels_and_order_on_any_threads() {
+    let dir = scratch_dir("data-set-label");
+    let data = dir.join("d.psd");
+    selfplay(&data, &["--format", "packed"]);
+    let label = |threads: &str, out: &Path| {
+        ok(&[
+            "label",
+            "--data",
+            s(&data),
+            "--out",
+            s(out),
+            "--nodes",
+            "300",
+            "--threads",
+            threads,
+        ])
+    };
+    let (one, two) = (dir.join("one.psd"), dir.join("two.psd"));
+    let line = label("1", &one);
+    assert!(
+        line.starts_with("positions ") && line.contains(" skipped 0 "),
+        "{line}"
+    );
+    label("2", &two);
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
+    // The same positions, games and results, in order; every position now searched.
+    let (t0, t1) = (dir.join("d.txt"), dir.join("one.txt"));
+    ok(&["data", "convert", s(&data), "--out", s(&t0)]);
+    ok(&["data", "convert", s(&one), "--out", s(&t1)]);
+    let (a, b) = (
+        std::fs::read_to_string(&t0).unwrap(),
+        std::fs::read_to_string(&t1).unwrap(),
+    );
+    assert_eq!(a.lines().count(), b.lines().count());
+    for (x, y) in a.lines().zip(b.lines()) {
+        let (x, y): (Vec<&str>, Vec<&str>) = (x.split(" ; ").collect(), y.split(" ; ").collect());
+        assert_eq!((x[0], x[1], x[3]), (y[0], y[1], y[3]));
+        assert!(y[2].parse::<i32>().is_ok(), "{y:?}");
+    }
+    // A packed --out is written whole: one that is there is refused.
+    let (code, _, err) = run(&[
+        "label",
+        "--data",
+        s(&data),
+        "--out",
+        s(&one),
+        "--nodes",
+        "300",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("exists"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
