@@ -655,7 +655,7 @@ def parse_args(argv=None):
     d.add_argument("--seed", type=int, required=True)
     d.add_argument("--dir", required=True, help="where the shards are kept (resumable)")
     d.add_argument("--out", required=True, help="the merged packed file")
-    d.add_argument("--nodes", type=int, default=3000, help="self-play nodes a move (3000)")
+    d.add_argument("--nodes", type=int, default=10000, help="self-play nodes a move (10000)")
     d.add_argument("--random-plies", type=int, default=10,
                    help="random plies after each opening (10)")
     d.add_argument("--label-nodes", type=int, default=0,

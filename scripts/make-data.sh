@@ -11,7 +11,7 @@
 # other settings in the same DIR.
 #
 # Usage: scripts/make-data.sh        (or `make data`)
-#   env: SEED (2039), GAMES (1000000), SHARDS (400), NODES (3000 a move), PLIES (10 random
+#   env: SEED (2039), GAMES (1000000), SHARDS (1000), NODES (10000 a move), PLIES (10 random
 #        plies), LABEL_NODES (0: keep self-play's search scores; else search every position
 #        again at this many nodes), WEIGHTS (default the built-in network), DIR
 #        (data/shards-SEED), OUT (data/set-SEED.psd), EGDB (default egdb/ if it is there:
@@ -25,8 +25,8 @@ cd "$(dirname "$0")/.."
 . scripts/venv.sh
 SEED=${SEED:-2039}
 GAMES=${GAMES:-1000000}
-SHARDS=${SHARDS:-400}
-NODES=${NODES:-3000}
+SHARDS=${SHARDS:-1000}
+NODES=${NODES:-10000}
 PLIES=${PLIES:-10}
 LABEL_NODES=${LABEL_NODES:-0}
 DIR=${DIR:-data/shards-$SEED}
