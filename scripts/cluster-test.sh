@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Test the Dask cluster driver (cluster/poolshark_cluster.py) on a LocalCluster: makes a
 # virtual environment in target/cluster-venv with cluster/requirements.txt (every package
-# pinned), then runs pytest on cluster/tests. If pip cannot install (no network), it says so
-# and skips. Extra arguments go to pytest.
+# pinned), then runs pytest on cluster/tests: sharded matches and self-play, and `data` (a
+# small training set made on 1 worker and on 2, one killed mid-shard, compared byte for byte,
+# and a stopped run resumed). If pip cannot install (no network), it says so and skips. Extra
+# arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
