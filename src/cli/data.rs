@@ -76,20 +76,20 @@ impl MergeArgs {
             )
             .expect("a valid template"),
         );
-        let mut files = Vec::with_capacity(shards.len());
+        let mut merger = dataset::Merger::default();
         let mut records = 0;
         for path in &shards {
             let bytes = files::read(path, Kind::PackedData)
                 .map_err(|e| input(format!("cannot read {e}")))?;
-            let f = packed::parse(&bytes, &path.display().to_string()).map_err(input)?;
+            let name = path.display().to_string();
+            let f = packed::parse(&bytes, &name).map_err(input)?;
             records += f.records.len();
-            files.push((path.display().to_string(), f));
+            merger.add(&name, f).map_err(input)?;
             bar.inc(1);
             bar.set_message(format!("{records} records"));
         }
         bar.finish_and_clear();
-        let (mut merged, m) = dataset::merge(&files).map_err(input)?;
-        drop(files);
+        let (mut merged, m) = merger.finish().map_err(input)?;
         let exact = match &egdb {
             Some(db) => {
                 let n = dataset::label_exact(&mut merged.records, db);

@@ -1,6 +1,6 @@
 //! A data set from its shards: packed files (`tune::packed`) joined in shard order with each
-//! position kept once (`merge`), the endgame tables' value added where they cover a position
-//! (`label_exact`), and text data lines converted to records and back (`from_text`,
+//! position kept once (`Merger`, `merge`), the endgame tables' value added where they cover a
+//! position (`label_exact`), and text data lines converted to records and back (`from_text`,
 //! `to_text`). `poolshark data` runs them; `cluster/poolshark_cluster.py data` calls it.
 //!
 //! A shard is made from the run's seed and its index alone (`selfplay --shard I/N --format
@@ -26,36 +26,61 @@ pub struct Merged {
     pub duplicates: usize,
 }
 
-/// Join `shards` (name, file) in the order given into one file, each position once. Every
-/// shard must come from the same run (seed): a game number means nothing across runs.
-pub fn merge(shards: &[(String, File)]) -> Result<(File, Merged), String> {
-    let Some((first_name, first)) = shards.first() else {
-        return Err("no shards to merge".into());
-    };
-    let mut out = File {
-        seed: first.seed,
-        records: Vec::new(),
-    };
-    let mut seen = HashSet::new();
-    let mut m = Merged::default();
-    for (name, f) in shards {
+/// Shards joined one at a time, in the order they are added, each position kept once: only
+/// the merged records and the keys seen stay in memory, never every shard at once.
+#[derive(Default)]
+pub struct Merger {
+    out: Option<(String, File)>,
+    seen: HashSet<u64>,
+    counts: Merged,
+}
+
+impl Merger {
+    /// Add shard `f` (`name` names it in errors). Every shard must come from the same run
+    /// (seed): a game number means nothing across runs.
+    pub fn add(&mut self, name: &str, f: File) -> Result<(), String> {
+        let (first, out) = self.out.get_or_insert_with(|| {
+            (
+                name.to_string(),
+                File {
+                    seed: f.seed,
+                    records: Vec::new(),
+                },
+            )
+        });
         if f.seed != out.seed {
             return Err(format!(
-                "{name} is from the run seeded {}, {first_name} from {}: merge one run's shards \
+                "{name} is from the run seeded {}, {first} from {}: merge one run's shards \
                  (learn takes several files)",
                 f.seed, out.seed
             ));
         }
-        m.records += f.records.len();
-        for r in &f.records {
-            if seen.insert(r.pos.key()) {
-                out.records.push(*r);
+        self.counts.records += f.records.len();
+        for r in f.records {
+            if self.seen.insert(r.pos.key()) {
+                out.records.push(r);
             } else {
-                m.duplicates += 1;
+                self.counts.duplicates += 1;
             }
         }
+        Ok(())
     }
-    Ok((out, m))
+
+    /// The merged file and the counts; an error if no shard was added.
+    pub fn finish(self) -> Result<(File, Merged), String> {
+        let (_, f) = self.out.ok_or("no shards to merge")?;
+        Ok((f, self.counts))
+    }
+}
+
+/// Join `shards` (name, file) in the order given into one file, each position once
+/// (`Merger`).
+pub fn merge(shards: &[(String, File)]) -> Result<(File, Merged), String> {
+    let mut m = Merger::default();
+    for (name, f) in shards {
+        m.add(name, f.clone())?;
+    }
+    m.finish()
 }
 
 /// The tables' value of `pos` for White, if they cover it: the value under the 40-move rule
