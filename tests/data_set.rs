@@ -1,8 +1,9 @@
 //! Packed training data as a user makes it, through the real binary: `selfplay --format
 //! packed` shards that are the same bytes on one thread or two, `data merge` of the shards
 //! into the unsharded run's positions, `data convert` both ways, `label` of a packed file
-//! (its labels kept, the same bytes on any threads), and `learn` fitting a packed file
-//! exactly as it fits the same data as text; a damaged file is refused by name.
+//! (its labels kept, the same bytes on any threads), `data merge --egdb` storing the tables'
+//! values, and `learn` fitting a packed file exactly as it fits the same data as text; a
+//! damaged file is refused by name.
 
 mod support;
 
@@ -241,5 +242,57 @@ fn label_keeps_a_packed_files_labels_and_order_on_any_threads() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("exists"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merge_with_tables_labels_the_positions_they_cover() {
+    let dir = scratch_dir("data-set-egdb");
+    let tables = dir.join("egdb");
+    ok(&["egdb", "build", "--pieces", "4", "--dir", s(&tables)]);
+    // Three kings against a man (won for White whoever moves), two kings each (drawn), and
+    // the start position (not covered).
+    let text = dir.join("d.txt");
+    std::fs::write(
+        &text,
+        "W:WK10,K14,K18:B25 ; 0.5 ; 40 ; 3-0\nB:WK10,K14,K18:B25 ; 0.5 ; - ; 3-0\n\
+         W:WK10,K14:BK25,K29 ; 1 ; 0 ; 3-1\nB:W21-32:B1-12 ; 0 ; - ; 3-2\n",
+    )
+    .unwrap();
+    let packed = dir.join("d.psd");
+    ok(&["data", "convert", s(&text), "--out", s(&packed)]);
+    let merged = dir.join("m.psd");
+    let line = ok(&[
+        "data",
+        "merge",
+        s(&packed),
+        "--out",
+        s(&merged),
+        "--egdb",
+        s(&tables),
+    ]);
+    assert_eq!(
+        line.trim(),
+        format!(
+            "records 4 duplicates 0 positions 4 exact 3 file {}",
+            s(&merged)
+        )
+    );
+    let info = ok(&["data", "info", s(&merged)]);
+    assert!(
+        info.contains("records 4 with-men 3 searched 2 exact 3"),
+        "{info}"
+    );
+    // A folder that is no tables is refused before any work.
+    let (code, _, err) = run(&[
+        "data",
+        "merge",
+        s(&packed),
+        "--out",
+        s(&dir.join("x.psd")),
+        "--egdb",
+        s(&dir.join("none")),
+    ]);
+    assert_eq!(code, 2, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
