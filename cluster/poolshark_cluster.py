@@ -433,8 +433,12 @@ def data_argvs(args):
     if args.label_nodes:
         label = ["--nodes", str(args.label_nodes), "--threads", str(args.concurrency)]
     if args.weights:
-        selfplay += ["--weights", args.weights]
-        label += ["--weights", args.weights]
+        # A shard runs in a temporary dir: a path here is made absolute (on a cluster it is
+        # the workers' path, given as it is).
+        remote = args.scheduler or args.scheduler_file
+        w = args.weights if remote else os.path.abspath(args.weights)
+        selfplay += ["--weights", w]
+        label += ["--weights", w]
     return selfplay, label
 
 
