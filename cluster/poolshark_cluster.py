@@ -438,7 +438,8 @@ def data_argvs(args):
         remote = args.scheduler or args.scheduler_file
         w = args.weights if remote else os.path.abspath(args.weights)
         selfplay += ["--weights", w]
-        label += ["--weights", w]
+        if label:
+            label += ["--weights", w]
     return selfplay, label
 
 
