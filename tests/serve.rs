@@ -1245,9 +1245,45 @@ fn a_review_streams_every_ply_in_order_and_marks_the_planted_blunder() {
             Some(other) => panic!("mark {other}"),
         }
     }
+    for (p, mv) in plies.iter().zip(BLUNDER_GAME.split_whitespace()) {
+        assert_eq!(p["move"], mv, "{p}");
+        // The best move's path runs from its origin to its destination, and its line
+        // starts with it.
+        let best = p["best"].as_str().unwrap();
+        let path: Vec<String> = p["best_path"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert!(path.len() >= 2, "{p}");
+        let ends = best.split(['-', 'x']).collect::<Vec<_>>();
+        assert_eq!(
+            path.first().map(String::as_str),
+            ends.first().copied(),
+            "{p}"
+        );
+        assert_eq!(path.last().map(String::as_str), ends.last().copied(), "{p}");
+        assert_eq!(p["pv"][0], best, "{p}");
+        assert!(
+            p["best_score"].as_str().unwrap().parse::<f64>().is_ok(),
+            "{p}"
+        );
+        let loss = p["loss"].as_f64().unwrap();
+        assert!(loss >= 0.0, "{p}");
+        assert_eq!(p["good"], loss < 0.3, "{p}");
+        if p["mark"].is_null() && p["best"] == p["move"] {
+            assert_eq!(loss, 0.0, "{p}");
+        }
+    }
     let blunder = &plies[BLUNDER_PLY - 1];
     assert_eq!(blunder["mark"], "??", "{blunder}");
     assert_ne!(blunder["best"], "12-16", "{blunder}");
+    assert_eq!(blunder["good"], false, "{blunder}");
+    assert!(blunder["loss"].as_f64().unwrap() >= 1.0, "{blunder}");
+    // The played move's score (after it) is below the best move's, for Black.
+    let score = |k: &str| blunder[k].as_str().unwrap().parse::<f64>().unwrap();
+    assert!(score("score") < score("best_score") - 1.0, "{blunder}");
     // Bad for Black after Black's blunder.
     assert!(
         blunder["score"].as_str().unwrap().starts_with('-'),
@@ -1258,7 +1294,21 @@ fn a_review_streams_every_ply_in_order_and_marks_the_planted_blunder() {
         assert_eq!(done[name]["inaccuracies"], counts[side][0], "{done}");
         assert_eq!(done[name]["mistakes"], counts[side][1], "{done}");
         assert_eq!(done[name]["blunders"], counts[side][2], "{done}");
+        let moves = plies.iter().skip(side).step_by(2).count() as u64;
+        assert_eq!(done[name]["moves"], moves, "{done}");
+        let accuracy = done[name]["accuracy"].as_f64().unwrap();
+        assert!((0.0..=100.0).contains(&accuracy), "{done}");
+        let loss: f64 = plies
+            .iter()
+            .skip(side)
+            .step_by(2)
+            .map(|p| p["loss"].as_f64().unwrap())
+            .sum();
+        let mean = done[name]["mean_loss"].as_f64().unwrap();
+        assert!((mean - loss / moves as f64).abs() < 0.01, "{done}");
     }
+    // Black's blunder costs it accuracy.
+    assert!(done["black"]["accuracy"].as_f64().unwrap() < 95.0, "{done}");
     // The position shown is as it was.
     assert_eq!(c.state()["ply"], 3);
 }
@@ -1306,6 +1356,10 @@ fn a_review_is_refused_while_the_engine_thinks_and_bad_budgets_are_errors() {
         json!({"type":"review","movetime":1e12}),
         json!({"type":"review","movetime":"soon"}),
         json!({"type":"review","depth":4,"movetime":1}),
+        json!({"type":"review","nodes":0}),
+        json!({"type":"review","nodes":-5}),
+        json!({"type":"review","nodes":1e15}),
+        json!({"type":"review","nodes":1000,"depth":3}),
     ] {
         c.send(bad.clone());
         let e = c.error();
@@ -1366,7 +1420,7 @@ fn multipv_analysis_gives_three_lines_with_distinct_first_moves() {
     assert!(m.get("multipv").is_none(), "{m}");
     for bad in [
         json!({"type":"analyze","on":true,"multipv":0}),
-        json!({"type":"analyze","on":true,"multipv":4}),
+        json!({"type":"analyze","on":true,"multipv":6}),
         json!({"type":"analyze","on":true,"multipv":-1}),
         json!({"type":"analyze","on":true,"multipv":"three"}),
     ] {
@@ -1429,5 +1483,128 @@ fn a_timed_game_ends_by_the_flag_with_the_right_result() {
     assert!(pdn.contains("[TimeControl \"2+0\"]"), "{pdn}");
     assert!(pdn.contains("1. 11-15 {[%clk 0:00:02]} "), "{pdn}");
     assert_eq!(pdn.matches("[%clk ").count(), 2, "{pdn}");
+    c.ping();
+}
+
+/// The next `retry_result`, skipping the states and infos around it.
+fn retry_result(c: &mut Client) -> Value {
+    loop {
+        let m = c.recv();
+        match m["type"].as_str() {
+            Some("retry_result") => return m,
+            Some("info" | "state") => continue,
+            _ => panic!("unexpected message during a retry: {m}"),
+        }
+    }
+}
+
+#[test]
+fn a_retry_judges_a_move_against_the_best_and_leaves_the_game() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    for mv in BLUNDER_GAME.split_whitespace() {
+        c.play(mv);
+    }
+    // Shown: the position before the blunder, as "find a better move" puts it.
+    c.send(json!({"type":"goto","ply":BLUNDER_PLY - 1}));
+    c.next("state");
+    // The blunder again: not as good, by a man or more.
+    c.send(json!({"type":"retry","ply":BLUNDER_PLY,"move":"12-16","depth":10}));
+    let r = retry_result(&mut c);
+    assert_eq!(
+        (r["ply"].as_u64(), r["move"].as_str()),
+        (Some(BLUNDER_PLY as u64), Some("12-16")),
+        "{r}"
+    );
+    assert_eq!(r["good"], false, "{r}");
+    assert!(r["loss"].as_f64().unwrap() >= 1.0, "{r}");
+    assert_eq!(r["mark"], "??", "{r}");
+    let best = r["best"].as_str().unwrap().to_string();
+    assert_ne!(best, "12-16");
+    assert_eq!(r["pv"][0], best.as_str(), "{r}");
+    assert!(r["best_path"].as_array().unwrap().len() >= 2, "{r}");
+    // The best move: as good as the best.
+    c.send(json!({"type":"retry","ply":BLUNDER_PLY,"move":best,"depth":10}));
+    let r = retry_result(&mut c);
+    assert_eq!(r["good"], true, "{r}");
+    assert_eq!(r["loss"], 0.0, "{r}");
+    assert!(r["mark"].is_null(), "{r}");
+    // The game is as it was: every move there, the position shown unchanged.
+    let s = c.next("state");
+    assert_eq!(
+        s["history"].as_array().unwrap().len(),
+        BLUNDER_GAME.split_whitespace().count()
+    );
+    assert_eq!(s["ply"], BLUNDER_PLY - 1);
+    // Bad retries: errors, and the board goes on.
+    for (bad, says) in [
+        (
+            json!({"type":"retry","ply":0,"move":"12-16"}),
+            "out of range",
+        ),
+        (
+            json!({"type":"retry","ply":99,"move":"12-16"}),
+            "out of range",
+        ),
+        (
+            json!({"type":"retry","ply":BLUNDER_PLY,"move":"23-18"}),
+            "illegal move",
+        ),
+        (
+            json!({"type":"retry","ply":BLUNDER_PLY,"move":"12-16","depth":0}),
+            "review depth",
+        ),
+        (
+            json!({"type":"retry","ply":BLUNDER_PLY,"move":"12-16","nodes":1,"depth":2}),
+            "not two",
+        ),
+        (
+            json!({"type":"retry","move":"12-16"}),
+            "missing field `ply`",
+        ),
+    ] {
+        c.send(bad.clone());
+        let e = c.error();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    // Refused while a review runs.
+    c.send(json!({"type":"review","depth":30}));
+    c.next("state");
+    c.send(json!({"type":"retry","ply":1,"move":"11-15"}));
+    let e = loop {
+        let m = c.recv();
+        if m["type"] == "error" {
+            break m["message"].as_str().unwrap().to_string();
+        }
+    };
+    assert!(e.contains("a review is running"), "{e}");
+    c.send(json!({"type":"stop"}));
+    let (_, done) = review_messages(&mut c);
+    assert_eq!(done["stopped"], true, "{done}");
+    c.next("state");
+    c.ping();
+}
+
+#[test]
+fn five_analysis_lines() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    c.send(json!({"type":"analyze","on":true,"multipv":5}));
+    c.next("state");
+    let mut seen = std::collections::BTreeSet::new();
+    while seen.len() < 5 {
+        let m = c.recv();
+        if m["type"] == "info" {
+            let k = m["multipv"].as_u64().expect("multipv on each info");
+            assert!((1..=5).contains(&k), "{m}");
+            seen.insert(k);
+        }
+    }
+    c.send(json!({"type":"analyze","on":false}));
+    loop {
+        if c.recv()["type"] == "state" {
+            break;
+        }
+    }
     c.ping();
 }

@@ -9,12 +9,18 @@
 //! position before. A position where the rules ended the game is not searched: the side to
 //! move has lost (R16) or the game is a draw (R17-R19), `0.00`. Scores are shown from Black's
 //! side (Black moves first) in the Hub's text: `99.xx` a proved win, `89.xx` a database win.
+//!
+//! A move can also be judged on its own (`try_move`, a board's "find a better move"): the
+//! position before it and the position after it are searched as a review would, and the
+//! move is as good as the best when it gives away less than a `?!` (`PlyReview::good`).
 
+pub mod accuracy;
 pub mod marks;
 
 use crate::core::pdn::MoveNote;
-use crate::core::{notation, Color, Game, GameResult, Move};
+use crate::core::{notation, Color, Game, GameResult, Move, Position};
 use crate::search::{self, Engine, Limits, Score, SearchControl};
+use accuracy::WinCurve;
 use marks::{Mark, Value};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -117,6 +123,8 @@ pub struct BestMove {
     pub text: String,
     /// The position's score, from Black's side.
     pub score: Score,
+    /// The search's line, from the best move on (at least the best move).
+    pub pv: Vec<Move>,
 }
 
 /// One move of a reviewed game.
@@ -136,9 +144,17 @@ pub struct PlyReview {
     /// What the move gave away in men, from the mover's side (0 for the best move;
     /// `marks::loss`).
     pub loss: f64,
+    /// The move's accuracy in % (`accuracy`).
+    pub accuracy: f64,
 }
 
 impl PlyReview {
+    /// As good as the best move: it gave away less than an inaccuracy's margin
+    /// (`marks::INACCURACY_MEN`).
+    pub fn good(&self) -> bool {
+        self.loss < marks::INACCURACY_MEN
+    }
+
     /// The score after the move from Black's side, as text (`-0.35`, `99.87`, `0.00`).
     pub fn score_text(&self) -> String {
         self.score.hub()
@@ -177,6 +193,8 @@ pub struct SideSummary {
     pub moves: u32,
     /// The men its moves gave away, summed.
     pub total_loss: f64,
+    /// Its moves' accuracies (%), summed.
+    pub total_accuracy: f64,
 }
 
 impl SideSummary {
@@ -189,9 +207,16 @@ impl SideSummary {
         }
     }
 
-    fn add(&mut self, ply: &PlyReview) {
+    /// The mean accuracy of its moves in % (`accuracy::mean`: 100 with no moves).
+    pub fn accuracy(&self) -> f64 {
+        accuracy::mean(self.total_accuracy, self.moves)
+    }
+
+    /// Count one of the side's moves.
+    pub fn add(&mut self, ply: &PlyReview) {
         self.moves += 1;
         self.total_loss += ply.loss;
+        self.total_accuracy += ply.accuracy;
         match ply.mark {
             Some(Mark::Inaccuracy) => self.inaccuracies += 1,
             Some(Mark::Mistake) => self.mistakes += 1,
@@ -205,14 +230,15 @@ impl fmt::Display for SideSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} {} {} {} {} {} mean-loss {:.2}",
+            "{} {} {} {} {} {} mean-loss {:.2} accuracy {:.1}",
             Mark::Inaccuracy.plural(),
             self.inaccuracies,
             Mark::Mistake.plural(),
             self.mistakes,
             Mark::Blunder.plural(),
             self.blunders,
-            self.mean_loss()
+            self.mean_loss(),
+            self.accuracy()
         )
     }
 }
@@ -228,12 +254,13 @@ pub struct GameSummary {
 
 impl GameSummary {
     /// The summary line of game `k`: `game K: black inaccuracies I mistakes M blunders B
-    /// mean-loss L; white ...` (L in men, two decimals).
+    /// mean-loss L accuracy A; white ...` (L in men, two decimals; A in %, one).
     pub fn line(&self, k: usize) -> String {
         format!("game {k}: black {}; white {}", self.black, self.white)
     }
 
-    fn add(&mut self, ply: &PlyReview) {
+    /// Count a move for its side.
+    pub fn add(&mut self, ply: &PlyReview) {
         match ply.mover {
             Color::Black => self.black.add(ply),
             Color::White => self.white.add(ply),
@@ -247,6 +274,7 @@ struct Judged {
     score: Score,
     value: Value,
     best: Option<Move>,
+    pv: Vec<Move>,
 }
 
 /// `score` for the side to move `side`, from Black's side.
@@ -266,6 +294,7 @@ fn judge(game: &Game, limits: &Limits, engine: &Engine, control: &ReviewControl)
                 score: Score::loss_in(0),
                 value: Value::Loss,
                 best: None,
+                pv: Vec::new(),
             })
         }
         GameResult::Draw(_) => {
@@ -273,6 +302,7 @@ fn judge(game: &Game, limits: &Limits, engine: &Engine, control: &ReviewControl)
                 score: Score::DRAW,
                 value: Value::ProvedDraw,
                 best: None,
+                pv: Vec::new(),
             })
         }
         GameResult::Ongoing => {}
@@ -291,7 +321,76 @@ fn judge(game: &Game, limits: &Limits, engine: &Engine, control: &ReviewControl)
         score: out.score,
         value: Value::of(out.score, table_draw),
         best: out.best,
+        pv: out.pv,
     })
+}
+
+/// The review of move `mv`, ply `ply` of a game, played in `pos`: `before` is `pos` judged,
+/// `after` the position the move leads to.
+fn assess(
+    ply: usize,
+    pos: &Position,
+    before: &Judged,
+    mv: &Move,
+    after: &Judged,
+    curve: WinCurve,
+) -> PlyReview {
+    let mover = pos.side();
+    // Where the game was over before this move (not a game the PDN reader passes), its
+    // first legal move stands in as the best.
+    let best_mv = before
+        .best
+        .or_else(|| {
+            crate::core::movegen::legal_moves(pos)
+                .as_slice()
+                .first()
+                .copied()
+        })
+        .unwrap_or(*mv);
+    let pv = if before.pv.first() == Some(&best_mv) {
+        before.pv.clone()
+    } else {
+        vec![best_mv]
+    };
+    let played_value = after.value.flip();
+    let played_is_best = best_mv == *mv;
+    PlyReview {
+        ply,
+        mover,
+        played: *mv,
+        played_text: notation::pdn_move(pos, mv),
+        score: black_view(after.score, mover.flip()),
+        best: BestMove {
+            mv: best_mv,
+            text: notation::pdn_move(pos, &best_mv),
+            score: black_view(before.score, mover),
+            pv,
+        },
+        mark: marks::mark(before.value, played_value, played_is_best),
+        loss: marks::loss(before.value, played_value, played_is_best),
+        accuracy: curve.move_accuracy(before.value, played_value, played_is_best),
+    }
+}
+
+/// Judge one move, `mv`, legal in `game`'s current position, as ply `ply` of the game: the
+/// position and the one after the move are searched within `budget`, as a review searches
+/// them, and the move is reviewed against the best (`PlyReview::good` says whether it is
+/// as good). The game is not changed. None when stopped.
+pub fn try_move(
+    game: &Game,
+    ply: usize,
+    mv: &Move,
+    budget: Budget,
+    engine: &Engine,
+    control: &ReviewControl,
+) -> Option<PlyReview> {
+    let limits = budget.limits();
+    let before = judge(game, &limits, engine, control)?;
+    let mut line = game.clone();
+    line.play(mv);
+    let after = judge(&line, &limits, engine, control)?;
+    let curve = WinCurve::of(&engine.weights);
+    Some(assess(ply, game.position(), &before, mv, &after, curve))
 }
 
 /// Review every move of `game` (from its first position, with the draw counts it started
@@ -313,40 +412,14 @@ pub fn review(
     let Some(mut before) = judge(&line, &limits, engine, control) else {
         return summary;
     };
+    let curve = WinCurve::of(&engine.weights);
     for (i, mv) in game.moves().iter().enumerate() {
         let pos = *line.position();
-        let mover = pos.side();
         line.play(mv);
         let Some(after) = judge(&line, &limits, engine, control) else {
             return summary;
         };
-        // Where the game was over before this move (not a game the PDN reader passes), its
-        // first legal move stands in as the best.
-        let best_mv = before
-            .best
-            .or_else(|| {
-                crate::core::movegen::legal_moves(&pos)
-                    .as_slice()
-                    .first()
-                    .copied()
-            })
-            .unwrap_or(*mv);
-        let played_value = after.value.flip();
-        let played_is_best = best_mv == *mv;
-        let ply = PlyReview {
-            ply: i + 1,
-            mover,
-            played: *mv,
-            played_text: notation::pdn_move(&pos, mv),
-            score: black_view(after.score, mover.flip()),
-            best: BestMove {
-                mv: best_mv,
-                text: notation::pdn_move(&pos, &best_mv),
-                score: black_view(before.score, mover),
-            },
-            mark: marks::mark(before.value, played_value, played_is_best),
-            loss: marks::loss(before.value, played_value, played_is_best),
-        };
+        let ply = assess(i + 1, &pos, &before, mv, &after, curve);
         summary.add(&ply);
         on_ply(&ply);
         before = after;
@@ -444,10 +517,71 @@ mod tests {
         s.black.blunders = 2;
         s.black.moves = 4;
         s.black.total_loss = 3.0;
+        s.black.total_accuracy = 250.0;
         assert_eq!(
             s.line(3),
-            "game 3: black inaccuracies 1 mistakes 0 blunders 2 mean-loss 0.75; \
-             white inaccuracies 0 mistakes 0 blunders 0 mean-loss 0.00"
+            "game 3: black inaccuracies 1 mistakes 0 blunders 2 mean-loss 0.75 accuracy 62.5; \
+             white inaccuracies 0 mistakes 0 blunders 0 mean-loss 0.00 accuracy 100.0"
         );
+    }
+
+    #[test]
+    fn a_tried_move_is_judged_against_the_best() {
+        // White to move: 26-22 drops the man to 17x26; 32-28 or 32-27 hold.
+        let game = Game::new(parse_fen("W:W26,32:B17,1").unwrap());
+        let engine = engine();
+        let tried = |text: &str| {
+            let mv = notation::parse_move(game.position(), text).unwrap();
+            try_move(
+                &game,
+                7,
+                &mv,
+                Budget::Depth(8),
+                &engine,
+                &ReviewControl::new(),
+            )
+            .unwrap()
+        };
+        let blunder = tried("26-22");
+        assert_eq!(blunder.ply, 7);
+        assert_eq!(blunder.played_text, "26-22");
+        assert!(!blunder.good(), "{blunder:?}");
+        assert_eq!(blunder.mark, Some(Mark::Blunder));
+        assert!(blunder.loss >= marks::BLUNDER_MEN, "{blunder:?}");
+        assert!(blunder.accuracy < 50.0, "{blunder:?}");
+        // The best move, tried, is as good as the best.
+        let best = tried(&blunder.best.text);
+        assert!(best.good(), "{best:?}");
+        assert_eq!((best.loss, best.accuracy, best.mark), (0.0, 100.0, None));
+        assert_eq!(best.best.pv.first(), Some(&best.best.mv));
+        // The game is as it was.
+        assert!(game.moves().is_empty());
+        // A stopped control judges nothing.
+        let control = ReviewControl::new();
+        control.stop();
+        let mv = blunder.played;
+        assert!(try_move(&game, 1, &mv, Budget::Depth(4), &engine, &control).is_none());
+    }
+
+    #[test]
+    fn a_sides_accuracy_is_the_mean_of_its_moves() {
+        let mut game = Game::new(parse_fen("W:W26,32:B17,1").unwrap());
+        game.play_text("26-22").unwrap();
+        game.play_text("17x26").unwrap();
+        let mut plies = Vec::new();
+        let s = review(
+            &game,
+            Budget::Depth(8),
+            &engine(),
+            &ReviewControl::new(),
+            |p| plies.push(p.clone()),
+        );
+        assert_eq!(plies.len(), 2);
+        // White's blunder costs accuracy; Black's forced capture is the best move.
+        assert!(plies[0].accuracy < 50.0, "{:?}", plies[0]);
+        assert_eq!(plies[1].accuracy, 100.0);
+        assert_eq!(s.white.accuracy(), plies[0].accuracy);
+        assert_eq!(s.black.accuracy(), 100.0);
+        assert!(plies[0].best.pv.len() > 1, "a line, not only the move");
     }
 }

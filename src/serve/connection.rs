@@ -1,5 +1,5 @@
 //! One board's WebSocket, from hello to close: the state machine that reads requests in
-//! order, runs at most one search (a move, analysis or a review) at a time on its own
+//! order, runs at most one search (a move, analysis, a review or a retry) at a time on its own
 //! thread, and writes replies. `server` owns the HTTP side that hands it the socket.
 //!
 //! - order: one request is handled at a time, and the next is read only once the replies
@@ -11,11 +11,13 @@
 //!   socket stops it. A game review is one of them: it pauses analysis (which resumes
 //!   when it ends), is refused while the engine thinks about its move, and runs on while
 //!   the page walks the game (undo, redo, goto), which does not change what it reviews.
+//!   A retry (a move tried in a position of the game, judged as a review judges) runs the
+//!   same way, and ends with one `retry_result`.
 //! - clocks: in a timed game a timer wakes the loop when the running clock reaches zero,
 //!   and the flag ends the game there (the engine's search for that side is dropped).
 
 use crate::book::Policy;
-use crate::core::Move;
+use crate::core::{Game, Move};
 use crate::review::ReviewControl;
 use crate::search::{Engine, SearchControl};
 use crate::serve::protocol::{self, Reply, Request};
@@ -159,6 +161,7 @@ async fn no_engine(socket: &mut WebSocket, why: String, limit: Duration) {
 
 /// What a search thread reports.
 enum Event {
+    /// A reply from the running search: an `info`, or a retry's `retry_result`.
     Info {
         id: u64,
         reply: Reply,
@@ -182,6 +185,8 @@ enum Kind {
     Analysis,
     /// A game review: `review_ply` per move, then `review_done`.
     Review,
+    /// A move tried in a position of the game: one `retry_result`.
+    Retry,
 }
 
 impl Kind {
@@ -190,7 +195,14 @@ impl Kind {
         match self {
             Kind::Move | Kind::Analysis => "search",
             Kind::Review => "review",
+            Kind::Retry => "retry",
         }
+    }
+
+    /// A review or a retry: it judges the game's main line, which walking the game
+    /// (undo, redo, goto) does not change, and stopping it leaves analysis as it was.
+    fn judges(self) -> bool {
+        matches!(self, Kind::Review | Kind::Retry)
     }
 }
 
@@ -275,29 +287,33 @@ impl Connection {
                         self.session.play_engine(mv, ply, key);
                         self.session.analyzing = false;
                     }
-                    Some((Kind::Review, ..)) => {}
+                    Some((kind, ..)) if kind.judges() => {}
                     _ => self.session.analyzing = false,
                 }
                 Ok(Done::Changed { auto: false })
             }
-            Request::Review { depth, movetime } => match crate::serve::review::budget(
-                depth, movetime,
-            ) {
+            Request::Review { budget } => match self.judge_budget(budget, "review") {
                 Err(e) => Err(e),
-                Ok(_) if self.session.thinking => Err(
-                    "the engine is thinking about its move: wait for it or stop it (move now), \
-                     then review"
-                        .into(),
-                ),
-                Ok(_) if self.search.as_ref().is_some_and(|s| s.kind == Kind::Review) => {
-                    Err("a review is running: stop it first".into())
-                }
                 Ok(budget) => {
                     self.stop().await;
                     self.start_review(budget);
                     Ok(Done::Changed { auto: false })
                 }
             },
+            Request::Retry { ply, text, budget } => {
+                let whole = self.session.whole_game();
+                match self.judge_budget(budget, "retry").and_then(|budget| {
+                    let (game, mv) = crate::serve::review::retry_position(&whole, ply, &text)?;
+                    Ok((budget, game, mv))
+                }) {
+                    Err(e) => Err(e),
+                    Ok((budget, game, mv)) => {
+                        self.stop().await;
+                        self.start_retry(budget, game, ply, mv);
+                        Ok(Done::Changed { auto: false })
+                    }
+                }
+            }
             Request::Analyze { on, multipv } => {
                 if let Err(e) = self.session.set_multipv(multipv) {
                     return self.out.push(Reply::error(e));
@@ -330,7 +346,7 @@ impl Connection {
             // review goes on through undo, redo and goto: they leave the line it reviews.
             other => {
                 let walk = matches!(other, Request::Undo | Request::Redo | Request::Goto { .. });
-                if !(walk && self.search.as_ref().is_some_and(|s| s.kind == Kind::Review)) {
+                if !(walk && self.search.as_ref().is_some_and(|s| s.kind.judges())) {
                     stopped = self.stop().await;
                 }
                 match other {
@@ -429,7 +445,9 @@ impl Connection {
         let limits = match kind {
             Kind::Move => self.session.move_limits(),
             Kind::Analysis => self.session.analysis_limits(),
-            Kind::Review => unreachable!("a review starts with start_review"),
+            Kind::Review | Kind::Retry => {
+                unreachable!("these start with start_review, start_retry")
+            }
         };
         let thread_control = Arc::clone(&control);
         let root = *game.position();
@@ -449,6 +467,28 @@ impl Connection {
         }
     }
 
+    /// The budget of a `review` or a `retry` (`what`), checked, and refused while the
+    /// engine thinks about its move or a review runs (each would wait for the other).
+    fn judge_budget(
+        &self,
+        fields: protocol::BudgetFields,
+        what: &str,
+    ) -> Result<crate::review::Budget, String> {
+        let budget = crate::serve::review::budget(fields)?;
+        if self.session.thinking {
+            return Err(format!(
+                "the engine is thinking about its move: wait for it or stop it (move now), \
+                 then {what}"
+            ));
+        }
+        if self.search.as_ref().is_some_and(|s| s.kind == Kind::Review) {
+            return Err(format!(
+                "a review is running: wait for it or stop it, then {what}"
+            ));
+        }
+        Ok(budget)
+    }
+
     /// `review`: the whole game on the board, on its own thread, each position within
     /// `budget`. Analysis pauses (the caller stopped it) and starts again at the end.
     fn start_review(&mut self, budget: crate::review::Budget) {
@@ -463,9 +503,34 @@ impl Connection {
             Stopper::Review(control),
             move |engine, tx| {
                 crate::review::review(&game, budget, engine, &thread_control, |ply| {
-                    let report = PlyReport::new(ply);
+                    let report = PlyReport::new(ply, &game.positions()[ply.ply - 1]);
                     let _ = tx.send(Event::Ply { id, report });
                 });
+                None
+            },
+        );
+    }
+
+    /// `retry`: `mv` tried in `game`'s position (before ply `ply` of the game), judged on
+    /// its own thread within `budget`, answered with `retry_result`. Analysis pauses as for
+    /// a review.
+    fn start_retry(&mut self, budget: crate::review::Budget, game: Game, ply: usize, mv: Move) {
+        self.searches += 1;
+        let id = self.searches;
+        let control = Arc::new(ReviewControl::new());
+        let thread_control = Arc::clone(&control);
+        self.launch(
+            id,
+            Kind::Retry,
+            Stopper::Review(control),
+            move |engine, tx| {
+                let judged =
+                    crate::review::try_move(&game, ply, &mv, budget, engine, &thread_control);
+                if let Some(p) = judged {
+                    let judgement = crate::serve::review::judgement(&p, game.position());
+                    let reply = Reply::RetryResult(Box::new(judgement));
+                    let _ = tx.send(Event::Info { id, reply });
+                }
                 None
             },
         );

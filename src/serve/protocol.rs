@@ -36,10 +36,12 @@ pub const MAX_MOVETIME: f64 = 3600.0;
 pub const MAX_DEPTH: u32 = 60;
 
 /// The most analysis lines the page may ask for.
-pub const MAX_MULTIPV: u64 = 3;
+pub const MAX_MULTIPV: u64 = 5;
 /// The longest time per position, and the deepest depth, a review may ask for.
 pub const MAX_REVIEW_MOVETIME: f64 = 60.0;
 pub const MAX_REVIEW_DEPTH: u64 = 30;
+/// The most nodes per position a review may ask for.
+pub const MAX_REVIEW_NODES: u64 = 1_000_000_000;
 
 /// A request from the page.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -78,13 +80,20 @@ pub enum Request {
         #[serde(default)]
         multipv: Option<u64>,
     },
-    /// Review the whole game on the board: a depth or seconds per position, or neither
+    /// Review the whole game on the board: a depth, seconds or nodes per position, or none
     /// for the default budget (`review::Budget::DEFAULT`).
     Review {
-        #[serde(default)]
-        depth: Option<u64>,
-        #[serde(default)]
-        movetime: Option<f64>,
+        #[serde(flatten)]
+        budget: BudgetFields,
+    },
+    /// Judge `move` in the position before ply `ply` of the game (its main line) against
+    /// the best move there, searched as a review with this budget; the game is unchanged.
+    Retry {
+        ply: usize,
+        #[serde(rename = "move")]
+        text: String,
+        #[serde(flatten)]
+        budget: BudgetFields,
     },
     Stop,
     Setup {
@@ -116,12 +125,23 @@ pub struct ClockSpec {
     pub inc: f64,
 }
 
+/// A review's budget as the page gives it: at most one of them (`serve::review::budget`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
+pub struct BudgetFields {
+    #[serde(default)]
+    pub depth: Option<u64>,
+    #[serde(default)]
+    pub movetime: Option<f64>,
+    #[serde(default)]
+    pub nodes: Option<u64>,
+}
+
 fn human() -> Player {
     Player::Human
 }
 
 /// The request types, for the error about an unknown one.
-const TYPES: &str = "new, level, move, undo, redo, goto, engine_move, analyze, review, stop, setup, load_pdn, save_pdn, players, ping";
+const TYPES: &str = "new, level, move, undo, redo, goto, engine_move, analyze, review, retry, stop, setup, load_pdn, save_pdn, players, ping";
 
 /// Read one text message: its size, then the JSON, then its type, then its fields. Every
 /// error is a sentence for the page.
@@ -240,12 +260,44 @@ pub struct ClockState {
     pub inc_ms: u64,
 }
 
-/// One side's marks in a review.
+/// One side's summary in a review (`review::SideSummary`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct MarkCounts {
+pub struct SideReport {
     pub inaccuracies: u32,
     pub mistakes: u32,
     pub blunders: u32,
+    /// The side's moves reviewed.
+    pub moves: u32,
+    /// The mean of what its moves gave away, in men, two decimals.
+    pub mean_loss: f64,
+    /// The mean of its moves' accuracies, in %, one decimal (docs/ANNOTATE.md).
+    pub accuracy: f64,
+}
+
+/// A move judged against the best move of its position: a reviewed move of the game
+/// (`review_ply`) or a move tried instead of it (`retry_result`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Judgement {
+    pub ply: usize,
+    /// The move judged, PDN notation.
+    #[serde(rename = "move")]
+    pub played: String,
+    /// The score after the move (the played move's), from Black's side.
+    pub score: String,
+    /// The best move in the position before it, PDN notation.
+    pub best: String,
+    /// The best move's score (the position's), from Black's side.
+    pub best_score: String,
+    /// The best move's origin and every landing square, to draw it jump by jump.
+    pub best_path: Vec<u8>,
+    /// The search's line from the best move on, PDN notation.
+    pub pv: Vec<String>,
+    /// What the move gave away against the best, in men (0 or more), two decimals.
+    pub loss: f64,
+    /// As good as the best: `loss` under the `?!` margin.
+    pub good: bool,
+    /// `?!`, `?` or `??`; None for an unmarked move.
+    pub mark: Option<&'static str>,
 }
 
 /// The whole state after any change.
@@ -295,22 +347,16 @@ pub enum Reply {
         multipv: Option<usize>,
     },
     /// One move of a review, in the game's order (ply 1 is its first move).
-    ReviewPly {
-        ply: usize,
-        /// The score after the move, from Black's side.
-        score: String,
-        /// The best move in the position before it, PDN notation.
-        best: String,
-        /// `?!`, `?` or `??`; None for an unmarked move.
-        mark: Option<&'static str>,
-    },
-    /// A review's end: each side's marks over the plies reported, and whether it was
+    ReviewPly(Box<Judgement>),
+    /// A review's end: each side's summary over the plies reported, and whether it was
     /// stopped before the last move.
     ReviewDone {
-        black: MarkCounts,
-        white: MarkCounts,
+        black: SideReport,
+        white: SideReport,
         stopped: bool,
     },
+    /// The answer to `retry`: the move tried, judged as a review judges the game's moves.
+    RetryResult(Box<Judgement>),
     Pdn {
         pdn: String,
     },
@@ -395,8 +441,38 @@ mod tests {
         assert_eq!(
             parse(r#"{"type":"review","depth":6}"#),
             Ok(Request::Review {
-                depth: Some(6),
-                movetime: None
+                budget: BudgetFields {
+                    depth: Some(6),
+                    ..BudgetFields::default()
+                }
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"review","nodes":20000}"#),
+            Ok(Request::Review {
+                budget: BudgetFields {
+                    nodes: Some(20000),
+                    ..BudgetFields::default()
+                }
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"retry","ply":9,"move":"4-8","movetime":0.5}"#),
+            Ok(Request::Retry {
+                ply: 9,
+                text: "4-8".into(),
+                budget: BudgetFields {
+                    movetime: Some(0.5),
+                    ..BudgetFields::default()
+                }
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"retry","ply":1,"move":"11-15"}"#),
+            Ok(Request::Retry {
+                ply: 1,
+                text: "11-15".into(),
+                budget: BudgetFields::default()
             })
         );
     }
@@ -414,6 +490,12 @@ mod tests {
         assert!(err(r#"{"type":"new","clock":{"base":"5m"}}"#).starts_with("bad 'new' message"));
         assert!(err(r#"{"type":"new","clock":{"base":60,"increment":1}}"#)
             .contains("unknown field `increment`"));
+        assert!(err(r#"{"type":"retry","ply":3}"#).contains("missing field `move`"));
+        assert!(err(r#"{"type":"retry","move":"4-8"}"#).contains("missing field `ply`"));
+        assert!(err(r#"{"type":"retry","ply":-2,"move":"4-8"}"#).starts_with("bad 'retry'"));
+        assert!(err(r#"{"type":"retry","ply":2,"move":7}"#).starts_with("bad 'retry'"));
+        assert!(err(r#"{"type":"review","nodes":-5}"#).starts_with("bad 'review'"));
+        assert!(err(r#"{"type":"review","nodes":"many"}"#).starts_with("bad 'review'"));
         let big = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(MAX_MESSAGE));
         assert!(err(&big).starts_with("message too large"));
         let pdn = format!(

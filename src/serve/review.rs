@@ -1,131 +1,277 @@
-//! A board's game review (`review` message): the budget the page asks for, checked, and
-//! the messages a review sends, `review_ply` per move and `review_done` with each side's
-//! marks over the moves reported. The server runs `crate::review::review` on its own
-//! thread and keeps a `Tally` of what it forwarded, so that a stopped review's counts are
-//! those of the plies the page got.
+//! A board's game review (`review` message) and its "find a better move" (`retry`): the
+//! budget the page asks for, checked, the move a retry tries, found in the game, and the
+//! messages they send, `review_ply` per move, `review_done` with each side's summary over
+//! the moves reported, and `retry_result`. The server runs `crate::review::review` (or
+//! `try_move`) on its own thread and keeps a `Tally` of what it forwarded, so that a
+//! stopped review's summary is that of the plies the page got.
 
-use crate::core::Color;
-use crate::review::marks::Mark;
-use crate::review::{Budget, PlyReview};
-use crate::serve::protocol::{MarkCounts, Reply, MAX_REVIEW_DEPTH, MAX_REVIEW_MOVETIME};
+use crate::core::{notation, Game, Move, Position};
+use crate::review::{Budget, GameSummary, PlyReview, SideSummary};
+use crate::serve::protocol::{
+    BudgetFields, Judgement, Reply, SideReport, MAX_REVIEW_DEPTH, MAX_REVIEW_MOVETIME,
+    MAX_REVIEW_NODES,
+};
+use crate::serve::session::legal_move;
 use std::time::Duration;
 
-/// The budget per position: a depth, seconds, or neither for `Budget::DEFAULT` (what
+/// The budget per position: a depth, seconds, nodes, or none for `Budget::DEFAULT` (what
 /// `poolshark annotate` uses).
-pub fn budget(depth: Option<u64>, movetime: Option<f64>) -> Result<Budget, String> {
-    match (depth, movetime) {
-        (None, None) => Ok(Budget::DEFAULT),
-        (Some(d), None) if (1..=MAX_REVIEW_DEPTH).contains(&d) => Ok(Budget::Depth(d as u32)),
-        (Some(d), None) => Err(format!(
+pub fn budget(fields: BudgetFields) -> Result<Budget, String> {
+    match (fields.depth, fields.movetime, fields.nodes) {
+        (None, None, None) => Ok(Budget::DEFAULT),
+        (Some(d), None, None) if (1..=MAX_REVIEW_DEPTH).contains(&d) => Ok(Budget::Depth(d as u32)),
+        (Some(d), None, None) => Err(format!(
             "review depth {d} is not from 1 to {MAX_REVIEW_DEPTH}"
         )),
-        (None, Some(s)) if s.is_finite() && s > 0.0 && s <= MAX_REVIEW_MOVETIME => {
+        (None, Some(s), None) if s.is_finite() && s > 0.0 && s <= MAX_REVIEW_MOVETIME => {
             Ok(Budget::MoveTime(Duration::from_secs_f64(s)))
         }
-        (None, Some(s)) => Err(format!(
+        (None, Some(s), None) => Err(format!(
             "review movetime {s} is not a number of seconds above 0 and at most \
              {MAX_REVIEW_MOVETIME}"
         )),
-        (Some(_), Some(_)) => {
-            Err("a review takes a depth or a movetime per position, not both".into())
-        }
+        (None, None, Some(n)) if (1..=MAX_REVIEW_NODES).contains(&n) => Ok(Budget::Nodes(n)),
+        (None, None, Some(n)) => Err(format!(
+            "review nodes {n} is not from 1 to {MAX_REVIEW_NODES}"
+        )),
+        _ => Err("a review takes one of depth, movetime or nodes per position, not two".into()),
     }
 }
 
-/// One reviewed move as the server forwards it: the message and what the tally needs.
+/// A retry's position and move: the game (`whole`, its main line) up to the position
+/// before ply `ply` (from 1), and `text` parsed there.
+pub fn retry_position(whole: &Game, ply: usize, text: &str) -> Result<(Game, Move), String> {
+    let plies = whole.moves().len();
+    if ply == 0 || ply > plies {
+        return Err(format!(
+            "retry ply {ply} is out of range: the game has {plies} plies (retry takes 1 to {plies})"
+        ));
+    }
+    let mut game = whole.clone();
+    while game.moves().len() >= ply {
+        game.undo();
+    }
+    let mv = notation::parse_move(game.position(), text).map_err(|e| {
+        format!(
+            "illegal move {} before ply {ply}: {e}",
+            super::protocol::short(text)
+        )
+    })?;
+    Ok((game, mv))
+}
+
+/// A judged move as the page gets it; `pos` is the position it was played (or tried) in.
+pub fn judgement(ply: &PlyReview, pos: &Position) -> Judgement {
+    let mut line = *pos;
+    let pv = ply
+        .best
+        .pv
+        .iter()
+        .map(|mv| {
+            let text = notation::pdn_move(&line, mv);
+            line = line.play(mv);
+            text
+        })
+        .collect();
+    Judgement {
+        ply: ply.ply,
+        played: ply.played_text.clone(),
+        score: ply.score_text(),
+        best: ply.best.text.clone(),
+        best_score: ply.best.score.hub(),
+        best_path: legal_move(pos, &ply.best.mv).path,
+        pv,
+        loss: round(ply.loss, 100.0),
+        good: ply.good(),
+        mark: ply.mark.map(crate::review::marks::Mark::suffix),
+    }
+}
+
+fn round(x: f64, unit: f64) -> f64 {
+    (x * unit).round() / unit
+}
+
+/// One reviewed move as the server forwards it: the message and the move's review for
+/// the tally.
 #[derive(Clone, Debug)]
 pub struct PlyReport {
     pub reply: Reply,
-    pub mover: Color,
-    pub mark: Option<Mark>,
+    pub review: PlyReview,
 }
 
 impl PlyReport {
-    pub fn new(ply: &PlyReview) -> PlyReport {
+    pub fn new(ply: &PlyReview, pos: &Position) -> PlyReport {
         PlyReport {
-            reply: Reply::ReviewPly {
-                ply: ply.ply,
-                score: ply.score_text(),
-                best: ply.best.text.clone(),
-                mark: ply.mark.map(Mark::suffix),
-            },
-            mover: ply.mover,
-            mark: ply.mark,
+            reply: Reply::ReviewPly(Box::new(judgement(ply, pos))),
+            review: ply.clone(),
         }
     }
 }
 
-/// Each side's marks over the plies forwarded.
-#[derive(Clone, Copy, Debug, Default)]
+/// Each side's summary over the plies forwarded.
+#[derive(Clone, Debug, Default)]
 pub struct Tally {
-    black: MarkCounts,
-    white: MarkCounts,
+    summary: GameSummary,
 }
 
 impl Tally {
     pub fn add(&mut self, report: &PlyReport) {
-        let side = match report.mover {
-            Color::Black => &mut self.black,
-            Color::White => &mut self.white,
-        };
-        match report.mark {
-            Some(Mark::Inaccuracy) => side.inaccuracies += 1,
-            Some(Mark::Mistake) => side.mistakes += 1,
-            Some(Mark::Blunder) => side.blunders += 1,
-            None => {}
-        }
+        self.summary.add(&report.review);
     }
 
     /// The `review_done` message.
     pub fn done(&self, stopped: bool) -> Reply {
         Reply::ReviewDone {
-            black: self.black,
-            white: self.white,
+            black: side_report(&self.summary.black),
+            white: side_report(&self.summary.white),
             stopped,
         }
+    }
+}
+
+fn side_report(s: &SideSummary) -> SideReport {
+    SideReport {
+        inaccuracies: s.inaccuracies,
+        mistakes: s.mistakes,
+        blunders: s.blunders,
+        moves: s.moves,
+        mean_loss: round(s.mean_loss(), 100.0),
+        accuracy: round(s.accuracy(), 10.0),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::notation::parse_fen;
+    use crate::review::marks::Mark;
+    use crate::review::BestMove;
+    use crate::search::Score;
+
+    fn fields(depth: Option<u64>, movetime: Option<f64>, nodes: Option<u64>) -> BudgetFields {
+        BudgetFields {
+            depth,
+            movetime,
+            nodes,
+        }
+    }
 
     #[test]
     fn budgets_are_checked() {
-        assert_eq!(budget(None, None), Ok(Budget::DEFAULT));
-        assert_eq!(budget(Some(6), None), Ok(Budget::Depth(6)));
+        let b = |d, m, n| budget(fields(d, m, n));
+        assert_eq!(b(None, None, None), Ok(Budget::DEFAULT));
+        assert_eq!(b(Some(6), None, None), Ok(Budget::Depth(6)));
         assert_eq!(
-            budget(None, Some(0.5)),
+            b(None, Some(0.5), None),
             Ok(Budget::MoveTime(Duration::from_millis(500)))
         );
+        assert_eq!(b(None, None, Some(20_000)), Ok(Budget::Nodes(20_000)));
         for bad in [
-            budget(Some(0), None),
-            budget(Some(MAX_REVIEW_DEPTH + 1), None),
-            budget(None, Some(0.0)),
-            budget(None, Some(-1.0)),
-            budget(None, Some(f64::INFINITY)),
-            budget(None, Some(MAX_REVIEW_MOVETIME * 2.0)),
-            budget(Some(4), Some(1.0)),
+            b(Some(0), None, None),
+            b(Some(MAX_REVIEW_DEPTH + 1), None, None),
+            b(None, Some(0.0), None),
+            b(None, Some(-1.0), None),
+            b(None, Some(f64::INFINITY), None),
+            b(None, Some(MAX_REVIEW_MOVETIME * 2.0), None),
+            b(None, None, Some(0)),
+            b(None, None, Some(MAX_REVIEW_NODES + 1)),
+            b(Some(4), Some(1.0), None),
+            b(Some(4), None, Some(1000)),
+            b(None, Some(1.0), Some(1000)),
         ] {
             assert!(bad.is_err(), "{bad:?}");
         }
     }
 
     #[test]
-    fn the_tally_counts_each_sides_marks() {
-        let report = |mover, mark| PlyReport {
-            reply: Reply::Pong,
+    fn a_retry_names_a_ply_of_the_game_and_a_legal_move_there() {
+        let mut whole = Game::new(Position::start());
+        for m in ["11-15", "23-19", "8-11"] {
+            whole.play_text(m).unwrap();
+        }
+        let (game, mv) = retry_position(&whole, 3, "9-13").unwrap();
+        assert_eq!(game.moves().len(), 2);
+        assert_eq!(notation::pdn_move(game.position(), &mv), "9-13");
+        let (game, _) = retry_position(&whole, 1, "9-14").unwrap();
+        assert!(game.moves().is_empty());
+        assert!(retry_position(&whole, 0, "9-14")
+            .unwrap_err()
+            .contains("out of range"));
+        assert!(retry_position(&whole, 4, "22-18")
+            .unwrap_err()
+            .contains("the game has 3 plies"));
+        // White's move at Black's turn, and nonsense.
+        assert!(retry_position(&whole, 3, "22-18")
+            .unwrap_err()
+            .starts_with("illegal move 22-18 before ply 3"));
+        assert!(retry_position(&whole, 3, "x").is_err());
+        assert_eq!(whole.moves().len(), 3, "the game is unchanged");
+    }
+
+    fn reviewed(
+        pos: &Position,
+        played: &str,
+        best: &str,
+        loss: f64,
+        mark: Option<Mark>,
+    ) -> PlyReview {
+        let mover = pos.side();
+        let mv = notation::parse_move(pos, played).unwrap();
+        let best_mv = notation::parse_move(pos, best).unwrap();
+        let next = notation::parse_move(&pos.play(&best_mv), "23x32").ok();
+        PlyReview {
+            ply: 4,
             mover,
+            played: mv,
+            played_text: notation::pdn_move(pos, &mv),
+            score: Score(-120),
+            best: BestMove {
+                mv: best_mv,
+                text: notation::pdn_move(pos, &best_mv),
+                score: Score(5),
+                pv: std::iter::once(best_mv).chain(next).collect(),
+            },
             mark,
-        };
+            loss,
+            accuracy: 40.0,
+        }
+    }
+
+    #[test]
+    fn a_judgement_carries_the_best_moves_path_and_line() {
+        // White to move: 24x15x8 takes two men, jump by jump.
+        let pos = parse_fen("W:W24,27:B19,11,12,23").unwrap();
+        let p = reviewed(&pos, "27x18", "24x15x8", 1.25, Some(Mark::Blunder));
+        let j = judgement(&p, &pos);
+        assert_eq!(j.best_path, [24, 15, 8]);
+        assert_eq!(j.best, "24x15x8");
+        assert_eq!(j.pv, ["24x15x8", "23x32"]);
+        assert_eq!((j.score.as_str(), j.best_score.as_str()), ("-1.20", "0.05"));
+        assert_eq!((j.loss, j.good, j.mark), (1.25, false, Some("??")));
+        assert_eq!(j.played, "27x18");
+        let json = Reply::ReviewPly(Box::new(j)).to_json();
+        assert!(
+            json.starts_with(r#"{"type":"review_ply","ply":4,"move":"27x18","#),
+            "{json}"
+        );
+        assert!(json.contains(r#""best_path":[24,15,8]"#), "{json}");
+        let ok = judgement(&reviewed(&pos, "27x18", "24x15x8", 0.2, None), &pos);
+        assert!(ok.good);
+    }
+
+    #[test]
+    fn the_tally_sums_each_side() {
+        let pos = parse_fen("W:W24,27:B19,11,12,23").unwrap();
+        let report =
+            |loss, mark| PlyReport::new(&reviewed(&pos, "27x18", "24x15x8", loss, mark), &pos);
         let mut t = Tally::default();
-        t.add(&report(Color::Black, Some(Mark::Blunder)));
-        t.add(&report(Color::White, Some(Mark::Inaccuracy)));
-        t.add(&report(Color::White, None));
+        t.add(&report(1.5, Some(Mark::Blunder)));
+        t.add(&report(0.4, Some(Mark::Inaccuracy)));
+        t.add(&report(0.0, None));
         let json = t.done(false).to_json();
         assert_eq!(
             json,
-            r#"{"type":"review_done","black":{"inaccuracies":0,"mistakes":0,"blunders":1},"white":{"inaccuracies":1,"mistakes":0,"blunders":0},"stopped":false}"#
+            r#"{"type":"review_done","black":{"inaccuracies":0,"mistakes":0,"blunders":0,"moves":0,"mean_loss":0.0,"accuracy":100.0},"white":{"inaccuracies":1,"mistakes":0,"blunders":1,"moves":3,"mean_loss":0.63,"accuracy":40.0},"stopped":false}"#
         );
     }
 }

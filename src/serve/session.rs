@@ -646,7 +646,7 @@ fn parse_fen(fen: &str) -> Result<Position, String> {
 
 /// A legal move as the page gets it. Of several paths that take the same pieces (one move,
 /// R15) the first is shown.
-fn legal_move(pos: &Position, mv: &Move) -> LegalMove {
+pub(crate) fn legal_move(pos: &Position, mv: &Move) -> LegalMove {
     let mut path = vec![mv.from.number()];
     if mv.is_capture() {
         let landing = notation::capture_paths(pos, mv).into_iter().next();
@@ -941,7 +941,7 @@ mod tests {
     fn multipv_is_checked_and_kept_through_new_games() {
         let mut s = human();
         assert!(s.set_multipv(Some(0)).is_err());
-        assert!(s.set_multipv(Some(4)).is_err());
+        assert!(s.set_multipv(Some(6)).is_err());
         assert_eq!(s.multipv, 1);
         s.set_multipv(Some(3)).unwrap();
         s.new_game(Player::Human, Player::Human, None, None)
