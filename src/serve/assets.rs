@@ -53,6 +53,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("js/status.js", JS),
     asset!("js/movelist.js", JS),
     asset!("js/review.js", JS),
+    asset!("js/teach.js", JS),
     asset!("js/analysis.js", JS),
     asset!("js/render.js", JS),
     asset!("js/play.js", JS),

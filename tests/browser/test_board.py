@@ -901,3 +901,175 @@ def test_move_sounds_and_the_switch_is_remembered(page):
     switch.click()
     assert page.execute_script("return localStorage.getItem('poolshark-sound')") == "on"
     assert switch.text == "sound on"
+
+
+# ---------- issue 38, part 3: a review that teaches ----------
+
+# White to move can take two men jumping 24x15x8, and plays 27x18?? instead, which loses:
+# 19x28 follows (`poolshark annotate` marks it: best 24x15x8).
+JUMP_PDN = ('[GameType "23"]\n[SetUp "1"]\n[FEN "W:W24,27,30:B19,11,12,23,3"]\n'
+            '1... 27x18 19x28 *\n')
+
+
+def review_arrow(drv):
+    """The review's arrow on the board: its squares ("24-15-8") and its points, or None."""
+    @retry_stale
+    def read(d):
+        g = d.find_elements(By.CSS_SELECTOR, "#board .review-arrow")
+        if not g:
+            return None
+        pts = g[0].find_element(By.TAG_NAME, "polyline").get_attribute("points").split()
+        return g[0].get_attribute("data-path"), len(pts)
+    return read(drv)
+
+
+def teach_text(drv):
+    return drv.find_element(By.ID, "teach-text").text
+
+
+def retry_text(drv):
+    return drv.find_element(By.ID, "retry-text").text
+
+
+def review_game(drv, pdn, plies):
+    load_pdn(drv, pdn)
+    wait(drv, lambda d: len(move_list(d)) == plies, "the loaded game")
+    drv.find_element(By.ID, "review-run").click()
+    wait(drv, lambda d: d.find_element(By.ID, "review-status").text.startswith("reviewed"),
+         "the review's end")
+
+
+def test_a_marked_move_shows_the_best_move_along_its_jumps_and_retry_judges(page):
+    review_game(page, JUMP_PDN, 2)
+    assert move_list(page)[0] == "27x18??"
+    # The summary: White's blunder, each side's mean loss and accuracy.
+    white = page.find_element(By.ID, "summary-white").text.split()
+    black = page.find_element(By.ID, "summary-black").text.split()
+    assert white[:4] == ["White", "0", "0", "1"], white
+    assert float(white[4]) >= 1.0 and re.match(r"^\d+\.\d%$", white[5]), white
+    assert float(white[5].rstrip("%")) < 50, white
+    assert black == ["Black", "0", "0", "0", "0.00", "100.0%"], black
+    # At the marked move: the best move as an arrow along both jumps, its line, both scores.
+    answered(page, lambda: page.find_element(By.ID, "ply-1").click(), "the marked move")
+    wait(page, lambda d: d.find_element(By.ID, "teach").is_displayed(), "the teaching panel")
+    assert review_arrow(page) == ("24-15-8", 3), review_arrow(page)
+    shot(page, "board-teach-jumps.png")
+    t = teach_text(page)
+    assert "27x18??" in t and "Best was 24x15x8" in t and t.count("Black ") >= 2, t
+    assert page.find_element(By.ID, "teach-line").text.startswith("best line 1… 24x15x8"), \
+        page.find_element(By.ID, "teach-line").text
+    # No arrow where no move is marked.
+    answered(page, lambda: page.find_element(By.ID, "ply-2").click(), "the next move")
+    assert review_arrow(page) is None
+    assert not page.find_element(By.ID, "teach").is_displayed()
+    # Find a better move: the position before the mistake, White to move.
+    answered(page, lambda: page.find_element(By.ID, "ply-1").click(), "the marked move")
+    answered(page, lambda: page.find_element(By.ID, "retry-start").click(), "the position before")
+    assert current_ply(page) == 0
+    assert pieces(page).get(27) == "w" and pieces(page).get(24) == "w"
+    assert review_arrow(page) is None, "the answer is not given away"
+    assert "Find a better move than" in teach_text(page)
+    # The best move, both jumps: as good as the best. The game is not changed.
+    click_square(page, 24)
+    click_square(page, 8)
+    wait(page, lambda d: retry_text(d).startswith("✓"), "the retry's verdict")
+    assert "24x15x8 is as good as the best" in retry_text(page), retry_text(page)
+    assert move_list(page) == ["27x18??", "19x28"] and current_ply(page) == 0
+    assert pieces(page).get(24) == "w", "the move was judged, not played"
+    # The move played: not as good, by how much; then the answer on request.
+    click_square(page, 27)
+    click_square(page, 18)
+    wait(page, lambda d: retry_text(d).startswith("✗"), "the retry's verdict")
+    assert re.search(r"27x18 is not as good: it loses \d+\.\d\d men", retry_text(page)), retry_text(page)
+    page.find_element(By.ID, "retry-answer").click()
+    wait(page, lambda d: review_arrow(d) is not None, "the answer's arrow")
+    assert review_arrow(page) == ("24-15-8", 3)
+    assert "The answer: 24x15x8" in retry_text(page), retry_text(page)
+    # Back to the game: the marked move again.
+    answered(page, lambda: page.find_element(By.ID, "retry-back").click(), "back to the game")
+    assert current_ply(page) == 1
+    assert "27x18??" in teach_text(page)
+
+
+def test_retry_of_the_planted_blunder_and_the_review_strength_kept(page):
+    # The strength is chosen on the page and kept across a reload.
+    Select(page.find_element(By.ID, "review-kind")).select_by_value("depth")
+    box = page.find_element(By.ID, "review-value")
+    box.clear()
+    box.send_keys("9", Keys.TAB)
+    page.refresh()
+    wait(page, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    assert Select(page.find_element(By.ID, "review-kind")).first_selected_option.get_attribute("value") == "depth"
+    assert page.find_element(By.ID, "review-value").get_attribute("value") == "9"
+    review_game(page, BLUNDER_PDN, BLUNDER_PLIES)
+    answered(page, lambda: page.find_element(By.ID, "ply-9").click(), "the blunder")
+    wait(page, lambda d: review_arrow(d) is not None, "the best move's arrow")
+    best = re.search(r"Best was (\S+):", teach_text(page)).group(1)
+    assert best != "12-16" and review_arrow(page)[0] == best.replace("x", "-"), (best, review_arrow(page))
+    answered(page, lambda: page.find_element(By.ID, "retry-start").click(), "the position before")
+    # The blunder again: not as good.
+    click_square(page, 12)
+    click_square(page, 16)
+    wait(page, lambda d: retry_text(d).startswith("✗"), "the retry's verdict")
+    # The review's best move: as good as the best.
+    parts = re.split(r"[-x]", best)
+    src, dst = int(parts[0]), int(parts[-1])
+    click_square(page, src)
+    click_square(page, dst)
+    wait(page, lambda d: retry_text(d).startswith("✓"), "the retry's verdict")
+    assert move_list(page)[8] == "12-16??"
+
+
+def test_five_analysis_lines(page):
+    Select(page.find_element(By.ID, "multipv")).select_by_value("5")
+    page.find_element(By.ID, "analyze").click()
+
+    def five(d):
+        rows = d.find_elements(By.CSS_SELECTOR, "#lines .line")
+        if len(rows) != 5:
+            return False
+        firsts = [r.find_elements(By.CSS_SELECTOR, ".pv-move") for r in rows]
+        return all(firsts) and len({f[0].text for f in firsts}) == 5
+    wait(page, five, "five distinct lines")
+    page.find_element(By.ID, "analyze").click()
+    wait(page, lambda d: d.find_element(By.ID, "analyze").get_attribute("aria-pressed") == "false",
+         "analysis off")
+    page.refresh()
+    wait(page, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    assert Select(page.find_element(By.ID, "multipv")).first_selected_option.get_attribute("value") == "5"
+
+
+@pytest.mark.parametrize("size", [(1280, 1000), (390, 844)])
+def test_screenshots_of_a_marked_move_and_a_retry(browser, server, size):
+    browser.set_window_size(*size)
+    try:
+        browser.get(server + "style.css")
+        browser.execute_script("localStorage.clear()")
+        browser.get(server)
+        wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+        review_game(browser, BLUNDER_PDN, BLUNDER_PLIES)
+        answered(browser, lambda: browser.find_element(By.ID, "ply-9").click(), "the blunder")
+        wait(browser, lambda d: review_arrow(d) is not None, "the best move's arrow")
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width, \
+            "the page scrolls sideways"
+        name = "desktop" if size[0] > 700 else "phone"
+        browser.execute_script("window.scrollTo(0, 0)")
+        shot(browser, f"board-teach-{name}.png")
+        if name == "phone":
+            browser.execute_script("document.getElementById('review').scrollIntoView()")
+            shot(browser, "board-teach-phone-panel.png")
+        answered(browser, lambda: browser.find_element(By.ID, "retry-start").click(), "the position before")
+        click_square(browser, 12)
+        click_square(browser, 16)
+        wait(browser, lambda d: retry_text(d).startswith("✗"), "the retry's verdict")
+        browser.find_element(By.ID, "retry-answer").click()
+        wait(browser, lambda d: review_arrow(d) is not None, "the answer's arrow")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+        browser.execute_script("window.scrollTo(0, 0)")
+        shot(browser, f"board-retry-{name}.png")
+        if name == "phone":
+            browser.execute_script("document.getElementById('review').scrollIntoView()")
+            shot(browser, "board-retry-phone-panel.png")
+    finally:
+        browser.set_window_size(1100, 1000)

@@ -153,6 +153,28 @@ function drawArrow(svg, from, to) {
   }, g);
 }
 
+// An arrow along a move's path (origin, then every landing square), jump by jump, its head
+// on the last square: the review's best move (`ui.reviewArrow`).
+function drawPathArrow(svg, path, cls) {
+  const pts = path.map(squareCentre);
+  const a = pts[pts.length - 2];
+  const b = pts[pts.length - 1];
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len;
+  const uy = dy / len;
+  const tip = { x: b.x - ux * 18, y: b.y - uy * 18 };
+  const base = { x: tip.x - ux * 34, y: tip.y - uy * 34 };
+  const g = el("g", { class: cls, "data-path": path.join("-") }, svg);
+  const body = pts.slice(0, -1).concat([base]);
+  el("polyline", { points: body.map((p) => p.x + "," + p.y).join(" "), class: "arrow" }, g);
+  el("polygon", {
+    points: [tip.x + "," + tip.y, base.x - uy * 22 + "," + (base.y + ux * 22), base.x + uy * 22 + "," + (base.y - ux * 22)].join(" "),
+    class: "arrowhead",
+  }, g);
+}
+
 export function renderBoard() {
   const svg = $("board");
   svg.textContent = "";
@@ -221,6 +243,9 @@ export function renderBoard() {
     const parts = ui.info.pv[0].split(/[-x]/).map(Number);
     if (parts.length >= 2) drawArrow(svg, parts[0], parts[1]);
   }
+  // The review's best move, at a marked move or as the answer to "find a better move".
+  if (!ui.setup && !ui.pv && !ui.anim && ui.reviewArrow && ui.reviewArrow.length >= 2)
+    drawPathArrow(svg, ui.reviewArrow, "review-arrow");
 
   // Capture paths: every capture of the selected piece faintly, the previewed one boldly.
   const paths = [];

@@ -4,9 +4,9 @@
 // legal, it only shows the `legal` list it was sent.
 //
 // Modules, each importing only those below it: state (the shared `ui`), messages, socket,
-// clock and sound, draw (the board), status, movelist, review, analysis, render (all of
-// it), play (clicks and the capture chooser), setup, pdn, store (kept across a reload), and
-// this one.
+// clock and sound, draw (the board), status, movelist, review, teach, analysis, render (all
+// of it), play (clicks and the capture chooser), setup, pdn, store (kept across a reload),
+// and this one.
 
 import { ui, $, legalFrom, historySig, modeOf, sideAt } from "./state.js";
 import { connect, send, onHello } from "./socket.js";
@@ -17,6 +17,7 @@ import { renderBoard, startAnim, stopAnim } from "./draw.js";
 import { renderControls } from "./status.js";
 import { wireMoveList } from "./movelist.js";
 import { onReviewPly, onReviewDone, wireReview } from "./review.js";
+import { syncTeach, renderTeach, onRetryResult, wireTeach } from "./teach.js";
 import { onInfo, analyzeRequest, closePv, renderPvBoard, renderInfo, wireAnalysis } from "./analysis.js";
 import { render } from "./render.js";
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
@@ -37,9 +38,14 @@ function onMessage(msg) {
       break;
     case "review_ply":
       onReviewPly(msg);
+      redrawTeach();
       break;
     case "review_done":
       onReviewDone(msg);
+      redrawTeach();
+      break;
+    case "retry_result":
+      onRetryResult(msg);
       break;
     case "games":
       onGames(msg);
@@ -49,6 +55,10 @@ function onMessage(msg) {
       break;
     case "error":
       if (ui.setup) ui.setup.sent = false;
+      if (ui.retry && ui.retry.pending) {
+        ui.retry.pending = null;
+        renderTeach();
+      }
       showMessage("error", msg.message || "error");
       break;
     case "pong":
@@ -95,6 +105,13 @@ function onState(st) {
     ui.selected = null;
   }
   render();
+}
+
+// The board's review arrow and the teaching panel, after the review said more.
+function redrawTeach() {
+  syncTeach();
+  if (!ui.pv && !ui.anim) renderBoard();
+  renderTeach();
 }
 
 function onClose() {
@@ -247,6 +264,7 @@ wireChooser();
 wireSetup();
 wireAnalysis();
 wireReview();
+wireTeach(render);
 wireMoveList();
 wirePdn();
 render();

@@ -7,6 +7,7 @@ import { send } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
 import { renderBoard } from "./draw.js";
 import { closePv, renderPvBoard } from "./analysis.js";
+import { retryPlay } from "./teach.js";
 import { render } from "./render.js";
 
 export function onSquareClick(sq) {
@@ -58,8 +59,11 @@ function isMoverPiece(p) {
 function play(m) {
   ui.selected = null;
   closeChooser();
-  clearMessages();
-  send({ type: "move", move: m.hub });
+  // In "find a better move" the move is judged, not played.
+  if (!retryPlay(m)) {
+    clearMessages();
+    send({ type: "move", move: m.hub });
+  }
   render();
 }
 

@@ -7,9 +7,11 @@ import { renderMoves } from "./movelist.js";
 import { closePv, renderInfo } from "./analysis.js";
 import { renderReview } from "./review.js";
 import { renderClocks } from "./clock.js";
+import { syncTeach, renderTeach } from "./teach.js";
 
 export function render() {
   if (ui.setup) closePv();
+  syncTeach();
   renderBoard();
   renderStatus();
   renderMoves();
@@ -17,4 +19,5 @@ export function render() {
   renderControls();
   renderReview();
   renderClocks();
+  renderTeach();
 }

@@ -1,5 +1,6 @@
-// The game review (docs/BOARD.md `review`): its marks in the move list, the evaluation
-// graph under it, and stepping between marked moves.
+// The game review (docs/BOARD.md `review`): its strength (kept in localStorage), its marks
+// in the move list, each side's summary, the evaluation graph under it, and stepping
+// between marked moves. What a marked move teaches is js/teach.js's.
 
 import { ui, $, MARKS, historySig, scoreText } from "./state.js";
 import { send } from "./socket.js";
@@ -10,14 +11,61 @@ import { renderControls } from "./status.js";
 
 const GRAPH = { w: 600, h: 140, clip: 5 };
 
+// ---------- the review's strength: per position, as the server takes it ----------
+
+const STRENGTH_STORE = "poolshark-review";
+// Each kind's default, and its bounds (docs/BOARD.md `review`).
+const STRENGTH = {
+  nodes: { value: 50000, min: 1, max: 1e9, whole: true, what: "nodes a position, from 1 to 1,000,000,000" },
+  depth: { value: 8, min: 1, max: 30, whole: true, what: "a depth from 1 to 30" },
+  movetime: { value: 0.5, min: 0.01, max: 60, whole: false, what: "seconds a position, above 0 and at most 60" },
+};
+
+function loadStrength() {
+  try {
+    const v = JSON.parse(localStorage.getItem(STRENGTH_STORE) || "null");
+    if (v && STRENGTH[v.kind] && isFinite(Number(v.value))) {
+      $("review-kind").value = v.kind;
+      $("review-value").value = String(v.value);
+    }
+  } catch (e) {
+    // Storage may be off (private windows): the defaults stand.
+  }
+}
+
+function saveStrength() {
+  try {
+    localStorage.setItem(STRENGTH_STORE, JSON.stringify({ kind: $("review-kind").value, value: Number($("review-value").value) }));
+  } catch (e) {
+    // As above.
+  }
+}
+
+// The strength typed, as the fields of a `review` or `retry` request ({nodes: N}, {depth: N}
+// or {movetime: S}), or null with a message when it is out of bounds.
+export function reviewBudget() {
+  const kind = $("review-kind").value;
+  const s = STRENGTH[kind];
+  let v = Number($("review-value").value);
+  if (s && s.whole) v = Math.round(v);
+  if (!s || !isFinite(v) || v < s.min || v > s.max) {
+    showMessage("error", "review strength: give " + (s ? s.what : "nodes, a depth or seconds"));
+    return null;
+  }
+  return { [kind]: v };
+}
+
 function startReview() {
   const st = ui.state;
   if (!st || !st.history.length) {
     showMessage("error", "no moves to review: play or load a game first");
     return;
   }
+  const budget = reviewBudget();
+  if (!budget) return;
   ui.review = { sig: historySig(st), plies: {}, total: st.history.length, running: true, stopped: false, done: null, last: 0 };
-  send({ type: "review" });
+  ui.retry = null;
+  send(Object.assign({ type: "review" }, budget));
   renderReview();
   renderMoves();
   renderControls();
@@ -26,7 +74,7 @@ function startReview() {
 export function onReviewPly(msg) {
   const r = ui.review;
   if (!r) return;
-  r.plies[msg.ply] = { score: msg.score, best: msg.best, mark: msg.mark || null };
+  r.plies[msg.ply] = Object.assign({}, msg, { mark: msg.mark || null });
   r.last = msg.ply;
   renderReview();
   renderMoves();
@@ -53,9 +101,33 @@ function markedPlies() {
     .sort((a, b) => a - b);
 }
 
-function counts(side) {
-  const c = side || {};
-  return (c.inaccuracies || 0) + "?! " + (c.mistakes || 0) + "? " + (c.blunders || 0) + "??";
+// Each side's summary once the review has ended: its marks, the mean loss in men and its
+// accuracy (docs/ANNOTATE.md).
+function renderSummary() {
+  const r = ui.review;
+  const table = $("review-summary");
+  table.textContent = "";
+  table.hidden = !(r && r.done);
+  if (table.hidden) return;
+  const row = (cells, head) => {
+    const tr = document.createElement("tr");
+    cells.forEach((c, i) => {
+      const td = document.createElement(head || i === 0 ? "th" : "td");
+      td.textContent = c;
+      tr.appendChild(td);
+    });
+    table.appendChild(tr);
+    return tr;
+  };
+  const head = row(["", "?!", "?", "??", "mean loss", "accuracy"], true);
+  head.children[4].title = "the mean of what each move gave away against the best, in men";
+  head.children[5].title = "how close the moves came to the best on the evaluation's win-probability curve, in %";
+  for (const side of ["black", "white"]) {
+    const s = r.done[side] || {};
+    const tr = row([side === "black" ? "Black" : "White", s.inaccuracies || 0, s.mistakes || 0, s.blunders || 0,
+      Number(s.mean_loss || 0).toFixed(2), Number(s.accuracy === undefined ? 100 : s.accuracy).toFixed(1) + "%"]);
+    tr.id = "summary-" + side;
+  }
 }
 
 export function renderReview() {
@@ -65,12 +137,13 @@ export function renderReview() {
   if (!r) status.textContent = "";
   else if (r.running) status.textContent = "reviewing ply " + Math.min(r.last + 1, r.total) + " of " + r.total + " (stop to cancel)";
   else if (r.stopped) status.textContent = "review stopped after ply " + r.last + " of " + r.total;
-  else if (r.done) status.textContent = "reviewed: Black " + counts(r.done.black) + " · White " + counts(r.done.white);
+  else if (r.done) status.textContent = "reviewed: " + r.total + " plies";
   const marked = markedPlies();
   const ply = st ? st.ply : 0;
   $("next-mistake").disabled = !marked.some((k) => k > ply);
   $("prev-mistake").disabled = !marked.some((k) => k < ply);
   $("review-run").disabled = !ui.connected || !st || !!(r && r.running) || !!(st && st.thinking);
+  renderSummary();
   renderGraph();
 }
 
@@ -124,6 +197,12 @@ function stepMistake(dir) {
 }
 
 export function wireReview() {
+  loadStrength();
+  $("review-kind").addEventListener("change", () => {
+    $("review-value").value = String(STRENGTH[$("review-kind").value].value);
+    saveStrength();
+  });
+  $("review-value").addEventListener("change", saveStrength);
   $("review-run").addEventListener("click", startReview);
   $("next-mistake").addEventListener("click", () => stepMistake(1));
   $("prev-mistake").addEventListener("click", () => stepMistake(-1));

@@ -11,9 +11,11 @@ export const ui = {
   preview: null, // the legal move whose path and captures are drawn
   setup: null, // {pieces: {square: "b"|"B"|"w"|"W"}, sent: bool} while placing pieces
   info: null, // the last `info` message for the position shown (the best line)
-  lines: [], // the last `info` of each analysis line (multipv 1..3), best first
-  multipv: 1, // analysis lines asked for (1-3), kept in localStorage
-  review: null, // {sig, plies: {ply: {score, best, mark}}, total, running, stopped, done}
+  lines: [], // the last `info` of each analysis line (multipv 1..5), best first
+  multipv: 1, // analysis lines asked for (1-5), kept in localStorage
+  review: null, // {sig, plies: {ply: review_ply message}, total, running, stopped, done}
+  retry: null, // {ply, armed, pending, result, answer}: "find a better move" for a marked ply
+  reviewArrow: null, // the squares of the review's best move to draw as an arrow, or null
   palette: "b", // the piece setup places ("" erases)
   pv: null, // {hubs, pdn, upto, line, pinned, timer}: a line of the analysis shown on the board
   anim: null, // {frames: [pieces...], step, timer}: a capture being shown jump by jump

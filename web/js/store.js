@@ -45,7 +45,7 @@ export function restore(st) {
     return;
   }
   if (typeof v.flipped === "boolean") ui.flipped = v.flipped;
-  if ([1, 2, 3].includes(v.multipv)) {
+  if ([1, 2, 3, 4, 5].includes(v.multipv)) {
     ui.multipv = v.multipv;
     $("multipv").value = String(v.multipv);
   }

@@ -1,0 +1,201 @@
+// What a reviewed game teaches at a marked move: the best move as an arrow along its jumps,
+// its line, the scores of the move played and of the best, and "find a better move": the
+// position before the mistake on the board, the player's move judged by the server
+// (docs/BOARD.md `retry`) as good as the best or not, and the answer on request.
+
+import { ui, $, SIDE, MARKS, historySig, scoreText, startOffset, sideAt } from "./state.js";
+import { send } from "./socket.js";
+import { showMessage, clearMessages } from "./messages.js";
+import { reviewBudget } from "./review.js";
+
+// The review of ply k, if the review is of the game shown.
+function reviewed(k) {
+  const r = ui.review;
+  const st = ui.state;
+  if (!r || !st || r.sig !== historySig(st)) return null;
+  return r.plies[k] || null;
+}
+
+// The move number as the move list writes it before ply k's move ("5." or "5…").
+function moveNo(st, k) {
+  const idx = k - 1 + startOffset(st);
+  return Math.floor(idx / 2) + 1 + (idx % 2 === 0 ? "." : "…");
+}
+
+// Keep the retry in step with the position shown, and choose the arrow to draw: called
+// before the board is drawn (js/render.js).
+export function syncTeach() {
+  const st = ui.state;
+  const t = ui.retry;
+  if (t) {
+    if (!st || !reviewed(t.ply)) ui.retry = null;
+    else if (st.ply === t.ply - 1) t.armed = true;
+    // Walked away from the position (once there, or before getting there).
+    else if (t.armed || st.ply !== t.ply) ui.retry = null;
+  }
+  ui.reviewArrow = null;
+  if (!st) return;
+  if (ui.retry) {
+    const p = reviewed(ui.retry.ply);
+    if (ui.retry.armed && ui.retry.answer) ui.reviewArrow = answerOf(p).best_path;
+    return;
+  }
+  const p = reviewed(st.ply);
+  if (p && p.mark && p.best_path) ui.reviewArrow = p.best_path;
+}
+
+// The best move to show as the answer: the retry's own search's if it judged a move, else
+// the review's.
+function answerOf(p) {
+  const res = ui.retry && ui.retry.result;
+  return res && res.best_path ? res : p;
+}
+
+// The most moves of a best line shown (a search's line can run on far longer).
+const LINE_PLIES = 12;
+
+// A line of PDN moves from before ply k, numbered as the move list numbers them: the
+// parts for `setText`, each move whole.
+function lineParts(st, k, moves) {
+  let idx = k - 1 + startOffset(st);
+  const parts = [];
+  moves.slice(0, LINE_PLIES).forEach((m, i) => {
+    const black = idx % 2 === 0;
+    const no = black || i === 0 ? Math.floor(idx / 2) + 1 + (black ? ". " : "… ") : "";
+    if (i > 0) parts.push(" ");
+    parts.push([no + m]);
+    idx++;
+  });
+  if (moves.length > LINE_PLIES) parts.push(" …");
+  return parts;
+}
+
+// Fill `box` with text, each move (`[move]`, a one-item list) kept whole on its line.
+function setText(box, parts) {
+  box.textContent = "";
+  for (const part of parts) {
+    if (Array.isArray(part)) {
+      const m = document.createElement("span");
+      m.className = "mv";
+      m.textContent = part[0];
+      box.appendChild(m);
+    } else box.appendChild(document.createTextNode(part));
+  }
+}
+
+function setLine(st, k, p) {
+  const line = $("teach-line");
+  line.textContent = "";
+  if (!p || !p.pv || !p.pv.length) return;
+  setText(line, lineParts(st, k, p.pv));
+  const label = document.createElement("span");
+  label.className = "label";
+  label.textContent = "best line ";
+  line.prepend(label);
+}
+
+export function renderTeach() {
+  const st = ui.state;
+  const box = $("teach");
+  const t = ui.retry;
+  const k = t ? t.ply : st ? st.ply : 0;
+  const p = reviewed(k);
+  const running = !!(ui.review && ui.review.running);
+  box.hidden = !st || !p || (!t && !p.mark);
+  if (box.hidden) return;
+  const mover = SIDE[sideAt(st, k - 1)];
+  const played = p.move || (st.history[k - 1] ? st.history[k - 1].pdn : "");
+  $("retry-start").hidden = !!t;
+  $("retry-start").disabled = running || !ui.connected;
+  $("retry-start").title = running ? "wait for the review to end" : "go to the position before this move and try to find the best one";
+  $("retry-back").hidden = !t;
+  $("retry-answer").hidden = !t || t.answer;
+  const text = $("teach-text");
+  const result = $("retry-text");
+  result.textContent = "";
+  result.className = "retry-text";
+  if (!t) {
+    setText(text, [
+      [moveNo(st, k) + " " + played + p.mark], " (" + MARKS[p.mark] + ", " + mover + "): " + mover + " loses " +
+        Number(p.loss).toFixed(2) + " men. After it: Black " + scoreText(p.score) + ". Best was ", [p.best],
+      ": Black " + scoreText(p.best_score) + ".",
+    ]);
+    setLine(st, k, p);
+    return;
+  }
+  setText(text, ["Find a better move than ", [moveNo(st, k) + " " + played + p.mark], ": " + mover + " to move. Play it on the board."]);
+  const res = t.result;
+  if (t.pending) result.textContent = "judging " + t.pending + "…";
+  else if (res) {
+    result.classList.add(res.good ? "good" : "bad");
+    result.textContent = verdict(res);
+  }
+  $("teach-line").textContent = "";
+  if (t.answer) {
+    const a = answerOf(p);
+    const line = document.createElement("div");
+    line.id = "retry-answer-text";
+    line.textContent = "The answer: " + a.best + ", Black " + scoreText(a.best_score) + ".";
+    result.appendChild(line);
+    setLine(st, k, a);
+  }
+}
+
+// What the server said of a move tried (`retry_result`), in words.
+function verdict(res) {
+  return res.good
+    ? "✓ " + res.move + " is as good as the best: Black " + scoreText(res.score) + " after it."
+    : "✗ " + res.move + " is not as good: it loses " + Number(res.loss).toFixed(2) + " men (Black " +
+        scoreText(res.score) + " after it, the best Black " + scoreText(res.best_score) + "). Try again, or show the answer.";
+}
+
+// A move clicked on the board: in "find a better move", it is judged, not played. True
+// when it was taken.
+export function retryPlay(m) {
+  const t = ui.retry;
+  const st = ui.state;
+  if (!t || !t.armed || !st || st.ply !== t.ply - 1) return false;
+  const budget = reviewBudget();
+  if (!budget) return true;
+  clearMessages();
+  t.pending = m.pdn || m.hub;
+  t.result = null;
+  send(Object.assign({ type: "retry", ply: t.ply, move: m.hub }, budget));
+  renderTeach();
+  return true;
+}
+
+export function onRetryResult(msg) {
+  const t = ui.retry;
+  if (!t || msg.ply !== t.ply) return;
+  t.pending = null;
+  t.result = msg;
+  renderTeach();
+  // Under the board too, where a phone shows it.
+  showMessage("note", verdict(msg));
+}
+
+export function wireTeach(redraw) {
+  $("retry-start").addEventListener("click", () => {
+    const st = ui.state;
+    const p = st && reviewed(st.ply);
+    if (!p || !p.mark) return;
+    ui.retry = { ply: st.ply, armed: false, pending: null, result: null, answer: false };
+    send({ type: "goto", ply: st.ply - 1 });
+    clearMessages();
+    showMessage("note", "Find a better move than " + (p.move || "") + p.mark + ": play it on the board.");
+    redraw();
+  });
+  $("retry-answer").addEventListener("click", () => {
+    if (!ui.retry) return;
+    ui.retry.answer = true;
+    redraw();
+  });
+  $("retry-back").addEventListener("click", () => {
+    if (!ui.retry) return;
+    const k = ui.retry.ply;
+    ui.retry = null;
+    send({ type: "goto", ply: k });
+    redraw();
+  });
+}
