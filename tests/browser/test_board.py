@@ -1055,6 +1055,8 @@ def test_screenshots_of_a_marked_move_and_a_retry(browser, server, size):
             "the page scrolls sideways"
         name = "desktop" if size[0] > 700 else "phone"
         browser.execute_script("window.scrollTo(0, 0)")
+        # The pointer off the move list, so that no move shows as hovered.
+        webdriver.ActionChains(browser).move_to_element(browser.find_element(By.TAG_NAME, "h1")).perform()
         shot(browser, f"board-teach-{name}.png")
         if name == "phone":
             browser.execute_script("document.getElementById('review').scrollIntoView()")
