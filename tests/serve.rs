@@ -217,6 +217,28 @@ impl Client {
         }
     }
 
+    /// The next message of this type (skipping `info`), or None when none came within
+    /// `PATIENCE`. The server's pings wake the read meanwhile, so `next` alone would wait for
+    /// ever on a server that says nothing.
+    fn next_within(&mut self, kind: &str) -> Option<Value> {
+        let since = std::time::Instant::now();
+        while since.elapsed() < PATIENCE {
+            match self.ws.read().expect("read a message") {
+                Message::Text(t) => {
+                    let m: Value = serde_json::from_str(t.as_str()).expect("JSON");
+                    match m["type"].as_str() {
+                        Some(k) if k == kind => return Some(m),
+                        Some("info") => continue,
+                        _ => panic!("expected a {kind} message, got {m}"),
+                    }
+                }
+                Message::Ping(_) | Message::Pong(_) => continue,
+                other => panic!("unexpected frame {other:?}"),
+            }
+        }
+        None
+    }
+
     /// The error text the next message carries.
     fn error(&mut self) -> String {
         self.next("error")["message"]
@@ -988,6 +1010,34 @@ fn a_port_in_use_is_an_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot listen on 127.0.0.1:"), "{err}");
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn the_tables_verdict_comes_by_itself_once_its_group_is_read() {
+    let dir = std::env::temp_dir().join(format!("poolshark-serve-verdict-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    poolshark::egdb::build(&dir, 2, 1).expect("build 2-piece tables");
+    let server = Server::start(&["--egdb", dir.to_str().unwrap()]);
+    let mut c = server.board();
+    // King against king: a draw the tables know. Its group is read in the background the
+    // first time the state asks for it, so the first state may say nothing; the verdict then
+    // comes in a state of its own, with no request to prompt it.
+    c.send(json!({"type":"setup","fen":"W:WK1:BK32"}));
+    let mut v = c.next("state")["egdb"].clone();
+    while v.is_null() {
+        let state = c
+            .next_within("state")
+            .expect("the verdict, in a state of its own");
+        v = state["egdb"].clone();
+    }
+    assert_eq!(v["black"], "draw", "{v}");
+    // A position no table covers gets no verdict, and no state follows by itself.
+    c.send(json!({"type":"new","white":"human","black":"human"}));
+    assert_eq!(c.next("state")["egdb"], Value::Null);
+    c.ping();
+    drop(c);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

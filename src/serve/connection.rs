@@ -15,11 +15,16 @@
 //!   same way, and ends with one `retry_result`.
 //! - clocks: in a timed game a timer wakes the loop when the running clock reaches zero,
 //!   and the flag ends the game there (the engine's search for that side is dropped).
+//! - tables: a `state` carries the endgame tables' verdict on the position shown. Where the
+//!   tables cover it but its group is still being read (in the background, so that no
+//!   search waits for a file), the board looks again every `TABLES_LOOK_EVERY` and sends a
+//!   state of its own once the verdict is in, rather than at the next request.
 
 use crate::book::Policy;
 use crate::core::{Game, Move};
 use crate::review::ReviewControl;
 use crate::search::{Engine, SearchControl};
+use crate::serve::limits::{TABLES_LOOK_EVERY, TABLES_LOOK_FOR};
 use crate::serve::protocol::{self, Reply, Request};
 use crate::serve::review::{PlyReport, Tally};
 use crate::serve::server::App;
@@ -93,6 +98,7 @@ pub(super) async fn run(mut socket: WebSocket, app: Arc<App>) {
         book: app.config.book.clone(),
         rng: crate::book::rng_from_env(),
         egdb: tables,
+        tables_look: None,
     };
     conn.out.push(Reply::Hello {
         version: env!("CARGO_PKG_VERSION"),
@@ -113,6 +119,8 @@ pub(super) async fn run(mut socket: WebSocket, app: Arc<App>) {
             None => heard + limits.ping_interval,
         };
         let flag_at = conn.session.flag_at();
+        let tables_look = conn.tables_look.is_some();
+        let tables_due = conn.tables_look.map_or(wake, |(next, _)| next);
         tokio::select! {
             message = socket.recv() => {
                 heard = Instant::now();
@@ -136,6 +144,7 @@ pub(super) async fn run(mut socket: WebSocket, app: Arc<App>) {
             _ = tokio::time::sleep_until(flag_at.unwrap_or(wake).into()), if flag_at.is_some() => {
                 conn.flag_fell().await;
             }
+            _ = tokio::time::sleep_until(tables_due.into()), if tables_look => conn.look_at_tables(),
             _ = tokio::time::sleep_until(wake.into()) => {
                 if pinged.is_some() {
                     log::warn!(
@@ -246,6 +255,9 @@ struct Connection {
     rng: crate::book::Rng,
     /// The endgame tables, for the verdict in each `state`.
     egdb: Option<Arc<crate::egdb::Egdb>>,
+    /// While the tables cover the position shown but have not answered yet (its group is
+    /// being read): when to look again, and when to stop looking.
+    tables_look: Option<(Instant, Instant)>,
 }
 
 impl Drop for Connection {
@@ -261,10 +273,35 @@ impl Drop for Connection {
 impl Connection {
     fn push_state(&mut self) {
         let mut state = self.session.state();
+        self.tables_look = None;
         if let Some(db) = &self.egdb {
-            state.egdb = verdict(db, self.session.game().position());
+            let pos = self.session.game().position();
+            state.egdb = verdict(db, pos);
+            if state.egdb.is_none() && pos.occupied().count() <= db.max_pieces() {
+                let now = Instant::now();
+                self.tables_look = Some((now + TABLES_LOOK_EVERY, now + TABLES_LOOK_FOR));
+            }
         }
         self.out.push(Reply::State(Box::new(state)));
+    }
+
+    /// The tables were silent on the position shown while its group was read: send the
+    /// state again once they answer (the probe asks the loader for any group still needed).
+    fn look_at_tables(&mut self) {
+        let Some((_, until)) = self.tables_look else {
+            return;
+        };
+        let Some(db) = &self.egdb else { return };
+        let pos = self.session.game().position();
+        let now = Instant::now();
+        if verdict(db, pos).is_some() {
+            self.push_state();
+        } else if now < until && pos.occupied().count() <= db.max_pieces() {
+            self.tables_look = Some((now + TABLES_LOOK_EVERY, until));
+        } else {
+            // A group found unusable lowers `max_pieces`: the tables will not answer.
+            self.tables_look = None;
+        }
     }
 
     async fn request(&mut self, text: &str) {
