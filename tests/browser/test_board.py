@@ -1073,3 +1073,45 @@ def test_screenshots_of_a_marked_move_and_a_retry(browser, server, size):
             shot(browser, "board-retry-phone-panel.png")
     finally:
         browser.set_window_size(1100, 1000)
+
+
+# ---------- issue 38: the smaller faults ----------
+
+
+def rect(drv, element_id):
+    return drv.execute_script(
+        "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+        "return {top: r.top, bottom: r.bottom, left: r.left, right: r.right};", element_id)
+
+
+def test_the_capture_chooser_fits_a_phone(browser, server):
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(server + "style.css")
+        browser.execute_script("localStorage.clear()")
+        browser.get(server)
+        wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+        # Four captures of the king on 16 end on 5, one of them over seven men.
+        set_fen(browser, "W:WK16:B3,6,9,10,11,12,15,17,19,24,25")
+        wait(browser, lambda d: pieces(d).get(16) == "W", "the position")
+        click_square(browser, 16)
+        click_square(browser, 5)
+        wait(browser, lambda d: d.find_element(By.ID, "chooser").is_displayed(), "the chooser")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#chooser .choice")) == 4
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        height = browser.execute_script("return window.innerHeight")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+        for c in browser.find_elements(By.CSS_SELECTOR, "#chooser .choice, #chooser-cancel"):
+            assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth", c), c.text
+        # The whole board and the whole chooser in view at once, the chooser below the board.
+        board, chooser = rect(browser, "board"), rect(browser, "chooser")
+        shot(browser, "board-phone-chooser.png")
+        assert 0 <= board["top"] and board["bottom"] <= chooser["top"], (board, chooser)
+        assert 0 <= chooser["top"] and chooser["bottom"] <= height, (chooser, height)
+        assert 0 <= chooser["left"] and chooser["right"] <= width, (chooser, width)
+        assert browser.find_element(By.ID, "chooser-title").text.startswith("Four captures")
+        browser.find_element(By.ID, "choice-3").click()
+        wait(browser, lambda d: len(move_list(d)) == 1, "the capture played")
+        assert not browser.find_element(By.ID, "chooser").is_displayed()
+    finally:
+        browser.set_window_size(1100, 1000)

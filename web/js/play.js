@@ -92,8 +92,13 @@ function openChooser(moves) {
     b.addEventListener("click", () => play(m));
     box.appendChild(b);
   });
+  const count = ["", "", "Two", "Three", "Four", "Five", "Six"][ui.choice.length] || String(ui.choice.length);
+  $("chooser-title").textContent = count + " captures end on this square. Which one?";
   $("chooser").hidden = false;
-  $("chooser").scrollIntoView({ block: "nearest" });
+  // On a phone the chooser is a sheet at the screen's foot (style.css): bring the board to
+  // the top, above it. Elsewhere it sits under the board.
+  if (window.matchMedia("(max-width: 700px)").matches) $("board-wrap").scrollIntoView({ block: "start" });
+  else $("chooser").scrollIntoView({ block: "nearest" });
   markChoice();
   renderBoard();
 }
