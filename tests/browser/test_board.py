@@ -954,7 +954,7 @@ def test_a_marked_move_shows_the_best_move_along_its_jumps_and_retry_judges(page
     shot(page, "board-teach-jumps.png")
     t = teach_text(page)
     assert "27x18??" in t and "Best was 24x15x8" in t and t.count("Black ") >= 2, t
-    assert page.find_element(By.ID, "teach-line").text.startswith("best line 1… 24x15x8"), \
+    assert page.find_element(By.ID, "teach-line").text.startswith("best line 1. 24x15x8"), \
         page.find_element(By.ID, "teach-line").text
     # No arrow where no move is marked.
     answered(page, lambda: page.find_element(By.ID, "ply-2").click(), "the next move")
@@ -1115,3 +1115,46 @@ def test_the_capture_chooser_fits_a_phone(browser, server):
         assert not browser.find_element(By.ID, "chooser").is_displayed()
     finally:
         browser.set_window_size(1100, 1000)
+
+
+def test_no_engine_move_is_asked_for_while_a_game_is_walked_through(page):
+    # A game between two people: no word of the engine at any move.
+    load_pdn(page, PDN_GAME)
+    wait(page, lambda d: len(move_list(d)) == 5, "the loaded game")
+    for k in range(5, -1, -1):
+        answered(page, lambda: page.find_element(By.ID, f"ply-{k}").click(), f"ply {k}")
+        assert "engine" not in status(page), (k, status(page))
+    # Against the engine: at a position of the game where the engine was to move, the page
+    # says so but does not ask for its move, which would cut the game there.
+    set_level_depth(page, 2)
+    new_game(page, "black")
+    wait(page, lambda d: status(d).startswith("Black to move"), "a new game")
+    play_any_move(page, "b")
+    wait(page, lambda d: len(move_list(d)) == 2 and status(d).startswith("Black to move"), "the reply")
+    answered(page, lambda: page.find_element(By.ID, "ply-1").click(), "ply 1")
+    assert status(page).startswith("White to move (engine)"), status(page)
+    assert "press" not in status(page), status(page)
+    assert len(move_list(page)) == 2
+
+
+def test_moves_are_numbered_from_the_side_to_move_of_a_set_up_position(page):
+    set_fen(page, "W:W21,22,23,30:B1,2,3,9")  # White to move first
+    wait(page, lambda d: pieces(d).get(30) == "w", "the position")
+    for src, dst, n in ((22, 18, 1), (9, 13, 2), (21, 17, 3)):
+        click_square(page, src)
+        click_square(page, dst)
+        wait(page, lambda d: len(move_list(d)) == n, f"move {n}")
+    rows = [r.text.split() for r in page.find_elements(By.CSS_SELECTOR, "#moves .move-row")]
+    assert rows == [["1.", "22-18", "9-13"], ["2.", "21-17"]], rows
+    answered(page, lambda: page.find_element(By.ID, "ply-2").click(), "ply 2")
+    assert "at move 1 of 2" in status(page), status(page)
+    # As the PDN the server writes numbers them.
+    page.find_element(By.ID, "pdn-save").click()
+    wait(page, lambda d: "22-18" in d.find_element(By.ID, "pdn-input").get_attribute("value"), "the PDN")
+    assert "1. 22-18 9-13 2. 21-17" in page.find_element(By.ID, "pdn-input").get_attribute("value")
+    # The analysis line from ply 2 (White to move) starts with move 2.
+    page.find_element(By.ID, "analyze").click()
+    wait(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")) >= 2, "a line")
+    first = retry_stale(lambda d: d.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")[0].text)(page)
+    assert re.match(r"2\.\s*\d", first), first
+    page.find_element(By.ID, "analyze").click()

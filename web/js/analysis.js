@@ -2,7 +2,7 @@
 // (hover, click, "play line"), the endgame tables' verdict and the evaluation bar. Scores
 // are for Black, as the server sends them in `score_black`.
 
-import { ui, $, SIDE, startOffset, scoreText } from "./state.js";
+import { ui, $, SIDE, moveNumber, scoreText } from "./state.js";
 import { send } from "./socket.js";
 import { renderBoard } from "./draw.js";
 import { renderStatus } from "./status.js";
@@ -160,17 +160,16 @@ function renderPv() {
     pv.className = "pv";
     if (line === 0) pv.id = "info-pv";
     const moves = i.pv_pdn || i.pv || [];
-    let idx = st.ply + startOffset(st);
     moves.forEach((m, k) => {
       const span = document.createElement("span");
       span.className = "pv-move";
       span.dataset.index = String(k);
       span.dataset.line = String(line);
-      const black = idx % 2 === 0;
-      if (black || k === 0) {
+      const n = moveNumber(st.ply + k);
+      if (n.first || k === 0) {
         const no = document.createElement("span");
         no.className = "pv-no";
-        no.textContent = Math.floor(idx / 2) + 1 + (black ? "." : "…");
+        no.textContent = n.no + (n.first ? "." : "…");
         span.appendChild(no);
       }
       span.appendChild(document.createTextNode(m));
@@ -179,7 +178,6 @@ function renderPv() {
       });
       span.addEventListener("click", () => showPv(k, true, line));
       pv.appendChild(span);
-      idx++;
     });
     row.appendChild(pv);
     box.appendChild(row);

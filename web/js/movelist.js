@@ -1,7 +1,7 @@
 // The move list: the game's moves numbered as PDN does, the one shown marked, the review's
 // marks on its moves, and the result. A click on a move goes to the position after it.
 
-import { ui, $, MARKS, startOffset } from "./state.js";
+import { ui, $, MARKS, moveNumber } from "./state.js";
 import { send } from "./socket.js";
 
 export function renderMoves() {
@@ -15,24 +15,17 @@ export function renderMoves() {
   start.id = "ply-0";
   start.textContent = "start";
   box.appendChild(start);
-  // Black moves first (R3); a game set up with White to move starts "1. ... move".
-  const offset = startOffset(st);
+  // A row per move: its number, then a ply by each side (moveNumber).
   let row = null;
   st.history.forEach((h, i) => {
-    const idx = i + offset;
-    if (row === null || idx % 2 === 0) {
+    const n = moveNumber(i);
+    if (n.first) {
       row = document.createElement("div");
       row.className = "move-row";
       const no = document.createElement("span");
       no.className = "move-no";
-      no.textContent = Math.floor(idx / 2) + 1 + ".";
+      no.textContent = n.no + ".";
       row.appendChild(no);
-      if (idx % 2 === 1) {
-        const dots = document.createElement("span");
-        dots.className = "move-dots";
-        dots.textContent = "…";
-        row.appendChild(dots);
-      }
       box.appendChild(row);
     }
     const m = document.createElement("span");

@@ -42,13 +42,21 @@ export function canMove() {
 }
 
 // Black (0) or White (1) to move at the start of the game.
-export function startOffset(st) {
+function startOffset(st) {
   return (st.start_fen || "B").trim().charAt(0).toUpperCase() === "W" ? 1 : 0;
 }
 
 // Who is to move after `ply` plies of the game.
 export function sideAt(st, ply) {
   return (ply + startOffset(st)) % 2 === 0 ? "black" : "white";
+}
+
+// The number of the move that ply `i` (from 0) of the game is part of, and whether it is
+// the first of its move. Moves are numbered in pairs from the game's first ply, whichever
+// side makes it (Black from the start, R3; White in a set-up position with White to move),
+// as the PDN the server writes numbers them: "1. 22-18 9-14 2. ...".
+export function moveNumber(i) {
+  return { no: Math.floor(i / 2) + 1, first: i % 2 === 0 };
 }
 
 // A score as the page shows it: a sign always, except for 0.00.

@@ -1,7 +1,7 @@
 // The line above the board (whose turn, the result, where in the game), the rule counts
 // under it, and which buttons can be pressed.
 
-import { ui, $, SIDE, startOffset, modeOf } from "./state.js";
+import { ui, $, SIDE, moveNumber, modeOf } from "./state.js";
 
 function statusText() {
   const st = ui.state;
@@ -15,16 +15,19 @@ function statusText() {
     s = "Game over: " + (w ? SIDE[w] + " wins" : "draw") + ": " + st.result.reason;
   } else if (st.thinking) {
     s = SIDE[st.side] + " (engine) is thinking…";
-  } else if (st[st.side] === "engine") {
+  } else if (st[st.side] === "engine" && st.ply === st.history.length) {
+    // Only at the game's end: a move from a position stepped back to would cut the game
+    // there, so the page does not ask for one while the game is walked through.
     s = SIDE[st.side] + " to move (engine): press “engine move”";
+  } else if (st[st.side] === "engine") {
+    s = SIDE[st.side] + " to move (engine)";
   } else {
     s = SIDE[st.side] + " to move";
   }
   if (st.ply < st.history.length) {
-    // In moves as the list numbers them (a move is a ply by each side, Black first).
-    const off = startOffset(st);
-    const total = Math.floor((st.history.length - 1 + off) / 2) + 1;
-    s += st.ply === 0 ? " · at the start (" + total + " moves)" : " · at move " + (Math.floor((st.ply - 1 + off) / 2) + 1) + " of " + total;
+    // In moves as the list numbers them (a move is a ply by each side).
+    const total = moveNumber(st.history.length - 1).no;
+    s += st.ply === 0 ? " · at the start (" + total + " moves)" : " · at move " + moveNumber(st.ply - 1).no + " of " + total;
   }
   return s;
 }

@@ -3,7 +3,7 @@
 // position before the mistake on the board, the player's move judged by the server
 // (docs/BOARD.md `retry`) as good as the best or not, and the answer on request.
 
-import { ui, $, SIDE, MARKS, historySig, scoreText, startOffset, sideAt } from "./state.js";
+import { ui, $, SIDE, MARKS, historySig, scoreText, moveNumber, sideAt } from "./state.js";
 import { send } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
 import { reviewBudget } from "./review.js";
@@ -17,9 +17,9 @@ function reviewed(k) {
 }
 
 // The move number as the move list writes it before ply k's move ("5." or "5…").
-function moveNo(st, k) {
-  const idx = k - 1 + startOffset(st);
-  return Math.floor(idx / 2) + 1 + (idx % 2 === 0 ? "." : "…");
+function moveNo(k) {
+  const n = moveNumber(k - 1);
+  return n.no + (n.first ? "." : "…");
 }
 
 // Keep the retry in step with the position shown, and choose the arrow to draw: called
@@ -56,15 +56,13 @@ const LINE_PLIES = 12;
 
 // A line of PDN moves from before ply k, numbered as the move list numbers them: the
 // parts for `setText`, each move whole.
-function lineParts(st, k, moves) {
-  let idx = k - 1 + startOffset(st);
+function lineParts(k, moves) {
   const parts = [];
   moves.slice(0, LINE_PLIES).forEach((m, i) => {
-    const black = idx % 2 === 0;
-    const no = black || i === 0 ? Math.floor(idx / 2) + 1 + (black ? ". " : "… ") : "";
+    const n = moveNumber(k - 1 + i);
+    const no = n.first || i === 0 ? n.no + (n.first ? ". " : "… ") : "";
     if (i > 0) parts.push(" ");
     parts.push([no + m]);
-    idx++;
   });
   if (moves.length > LINE_PLIES) parts.push(" …");
   return parts;
@@ -87,7 +85,7 @@ function setLine(st, k, p) {
   const line = $("teach-line");
   line.textContent = "";
   if (!p || !p.pv || !p.pv.length) return;
-  setText(line, lineParts(st, k, p.pv));
+  setText(line, lineParts(k, p.pv));
   const label = document.createElement("span");
   label.className = "label";
   label.textContent = "best line ";
@@ -116,14 +114,14 @@ export function renderTeach() {
   result.className = "retry-text";
   if (!t) {
     setText(text, [
-      [moveNo(st, k) + " " + played + p.mark], " (" + MARKS[p.mark] + ", " + mover + "): " + mover + " loses " +
+      [moveNo(k) + " " + played + p.mark], " (" + MARKS[p.mark] + ", " + mover + "): " + mover + " loses " +
         Number(p.loss).toFixed(2) + " men. After it: Black " + scoreText(p.score) + ". Best was ", [p.best],
       ": Black " + scoreText(p.best_score) + ".",
     ]);
     setLine(st, k, p);
     return;
   }
-  setText(text, ["Find a better move than ", [moveNo(st, k) + " " + played + p.mark], ": " + mover + " to move. Play it on the board."]);
+  setText(text, ["Find a better move than ", [moveNo(k) + " " + played + p.mark], ": " + mover + " to move. Play it on the board."]);
   const res = t.result;
   if (t.pending) result.textContent = "judging " + t.pending + "…";
   else if (res) {
