@@ -1158,3 +1158,28 @@ def test_moves_are_numbered_from_the_side_to_move_of_a_set_up_position(page):
     first = retry_stale(lambda d: d.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")[0].text)(page)
     assert re.match(r"2\.\s*\d", first), first
     page.find_element(By.ID, "analyze").click()
+
+
+def test_a_multi_jump_arrow_goes_jump_by_jump(page):
+    set_fen(page, R15_FEN)  # every legal move is one of two 3-jump captures from 26 to 1
+    wait(page, lambda d: pieces(d).get(26) == "w", "the R15 position")
+    page.find_element(By.ID, "analyze").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#board .best-arrow"), "the arrow")
+    page.find_element(By.ID, "analyze").click()
+    wait(page, lambda d: d.find_element(By.ID, "analyze").get_attribute("aria-pressed") == "false", "stop")
+
+    @retry_stale
+    def arrow(d):
+        g = d.find_element(By.CSS_SELECTOR, "#board .best-arrow")
+        line = g.find_element(By.CSS_SELECTOR, ".arrow")
+        return g.get_attribute("data-path"), line.get_attribute("points")
+    path, points = arrow(page)
+    assert path in ("26-17-10-1", "26-19-10-1"), path
+    shot(page, "board-arrow-jumps.png")
+
+    def centre(n):
+        r = square(page, n).find_element(By.CSS_SELECTOR, "rect.dark")
+        return (float(r.get_attribute("x")) + 50, float(r.get_attribute("y")) + 50)
+    drawn = [tuple(float(v) for v in p.split(",")) for p in points.split()]
+    # Through each landing square but the last (where the head is), in order.
+    assert drawn[:3] == [centre(int(n)) for n in path.split("-")[:3]], (drawn, path)

@@ -135,27 +135,9 @@ function lastMove() {
   };
 }
 
-function drawArrow(svg, from, to) {
-  const a = squareCentre(from);
-  const b = squareCentre(to);
-  const dx = b.x - a.x;
-  const dy = b.y - a.y;
-  const len = Math.hypot(dx, dy) || 1;
-  const ux = dx / len;
-  const uy = dy / len;
-  const tip = { x: b.x - ux * 18, y: b.y - uy * 18 };
-  const base = { x: tip.x - ux * 34, y: tip.y - uy * 34 };
-  const g = el("g", { class: "best-arrow", "data-from": from, "data-to": to }, svg);
-  el("line", { x1: a.x, y1: a.y, x2: base.x, y2: base.y, class: "arrow" }, g);
-  el("polygon", {
-    points: [tip.x + "," + tip.y, base.x - uy * 22 + "," + (base.y + ux * 22), base.x + uy * 22 + "," + (base.y - ux * 22)].join(" "),
-    class: "arrowhead",
-  }, g);
-}
-
-// An arrow along a move's path (origin, then every landing square), jump by jump, its head
-// on the last square: the review's best move (`ui.reviewArrow`).
-function drawPathArrow(svg, path, cls) {
+// An arrow along a move's landing squares (`path`, from the origin to the destination),
+// jump by jump for a capture, its head on the last jump.
+function drawArrow(svg, path, cls) {
   const pts = path.map(squareCentre);
   const a = pts[pts.length - 2];
   const b = pts[pts.length - 1];
@@ -166,13 +148,27 @@ function drawPathArrow(svg, path, cls) {
   const uy = dy / len;
   const tip = { x: b.x - ux * 18, y: b.y - uy * 18 };
   const base = { x: tip.x - ux * 34, y: tip.y - uy * 34 };
-  const g = el("g", { class: cls, "data-path": path.join("-") }, svg);
-  const body = pts.slice(0, -1).concat([base]);
-  el("polyline", { points: body.map((p) => p.x + "," + p.y).join(" "), class: "arrow" }, g);
+  const g = el("g", {
+    class: cls || "best-arrow",
+    "data-from": path[0],
+    "data-to": path[path.length - 1],
+    "data-path": path.join("-"),
+  }, svg);
+  const line = pts.slice(0, -1).concat([base]).map((p) => p.x + "," + p.y);
+  el("polyline", { points: line.join(" "), class: "arrow" }, g);
   el("polygon", {
     points: [tip.x + "," + tip.y, base.x - uy * 22 + "," + (base.y + ux * 22), base.x + uy * 22 + "," + (base.y - ux * 22)].join(" "),
     class: "arrowhead",
   }, g);
+}
+
+// The landing squares of a move in Hub notation in the position shown: the legal move's
+// path (a capture's jumps), else its origin and destination.
+function hubPath(hub) {
+  const m = ui.state && ui.state.legal.find((l) => l.hub === hub);
+  if (m && m.path && m.path.length >= 2) return m.path;
+  const parts = hub.split(/[-x]/).map(Number);
+  return parts.length >= 2 ? [parts[0], parts[1]] : null;
 }
 
 export function renderBoard() {
@@ -240,12 +236,12 @@ export function renderBoard() {
   }
   // The best move of the analysis (or of the engine's thinking) as an arrow.
   if (!ui.setup && !ui.pv && !ui.anim && ui.info && ui.info.pv && ui.info.pv.length) {
-    const parts = ui.info.pv[0].split(/[-x]/).map(Number);
-    if (parts.length >= 2) drawArrow(svg, parts[0], parts[1]);
+    const path = hubPath(ui.info.pv[0]);
+    if (path) drawArrow(svg, path);
   }
   // The review's best move, at a marked move or as the answer to "find a better move".
   if (!ui.setup && !ui.pv && !ui.anim && ui.reviewArrow && ui.reviewArrow.length >= 2)
-    drawPathArrow(svg, ui.reviewArrow, "review-arrow");
+    drawArrow(svg, ui.reviewArrow, "review-arrow");
 
   // Capture paths: every capture of the selected piece faintly, the previewed one boldly.
   const paths = [];
