@@ -1160,6 +1160,123 @@ def test_moves_are_numbered_from_the_side_to_move_of_a_set_up_position(page):
     page.find_element(By.ID, "analyze").click()
 
 
+def test_the_eval_bar_gives_the_result_as_the_move_list_does_and_turns_with_the_board(page):
+    # PDN's order, White's score first: a White win is 1-0 in the list and on the bar...
+    set_fen(page, "W:W14:B9")
+    wait(page, lambda d: pieces(d).get(14) == "w", "the position")
+    click_square(page, 14)
+    click_square(page, 5)
+    wait(page, lambda d: "Game over" in status(d), "White's win")
+    assert page.find_element(By.ID, "result").text.startswith("1-0")
+    assert page.find_element(By.ID, "evalbar-text").text == "1-0"
+    # ...and a Black win is 0-1 in both.
+    set_fen(page, "B:W18:B14")
+    wait(page, lambda d: pieces(d).get(18) == "w", "the position")
+    click_square(page, 14)
+    click_square(page, 23)
+    wait(page, lambda d: "Game over" in status(d), "Black's win")
+    assert page.find_element(By.ID, "result").text.startswith("0-1")
+    assert page.find_element(By.ID, "evalbar-text").text == "0-1"
+    # Black's share of the bar is on Black's side of the board, and turns with it.
+    new_game(page, "human")
+
+    def black_side_down(d):
+        black, white = rect(d, "evalbar-black"), rect(d, "evalbar-white")
+        board_black_down = centre_y(d, 1) > centre_y(d, 32)  # Black's men start on 1-12
+        return (black["top"] > white["top"]) == board_black_down
+    assert black_side_down(page)
+    for _ in range(2):
+        before = centre_y(page, 1)
+        page.find_element(By.ID, "flip").click()
+        assert centre_y(page, 1) != before
+        assert black_side_down(page), "the bar did not turn with the board"
+
+
+def stopped_line(drv, pdn=PDN_GAME, plies=5, length=3):
+    """A game loaded, analysed until its best line has `length` moves, analysis stopped."""
+    load_pdn(drv, pdn)
+    wait(drv, lambda d: len(move_list(d)) == plies, "the loaded game")
+    drv.find_element(By.ID, "analyze").click()
+    wait(drv, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")) >= length, "a line")
+    drv.find_element(By.ID, "analyze").click()
+    wait(drv, lambda d: d.find_element(By.ID, "analyze").get_attribute("aria-pressed") == "false", "stop")
+
+
+@retry_stale
+def shown_index(drv):
+    """The index of the line's move shown on the board, or None."""
+    e = drv.find_elements(By.CSS_SELECTOR, "#lines .pv-move.shown")
+    return int(e[0].get_attribute("data-index")) if e else None
+
+
+def test_the_arrow_keys_step_the_line_shown_and_its_tools_go_with_it(page):
+    stopped_line(page)
+    tools = page.find_element(By.ID, "pv-tools")
+    assert not tools.is_displayed()
+    page.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")[1].click()
+    wait(page, lambda d: status(d).startswith("Showing"), "the line shown")
+    assert tools.is_displayed() and shown_index(page) == 1
+    body = page.find_element(By.TAG_NAME, "body")
+    at_1 = pieces(page)
+    # The arrow keys step along the line, not the game.
+    body.send_keys(Keys.ARROW_RIGHT)
+    wait(page, lambda d: shown_index(d) == 2, "Right: the line's next move")
+    assert pieces(page) != at_1 and current_ply(page) == 5
+    body.send_keys(Keys.ARROW_LEFT)
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(page, lambda d: shown_index(d) == 0, "Left twice: the line's first move")
+    assert current_ply(page) == 5
+    # Left from the line's first move goes back to the game; the tools go with the line.
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(page, lambda d: not status(d).startswith("Showing"), "back to the game")
+    assert not tools.is_displayed() and current_ply(page) == 5
+    # With no line shown, the arrow keys step the game again.
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(page, lambda d: current_ply(d) == 4, "Left: the game's ply before")
+    # A line closed by going to another position takes its tools away too.
+    answered(page, lambda: page.find_element(By.ID, "ply-5").click(), "the game's end")
+    stopped_line(page)
+    page.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")[0].click()
+    wait(page, lambda d: tools.is_displayed(), "the line's tools")
+    answered(page, lambda: page.find_element(By.ID, "ply-2").click(), "ply 2")
+    assert not status(page).startswith("Showing")
+    assert not tools.is_displayed(), "the line's tools stayed after the line closed"
+
+
+def test_play_line_stays_on_the_line_while_the_analysis_goes_on(page):
+    new_game(page, "human")
+    page.execute_script("window.boardPvPlayMs = 600")
+    page.find_element(By.ID, "analyze").click()
+    # Early, while the analysis still deepens and its best line still changes.
+    wait(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")) >= 4, "a line")
+    retry_stale(lambda d: d.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")[0].click())(page)
+    wait(page, lambda d: status(d).startswith("Showing"), "the line shown")
+
+    def seen(d):
+        """The line listed, the move marked, the note and the squares with a piece, read at
+        once (the page moves on between separate reads)."""
+        return d.execute_script("""
+            const moves = [...document.querySelectorAll('#info-pv .pv-move')];
+            const shown = moves.findIndex((e) => e.classList.contains('shown'));
+            const squares = [...document.querySelectorAll('#board g[data-piece]')]
+                .map((g) => Number(g.dataset.square));
+            return [moves.map((e) => e.textContent), shown,
+                    document.getElementById('pv-note').textContent, squares];""")
+    moves = seen(page)[0]
+    page.find_element(By.ID, "pv-play").click()
+    last = 0
+    while last < len(moves) - 1:
+        wait(page, lambda d: seen(d)[1] > last, f"move {last + 2} of the line")
+        line, last, note, squares = seen(page)
+        # The list shows the line being played; the move marked is the one on the board.
+        assert line == moves, (line, moves)
+        move = re.sub(r"^\d+(\.|…)\s*", "", moves[last])
+        assert note.endswith(" " + move), (note, move)
+        assert int(re.split(r"[-x]", move)[-1]) in squares, (move, squares)
+    page.find_element(By.ID, "analyze").click()
+    page.find_element(By.ID, "pv-close").click()
+
+
 def test_a_multi_jump_arrow_goes_jump_by_jump(page):
     set_fen(page, R15_FEN)  # every legal move is one of two 3-jump captures from 26 to 1
     wait(page, lambda d: pieces(d).get(26) == "w", "the R15 position")

@@ -7,6 +7,9 @@ import { send } from "./socket.js";
 import { renderBoard } from "./draw.js";
 import { renderStatus } from "./status.js";
 
+// Milliseconds per move when "play line" steps through a line (a test may slow it down).
+const pvPlayMs = () => Number(window.boardPvPlayMs || 700);
+
 // An `info` message: the best line (multipv 1) or another.
 export function onInfo(msg) {
   const k = Number(msg.multipv || 1);
@@ -24,15 +27,19 @@ export function analyzeRequest(on) {
 
 // ---------- a line of the analysis on the board ----------
 
+// Show the position after move k of analysis line `line`. The line is held as it was when
+// first shown (`ui.pv.info`): the analysis goes on deepening, and the moves listed, the
+// board and "play line" must stay on the one line being shown.
 function showPv(k, pinned, line) {
   line = line || 0;
-  const i = ui.lines[line] || (line === 0 ? ui.info : null);
+  const held = ui.pv && ui.pv.line === line ? ui.pv.info : null;
+  const i = held || ui.lines[line] || (line === 0 ? ui.info : null);
   if (!ui.state || !i || !i.pv || !i.pv.length) return;
-  const same = ui.pv && ui.pv.pinned && pinned && ui.pv.line === line;
   ui.pv = {
-    hubs: same ? ui.pv.hubs : i.pv.slice(),
-    pdn: same ? ui.pv.pdn : (i.pv_pdn || i.pv).slice(),
-    upto: k,
+    info: i,
+    hubs: i.pv.slice(),
+    pdn: (i.pv_pdn || i.pv).slice(),
+    upto: Math.max(0, Math.min(k, i.pv.length - 1)),
     line,
     pinned: pinned || (ui.pv && ui.pv.pinned) || false,
     timer: ui.pv && ui.pv.timer,
@@ -45,15 +52,33 @@ export function closePv() {
   ui.pv = null;
 }
 
+function stopPlaying() {
+  if (ui.pv && ui.pv.timer) clearInterval(ui.pv.timer);
+  if (ui.pv) ui.pv.timer = null;
+}
+
+// The arrow keys, Home and End while a line is shown: step along the line (Left from its
+// first move goes back to the game).
+export function stepPv(key) {
+  if (!ui.pv) return;
+  stopPlaying();
+  const last = ui.pv.hubs.length - 1;
+  const k = { ArrowLeft: ui.pv.upto - 1, ArrowRight: ui.pv.upto + 1, Home: 0, End: last }[key];
+  if (k >= 0) return showPv(Math.min(k, last), true, ui.pv.line);
+  closePv();
+  renderPvBoard();
+}
+
 export function renderPvBoard() {
   renderBoard();
   renderStatus();
-  markPv();
-  const tools = $("pv-tools");
-  tools.hidden = !ui.pv;
-  if (ui.pv) $("pv-note").textContent = "showing the line after " + ui.pv.pdn[ui.pv.upto];
+  // A closed line is listed as the analysis has it now (it was held while shown). An open
+  // one is listed already: rebuilding it under the pointer would hover it again, and again.
+  if (ui.pv) markPv();
+  else renderPv();
 }
 
+// The move shown marked in its line, and the line's tools shown with it (only then).
 function markPv() {
   document.querySelectorAll("#lines .pv-move").forEach((e) => {
     e.classList.toggle(
@@ -61,6 +86,8 @@ function markPv() {
       !!ui.pv && Number(e.dataset.index) === ui.pv.upto && Number(e.dataset.line) === ui.pv.line
     );
   });
+  $("pv-tools").hidden = !ui.pv;
+  $("pv-note").textContent = ui.pv ? "showing the line after " + ui.pv.pdn[ui.pv.upto] : "";
 }
 
 // ---------- the numbers ----------
@@ -101,7 +128,8 @@ function verdict() {
   if (st.result) {
     const w = st.result.winner;
     if (!w) return { text: "draw (proved)", bar: "=", share: 0.5, kind: "result" };
-    return { text: SIDE[w] + " has won", bar: w === "black" ? "1-0" : "0-1", share: w === "black" ? 1 : 0, kind: "result" };
+    // PDN's result, White's score first, as the move list and the saved game write it.
+    return { text: SIDE[w] + " has won", bar: w === "white" ? "1-0" : "0-1", share: w === "black" ? 1 : 0, kind: "result" };
   }
   if (st.egdb) {
     const v = st.egdb.black;
@@ -116,7 +144,7 @@ function verdict() {
   return { text: "Black " + scoreText(s), bar: scoreText(s), share, kind: "search" };
 }
 
-function renderEvalBar() {
+export function renderEvalBar() {
   const v = ui.setup ? null : verdict();
   const bar = $("evalbar");
   // Black's share grows from Black's side of the board.
@@ -130,12 +158,14 @@ function renderEvalBar() {
 }
 
 // Every analysis line: its score for Black and its numbered moves. Hovering a move shows
-// the position after it; a click pins it.
+// the position after it (`wireAnalysis`); a click pins it.
 function renderPv() {
   const st = ui.state;
   const box = $("lines");
   box.textContent = "";
-  const lines = ui.lines.length ? ui.lines : ui.info ? [ui.info] : [];
+  const lines = (ui.lines.length ? ui.lines : ui.info ? [ui.info] : []).slice();
+  // The line shown on the board is listed as it was shown, not as the analysis has it now.
+  if (ui.pv) lines[ui.pv.line] = ui.pv.info;
   if (!lines.length) {
     const empty = document.createElement("div");
     empty.className = "line";
@@ -173,10 +203,11 @@ function renderPv() {
         span.appendChild(no);
       }
       span.appendChild(document.createTextNode(m));
-      span.addEventListener("mouseenter", () => {
-        if (!ui.pv || !ui.pv.pinned) showPv(k, false, line);
+      span.addEventListener("click", () => {
+        stopPlaying();
+        if (ui.pv && ui.pv.line !== line) closePv();
+        showPv(k, true, line);
       });
-      span.addEventListener("click", () => showPv(k, true, line));
       pv.appendChild(span);
     });
     row.appendChild(pv);
@@ -193,19 +224,32 @@ export function wireAnalysis() {
     closePv();
     renderPvBoard();
   });
+  // Play the line shown from the move shown to its end, a move every pvPlayMs().
   $("pv-play").addEventListener("click", () => {
     if (!ui.pv) showPv(0, true);
     if (!ui.pv) return;
     ui.pv.pinned = true;
-    if (ui.pv.timer) clearInterval(ui.pv.timer);
-    ui.pv.timer = setInterval(() => {
-      if (!ui.pv || ui.pv.upto + 1 >= ui.pv.hubs.length) {
-        if (ui.pv) clearInterval(ui.pv.timer);
+    stopPlaying();
+    const timer = setInterval(() => {
+      if (!ui.pv || ui.pv.timer !== timer || ui.pv.upto + 1 >= ui.pv.hubs.length) {
+        clearInterval(timer);
+        if (ui.pv && ui.pv.timer === timer) ui.pv.timer = null;
         return;
       }
       ui.pv.upto++;
       renderPvBoard();
-    }, 700);
+    }, pvPlayMs());
+    ui.pv.timer = timer;
+  });
+  // Hovering is the pointer moving over a move, not a move drawn under a resting pointer:
+  // the list is drawn again with each `info`, and when a line closes, which must not open
+  // it again.
+  $("lines").addEventListener("mousemove", (e) => {
+    const span = e.target.closest(".pv-move");
+    if (!span || (ui.pv && ui.pv.pinned)) return;
+    const k = Number(span.dataset.index);
+    const line = Number(span.dataset.line);
+    if (!ui.pv || ui.pv.upto !== k || ui.pv.line !== line) showPv(k, false, line);
   });
   $("lines").addEventListener("mouseleave", () => {
     if (ui.pv && !ui.pv.pinned) {

@@ -18,7 +18,7 @@ import { renderControls } from "./status.js";
 import { wireMoveList } from "./movelist.js";
 import { onReviewPly, onReviewDone, wireReview } from "./review.js";
 import { syncTeach, renderTeach, onRetryResult, wireTeach } from "./teach.js";
-import { onInfo, analyzeRequest, closePv, renderPvBoard, renderInfo, wireAnalysis } from "./analysis.js";
+import { onInfo, analyzeRequest, closePv, renderPvBoard, renderInfo, renderEvalBar, stepPv, wireAnalysis } from "./analysis.js";
 import { render } from "./render.js";
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
 import { placeSetupPiece, wireSetup } from "./setup.js";
@@ -177,6 +177,8 @@ function wireGame() {
     ui.flipped = !ui.flipped;
     renderBoard();
     renderClocks();
+    renderEvalBar(); // Black's share grows from Black's side, wherever that is now
+    if (ui.state) save(ui.state);
   });
   $("undo").addEventListener("click", () => {
     const st = ui.state;
@@ -234,7 +236,7 @@ function wireSettings() {
 }
 
 // Esc closes the chooser and the line shown; the arrow keys, Home and End step through the
-// game, except while typing in a box.
+// line shown, or else the game, except while typing in a box.
 function wireKeys() {
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") {
@@ -248,7 +250,10 @@ function wireKeys() {
     }
     if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
     const id = { ArrowLeft: "undo", ArrowRight: "redo", Home: "start", End: "end" }[e.key];
-    if (id && !$(id).disabled) {
+    if (id && ui.pv) {
+      e.preventDefault();
+      stepPv(e.key);
+    } else if (id && !$(id).disabled) {
       e.preventDefault();
       $(id).click();
     }
