@@ -22,7 +22,7 @@ pub fn long_about() -> String {
          names the best move with its score: `{{[%eval -3.10] best 9-14 [%eval 0.05]}}`. The \
          best move, and a move that keeps a win, a loss or a proved draw, are never marked. \
          Prints a summary line per game, `game K: black inaccuracies I mistakes M blunders B \
-         mean-loss L accuracy A; white ...` (A in %, docs/ANNOTATE.md), on stdout with --out, else on stderr. Without a limit each \
+         mean-loss L; white ...`, on stdout with --out, else on stderr. Without a limit each \
          position is searched with {} (the same review every run on one thread). docs/ANNOTATE.md gives the rules and measurements.",
         Budget::DEFAULT
     )

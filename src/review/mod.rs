@@ -230,15 +230,14 @@ impl fmt::Display for SideSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} {} {} {} {} {} mean-loss {:.2} accuracy {:.1}",
+            "{} {} {} {} {} {} mean-loss {:.2}",
             Mark::Inaccuracy.plural(),
             self.inaccuracies,
             Mark::Mistake.plural(),
             self.mistakes,
             Mark::Blunder.plural(),
             self.blunders,
-            self.mean_loss(),
-            self.accuracy()
+            self.mean_loss()
         )
     }
 }
@@ -254,7 +253,7 @@ pub struct GameSummary {
 
 impl GameSummary {
     /// The summary line of game `k`: `game K: black inaccuracies I mistakes M blunders B
-    /// mean-loss L accuracy A; white ...` (L in men, two decimals; A in %, one).
+    /// mean-loss L; white ...` (L in men, two decimals), the line issue 22 fixed.
     pub fn line(&self, k: usize) -> String {
         format!("game {k}: black {}; white {}", self.black, self.white)
     }
@@ -520,8 +519,8 @@ mod tests {
         s.black.total_accuracy = 250.0;
         assert_eq!(
             s.line(3),
-            "game 3: black inaccuracies 1 mistakes 0 blunders 2 mean-loss 0.75 accuracy 62.5; \
-             white inaccuracies 0 mistakes 0 blunders 0 mean-loss 0.00 accuracy 100.0"
+            "game 3: black inaccuracies 1 mistakes 0 blunders 2 mean-loss 0.75; \
+             white inaccuracies 0 mistakes 0 blunders 0 mean-loss 0.00"
         );
     }
 
