@@ -1658,3 +1658,146 @@ fn five_analysis_lines() {
     }
     c.ping();
 }
+
+/// The node of `state` with this id.
+fn tree_node(state: &Value, id: &Value) -> Value {
+    state["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| &n["id"] == id)
+        .cloned()
+        .unwrap_or_else(|| panic!("no node {id} in {state}"))
+}
+
+/// The main line's node ids, the root first: each node's first child.
+fn main_line(state: &Value) -> Vec<Value> {
+    let mut line = vec![state["nodes"][0]["id"].clone()];
+    while let Some(c) = tree_node(state, line.last().unwrap())["children"]
+        .as_array()
+        .unwrap()
+        .first()
+    {
+        line.push(c.clone());
+    }
+    line
+}
+
+#[test]
+fn variations_goto_promote_and_delete_over_the_socket() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    c.send(json!({"type":"new","white":"human","black":"human"}));
+    c.next("state");
+    for mv in ["11-15", "23-19", "8-11", "22-17"] {
+        c.play(mv);
+    }
+    c.send(json!({"type":"goto","ply":1}));
+    c.next("state");
+    c.play("22-18");
+    let s = c.play("15x22");
+    let main = main_line(&s);
+    assert_eq!(main.len(), 5, "the main line stays: {s}");
+    assert_eq!(s["nodes"].as_array().unwrap().len(), 7);
+    assert_eq!(
+        (s["ply"].as_u64(), s["line"].as_array().unwrap().len()),
+        (Some(3), 4)
+    );
+    let var = s["line"][2].clone();
+    assert_eq!(tree_node(&s, &main[1])["children"], json!([main[2], var]));
+    let pdns: Vec<&str> = s["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["pdn"].as_str().unwrap())
+        .collect();
+    assert_eq!(pdns, ["11-15", "22-18", "15x22"]);
+    // Back on the main line by id; the variation is still there.
+    c.send(json!({"type":"goto","node":main[4]}));
+    let s = c.next("state");
+    assert_eq!((s["ply"].as_u64(), &s["node"]), (Some(4), &main[4]));
+    assert_eq!(s["history"][3]["pdn"], "22-17");
+    // The variation made the main line, then deleted.
+    c.send(json!({"type":"promote","node":s["nodes"].as_array().unwrap().last().unwrap()["id"],"to_main":true}));
+    let s = c.next("state");
+    assert_eq!(main_line(&s)[2], var);
+    assert_eq!(s["node"], main[4], "the position shown stays");
+    c.send(json!({"type":"promote","node":main[2]}));
+    assert_eq!(main_line(&c.next("state")), main);
+    c.send(json!({"type":"delete","node":var}));
+    let s = c.next("state");
+    assert_eq!(s["nodes"].as_array().unwrap().len(), 5);
+    assert_eq!(main_line(&s), main);
+    for bad in [
+        json!({"type":"goto","node":var}),
+        json!({"type":"delete","node":var}),
+        json!({"type":"promote","node":var}),
+        json!({"type":"delete","node":0}),
+        json!({"type":"goto","ply":1,"node":1}),
+        json!({"type":"goto"}),
+    ] {
+        c.send(bad.clone());
+        let e = c.error();
+        assert!(
+            e.contains("no node") || e.contains("start position") || e.contains("one of them"),
+            "{bad}: {e}"
+        );
+    }
+    // Deleting the position shown shows the one before it.
+    c.send(json!({"type":"delete","node":main[3]}));
+    let s = c.next("state");
+    assert_eq!((&s["node"], s["ply"].as_u64()), (&main[2], Some(2)));
+    c.ping();
+}
+
+#[test]
+fn review_marks_stay_in_the_main_line_nodes_and_are_saved() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    for mv in BLUNDER_GAME.split_whitespace() {
+        c.play(mv);
+    }
+    let main = main_line(&c.state());
+    c.send(json!({"type":"review","depth":8}));
+    c.next("state");
+    let (plies, _) = review_messages(&mut c);
+    for p in &plies {
+        assert_eq!(p["node"], main[p["ply"].as_u64().unwrap() as usize], "{p}");
+    }
+    let s = c.next("state");
+    let blunder = tree_node(&s, &main[BLUNDER_PLY]);
+    assert_eq!(blunder["mark"], "??", "{blunder}");
+    assert_eq!(blunder["eval"], plies[BLUNDER_PLY - 1]["score"]);
+    // A variation before the blunder: the marks stay with the main line's moves.
+    c.send(json!({"type":"goto","ply":4}));
+    c.next("state");
+    let s = c.play("10-14");
+    assert_eq!(main_line(&s), main);
+    assert_eq!(tree_node(&s, &main[BLUNDER_PLY])["mark"], "??");
+    for (k, p) in plies.iter().enumerate() {
+        assert_eq!(tree_node(&s, &main[k + 1])["eval"], p["score"], "{p}");
+    }
+    c.send(json!({"type":"save_pdn"}));
+    let pdn = c.next("pdn")["pdn"].as_str().unwrap().to_string();
+    assert!(pdn.contains("12-16??"), "{pdn}");
+    assert!(pdn.contains("(3. 10-14)"), "{pdn}");
+    // Loaded again: the same marks, scores and variation.
+    c.send(json!({"type":"load_pdn","pdn":pdn}));
+    let t = c.next("state");
+    // Read back, the nodes are numbered afresh: the same tree in the same order otherwise.
+    let unnumbered = |s: &Value| -> Vec<Value> {
+        let nodes = s["nodes"].as_array().unwrap().iter().cloned();
+        nodes
+            .map(|mut n| {
+                let o = n.as_object_mut().unwrap();
+                o.remove("id");
+                o.remove("parent");
+                let kids = o.remove("children").unwrap();
+                o.insert("children".into(), json!(kids.as_array().unwrap().len()));
+                n
+            })
+            .collect()
+    };
+    assert_eq!(unnumbered(&t), unnumbered(&s));
+    assert_eq!(t["nodes"].as_array().unwrap().len(), 13);
+}

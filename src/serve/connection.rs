@@ -10,9 +10,11 @@
 //! - searches: one per connection; a new request stops the running one first, and a closed
 //!   socket stops it. A game review is one of them: it pauses analysis (which resumes
 //!   when it ends), is refused while the engine thinks about its move, and runs on while
-//!   the page walks the game (undo, redo, goto), which does not change what it reviews.
-//!   A retry (a move tried in a position of the game, judged as a review judges) runs the
-//!   same way, and ends with one `retry_result`.
+//!   the page walks the game (undo, redo, goto, promote, delete), which does not change
+//!   what it reviews: the main line as it was when the review began, whose nodes keep the
+//!   marks and scores as they come (`Session::record_review`). A retry (a move tried in a
+//!   position of the main line, judged as a review judges) runs the same way, and ends with
+//!   one `retry_result`.
 //! - clocks: in a timed game a timer wakes the loop when the running clock reaches zero,
 //!   and the flag ends the game there (the engine's search for that side is dropped).
 //! - tables: a `state` carries the endgame tables' verdict on the position shown. Where the
@@ -21,6 +23,7 @@
 //!   state of its own once the verdict is in, rather than at the next request.
 
 use crate::book::Policy;
+use crate::core::tree::NodeId;
 use crate::core::{Game, Move};
 use crate::review::ReviewControl;
 use crate::search::{Engine, SearchControl};
@@ -233,8 +236,9 @@ impl Stopper {
 struct Search {
     id: u64,
     kind: Kind,
-    /// The position searched, to check the move still fits when it comes.
-    ply: usize,
+    /// The node searched and its position's key, to check the move still fits when it
+    /// comes.
+    node: NodeId,
     key: u64,
     control: Stopper,
     /// A review's marks over the plies forwarded so far.
@@ -320,8 +324,12 @@ impl Connection {
             // A review stopped leaves analysis as it was (it resumes if on).
             Request::Stop => {
                 match self.halt().await {
-                    Some((Kind::Move, ply, key, Some(mv))) => {
-                        self.session.play_engine(mv, ply, key);
+                    Some((Kind::Move, node, key, Some(mv))) => {
+                        let played = self.session.play_engine(mv, node, key);
+                        // A flag that fell first ends the game: the state says so.
+                        if let (Err(e), None) = (played, self.session.end()) {
+                            self.out.push(Reply::error(e));
+                        }
                         self.session.analyzing = false;
                     }
                     Some((kind, ..)) if kind.judges() => {}
@@ -338,7 +346,7 @@ impl Connection {
                 }
             },
             Request::Retry { ply, text, budget } => {
-                let whole = self.session.whole_game();
+                let whole = self.session.main_game();
                 match self.judge_budget(budget, "retry").and_then(|budget| {
                     let (game, mv) = crate::serve::review::retry_position(&whole, ply, &text)?;
                     Ok((budget, game, mv))
@@ -379,6 +387,19 @@ impl Connection {
                     Ok(Done::Changed { auto: false })
                 }
             }
+            // The order of variations: the position shown, and so any search, stays.
+            Request::Promote { node, to_main } => self.session.promote(node, to_main),
+            // Deleting the position shown stops its search (a review goes on).
+            Request::Delete { node } => {
+                let shown = self.session.node();
+                let done = self.session.delete(node);
+                if self.session.node() != shown
+                    && self.search.as_ref().is_some_and(|s| !s.kind.judges())
+                {
+                    stopped = self.stop().await;
+                }
+                done
+            }
             // The rest change the game: the running search is for the old position. A
             // review goes on through undo, redo and goto: they leave the line it reviews.
             other => {
@@ -405,7 +426,7 @@ impl Connection {
                     Request::Move { text } => self.session.play_text(&text),
                     Request::Undo => self.session.undo(),
                     Request::Redo => self.session.redo(),
-                    Request::Goto { ply } => self.session.goto(ply),
+                    Request::Goto { ply, node } => self.session.goto(ply, node),
                     Request::Setup { fen } => self.session.setup(&fen),
                     Request::LoadPdn { pdn, game } => self.session.load_pdn(&pdn, game),
                     Request::Players { white, black } => self.session.set_players(white, black),
@@ -526,13 +547,14 @@ impl Connection {
         Ok(budget)
     }
 
-    /// `review`: the whole game on the board, on its own thread, each position within
-    /// `budget`. Analysis pauses (the caller stopped it) and starts again at the end.
+    /// `review`: the game's main line, on its own thread, each position within `budget`.
+    /// Analysis pauses (the caller stopped it) and starts again at the end.
     fn start_review(&mut self, budget: crate::review::Budget) {
         self.searches += 1;
         let id = self.searches;
         let control = Arc::new(ReviewControl::new());
-        let game = self.session.whole_game();
+        let game = self.session.main_game();
+        let nodes: Vec<u32> = self.session.main_line().iter().map(|n| n.index()).collect();
         let thread_control = Arc::clone(&control);
         self.launch(
             id,
@@ -540,7 +562,8 @@ impl Connection {
             Stopper::Review(control),
             move |engine, tx| {
                 crate::review::review(&game, budget, engine, &thread_control, |ply| {
-                    let report = PlyReport::new(ply, &game.positions()[ply.ply - 1]);
+                    let pos = &game.positions()[ply.ply - 1];
+                    let report = PlyReport::new(ply, pos, nodes[ply.ply]);
                     let _ = tx.send(Event::Ply { id, report });
                 });
                 None
@@ -619,7 +642,7 @@ impl Connection {
         self.search = Some(Search {
             id,
             kind,
-            ply: self.session.ply(),
+            node: self.session.node(),
             key: self.session.game().position().key(),
             control,
             tally: Tally::default(),
@@ -632,10 +655,10 @@ impl Connection {
         self.halt().await.map(|(kind, ..)| kind)
     }
 
-    /// `stop`, returning also the position searched (ply and key) and the best move found.
+    /// `stop`, returning also the position searched (node and key) and the best move found.
     /// A review stopped says so (`review_done` with `stopped`, its counts those of the
     /// plies sent).
-    async fn halt(&mut self) -> Option<(Kind, usize, u64, Option<Move>)> {
+    async fn halt(&mut self) -> Option<(Kind, NodeId, u64, Option<Move>)> {
         let s = self.search.take()?;
         s.control.stop();
         let best = s.finished.await.unwrap_or(None);
@@ -643,7 +666,7 @@ impl Connection {
         if s.kind == Kind::Review {
             self.out.push(s.tally.done(true));
         }
-        Some((s.kind, s.ply, s.key, best))
+        Some((s.kind, s.node, s.key, best))
     }
 
     /// The timer of a timed game: if the running clock has reached zero, the flag ends the
@@ -668,6 +691,12 @@ impl Connection {
             Event::Ply { id, report } => {
                 if let Some(s) = self.search.as_mut().filter(|s| s.id == id) {
                     s.tally.add(&report);
+                    if let Reply::ReviewPly(j) = &report.reply {
+                        if let Some(node) = j.node {
+                            let node = NodeId::from_index(node);
+                            self.session.record_review(node, j.mark, &j.score);
+                        }
+                    }
                     self.out.push(report.reply);
                 }
             }
@@ -683,13 +712,11 @@ impl Connection {
                     self.out.push(s.tally.done(false));
                 }
                 if s.kind == Kind::Move {
-                    match best {
-                        Some(mv) if self.session.play_engine(mv, s.ply, s.key) => auto = true,
+                    match best.map(|mv| self.session.play_engine(mv, s.node, s.key)) {
+                        Some(Ok(())) => auto = true,
                         // Its flag fell first: the state says so.
-                        Some(_) if self.session.end().is_some() => {}
-                        Some(mv) => self
-                            .out
-                            .push(Reply::error(format!("engine move {mv} no longer fits"))),
+                        Some(Err(_)) if self.session.end().is_some() => {}
+                        Some(Err(e)) => self.out.push(Reply::error(e)),
                         None => self.out.push(Reply::error("the engine found no move")),
                     }
                 }

@@ -70,8 +70,23 @@ pub enum Request {
     },
     Undo,
     Redo,
+    /// Go to a node of the game tree by its id, or to a ply of the current line: one of
+    /// them.
     Goto {
-        ply: usize,
+        #[serde(default)]
+        ply: Option<usize>,
+        #[serde(default)]
+        node: Option<u32>,
+    },
+    /// Move a variation one place up among its siblings, or (`to_main`) make it the main line.
+    Promote {
+        node: u32,
+        #[serde(default)]
+        to_main: bool,
+    },
+    /// Delete a node and every move after it.
+    Delete {
+        node: u32,
     },
     EngineMove,
     /// Analysis on or off, with `multipv` lines (1 to `MAX_MULTIPV`; 1 when not given).
@@ -141,7 +156,7 @@ fn human() -> Player {
 }
 
 /// The request types, for the error about an unknown one.
-const TYPES: &str = "new, level, move, undo, redo, goto, engine_move, analyze, review, retry, stop, setup, load_pdn, save_pdn, players, ping";
+const TYPES: &str = "new, level, move, undo, redo, goto, promote, delete, engine_move, analyze, review, retry, stop, setup, load_pdn, save_pdn, players, ping";
 
 /// Read one text message: its size, then the JSON, then its type, then its fields. Every
 /// error is a sentence for the page.
@@ -207,6 +222,32 @@ pub struct HistoryMove {
     pub captured: Vec<u8>,
     /// Origin, then every landing square.
     pub path: Vec<u8>,
+}
+
+/// One node of the game tree as the page gets it (`State::nodes`).
+#[derive(Clone, Debug, Serialize)]
+pub struct TreeNode {
+    pub id: u32,
+    /// `None` at the root.
+    pub parent: Option<u32>,
+    /// The move from the parent, as `history` shows it (absent at the root).
+    #[serde(flatten)]
+    pub mv: Option<HistoryMove>,
+    /// The moves tried here, the main continuation first.
+    pub children: Vec<u32>,
+    /// The move's mark (`!`, `?`, `!!`, `??`, `!?`, `?!`): a review's, or the PDN's.
+    pub mark: Option<&'static str>,
+    /// Its other NAGs (`$N`), absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nags: Vec<u8>,
+    /// The score after the move, from Black's side (`[%eval]`: a review's, or the PDN's).
+    pub eval: Option<String>,
+    /// The comment after the move (at the root: before the first), absent when none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub comment: String,
+    /// The comment before the move (a variation's first), absent when none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub before: String,
 }
 
 /// What the endgame tables say of the position shown, for Black (docs/BOARD.md).
@@ -279,6 +320,10 @@ pub struct SideReport {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Judgement {
     pub ply: usize,
+    /// A reviewed move's node on the main line, which keeps its mark and score
+    /// (`TreeNode`); absent for a retry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<u32>,
     /// The move judged, PDN notation.
     #[serde(rename = "move")]
     pub played: String,
@@ -308,8 +353,16 @@ pub struct State {
     /// Square number -> `b`/`w` (men) or `B`/`W` (kings).
     pub pieces: BTreeMap<u8, &'static str>,
     pub legal: Vec<LegalMove>,
+    /// The moves of the current line: the root to `node`, then on to the line's end.
     pub history: Vec<HistoryMove>,
+    /// The position shown is after `ply` moves of the current line.
     pub ply: usize,
+    /// The node shown.
+    pub node: u32,
+    /// The current line's node ids, the root first (one more than `history`).
+    pub line: Vec<u32>,
+    /// The whole game tree, each node after its parent (depth first, main lines first).
+    pub nodes: Vec<TreeNode>,
     pub start_fen: String,
     pub white: Player,
     pub black: Player,
@@ -427,7 +480,35 @@ mod tests {
         );
         assert_eq!(
             parse(r#"{"type":"goto","ply":3}"#),
-            Ok(Request::Goto { ply: 3 })
+            Ok(Request::Goto {
+                ply: Some(3),
+                node: None
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"goto","node":7}"#),
+            Ok(Request::Goto {
+                ply: None,
+                node: Some(7)
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"promote","node":7}"#),
+            Ok(Request::Promote {
+                node: 7,
+                to_main: false
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"promote","node":7,"to_main":true}"#),
+            Ok(Request::Promote {
+                node: 7,
+                to_main: true
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"delete","node":2}"#),
+            Ok(Request::Delete { node: 2 })
         );
         assert_eq!(parse(r#"{"type":"engine_move"}"#), Ok(Request::EngineMove));
         assert_eq!(parse(r#"{"type":"ping"}"#), Ok(Request::Ping));
@@ -486,6 +567,10 @@ mod tests {
         assert!(err(r#"{"type":"fly"}"#).starts_with("unknown message type 'fly'"));
         assert!(err(r#"{"type":"move"}"#).contains("missing field `move`"));
         assert!(err(r#"{"type":"goto","ply":-1}"#).starts_with("bad 'goto' message"));
+        assert!(err(r#"{"type":"goto","node":-1}"#).starts_with("bad 'goto' message"));
+        assert!(err(r#"{"type":"delete"}"#).contains("missing field `node`"));
+        assert!(err(r#"{"type":"promote","node":1,"to_main":"yes"}"#)
+            .starts_with("bad 'promote' message"));
         assert!(err(r#"{"type":"new","white":"alien"}"#).starts_with("bad 'new' message"));
         assert!(err(r#"{"type":"new","clock":{"base":"5m"}}"#).starts_with("bad 'new' message"));
         assert!(err(r#"{"type":"new","clock":{"base":60,"increment":1}}"#)

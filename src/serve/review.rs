@@ -75,6 +75,7 @@ pub fn judgement(ply: &PlyReview, pos: &Position) -> Judgement {
         .collect();
     Judgement {
         ply: ply.ply,
+        node: None,
         played: ply.played_text.clone(),
         score: ply.score_text(),
         best: ply.best.text.clone(),
@@ -100,9 +101,12 @@ pub struct PlyReport {
 }
 
 impl PlyReport {
-    pub fn new(ply: &PlyReview, pos: &Position) -> PlyReport {
+    /// The report of `ply`, played in `pos`, whose move is the main line's `node`.
+    pub fn new(ply: &PlyReview, pos: &Position, node: u32) -> PlyReport {
+        let mut judged = judgement(ply, pos);
+        judged.node = Some(node);
         PlyReport {
-            reply: Reply::ReviewPly(Box::new(judgement(ply, pos))),
+            reply: Reply::ReviewPly(Box::new(judged)),
             review: ply.clone(),
         }
     }
@@ -263,7 +267,7 @@ mod tests {
     fn the_tally_sums_each_side() {
         let pos = parse_fen("W:W24,27:B19,11,12,23").unwrap();
         let report =
-            |loss, mark| PlyReport::new(&reviewed(&pos, "27x18", "24x15x8", loss, mark), &pos);
+            |loss, mark| PlyReport::new(&reviewed(&pos, "27x18", "24x15x8", loss, mark), &pos, 4);
         let mut t = Tally::default();
         t.add(&report(1.5, Some(Mark::Blunder)));
         t.add(&report(0.4, Some(Mark::Inaccuracy)));

@@ -1,20 +1,34 @@
-//! One connection's game, without the socket: the start position, the moves (with the
-//! ones taken back kept for redo), who plays each side, the engine's level, and the `state`
-//! message built from the rules core. Every request is checked here against the rules, and
-//! a rejected one leaves the session as it was. A timed game's clock (`clock`) reads the
-//! time from the session's time source (`Now`), which a test replaces.
+//! One connection's game, without the socket: the game tree (`core::tree`) with the node
+//! shown and the line it is on, who plays each side, the engine's level, a loaded game's
+//! tags, and the `state` message built from the rules core. Every request is checked here
+//! against the rules, and a rejected one leaves the session as it was.
+//!
+//! Nothing is lost by playing: a move where the game goes on already follows that move when
+//! it is the same, and starts a variation when it is another. Only `delete` removes moves.
+//! The *current line* is the line the page walks (`history`, its move list's highlighted
+//! line): from the root through `tip`, the deepest node chosen on it, then on along first
+//! children. Going back along it (undo, goto an earlier move) keeps it, so that redo goes
+//! back down the same variation; going to a node off it makes that node's line current.
+//!
+//! A review reviews the main line, and its marks and scores are kept in the main line's
+//! nodes (`record_review`), so they stay with their moves whatever else is played.
+//!
+//! A timed game's clock (`clock`) reads the time from the session's time source (`Now`),
+//! which a test replaces. While it runs the game cannot be walked (no take-backs), so its
+//! moves make the main line, each with the mover's clock after it in its notes (`[%clk]`).
 
 use crate::core::game::DrawReason;
-use crate::core::pdn::{self, PdnGame};
+use crate::core::pdn::{self, notes as pdn_notes};
 use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES};
+use crate::core::tree::{GameTree, NodeId, TreeError};
 use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
 use crate::search::Limits;
 use crate::serve::clock::{Clock, TimeControl};
 use crate::serve::protocol::{
     ClockSpec, ClockState, Counts, GameEnd, HistoryMove, LegalMove, Level, PdnGameTags, Player,
-    Reply, State, Verdict, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
+    Reply, State, TreeNode, Verdict, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -24,12 +38,20 @@ pub type Now = Arc<dyn Fn() -> Instant + Send + Sync>;
 /// The reason a flag fall gives in `GameEnd`.
 pub const TIME_FORFEIT: &str = "time forfeit";
 
-/// The longest game a PDN may load. Every real game is far shorter (the draw rules end
+/// The longest main line a PDN may load. Every real game is far shorter (the draw rules end
 /// one long before); the bound keeps a hostile file from making huge `state` messages.
 pub const MAX_PLIES: usize = 2000;
 
+/// The most moves a board's tree holds, variations included: a loaded game with more is
+/// refused, and so is a new move past it. Every `state` carries the tree, and this bounds it
+/// (with `MAX_PDN_MESSAGE`, which bounds the comments) to about a megabyte.
+pub const MAX_MOVES: usize = 4000;
+
 /// The engine's strength until the page sets one: a second a move.
 pub const DEFAULT_LEVEL: Level = Level::Movetime(1.0);
+
+/// The marks a review gives; a new review of a move replaces them.
+const REVIEW_MARKS: [&str; 3] = ["?!", "?", "??"];
 
 /// What the server does after a request the session accepted.
 #[derive(Debug)]
@@ -43,13 +65,21 @@ pub enum Done {
 
 /// One connection's game.
 pub struct Session {
-    start: Position,
-    /// The whole line of play, moves taken back included (they are what redo plays).
-    line: Vec<Move>,
-    /// PDN and Hub text of each move of `line`.
-    history: Vec<HistoryMove>,
-    /// The game up to the position shown (`game.moves()` is a prefix of `line`).
+    tree: GameTree,
+    /// The node shown; always on the way from the root to `tip`.
+    at: NodeId,
+    /// The deepest node chosen on the current line (see the module's doc).
+    tip: NodeId,
+    /// The game from the start to `at`, with its history (for the draw rules and the
+    /// search).
     game: Game,
+    /// How each node's move is shown (PDN, Hub, path, captures), made once when it is added.
+    shown: HashMap<NodeId, HistoryMove>,
+    /// A loaded game's tags, which `save_pdn` writes again; `None` for a game begun here.
+    tags: Option<Vec<(String, String)>>,
+    /// A loaded game's result, and the main line's last node when it was loaded: the result
+    /// stands while the main line ends there.
+    loaded_result: Option<(NodeId, String)>,
     pub white: Player,
     pub black: Player,
     pub level: Level,
@@ -64,6 +94,8 @@ pub struct Session {
     pub games: Option<(Vec<PdnGameTags>, usize)>,
     /// A timed game's clock (set by `new` with a time control).
     clock: Option<Clock>,
+    /// The side that lost on time and the node where its flag fell (its side to move).
+    flag: Option<(Color, NodeId)>,
     now: Now,
 }
 
@@ -76,11 +108,16 @@ impl Default for Session {
 impl Session {
     /// A new game from `start` (Black human and White engine by default).
     pub fn new(start: Position, white: Player, black: Player) -> Session {
+        let tree = GameTree::new(start);
+        let root = tree.root();
         Session {
-            start,
-            line: Vec::new(),
-            history: Vec::new(),
+            tree,
+            at: root,
+            tip: root,
             game: Game::new(start),
+            shown: HashMap::new(),
+            tags: None,
+            loaded_result: None,
             white,
             black,
             level: DEFAULT_LEVEL,
@@ -89,6 +126,7 @@ impl Session {
             multipv: 1,
             games: None,
             clock: None,
+            flag: None,
             now: Arc::new(Instant::now),
         }
     }
@@ -116,14 +154,57 @@ impl Session {
         &self.game
     }
 
-    /// The whole line (moves taken back included) from the start, as a game: what a
-    /// review reviews and `save_pdn` writes.
-    pub fn whole_game(&self) -> Game {
-        let mut game = Game::new(self.start);
-        for mv in &self.line {
-            game.play(mv);
+    pub fn tree(&self) -> &GameTree {
+        &self.tree
+    }
+
+    /// The node shown.
+    pub fn node(&self) -> NodeId {
+        self.at
+    }
+
+    /// The main line's nodes, the root first: what a review reviews.
+    pub fn main_line(&self) -> Vec<NodeId> {
+        self.tree.main_line()
+    }
+
+    /// The main line as a game, from the start: what a review reviews.
+    pub fn main_game(&self) -> Game {
+        let end = *self.tree.main_line().last().expect("the root at least");
+        self.tree.game_at(end).expect("a live node")
+    }
+
+    /// The current line's nodes, the root first (see the module's doc).
+    pub fn line(&self) -> Vec<NodeId> {
+        self.tree.line_through(self.tip).expect("the tip is live")
+    }
+
+    /// Is `id` on the way from the root to `tip` (`tip` included)?
+    fn leads_to_tip(&self, id: NodeId) -> bool {
+        let mut n = Some(self.tip);
+        while let Some(x) = n {
+            if x == id {
+                return true;
+            }
+            n = self.tree.node(x).and_then(|n| n.parent);
         }
-        game
+        false
+    }
+
+    /// Show the live node `id`, with `game` the game to it; a node off the way to `tip`
+    /// makes its own line the current one.
+    fn show_with(&mut self, id: NodeId, game: Game) {
+        if !self.leads_to_tip(id) {
+            self.tip = id;
+        }
+        self.at = id;
+        self.game = game;
+    }
+
+    /// Show the live node `id`.
+    fn show(&mut self, id: NodeId) {
+        let game = self.tree.game_at(id).expect("a live node");
+        self.show_with(id, game);
     }
 
     /// `analyze`'s lines: 1 when not given, else 1 to `MAX_MULTIPV`.
@@ -218,13 +299,18 @@ impl Session {
         }
     }
 
-    /// Let the flag fall if the running clock has reached zero. True if it fell now.
+    /// Let the flag fall if the running clock has reached zero. True if it fell now: at the
+    /// node shown, which is the last move of a game that could not be walked.
     pub fn check_flag(&mut self) -> bool {
         let now = (self.now)();
-        match &mut self.clock {
-            Some(c) if c.flag().is_none() => c.check_flag(now).is_some(),
-            _ => false,
+        let fell = match &mut self.clock {
+            Some(c) if c.flag().is_none() => c.check_flag(now),
+            _ => None,
+        };
+        if let Some(loser) = fell {
+            self.flag = Some((loser, self.at));
         }
+        fell.is_some()
     }
 
     /// When the running clock reaches zero, if one runs.
@@ -255,13 +341,19 @@ impl Session {
         Ok(())
     }
 
-    /// The clock's part of a move just played by `side`.
+    /// The clock's part of a move just played by `side` (the node shown): the mover's clock
+    /// after it goes into the move's notes, for `[%clk]`.
     fn clock_moved(&mut self, side: Color) {
         let now = (self.now)();
         if let Some(c) = &mut self.clock {
             // The flag was checked just before the move, so this cannot fail but for a
             // clock stepped past zero in between; the move stands, as the check allowed it.
-            let _ = c.moved(side, now);
+            if let Ok(Some(_)) = c.moved(side, now) {
+                let reading = c.times().last().copied();
+                if let Some(notes) = self.tree.notes_mut(self.at) {
+                    notes.clock = reading;
+                }
+            }
         }
         self.stop_clock_at_the_end();
     }
@@ -302,89 +394,165 @@ impl Session {
         let mv = notation::parse_move(self.game.position(), text)
             .map_err(|e| format!("illegal move {}: {e}", super::protocol::short(text)))?;
         let side = self.game.position().side();
-        self.play(mv);
+        self.play(mv)?;
         self.clock_moved(side);
         Ok(Done::Changed { auto: true })
     }
 
-    /// Play a legal move in the position shown. Playing the move that redo would play keeps
-    /// the rest of the line; any other move replaces it.
-    pub fn play(&mut self, mv: Move) {
-        let ply = self.ply();
-        if self.line.get(ply) != Some(&mv) {
-            self.line.truncate(ply);
-            self.history.truncate(ply);
-            if let Some(c) = &mut self.clock {
-                c.truncate(ply);
-            }
-            let shown = legal_move(self.game.position(), &mv);
-            self.history.push(HistoryMove {
-                pdn: shown.pdn,
-                hub: shown.hub,
-                captured: shown.captured,
-                path: shown.path,
-            });
-            self.line.push(mv);
-        }
-        self.game.play(&mv);
-    }
-
-    /// The engine's move, found for the position at `ply` with key `key`: played if the
-    /// position shown is still that one, the move is legal there, and the engine's flag has
-    /// not fallen.
-    pub fn play_engine(&mut self, mv: Move, ply: usize, key: u64) -> bool {
-        let pos = self.game.position();
-        if self.ply() != ply || pos.key() != key || !movegen::legal_moves(pos).contains(&mv) {
-            return false;
-        }
-        if self.clock_allows_move().is_err() {
-            return false;
-        }
-        let side = self.game.position().side();
-        self.play(mv);
-        self.clock_moved(side);
-        true
-    }
-
-    pub fn undo(&mut self) -> Result<Done, String> {
-        self.walk_allowed()?;
-        if self.game.undo().is_none() {
-            return Err("nothing to take back: this is the first position".into());
-        }
-        Ok(Done::Changed { auto: false })
-    }
-
-    pub fn redo(&mut self) -> Result<Done, String> {
-        self.walk_allowed()?;
-        match self.line.get(self.ply()) {
-            Some(&mv) => {
-                self.game.play(&mv);
-                Ok(Done::Changed { auto: false })
-            }
-            None => Err("nothing to play forward: this is the last position".into()),
-        }
-    }
-
-    /// `goto`: the position after `ply` plies of the line.
-    pub fn goto(&mut self, ply: usize) -> Result<Done, String> {
-        self.walk_allowed()?;
-        if ply > self.line.len() {
+    /// Play a legal move in the position shown: the same move as one already played here
+    /// follows it, another adds a variation (refused when the tree holds `MAX_MOVES`).
+    pub fn play(&mut self, mv: Move) -> Result<(), String> {
+        let known = self
+            .tree
+            .children(self.at)
+            .iter()
+            .any(|&c| self.tree.node(c).and_then(|n| n.mv) == Some(mv));
+        if !known && self.tree.len() > MAX_MOVES {
             return Err(format!(
-                "ply {ply} is out of range: the game has {} plies",
-                self.line.len()
+                "the game tree holds {MAX_MOVES} moves, the most a board keeps: delete a \
+                 variation or start a new game"
             ));
         }
-        let mut game = Game::new(self.start);
-        for mv in &self.line[..ply] {
-            game.play(mv);
+        let before = *self.game.position();
+        let id = self.tree.play(self.at, mv).map_err(|e| e.to_string())?;
+        self.shown
+            .entry(id)
+            .or_insert_with(|| history_move(&before, &mv));
+        let mut game = std::mem::replace(&mut self.game, Game::new(before));
+        game.play(&mv);
+        self.show_with(id, game);
+        Ok(())
+    }
+
+    /// The engine's move, found for node `node` (position key `key`): played if that node
+    /// is still the one shown, the move is legal there, and the engine's flag has not fallen.
+    pub fn play_engine(&mut self, mv: Move, node: NodeId, key: u64) -> Result<(), String> {
+        let pos = self.game.position();
+        if self.at != node || pos.key() != key || !movegen::legal_moves(pos).contains(&mv) {
+            return Err(format!("engine move {mv} no longer fits"));
         }
-        self.game = game;
+        self.clock_allows_move()?;
+        let side = self.game.position().side();
+        self.play(mv)?;
+        self.clock_moved(side);
+        Ok(())
+    }
+
+    /// `undo`: the position before, on the same line.
+    pub fn undo(&mut self) -> Result<Done, String> {
+        self.walk_allowed()?;
+        let Some(parent) = self.tree.node(self.at).and_then(|n| n.parent) else {
+            return Err("nothing to take back: this is the first position".into());
+        };
+        let mut game = std::mem::replace(&mut self.game, Game::new(self.tree.start()));
+        game.undo();
+        self.show_with(parent, game);
         Ok(Done::Changed { auto: false })
+    }
+
+    /// `redo`: the next move of the current line.
+    pub fn redo(&mut self) -> Result<Done, String> {
+        self.walk_allowed()?;
+        let Some(&next) = self.line().get(self.ply() + 1) else {
+            return Err("nothing to play forward: this is the last position".into());
+        };
+        let mv = self.tree.node(next).and_then(|n| n.mv).expect("a move");
+        let mut game = std::mem::replace(&mut self.game, Game::new(self.tree.start()));
+        game.play(&mv);
+        self.show_with(next, game);
+        Ok(Done::Changed { auto: false })
+    }
+
+    /// `goto`: a node of the tree by its id, or the position after `ply` plies of the
+    /// current line.
+    pub fn goto(&mut self, ply: Option<usize>, node: Option<u32>) -> Result<Done, String> {
+        self.walk_allowed()?;
+        let id = match (ply, node) {
+            (Some(ply), None) => {
+                let line = self.line();
+                *line.get(ply).ok_or_else(|| {
+                    format!(
+                        "ply {ply} is out of range: the line has {} plies",
+                        line.len() - 1
+                    )
+                })?
+            }
+            (None, Some(n)) => self.live(n)?,
+            _ => return Err("goto takes a ply of the current line or a node, one of them".into()),
+        };
+        self.show(id);
+        Ok(Done::Changed { auto: false })
+    }
+
+    /// The node a client names, if it is in the tree.
+    fn live(&self, n: u32) -> Result<NodeId, String> {
+        let id = NodeId::from_index(n);
+        match self.tree.node(id) {
+            Some(_) => Ok(id),
+            None => Err(TreeError::NoSuchNode(id).to_string()),
+        }
+    }
+
+    /// `promote`: a variation one place up among its siblings, or (`to_main`) into the main
+    /// line. The position shown and the current line stay.
+    pub fn promote(&mut self, node: u32, to_main: bool) -> Result<Done, String> {
+        self.walk_allowed()?;
+        let id = NodeId::from_index(node);
+        let done = match to_main {
+            true => self.tree.promote_to_main(id),
+            false => self.tree.promote(id),
+        };
+        done.map_err(|e| e.to_string())?;
+        Ok(Done::Changed { auto: false })
+    }
+
+    /// `delete`: a node and every move after it. Where the position shown goes with them,
+    /// the board shows the position before the deleted move.
+    pub fn delete(&mut self, node: u32) -> Result<Done, String> {
+        self.walk_allowed()?;
+        let parent = self
+            .tree
+            .delete(NodeId::from_index(node))
+            .map_err(|e| e.to_string())?;
+        if self.tree.node(self.tip).is_none() {
+            self.tip = parent;
+        }
+        if self.tree.node(self.at).is_none() {
+            self.show(parent);
+        }
+        if self
+            .flag
+            .is_some_and(|(_, at)| self.tree.node(at).is_none())
+        {
+            self.flag = None;
+        }
+        let tree = &self.tree;
+        self.shown.retain(|&id, _| tree.node(id).is_some());
+        Ok(Done::Changed { auto: false })
+    }
+
+    /// Keep a review's verdict on a main-line move (gone from the tree since: nothing): its
+    /// mark replaces the move's marks (no mark, only the review's old one), and its score,
+    /// from Black's side, the move's.
+    pub fn record_review(&mut self, node: NodeId, mark: Option<&str>, score: &str) {
+        let Some(notes) = self.tree.notes_mut(node) else {
+            return;
+        };
+        match mark.and_then(pdn_notes::mark_nag) {
+            Some(nag) => {
+                notes.nags.retain(|&n| pdn_notes::nag_mark(n).is_none());
+                notes.nags.insert(0, nag);
+            }
+            None => notes
+                .nags
+                .retain(|&n| pdn_notes::nag_mark(n).is_none_or(|m| !REVIEW_MARKS.contains(&m))),
+        }
+        notes.eval = Some(score.to_string());
     }
 
     /// `load_pdn`: game `number` (from 1; default the first) of a PDN text (GameType 23, or
-    /// none given), shown at its end, both sides human. A text of several games leaves their
-    /// tags in `games`.
+    /// none given), with its variations, comments, marks and tags, shown at the end of its
+    /// main line, both sides human. A text of several games leaves their tags in `games`.
     pub fn load_pdn(&mut self, text: &str, number: Option<usize>) -> Result<Done, String> {
         // The game type first: the moves of another game mean nothing under these rules.
         if let Some(t) = game_type(text) {
@@ -395,7 +563,7 @@ impl Session {
                 ));
             }
         }
-        let games = pdn::read(text).map_err(|e| format!("bad PDN: {e}"))?;
+        let games = pdn::read_trees(text).map_err(|e| format!("bad PDN: {e}"))?;
         if games.is_empty() {
             return Err("the PDN holds no game".into());
         }
@@ -413,40 +581,90 @@ impl Session {
             .map(|(i, g)| PdnGameTags {
                 number: i + 1,
                 tags: g.tags.iter().cloned().collect(),
-                plies: g.moves.len(),
+                plies: g.tree.main_line().len() - 1,
             })
             .collect();
         let count = games.len();
         let g = games.into_iter().nth(number - 1).expect("checked above");
-        if g.moves.len() > MAX_PLIES {
+        let main = g.tree.main_line();
+        if main.len() - 1 > MAX_PLIES {
             return Err(format!(
                 "the game has {} plies; the board loads at most {MAX_PLIES}",
-                g.moves.len()
+                main.len() - 1
             ));
         }
-        self.restart(g.start, Player::Human, Player::Human);
-        for mv in g.moves {
-            self.play(mv);
+        if g.tree.len() - 1 > MAX_MOVES {
+            return Err(format!(
+                "the game has {} moves with its variations; the board loads at most {MAX_MOVES}",
+                g.tree.len() - 1
+            ));
         }
+        self.restart(g.tree.start(), Player::Human, Player::Human);
+        let end = *main.last().expect("the root at least");
+        self.tree = g.tree;
+        for id in self.tree.preorder() {
+            if let Some(m) = self.move_shown(id) {
+                self.shown.insert(id, m);
+            }
+        }
+        self.tags = Some(g.tags);
+        self.loaded_result = Some((end, g.result));
+        self.show(end);
         if count > 1 {
             self.games = Some((list, number));
         }
         Ok(Done::Changed { auto: false })
     }
 
-    /// `save_pdn`: the whole line (moves taken back included) as PDN, GameType 23; a timed
-    /// game with its `TimeControl` and each timed move's clock after it (`[%clk]`).
-    pub fn save_pdn(&self) -> Done {
-        let end = self.whole_game();
-        let flag = self.line_flag();
-        let result = match end.result() {
-            GameResult::Ongoing => match flag {
+    /// The side that lost on time at the main line's end, if a flag fell there.
+    fn main_flag(&self) -> Option<Color> {
+        let (loser, at) = self.flag?;
+        (self.tree.children(at).is_empty() && self.tree.is_main_line(at)).then_some(loser)
+    }
+
+    /// The result `save_pdn` writes: a loaded game's while its main line ends where it did,
+    /// else the rules' (or a flag's) at the main line's end (`*` while the game goes on).
+    fn result_text(&self) -> String {
+        let end = *self.tree.main_line().last().expect("the root at least");
+        if let Some((node, result)) = &self.loaded_result {
+            if *node == end {
+                return result.clone();
+            }
+        }
+        match self.tree.result_at(end).expect("a live node") {
+            GameResult::Ongoing => match self.main_flag() {
                 Some(loser) => pdn::result_text(Some(loser.flip())),
                 None => "*",
             },
             GameResult::Win(c) => pdn::result_text(Some(c)),
             GameResult::Draw(_) => pdn::result_text(None),
+        }
+        .into()
+    }
+
+    /// `save_pdn`: the whole tree as PDN (`pdn::writer`), with a loaded game's tags (its
+    /// `Result` brought up to date) or, for a game begun here, the board's, GameType 23; a
+    /// timed game with its `TimeControl` and each timed move's clock after it (`[%clk]`).
+    pub fn save_pdn(&self) -> Done {
+        let result = self.result_text();
+        let tags = match &self.tags {
+            Some(loaded) => {
+                let mut tags = loaded.clone();
+                match tags.iter_mut().find(|(k, _)| k == "Result") {
+                    Some(tag) => tag.1 = result.clone(),
+                    None => tags.push(("Result".into(), result.clone())),
+                }
+                tags
+            }
+            None => self.board_tags(&result),
         };
+        Done::Reply(Reply::Pdn {
+            pdn: pdn::writer::write(&tags, &self.tree, &result),
+        })
+    }
+
+    /// The tags of a game begun on the board.
+    fn board_tags(&self, result: &str) -> Vec<(String, String)> {
         let name = |p: Player| match p {
             Player::Human => "Human",
             Player::Engine => "poolshark",
@@ -459,41 +677,18 @@ impl Session {
             ("Result".into(), result.into()),
             ("GameType".into(), "23".into()),
         ];
-        if self.start != Position::start() {
+        let start = self.tree.start();
+        if start != Position::start() {
             tags.push(("SetUp".into(), "1".into()));
-            tags.push(("FEN".into(), notation::write_fen(&self.start)));
+            tags.push(("FEN".into(), notation::write_fen(&start)));
         }
         if let Some(c) = &self.clock {
             tags.push(("TimeControl".into(), c.control().tag()));
-            if flag.is_some() {
+            if self.main_flag().is_some() {
                 tags.push(("Termination".into(), TIME_FORFEIT.into()));
             }
         }
-        let game = PdnGame {
-            tags,
-            start: self.start,
-            moves: self.line.clone(),
-            times: Vec::new(),
-            result: result.into(),
-        };
-        let mut game = game.tree();
-        if let Some(c) = &self.clock {
-            let line = game.tree.main_line();
-            for (&id, &t) in line[1..].iter().zip(&c.times()) {
-                if let Some(n) = game.tree.notes_mut(id) {
-                    n.clock = Some(t);
-                }
-            }
-        }
-        Done::Reply(Reply::Pdn { pdn: game.write() })
-    }
-
-    /// The side that lost on time at the end of the line, if a flag fell there.
-    fn line_flag(&self) -> Option<Color> {
-        match self.clock.as_ref()?.flag()? {
-            (loser, at) if at == self.line.len() => Some(loser),
-            _ => None,
-        }
+        tags
     }
 
     /// The clocks for the `state` message.
@@ -513,8 +708,8 @@ impl Session {
     /// How the game at the position shown has ended, if it has.
     pub fn end(&self) -> Option<GameEnd> {
         let (winner, reason) = match self.game.result() {
-            GameResult::Ongoing => match self.line_flag() {
-                Some(loser) if self.ply() == self.line.len() => {
+            GameResult::Ongoing => match self.flag {
+                Some((loser, at)) if at == self.at => {
                     (Some(color_name(loser.flip())), TIME_FORFEIT)
                 }
                 _ => return None,
@@ -531,6 +726,38 @@ impl Session {
         Some(GameEnd {
             winner,
             reason: reason.into(),
+        })
+    }
+
+    /// How node `id`'s move is shown (None at the root).
+    fn move_shown(&self, id: NodeId) -> Option<HistoryMove> {
+        if let Some(m) = self.shown.get(&id) {
+            return Some(m.clone());
+        }
+        let node = self.tree.node(id)?;
+        let before = self.tree.node(node.parent?)?.position;
+        Some(history_move(&before, &node.mv?))
+    }
+
+    /// Node `id` as the page gets it.
+    fn tree_node(&self, id: NodeId) -> Option<TreeNode> {
+        let node = self.tree.node(id)?;
+        let notes = &node.notes;
+        let mark = notes.nags.iter().find_map(|&n| pdn_notes::nag_mark(n));
+        let mut nags = notes.nags.clone();
+        if let Some(i) = nags.iter().position(|&n| pdn_notes::nag_mark(n).is_some()) {
+            nags.remove(i);
+        }
+        Some(TreeNode {
+            id: id.index(),
+            parent: node.parent.map(NodeId::index),
+            mv: self.move_shown(id),
+            children: node.children.iter().map(|c| c.index()).collect(),
+            mark,
+            nags,
+            eval: notes.eval.clone(),
+            comment: notes.comment.clone(),
+            before: notes.before.clone(),
         })
     }
 
@@ -562,14 +789,23 @@ impl Session {
                 .collect()
         };
         let counts = self.game.counts();
+        let line = self.line();
         State {
             fen: notation::write_fen(pos),
             side: color_name(pos.side()),
             pieces,
             legal,
-            history: self.history.clone(),
+            history: line.iter().filter_map(|&id| self.move_shown(id)).collect(),
             ply: self.ply(),
-            start_fen: notation::write_fen(&self.start),
+            node: self.at.index(),
+            line: line.iter().map(|id| id.index()).collect(),
+            nodes: self
+                .tree
+                .preorder()
+                .into_iter()
+                .filter_map(|id| self.tree_node(id))
+                .collect(),
+            start_fen: notation::write_fen(&self.tree.start()),
             white: self.white,
             black: self.black,
             thinking: self.thinking,
@@ -587,6 +823,17 @@ impl Session {
             egdb: None,
             clock: self.clock_state(),
         }
+    }
+}
+
+/// A move played, as `history` and the tree's nodes show it.
+fn history_move(before: &Position, mv: &Move) -> HistoryMove {
+    let shown = legal_move(before, mv);
+    HistoryMove {
+        pdn: shown.pdn,
+        hub: shown.hub,
+        captured: shown.captured,
+        path: shown.path,
     }
 }
 
@@ -726,7 +973,7 @@ mod tests {
     }
 
     #[test]
-    fn undo_redo_goto_keep_the_line_until_another_move() {
+    fn undo_redo_goto_walk_the_line_and_another_move_adds_one() {
         let mut s = human();
         play(&mut s, "11-15 22-18 15x22");
         assert_eq!(s.state().history[2].pdn, "15x22");
@@ -739,19 +986,398 @@ mod tests {
         // Playing the move redo would play keeps the rest of the line.
         play(&mut s, "15x22");
         assert_eq!(s.state().history.len(), 3);
-        s.goto(0).unwrap();
+        assert_eq!(s.tree().len(), 4);
+        s.goto(Some(0), None).unwrap();
         assert!(s.undo().is_err());
-        assert!(s.goto(4).is_err());
-        s.goto(3).unwrap();
+        assert!(s.goto(Some(4), None).is_err());
+        s.goto(Some(3), None).unwrap();
         assert!(s.redo().is_err());
-        s.goto(1).unwrap();
+        s.goto(Some(1), None).unwrap();
+        // Another move is a variation: it is the current line now, and the old line stays.
         play(&mut s, "23-19");
         assert_eq!(s.state().history.len(), 2);
+        assert_eq!(s.tree().len(), 5);
+        assert_eq!(pdns(&s, &s.main_line()), ["11-15", "22-18", "15x22"]);
         assert!(s
             .play_text("1-5")
             .unwrap_err()
             .starts_with("illegal move 1-5"));
         assert_eq!(s.ply(), 2);
+        assert!(s.goto(None, None).is_err() && s.goto(Some(0), Some(0)).is_err());
+    }
+
+    fn pdns(s: &Session, line: &[NodeId]) -> Vec<String> {
+        line.iter()
+            .filter_map(|&id| s.move_shown(id).map(|m| m.pdn))
+            .collect()
+    }
+
+    fn node_of(s: &Session, id: NodeId) -> TreeNode {
+        let st = s.state();
+        st.nodes.into_iter().find(|n| n.id == id.index()).unwrap()
+    }
+
+    #[test]
+    fn moves_follow_the_tree_or_add_variations_and_the_state_carries_it() {
+        let mut s = human();
+        play(&mut s, "11-15 23-19 8-11 22-17");
+        let main = s.main_line();
+        s.goto(Some(2), None).unwrap();
+        // The same move follows: nothing new, the line and its end kept.
+        play(&mut s, "8-11");
+        assert_eq!((s.node(), s.tree().len()), (main[3], 5));
+        assert_eq!(s.state().history.len(), 4);
+        // Another adds a variation beside it, and becomes the current line.
+        s.goto(Some(2), None).unwrap();
+        play(&mut s, "9-14 22-18");
+        let v = s.line();
+        assert_eq!(pdns(&s, &v), ["11-15", "23-19", "9-14", "22-18"]);
+        assert_eq!(s.main_line(), main);
+        let st = s.state();
+        assert_eq!((st.ply, st.node), (4, v[4].index()));
+        assert_eq!(st.line, v.iter().map(|n| n.index()).collect::<Vec<_>>());
+        assert_eq!(st.nodes.len(), 7);
+        // Each node after its parent, the main line first; children in their order.
+        let ids: Vec<u32> = st.nodes.iter().map(|n| n.id).collect();
+        let want: Vec<u32> = [main[0], main[1], main[2], main[3], main[4], v[3], v[4]]
+            .iter()
+            .map(|n| n.index())
+            .collect();
+        assert_eq!(ids, want);
+        let branch = &st.nodes[2];
+        assert_eq!(branch.children, [main[3].index(), v[3].index()]);
+        assert_eq!(st.nodes[0].parent, None);
+        assert!(st.nodes[0].mv.is_none());
+        let n = node_of(&s, v[3]);
+        assert_eq!(n.parent, Some(main[2].index()));
+        assert_eq!(n.mv.as_ref().unwrap().pdn, "9-14");
+        let json = Reply::State(Box::new(st)).to_json();
+        assert!(
+            json.contains(&format!(
+                r#"{{"id":{},"parent":{},"pdn":"9-14","hub":"9-14","captured":[],"path":[9,14],"children":[{}],"mark":null,"eval":null}}"#,
+                v[3].index(),
+                main[2].index(),
+                v[4].index()
+            )),
+            "{json}"
+        );
+        // An engine move goes into the tree the same way.
+        let key = s.game().position().key();
+        let mv = movegen::legal_moves(s.game().position())[0];
+        s.play_engine(mv, s.node(), key).unwrap();
+        assert_eq!(s.tree().len(), 8);
+    }
+
+    #[test]
+    fn goto_a_node_and_walk_its_line() {
+        let mut s = human();
+        play(&mut s, "11-15 23-19 8-11 22-17");
+        let main = s.main_line();
+        s.goto(Some(1), None).unwrap();
+        play(&mut s, "22-18 15x22 25x18");
+        let var = s.line();
+        // Into the main line by node id: its line is the current one.
+        s.goto(None, Some(main[3].index())).unwrap();
+        assert_eq!((s.ply(), s.state().line.len()), (3, 5));
+        assert_eq!(
+            s.game().position(),
+            &s.tree().node(main[3]).unwrap().position
+        );
+        // Back into the variation at its second move; back and forth along it.
+        s.goto(None, Some(var[3].index())).unwrap();
+        assert_eq!(s.line(), var);
+        s.undo().unwrap();
+        s.undo().unwrap();
+        assert_eq!(s.node(), var[1]);
+        assert_eq!(s.line(), var, "going back keeps the line");
+        s.redo().unwrap();
+        assert_eq!(
+            s.node(),
+            var[2],
+            "redo goes down the variation, not the main line"
+        );
+        s.goto(Some(4), None).unwrap();
+        assert_eq!(s.node(), var[4]);
+        assert_eq!(s.game().moves().len(), 4);
+        assert_eq!(
+            s.game().position(),
+            &s.tree().node(var[4]).unwrap().position
+        );
+        // Unknown ids are refused and change nothing.
+        for bad in [999, u32::MAX] {
+            let e = s.goto(None, Some(bad)).unwrap_err();
+            assert_eq!(e, format!("no node {bad} in the game tree"));
+        }
+        assert_eq!(s.node(), var[4]);
+    }
+
+    #[test]
+    fn promote_and_delete_variations() {
+        let mut s = human();
+        play(&mut s, "11-15 23-19 8-11");
+        let main = s.main_line();
+        s.goto(Some(1), None).unwrap();
+        play(&mut s, "22-18");
+        let a = s.node();
+        s.goto(Some(1), None).unwrap();
+        play(&mut s, "24-20 15-19");
+        let b = s.line()[2];
+        let b2 = s.node();
+        assert_eq!(s.tree().children(main[1]), &[main[2], a, b]);
+        // One step up; the position shown and the line stay.
+        s.promote(b.index(), false).unwrap();
+        assert_eq!(s.tree().children(main[1]), &[main[2], b, a]);
+        assert_eq!((s.node(), s.ply()), (b2, 3));
+        // To the main line.
+        s.promote(b2.index(), true).unwrap();
+        assert_eq!(s.main_line(), vec![main[0], main[1], b, b2]);
+        assert_eq!(node_of(&s, main[1]).children[0], b.index());
+        assert!(s
+            .promote(0, false)
+            .unwrap_err()
+            .contains("cannot be deleted or promoted"));
+        assert!(s.promote(77, true).unwrap_err().contains("no node 77"));
+        // Delete the line shown: the board goes to the position before it.
+        s.delete(b.index()).unwrap();
+        assert_eq!(s.node(), main[1]);
+        assert_eq!(s.ply(), 1);
+        assert_eq!(s.main_line(), main, "the old main line is first again");
+        assert_eq!(s.tree().len(), 5);
+        assert!(s.goto(None, Some(b2.index())).is_err());
+        assert!(s.delete(b.index()).unwrap_err().contains("no node"));
+        assert!(s.delete(0).unwrap_err().contains("start position"));
+        // Deleting a line elsewhere leaves the position shown and its line.
+        s.goto(None, Some(main[3].index())).unwrap();
+        s.delete(a.index()).unwrap();
+        assert_eq!((s.node(), s.line()), (main[3], main.clone()));
+        // Deleting the moves after the shown one on its line shortens the line.
+        s.goto(Some(1), None).unwrap();
+        s.delete(main[2].index()).unwrap();
+        assert_eq!((s.node(), s.line()), (main[1], main[..2].to_vec()));
+        assert!(s.redo().is_err());
+    }
+
+    #[test]
+    fn review_marks_stay_on_the_main_line() {
+        let mut s = human();
+        play(&mut s, "11-15 23-19 8-11 22-17 9-13");
+        let main = s.main_line();
+        s.record_review(main[2], Some("??"), "-1.20");
+        s.record_review(main[3], None, "-1.10");
+        s.record_review(main[4], Some("?!"), "-0.40");
+        // A variation at the marked move, played and made the main line, then dropped back.
+        s.goto(Some(1), None).unwrap();
+        play(&mut s, "22-18 15x22");
+        let v = s.node();
+        s.promote(v.index(), true).unwrap();
+        assert_eq!(s.main_line()[2], s.line()[2]);
+        s.promote(main[2].index(), false).unwrap();
+        assert_eq!(s.main_line(), main);
+        let n = node_of(&s, main[2]);
+        assert_eq!((n.mark, n.eval.as_deref()), (Some("??"), Some("-1.20")));
+        let n = node_of(&s, main[3]);
+        assert_eq!((n.mark, n.eval.as_deref()), (None, Some("-1.10")));
+        assert_eq!(node_of(&s, v).mark, None);
+        // A review again replaces its own marks but leaves a player's other NAGs.
+        s.tree.notes_mut(main[4]).unwrap().nags.push(14);
+        s.record_review(main[4], None, "0.00");
+        assert_eq!(s.tree().node(main[4]).unwrap().notes.nags, [14]);
+        s.record_review(main[4], Some("?"), "-0.90");
+        assert_eq!(s.tree().node(main[4]).unwrap().notes.nags, [2, 14]);
+        let n = node_of(&s, main[4]);
+        assert_eq!((n.mark, n.nags.clone()), (Some("?"), vec![14]));
+        // A node deleted since: nothing.
+        s.delete(v.index()).unwrap();
+        s.record_review(v, Some("??"), "1.00");
+        // Saved and loaded, the marks and scores come back.
+        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+            panic!("a pdn reply")
+        };
+        let flat = pdn.replace('\n', " ");
+        assert!(flat.contains("23-19?? {[%eval -1.20]}"), "{pdn}");
+        assert!(flat.contains("22-17? $14 {[%eval -0.90]}"), "{pdn}");
+        let mut t = human();
+        t.load_pdn(&pdn, None).unwrap();
+        assert!(t.tree().same_as(s.tree()));
+    }
+
+    /// PDN texts with all a tree keeps: tags out of order, variations three deep, comments
+    /// before and after moves, marks, NAGs, scores, clocks and move times.
+    const CORPUS: &str = "[GameType \"23\"]\n[Event \"club night\"]\n[Annotator \"me\"]\n\
+[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1/2-1/2\"]\n\
+{A quiet opening.} 1. 11-15 {[%eval 0.05] [%clk 0:05:00]} 23-19?! {[%eval -0.10]} \
+({Sharper:} 1... 22-18!? {trades at once} 2. 15x22 25x18 (2... 26x17 3. 9-13 (3. 8-11 $14 {three deep} \
+17-14 (3... 24-19 {four}) 4. 10x17) 17-14) 3. 8-11) 2. 8-11 $1 {[%clk 0:04:58.5]} \
+22-17 {time 0.250s} 3. 9-13 17-14?? 1/2-1/2\n\n\
+[Event \"second\"]\n[FEN \"W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\"]\n\
+1. 22-18 (1. 23-19 9-14 (1... 10-14 2. 19-15 (2. 22-17 {deep}) 2... 11x18)) 1... 11-16 *\n";
+
+    /// Load each game, save it, load that: the same tree, tags and result; and saving
+    /// again gives the same text.
+    fn round_trip(text: &str, number: usize) {
+        let mut s = human();
+        s.load_pdn(text, Some(number)).unwrap();
+        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+            panic!("a pdn reply")
+        };
+        let mut t = human();
+        t.load_pdn(&pdn, None)
+            .unwrap_or_else(|e| panic!("{e}\n{pdn}"));
+        assert!(t.tree().same_as(s.tree()), "{pdn}");
+        // Every tag kept, in the roster's order; a Result tag added where there was none.
+        let (loaded, saved) = (s.tags.as_ref().unwrap(), t.tags.as_ref().unwrap());
+        let mut want: Vec<_> = pdn::writer::ordered_tags(loaded)
+            .into_iter()
+            .cloned()
+            .collect();
+        if !want.iter().any(|(k, _)| k == "Result") {
+            want.push(("Result".into(), s.result_text()));
+            want = pdn::writer::ordered_tags(&want)
+                .into_iter()
+                .cloned()
+                .collect();
+        }
+        assert_eq!(saved, &want, "{pdn}");
+        assert_eq!(t.result_text(), s.result_text());
+        let Done::Reply(Reply::Pdn { pdn: again }) = t.save_pdn() else {
+            panic!("a pdn reply")
+        };
+        assert_eq!(again, pdn);
+        // And the tree is the one the text holds.
+        let read = &pdn::read_trees(text).unwrap()[number - 1];
+        assert!(read.tree.same_as(s.tree()));
+    }
+
+    #[test]
+    fn save_and_load_round_trip_on_a_corpus() {
+        let games = pdn::read_trees(CORPUS).unwrap();
+        assert_eq!(games.len(), 2);
+        // Three variations deep (four in the first game), comments and clocks read.
+        let deepest = |tree: &GameTree| {
+            tree.preorder()
+                .iter()
+                .map(|&id| tree.path(id).unwrap().iter().filter(|&&i| i > 0).count())
+                .max()
+                .unwrap()
+        };
+        assert_eq!(deepest(&games[0].tree), 4);
+        assert_eq!(deepest(&games[1].tree), 3);
+        for n in 1..=2 {
+            round_trip(CORPUS, n);
+        }
+        let mut s = human();
+        s.load_pdn(CORPUS, None).unwrap();
+        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+            panic!("a pdn reply")
+        };
+        // The tags kept, the roster first; the rest in their order.
+        assert!(pdn.starts_with("[Event \"club night\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1/2-1/2\"]\n[GameType \"23\"]\n[Annotator \"me\"]\n"), "{pdn}");
+        let st = s.state();
+        assert_eq!(st.nodes[0].comment, "A quiet opening.");
+        let marked = st.nodes.iter().find(|n| n.mark == Some("!?")).unwrap();
+        assert_eq!(
+            (marked.before.as_str(), marked.comment.as_str()),
+            ("Sharper:", "trades at once")
+        );
+        // Random trees, each move with notes of every kind.
+        let mut rng = crate::core::rng::SplitMix64::new(3);
+        let mut text = String::new();
+        for g in 0..12 {
+            let tree = random_tree(&mut rng, 60 + 20 * g);
+            let tags = vec![
+                ("Round".to_string(), g.to_string()),
+                ("Event".to_string(), "random".to_string()),
+            ];
+            text.push_str(&pdn::writer::write(&tags, &tree, "*"));
+        }
+        for n in 1..=12 {
+            round_trip(&text, n);
+        }
+    }
+
+    /// A tree of about `size` moves from the start: lines played out from random nodes, so
+    /// variations nest, and notes of every kind on some moves.
+    fn random_tree(rng: &mut crate::core::rng::SplitMix64, size: usize) -> GameTree {
+        let mut tree = GameTree::new(Position::start());
+        while tree.len() < size {
+            let nodes = tree.preorder();
+            let mut at = nodes[rng.below(nodes.len())];
+            for _ in 0..1 + rng.below(8) {
+                let legal = movegen::legal_moves(&tree.node(at).unwrap().position);
+                if legal.is_empty() || tree.result_at(at).unwrap() != GameResult::Ongoing {
+                    break;
+                }
+                let next = tree.play(at, *rng.pick(legal.as_slice())).unwrap();
+                let first = tree.children(at)[0] == next;
+                at = next;
+                let notes = tree.notes_mut(at).unwrap();
+                match rng.below(8) {
+                    0 => notes.nags = vec![1 + rng.below(6) as u8],
+                    1 => notes.nags = vec![1 + rng.below(6) as u8, 10 + rng.below(9) as u8],
+                    2 => notes.eval = Some(format!("{:.2}", rng.below(400) as f64 / 100.0 - 2.0)),
+                    3 => notes.comment = format!("idea {}", rng.below(100)),
+                    4 => notes.clock = Some(Duration::from_millis(100 * rng.below(3000) as u64)),
+                    5 if !first => notes.before = "instead".into(),
+                    _ => {}
+                }
+            }
+        }
+        tree
+    }
+
+    #[test]
+    fn a_bad_pdn_names_the_game_line_and_column_and_changes_nothing() {
+        let mut s = human();
+        s.load_pdn(CORPUS, None).unwrap();
+        s.goto(Some(3), None).unwrap();
+        let before = s.state();
+        let bad = "[Event \"a\"]\n1. 11-15 *\n\n[Event \"b\"]\n1. 11-15 23-19\n2. 8-11 (2. 9-14 22-18 (2... 22-17 3. 14-23)) *\n";
+        let e = s.load_pdn(bad, Some(1)).unwrap_err();
+        assert_eq!(
+            e,
+            "bad PDN: game 2, line 6, column 39: move 5 '14-23': illegal move '14-23'"
+        );
+        let after = s.state();
+        assert_eq!((after.node, &after.line), (before.node, &before.line));
+        assert_eq!(after.nodes.len(), before.nodes.len());
+        assert!(s.tree().same_as(&pdn::read_trees(CORPUS).unwrap()[0].tree));
+    }
+
+    #[test]
+    fn the_tree_is_bounded() {
+        let mut rng = crate::core::rng::SplitMix64::new(9);
+        let big = random_tree(&mut rng, MAX_MOVES + 2);
+        let text = pdn::writer::write(&[], &big, "*");
+        let e = human().load_pdn(&text, None).unwrap_err();
+        assert!(e.contains("the board loads at most 4000"), "{e}");
+        // Played up to the bound; then only moves already in the tree.
+        let mut s = human();
+        let mut played = 0;
+        let full = loop {
+            let legal = movegen::legal_moves(s.game().position());
+            if legal.is_empty() || s.end().is_some() || s.ply() > 60 {
+                s.goto(Some(rng.below(s.ply() + 1)), None).unwrap();
+                continue;
+            }
+            match s.play(*rng.pick(legal.as_slice())) {
+                Ok(()) => played += 1,
+                Err(e) => break e,
+            }
+        };
+        assert!(full.contains("holds 4000 moves"), "{full}");
+        assert_eq!(s.tree().len(), MAX_MOVES + 1);
+        assert!(played >= MAX_MOVES);
+        s.goto(Some(0), None).unwrap();
+        let first = s
+            .tree()
+            .node(s.tree().children(s.node())[0])
+            .unwrap()
+            .mv
+            .unwrap();
+        s.play(first).unwrap();
+        // The state of a full tree stays within a frame the page reads.
+        let json = Reply::State(Box::new(s.state())).to_json();
+        assert!(json.len() < 1 << 20, "{}", json.len());
     }
 
     #[test]
@@ -873,11 +1499,15 @@ mod tests {
         play(&mut s, "11-15");
         assert!(s.engine_to_move());
         let key = s.game().position().key();
+        let node = s.node();
         let mv = movegen::legal_moves(s.game().position())[0];
         s.undo().unwrap();
-        assert!(!s.play_engine(mv, 1, key), "the position changed");
+        assert!(
+            s.play_engine(mv, node, key).is_err(),
+            "the position changed"
+        );
         s.redo().unwrap();
-        assert!(s.play_engine(mv, 1, key));
+        s.play_engine(mv, node, key).unwrap();
         assert_eq!(s.ply(), 2);
     }
 
@@ -952,11 +1582,11 @@ mod tests {
     }
 
     #[test]
-    fn the_whole_game_keeps_the_moves_taken_back() {
+    fn the_main_game_keeps_the_moves_taken_back() {
         let mut s = human();
         play(&mut s, "11-15 23-19 8-11");
-        s.goto(1).unwrap();
-        assert_eq!(s.whole_game().moves().len(), 3);
+        s.goto(Some(1), None).unwrap();
+        assert_eq!(s.main_game().moves().len(), 3);
         assert_eq!(s.game().moves().len(), 1);
     }
 
@@ -1068,7 +1698,15 @@ mod tests {
     fn no_take_backs_while_the_clock_is_live_and_study_after_the_end() {
         let (mut s, t) = timed(Player::Human, 60.0, 0.0);
         play(&mut s, "11-15 23-19");
-        for e in [s.undo(), s.redo(), s.goto(0)] {
+        let ids = s.line();
+        for e in [
+            s.undo(),
+            s.redo(),
+            s.goto(Some(0), None),
+            s.goto(None, Some(ids[1].index())),
+            s.promote(ids[2].index(), true),
+            s.delete(ids[2].index()),
+        ] {
             assert!(e.unwrap_err().starts_with("a timed game is on"));
         }
         assert_eq!(s.ply(), 2);
@@ -1076,16 +1714,30 @@ mod tests {
         assert!(s.check_flag());
         assert_eq!(s.end().unwrap().winner, Some("white"));
         // After the flag the game can be walked; the flag is the result at its end only.
-        s.goto(1).unwrap();
+        s.goto(Some(1), None).unwrap();
         assert!(s.end().is_none());
         s.redo().unwrap();
         assert_eq!(s.end().unwrap().reason, TIME_FORFEIT);
-        // Another move from before the flag makes another (untimed) line: the flag goes.
-        s.goto(1).unwrap();
+        // Another move from before the flag is an (untimed) variation: the flag stays at
+        // the end of the main line, which is the game's result.
+        s.goto(Some(1), None).unwrap();
         play(&mut s, "22-18");
         assert!(s.end().is_none());
         assert!(s.state().clock.unwrap().running.is_none());
-        assert!(pdn_of(&s).contains("1. 11-15 {[%clk 0:01:00]} 22-18 *"));
+        let pdn = pdn_of(&s);
+        assert!(
+            pdn.contains("1. 11-15 {[%clk 0:01:00]} 23-19 {[%clk 0:01:00]} (1... 22-18) 1-0"),
+            "{pdn}"
+        );
+        assert!(pdn.contains("[Termination \"time forfeit\"]"), "{pdn}");
+        // Made the main line, the variation is the game: no flag at its end.
+        let v = s.node();
+        s.promote(v.index(), true).unwrap();
+        let pdn = pdn_of(&s);
+        assert!(
+            pdn.contains("[Result \"*\"]") && !pdn.contains("Termination"),
+            "{pdn}"
+        );
     }
 
     #[test]
@@ -1129,7 +1781,8 @@ mod tests {
         let key = s.game().position().key();
         let mv = movegen::legal_moves(s.game().position())[0];
         wait(&t, 50_000);
-        assert!(!s.play_engine(mv, 1, key), "its flag fell first");
+        let node = s.node();
+        assert!(s.play_engine(mv, node, key).is_err(), "its flag fell first");
         assert!(!s.engine_to_move());
         assert_eq!(s.end().unwrap().winner, Some("black"));
         // An untimed game goes back to the level.
