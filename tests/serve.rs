@@ -1768,6 +1768,7 @@ fn review_marks_stay_in_the_main_line_nodes_and_are_saved() {
     let blunder = tree_node(&s, &main[BLUNDER_PLY]);
     assert_eq!(blunder["mark"], "??", "{blunder}");
     assert_eq!(blunder["eval"], plies[BLUNDER_PLY - 1]["score"]);
+    assert_eq!(blunder["best"], plies[BLUNDER_PLY - 1]["best"]);
     // A variation before the blunder: the marks stay with the main line's moves.
     c.send(json!({"type":"goto","ply":4}));
     c.next("state");
@@ -1792,6 +1793,8 @@ fn review_marks_stay_in_the_main_line_nodes_and_are_saved() {
                 let o = n.as_object_mut().unwrap();
                 o.remove("id");
                 o.remove("parent");
+                // The review's best move is the board's, not the PDN's.
+                o.remove("best");
                 let kids = o.remove("children").unwrap();
                 o.insert("children".into(), json!(kids.as_array().unwrap().len()));
                 n

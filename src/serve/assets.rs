@@ -51,7 +51,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("js/socket.js", JS),
     asset!("js/draw.js", JS),
     asset!("js/status.js", JS),
-    asset!("js/movelist.js", JS),
+    asset!("js/tree.js", JS),
     asset!("js/review.js", JS),
     asset!("js/teach.js", JS),
     asset!("js/analysis.js", JS),
@@ -280,10 +280,10 @@ mod tests {
     fn a_module_left_out_of_the_list_is_caught() {
         // The reader finds an import the list lacks: the check above would fail on it.
         let main = find("/js/main.js").unwrap();
-        let with_new = format!("import {{ tree }} from \"./tree.js\";\n{}", main.body);
+        let with_new = format!("import {{ absent }} from \"./absent.js\";\n{}", main.body);
         let specs = imports(&with_new).unwrap();
         let path = resolve("/js/main.js", &specs[0]).unwrap();
-        assert_eq!(path, "/js/tree.js");
+        assert_eq!(path, "/js/absent.js");
         assert!(find(&path).is_none());
     }
 }

@@ -694,7 +694,7 @@ impl Connection {
                     if let Reply::ReviewPly(j) = &report.reply {
                         if let Some(node) = j.node {
                             let node = NodeId::from_index(node);
-                            self.session.record_review(node, j.mark, &j.score);
+                            self.session.record_review(node, j.mark, &j.score, &j.best);
                         }
                     }
                     self.out.push(report.reply);

@@ -242,6 +242,10 @@ pub struct TreeNode {
     pub nags: Vec<u8>,
     /// The score after the move, from Black's side (`[%eval]`: a review's, or the PDN's).
     pub eval: Option<String>,
+    /// The review's best move in the position before the move (PDN), absent when not
+    /// reviewed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best: Option<String>,
     /// The comment after the move (at the root: before the first), absent when none.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub comment: String,

@@ -80,6 +80,9 @@ pub struct Session {
     /// A loaded game's result, and the main line's last node when it was loaded: the result
     /// stands while the main line ends there.
     loaded_result: Option<(NodeId, String)>,
+    /// The review's best move in the position before each reviewed move (PDN), for the
+    /// page; not saved (the mark and score are, in the node's notes).
+    best: HashMap<NodeId, String>,
     pub white: Player,
     pub black: Player,
     pub level: Level,
@@ -118,6 +121,7 @@ impl Session {
             shown: HashMap::new(),
             tags: None,
             loaded_result: None,
+            best: HashMap::new(),
             white,
             black,
             level: DEFAULT_LEVEL,
@@ -528,16 +532,18 @@ impl Session {
         }
         let tree = &self.tree;
         self.shown.retain(|&id, _| tree.node(id).is_some());
+        self.best.retain(|&id, _| tree.node(id).is_some());
         Ok(Done::Changed { auto: false })
     }
 
     /// Keep a review's verdict on a main-line move (gone from the tree since: nothing): its
-    /// mark replaces the move's marks (no mark, only the review's old one), and its score,
-    /// from Black's side, the move's.
-    pub fn record_review(&mut self, node: NodeId, mark: Option<&str>, score: &str) {
+    /// mark replaces the move's marks (no mark, only the review's old one), its score, from
+    /// Black's side, the move's, and the best move there is kept for the page.
+    pub fn record_review(&mut self, node: NodeId, mark: Option<&str>, score: &str, best: &str) {
         let Some(notes) = self.tree.notes_mut(node) else {
             return;
         };
+        self.best.insert(node, best.to_string());
         match mark.and_then(pdn_notes::mark_nag) {
             Some(nag) => {
                 notes.nags.retain(|&n| pdn_notes::nag_mark(n).is_none());
@@ -756,6 +762,7 @@ impl Session {
             mark,
             nags,
             eval: notes.eval.clone(),
+            best: self.best.get(&id).cloned(),
             comment: notes.comment.clone(),
             before: notes.before.clone(),
         })
@@ -1162,9 +1169,9 @@ mod tests {
         let mut s = human();
         play(&mut s, "11-15 23-19 8-11 22-17 9-13");
         let main = s.main_line();
-        s.record_review(main[2], Some("??"), "-1.20");
-        s.record_review(main[3], None, "-1.10");
-        s.record_review(main[4], Some("?!"), "-0.40");
+        s.record_review(main[2], Some("??"), "-1.20", "9-14");
+        s.record_review(main[3], None, "-1.10", "9-14");
+        s.record_review(main[4], Some("?!"), "-0.40", "9-14");
         // A variation at the marked move, played and made the main line, then dropped back.
         s.goto(Some(1), None).unwrap();
         play(&mut s, "22-18 15x22");
@@ -1175,20 +1182,21 @@ mod tests {
         assert_eq!(s.main_line(), main);
         let n = node_of(&s, main[2]);
         assert_eq!((n.mark, n.eval.as_deref()), (Some("??"), Some("-1.20")));
+        assert_eq!(n.best.as_deref(), Some("9-14"));
         let n = node_of(&s, main[3]);
         assert_eq!((n.mark, n.eval.as_deref()), (None, Some("-1.10")));
         assert_eq!(node_of(&s, v).mark, None);
         // A review again replaces its own marks but leaves a player's other NAGs.
         s.tree.notes_mut(main[4]).unwrap().nags.push(14);
-        s.record_review(main[4], None, "0.00");
+        s.record_review(main[4], None, "0.00", "9-14");
         assert_eq!(s.tree().node(main[4]).unwrap().notes.nags, [14]);
-        s.record_review(main[4], Some("?"), "-0.90");
+        s.record_review(main[4], Some("?"), "-0.90", "9-14");
         assert_eq!(s.tree().node(main[4]).unwrap().notes.nags, [2, 14]);
         let n = node_of(&s, main[4]);
         assert_eq!((n.mark, n.nags.clone()), (Some("?"), vec![14]));
         // A node deleted since: nothing.
         s.delete(v.index()).unwrap();
-        s.record_review(v, Some("??"), "1.00");
+        s.record_review(v, Some("??"), "1.00", "9-14");
         // Saved and loaded, the marks and scores come back.
         let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
             panic!("a pdn reply")

@@ -4,19 +4,19 @@
 // legal, it only shows the `legal` list it was sent.
 //
 // Modules, each importing only those below it: state (the shared `ui`), messages, socket,
-// clock and sound, draw (the board), status, movelist, review, teach, analysis, render (all
-// of it), play (clicks and the capture chooser), setup, pdn, store (kept across a reload),
-// and this one.
+// clock and sound, draw (the board), status, tree (the move list), review, teach, analysis,
+// render (all of it), play (clicks and the capture chooser), setup, pdn, store (kept across
+// a reload), and this one.
 
-import { ui, $, legalFrom, historySig, modeOf, sideAt } from "./state.js";
+import { ui, $, legalFrom, modeOf, sideAt } from "./state.js";
 import { connect, send, onHello } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
 import { onClockState, renderClocks, chosenClock, wireClock } from "./clock.js";
 import { playMoveSound, wireSound } from "./sound.js";
 import { renderBoard, startAnim, stopAnim } from "./draw.js";
 import { renderControls } from "./status.js";
-import { wireMoveList } from "./movelist.js";
-import { onReviewPly, onReviewDone, wireReview } from "./review.js";
+import { wireTree, stepVariation } from "./tree.js";
+import { onReviewPly, onReviewDone, reviewOnState, wireReview } from "./review.js";
 import { syncTeach, renderTeach, onRetryResult, wireTeach } from "./teach.js";
 import { onInfo, analyzeRequest, closePv, renderPvBoard, renderInfo, renderEvalBar, stepPv, wireAnalysis } from "./analysis.js";
 import { render } from "./render.js";
@@ -79,7 +79,10 @@ function onState(st) {
   } else {
     save(st);
   }
-  const played = old && st.ply === old.ply + 1 && st.history[st.ply - 1];
+  // A move is shown (a capture jump by jump, with its sound) when it is the one played from
+  // the position shown last.
+  const stepped = old && st.ply === old.ply + 1 && (!st.line || st.line[st.ply - 1] === old.node);
+  const played = stepped && st.history[st.ply - 1];
   if (played) startAnim(old, st);
   else if (!old || old.fen !== st.fen) stopAnim();
   // The game replayed after a reload makes no sound.
@@ -99,8 +102,7 @@ function onState(st) {
     ui.lines = [];
     closePv();
   }
-  // A review is of one line of play: another line drops it.
-  if (ui.review && !ui.review.running && ui.review.sig !== historySig(st)) ui.review = null;
+  reviewOnState(st);
   if (ui.selected !== null && !legalFrom(ui.selected).length) {
     ui.selected = null;
   }
@@ -235,8 +237,9 @@ function wireSettings() {
   });
 }
 
-// Esc closes the chooser and the line shown; the arrow keys, Home and End step through the
-// line shown, or else the game, except while typing in a box.
+// Esc closes the chooser and the line shown; Left, Right, Home and End step along the line
+// shown, or else the current line of the game; Up and Down choose among the variations at a
+// branch (`tree`); except while typing in a box.
 function wireKeys() {
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") {
@@ -249,6 +252,10 @@ function wireKeys() {
       return;
     }
     if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
+    if ((e.key === "ArrowUp" || e.key === "ArrowDown") && !ui.setup) {
+      if (stepVariation(e.key === "ArrowDown" ? 1 : -1)) e.preventDefault();
+      return;
+    }
     const id = { ArrowLeft: "undo", ArrowRight: "redo", Home: "start", End: "end" }[e.key];
     if (id && ui.pv) {
       e.preventDefault();
@@ -270,7 +277,7 @@ wireSetup();
 wireAnalysis();
 wireReview();
 wireTeach(render);
-wireMoveList();
+wireTree();
 wirePdn();
 render();
 connect(onMessage, onClose);

@@ -3,7 +3,7 @@
 import { ui } from "./state.js";
 import { renderBoard } from "./draw.js";
 import { renderStatus, renderControls } from "./status.js";
-import { renderMoves } from "./movelist.js";
+import { renderMoves } from "./tree.js";
 import { closePv, renderInfo } from "./analysis.js";
 import { renderReview } from "./review.js";
 import { renderClocks } from "./clock.js";

@@ -1,12 +1,15 @@
-// The game review (docs/BOARD.md `review`): its strength (kept in localStorage), its marks
-// in the move list, each side's summary, the evaluation graph under it, and stepping
-// between marked moves. What a marked move teaches is js/teach.js's.
+// The game review (docs/BOARD.md `review`): its strength (kept in localStorage), its
+// progress, each side's summary, the evaluation graph under the move list, and stepping
+// between marked moves. A review reviews the main line; the server keeps each move's mark
+// and score in its node (`state.nodes`), which is where the list and the graph read them,
+// so they stay with their moves whatever else is played. What a marked move teaches is
+// js/teach.js's, from the review's own messages (`ui.review.plies`).
 
-import { ui, $, MARKS, historySig, scoreText } from "./state.js";
+import { ui, $, MARKS, mainSig, scoreText } from "./state.js";
 import { send } from "./socket.js";
 import { showMessage } from "./messages.js";
 import { el } from "./draw.js";
-import { renderMoves } from "./movelist.js";
+import { renderMoves, mainLine, notesOf } from "./tree.js";
 import { renderControls } from "./status.js";
 
 const GRAPH = { w: 600, h: 140, clip: 5 };
@@ -57,13 +60,14 @@ export function reviewBudget() {
 
 function startReview() {
   const st = ui.state;
-  if (!st || !st.history.length) {
+  const total = st ? mainLine(st).length - 1 : 0;
+  if (total < 1) {
     showMessage("error", "no moves to review: play or load a game first");
     return;
   }
   const budget = reviewBudget();
   if (!budget) return;
-  ui.review = { sig: historySig(st), plies: {}, total: st.history.length, running: true, stopped: false, done: null, last: 0 };
+  ui.review = { sig: mainSig(st), plies: {}, total, running: true, stopped: false, done: null, last: 0, live: {} };
   ui.retry = null;
   send(Object.assign({ type: "review" }, budget));
   renderReview();
@@ -75,6 +79,7 @@ export function onReviewPly(msg) {
   const r = ui.review;
   if (!r) return;
   r.plies[msg.ply] = Object.assign({}, msg, { mark: msg.mark || null });
+  r.live[msg.node] = { mark: msg.mark || null, eval: msg.score, best: msg.best };
   r.last = msg.ply;
   renderReview();
   renderMoves();
@@ -91,14 +96,33 @@ export function onReviewDone(msg) {
   renderControls();
 }
 
-// The marked plies, in order.
-function markedPlies() {
+// A new state holds every mark reported so far. A finished review goes once the main line
+// has no score left (a new game, another loaded).
+export function reviewOnState(st) {
   const r = ui.review;
-  if (!r) return [];
-  return Object.keys(r.plies)
-    .map(Number)
-    .filter((k) => r.plies[k].mark)
-    .sort((a, b) => a - b);
+  if (!r) return;
+  r.live = {};
+  if (!r.running && !mainLine(st).some((n) => n.eval !== null && n.eval !== undefined)) ui.review = null;
+}
+
+// The main line's scored moves, as {k (ply), node, mark, eval, best}: the review's, or a
+// loaded PDN's `[%eval]`.
+function scored(st) {
+  return mainLine(st)
+    .slice(1)
+    .map((node, i) => Object.assign({ k: i + 1, node }, notesOf(node)))
+    .filter((p) => p.eval !== null && p.eval !== undefined);
+}
+
+// The main line's ply of the position shown, or the ply shown off the main line.
+function mainPly(st) {
+  const k = mainLine(st).findIndex((n) => n.id === st.node);
+  return k >= 0 ? k : st.ply;
+}
+
+// The main line's moves a review marks, in order.
+function marked(st) {
+  return scored(st).filter((p) => MARKS[p.mark]);
 }
 
 // Each side's summary once the review has ended: its marks, the mean loss in men and its
@@ -138,10 +162,10 @@ export function renderReview() {
   else if (r.running) status.textContent = "reviewing ply " + Math.min(r.last + 1, r.total) + " of " + r.total + " (stop to cancel)";
   else if (r.stopped) status.textContent = "review stopped after ply " + r.last + " of " + r.total;
   else if (r.done) status.textContent = "reviewed: " + r.total + " plies";
-  const marked = markedPlies();
-  const ply = st ? st.ply : 0;
-  $("next-mistake").disabled = !marked.some((k) => k > ply);
-  $("prev-mistake").disabled = !marked.some((k) => k < ply);
+  const bad = st ? marked(st) : [];
+  const ply = st ? mainPly(st) : 0;
+  $("next-mistake").disabled = !bad.some((p) => p.k > ply);
+  $("prev-mistake").disabled = !bad.some((p) => p.k < ply);
   $("review-run").disabled = !ui.connected || !st || !!(r && r.running) || !!(st && st.thinking);
   renderSummary();
   renderGraph();
@@ -157,43 +181,49 @@ function graphY(score) {
   return GRAPH.h / 2 - (v / GRAPH.clip) * half;
 }
 
+// The main line's scores, a point per move.
 function renderGraph() {
   const svg = $("graph");
-  const r = ui.review;
   const st = ui.state;
+  const points = st ? scored(st) : [];
   svg.textContent = "";
-  svg.style.display = r && st ? "block" : "none";
-  if (!r || !st) return;
+  const shown = !!st && (points.length > 0 || !!ui.review);
+  svg.style.display = shown ? "block" : "none";
+  if (!shown) return;
   // The drawing's width is the graph's own, so that the points stay round.
   const w = Math.max(120, Math.round(svg.getBoundingClientRect().width) || GRAPH.w);
   svg.setAttribute("viewBox", "0 0 " + w + " " + GRAPH.h);
-  const n = Math.max(r.total, 1);
+  const line = mainLine(st);
+  const n = Math.max(line.length - 1, 1);
   const x = (ply) => 6 + (ply / n) * (w - 12);
   // Black's advantage shaded above the middle line.
   el("rect", { x: 0, y: 0, width: w, height: GRAPH.h / 2, class: "g-black" }, svg);
   el("line", { x1: 0, x2: w, y1: GRAPH.h / 2, y2: GRAPH.h / 2, class: "g-axis" }, svg);
-  const plies = Object.keys(r.plies).map(Number).sort((a, b) => a - b);
-  const pts = [[x(0), GRAPH.h / 2]].concat(plies.map((k) => [x(k), graphY(r.plies[k].score)]));
+  const pts = [[x(0), GRAPH.h / 2]].concat(points.map((p) => [x(p.k), graphY(p.eval)]));
   el("polyline", { points: pts.map((p) => p[0].toFixed(1) + "," + p[1].toFixed(1)).join(" "), class: "g-line" }, svg);
-  el("line", { x1: x(st.ply), x2: x(st.ply), y1: 0, y2: GRAPH.h, class: "g-current", id: "graph-current" }, svg);
-  plies.forEach((k) => {
-    const p = r.plies[k];
+  if (line.some((nd) => nd.id === st.node)) {
+    const at = mainPly(st);
+    el("line", { x1: x(at), x2: x(at), y1: 0, y2: GRAPH.h, class: "g-current", id: "graph-current" }, svg);
+  }
+  points.forEach((p) => {
+    const bad = MARKS[p.mark];
     const c = el(
       "circle",
-      { cx: x(k), cy: graphY(p.score), r: p.mark ? 5 : 3.5, class: "graph-point" + (p.mark ? " " + MARKS[p.mark] : ""), "data-ply": k },
+      { cx: x(p.k), cy: graphY(p.eval), r: bad ? 5 : 3.5, class: "graph-point" + (bad ? " " + bad : ""), "data-ply": p.k, "data-node": p.node.id },
       svg
     );
     const t = el("title", {}, c);
-    t.textContent = "ply " + k + ": " + (st.history[k - 1] ? st.history[k - 1].pdn : "") + (p.mark || "") + " Black " + scoreText(p.score) + (p.mark ? " (best " + p.best + ")" : "");
+    t.textContent = "ply " + p.k + ": " + p.node.pdn + (p.mark || "") + " Black " + scoreText(p.eval) + (bad && p.best ? " (best " + p.best + ")" : "");
   });
 }
 
 function stepMistake(dir) {
   const st = ui.state;
   if (!st) return;
-  const marked = markedPlies();
-  const k = dir > 0 ? marked.find((p) => p > st.ply) : marked.reverse().find((p) => p < st.ply);
-  if (k !== undefined) send({ type: "goto", ply: k });
+  const bad = marked(st);
+  const ply = mainPly(st);
+  const p = dir > 0 ? bad.find((q) => q.k > ply) : bad.reverse().find((q) => q.k < ply);
+  if (p) send({ type: "goto", node: p.node.id });
 }
 
 export function wireReview() {
@@ -207,7 +237,7 @@ export function wireReview() {
   $("next-mistake").addEventListener("click", () => stepMistake(1));
   $("prev-mistake").addEventListener("click", () => stepMistake(-1));
   $("graph").addEventListener("click", (e) => {
-    const p = e.target.closest("[data-ply]");
-    if (p) send({ type: "goto", ply: Number(p.getAttribute("data-ply")) });
+    const p = e.target.closest("[data-node]");
+    if (p) send({ type: "goto", node: Number(p.getAttribute("data-node")) });
   });
 }

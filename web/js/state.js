@@ -13,7 +13,10 @@ export const ui = {
   info: null, // the last `info` message for the position shown (the best line)
   lines: [], // the last `info` of each analysis line (multipv 1..5), best first
   multipv: 1, // analysis lines asked for (1-5), kept in localStorage
-  review: null, // {sig, plies: {ply: review_ply message}, total, running, stopped, done}
+  // {sig, plies: {ply: review_ply message}, total, last, running, stopped, done,
+  //  live: {node: {mark, eval, best}}}: `sig` the main line reviewed (`mainSig`), `live` what
+  //  review_ply said since the last state (which has it in its nodes from then on)
+  review: null,
   retry: null, // {ply, armed, pending, result, answer}: "find a better move" for a marked ply
   reviewArrow: null, // the squares of the review's best move to draw as an arrow, or null
   palette: "b", // the piece setup places ("" erases)
@@ -65,9 +68,28 @@ export function scoreText(s) {
   return str.startsWith("-") || str === "0.00" ? str : "+" + str;
 }
 
-// The line of play a review is of.
+// The main line's nodes (`state.nodes`, each move's first child), the root first.
+function mainNodes(st) {
+  const nodes = new Map((st.nodes || []).map((n) => [n.id, n]));
+  const line = [];
+  let n = st.nodes && st.nodes[0];
+  while (n) {
+    line.push(n);
+    n = n.children.length ? nodes.get(n.children[0]) : null;
+  }
+  return line;
+}
+
+// The main line as a signature: what a review reviews.
+export function mainSig(st) {
+  return st.start_fen + " " + mainNodes(st).slice(1).map((n) => n.hub).join(" ");
+}
+
+// The line of play shown, as a signature: the main line's while the position shown is on
+// it (so that a review's plies are the plies shown), something else off it.
 export function historySig(st) {
-  return st.start_fen + " " + st.history.map((h) => h.hub).join(" ");
+  if (mainNodes(st).some((n) => n.id === st.node)) return mainSig(st);
+  return "off the main line at node " + st.node;
 }
 
 // The players as the "players" menu names them.

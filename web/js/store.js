@@ -1,5 +1,6 @@
 // The game and the settings kept across a reload (localStorage): saved after every state,
-// and replayed into the fresh game of a new connection.
+// and replayed into the fresh game of a new connection, variations included (the moves of
+// the tree, not its comments and marks: save the PDN to keep those).
 
 import { ui, $ } from "./state.js";
 import { send } from "./socket.js";
@@ -8,6 +9,7 @@ import { analyzeRequest } from "./analysis.js";
 const STORE = "poolshark-board";
 
 export function save(st) {
+  const index = new Map((st.nodes || []).map((n, i) => [n.id, i]));
   try {
     localStorage.setItem(
       STORE,
@@ -15,6 +17,10 @@ export function save(st) {
         start_fen: st.start_fen,
         moves: st.history.map((h) => h.hub),
         ply: st.ply,
+        // The tree as [parent's index, move] in the state's order (each node after its
+        // parent), and the index of the node shown.
+        tree: (st.nodes || []).slice(1).map((n) => [index.get(n.parent), n.hub]),
+        node: index.get(st.node),
         white: st.white,
         black: st.black,
         level: st.level,
@@ -57,11 +63,28 @@ export function restore(st) {
   const l = v.level || {};
   if (l.depth) ask({ type: "level", depth: l.depth });
   else if (l.movetime) ask({ type: "level", movetime: l.movetime });
-  if (v.moves.length || v.start_fen !== st.start_fen) {
+  if (v.moves.length || (Array.isArray(v.tree) && v.tree.length) || v.start_fen !== st.start_fen) {
     ask({ type: "setup", fen: v.start_fen });
-    for (const m of v.moves) ask({ type: "move", move: m });
-    if (v.ply < v.moves.length) ask({ type: "goto", ply: v.ply });
+    if (Array.isArray(v.tree)) replayTree(v.tree, v.node, ask);
+    else {
+      for (const m of v.moves) ask({ type: "move", move: m });
+      if (v.ply < v.moves.length) ask({ type: "goto", ply: v.ply });
+    }
   }
   ask({ type: "players", white: v.white === "engine" ? "engine" : "human", black: v.black === "engine" ? "engine" : "human" });
   if (v.analyzing) ask(analyzeRequest(true));
+}
+
+// Play the saved tree into a fresh game. Its nodes are numbered as they are made, so the
+// node made k-th has id k: each parent's id is its index in the saved order.
+// `ask` sends a request.
+function replayTree(tree, node, ask) {
+  let last = 0;
+  tree.forEach(([parent, move], i) => {
+    if (typeof parent !== "number" || typeof move !== "string") return;
+    if (parent !== last) ask({ type: "goto", node: parent });
+    ask({ type: "move", move });
+    last = i + 1;
+  });
+  if (typeof node === "number" && node !== last) ask({ type: "goto", node });
 }
