@@ -311,6 +311,26 @@ fn each_engine_may_have_its_own_kind_of_limit() {
     }
 }
 
+/// `--level 1,10` alone is a match (each engine at its level's own node count): level 1
+/// loses to level 10, which plays no move that a weak player's randomness would. A bad level
+/// is refused before any game.
+#[test]
+fn levels_play_at_their_own_nodes_and_the_weaker_loses() {
+    let engine = format!("{} hub", bin());
+    let p = play("levels", &engine, 4, &["--level", "1,10"]);
+    assert!(!p.out.contains("forfeit"), "{}", p.out);
+    let score = p.out.lines().find(|l| l.starts_with("score of ")).unwrap();
+    assert!(score.contains("wins 0 "), "{score}");
+    assert!(!score.contains("losses 0 "), "{score}");
+    for bad in ["11", "0", "1,2,3", "easy"] {
+        let (code, _, err) = run(&[
+            "match", "--engine", &engine, "--engine", &engine, "--level", bad,
+        ]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("--level"), "{bad}: {err}");
+    }
+}
+
 #[test]
 fn parameters_an_engine_refuses_stop_the_match() {
     let engine = format!("{} hub", bin());

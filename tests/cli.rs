@@ -538,3 +538,45 @@ fn a_negative_number_gets_the_options_own_error() {
         assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
     }
 }
+
+/// `analyze --level N --seed S`: the `line` lines the level chose among, then its pick as
+/// `bestmove`, one of them, with that line's score; the same seed picks the same move, and
+/// level 1 picks differently over a few seeds. A bad level, or `--level` with `--multipv`,
+/// exits with status 2.
+#[test]
+fn analyze_at_a_level_picks_among_its_lines() {
+    let fen = "B:W17,18,21,24,25,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10";
+    let pick = |seed: &str| {
+        let (code, out, err) = run(&["analyze", "--fen", fen, "--level", "1", "--seed", seed]);
+        assert_eq!(code, 0, "{err}");
+        let best = out.lines().find(|l| l.starts_with("bestmove ")).unwrap();
+        let words: Vec<&str> = best.split(' ').collect();
+        let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("line ")).collect();
+        assert!(lines.len() > 1, "{out}");
+        let chosen = lines
+            .iter()
+            .find(|l| l.split(' ').nth(3) == Some(words[1]))
+            .unwrap_or_else(|| panic!("{best} is none of {lines:?}"));
+        assert_eq!(
+            chosen.split(' ').nth(5),
+            Some(words[3]),
+            "{chosen} / {best}"
+        );
+        words[1].to_string()
+    };
+    let picks: Vec<String> = (0..8).map(|s| pick(&s.to_string())).collect();
+    assert_eq!(
+        picks,
+        (0..8).map(|s| pick(&s.to_string())).collect::<Vec<_>>()
+    );
+    assert!(picks.iter().any(|m| m != &picks[0]), "{picks:?}");
+    for args in [
+        vec!["analyze", "--level", "11"],
+        vec!["analyze", "--level", "0"],
+        vec!["analyze", "--level", "2", "--multipv", "3"],
+        vec!["analyze", "--seed", "3"],
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+    }
+}

@@ -294,6 +294,9 @@ fn every_error_case_gets_an_error_and_the_loop_goes_on() {
         ("set-param name=variant value=english", "one of: pool"),
         ("set-param name=hash value=64", "unknown parameter hash"),
         ("set-param name=\"\" value=1", "a parameter name is empty"),
+        ("set-param name=level value=11", "level=11"),
+        ("set-param name=level value=-1", "level=-1"),
+        ("set-param name=level value=easy", "level=easy"),
     ];
     for (line, expected) in cases {
         e.send(line);
@@ -798,4 +801,83 @@ fn a_new_eval_file_forgets_the_old_evaluation() {
     e.send("set-param name=eval-file value=\"\"");
     assert!(e.sync().is_empty());
     assert_eq!(nodes(&mut e), fresh);
+}
+
+/// The moves `level` plays from the start with each of `seeds` (a fresh engine each, its
+/// generator seeded by POOLSHARK_LEVEL_SEED), after checking the `info` lines of its search:
+/// as many lines per depth as the level searches, and `done` one of the moves they name.
+fn level_moves(level: u64, seeds: std::ops::Range<u64>) -> Vec<String> {
+    let candidates = poolshark::search::level::PlayLevel::new(level)
+        .unwrap()
+        .settings()
+        .candidates;
+    seeds
+        .map(|seed| {
+            let mut e = Engine::start_with_env(&[("POOLSHARK_LEVEL_SEED", &seed.to_string())]);
+            e.handshake();
+            e.send(&format!("set-param name=level value={level}"));
+            assert!(e.sync().is_empty());
+            e.send("pos start");
+            e.send("go think");
+            let (infos, done) = search_lines(&mut e);
+            let mv = legal_done(&done, "B:W21-32:B1-12", &[]);
+            let last_depth = field(infos.last().unwrap(), "depth").unwrap();
+            let last: Vec<&String> = infos
+                .iter()
+                .filter(|l| field(l, "depth").unwrap() == last_depth)
+                .collect();
+            assert_eq!(last.len(), candidates.min(7), "{infos:?}");
+            let named: Vec<String> = last
+                .iter()
+                .map(|l| {
+                    field(l, "pv")
+                        .unwrap()
+                        .split(' ')
+                        .next()
+                        .unwrap()
+                        .to_string()
+                })
+                .collect();
+            assert!(named.contains(&mv), "{mv} not in {named:?}");
+            mv
+        })
+        .collect()
+}
+
+/// `level`: the pick of level 1 varies with the seed and repeats with it; level 0 is full
+/// strength again (one line, the book's or the search's move), and `go analyze` is never
+/// played at a level.
+#[test]
+fn levels_pick_by_seed_and_zero_is_full_strength() {
+    let weak = level_moves(1, 0..8);
+    assert!(
+        weak.iter().any(|m| m != &weak[0]),
+        "level 1 always played {weak:?}"
+    );
+    assert_eq!(level_moves(1, 0..8), weak, "same seeds, same moves");
+
+    let mut e = Engine::start_with_env(&[("POOLSHARK_LEVEL_SEED", "5")]);
+    e.handshake();
+    e.send("set-param name=level value=2");
+    e.send("pos start");
+    e.send("level depth=4");
+    e.send("go analyze");
+    let (infos, _) = search_lines(&mut e);
+    assert!(infos.iter().all(|l| !l.contains("multipv")), "{infos:?}");
+    e.send("set-param name=level value=0");
+    e.send("hub");
+    let params = e.until("wait");
+    assert!(
+        params
+            .iter()
+            .any(|l| l.starts_with("param name=level value=0 ")),
+        "{params:?}"
+    );
+    e.send("set-param name=book value=false");
+    e.send("pos start");
+    e.send("level nodes=3000");
+    e.send("go think");
+    let (infos, done) = search_lines(&mut e);
+    assert!(infos.iter().all(|l| !l.contains("multipv")), "{infos:?}");
+    legal_done(&done, "B:W21-32:B1-12", &[]);
 }

@@ -401,6 +401,40 @@ fn the_engine_replies_when_it_is_its_turn() {
     c.ping();
 }
 
+/// At a playing level the engine plays its own pick from the first move (no book), within
+/// the level's nodes; the state carries the level, and a limit alone is full strength again.
+#[test]
+fn the_engine_plays_at_a_level() {
+    let server = Server::start(&[]);
+    let mut c = server.board();
+    c.send(json!({"type":"level","depth":30,"level":1}));
+    assert_eq!(c.next("state")["level"], json!({"depth":30,"level":1}));
+    c.send(json!({"type":"level","level":2}));
+    assert_eq!(c.next("state")["level"], json!({"depth":30,"level":2}));
+    c.send(json!({"type":"new","white":"engine","black":"engine"}));
+    // Level 2 searches 8 lines within its nodes: the engine plays on, every move quickly
+    // even at depth 30 (the infos of each move stop far short of it).
+    let mut ply = 0;
+    while ply < 6 {
+        let v = c.recv();
+        match v["type"].as_str() {
+            Some("info") => assert!(v["depth"].as_u64().unwrap() < 30, "{v}"),
+            Some("state") => ply = v["ply"].as_u64().unwrap(),
+            _ => panic!("{v}"),
+        }
+    }
+    c.send(json!({"type":"new","white":"human","black":"human"}));
+    loop {
+        let s = c.next("state");
+        if s["white"] == "human" {
+            break;
+        }
+    }
+    c.send(json!({"type":"level","movetime":0.5}));
+    assert_eq!(c.next("state")["level"], json!({"movetime":0.5}));
+    c.ping();
+}
+
 #[test]
 fn analysis_reports_and_stops() {
     let server = Server::start(&[]);
@@ -742,6 +776,22 @@ fn hostile_input_gets_errors_and_the_server_goes_on() {
         (
             r#"{"type":"level","depth":3,"movetime":1}"#.into(),
             "either",
+        ),
+        (
+            r#"{"type":"level","level":11}"#.into(),
+            "level 11 is not from 1 to 10",
+        ),
+        (
+            r#"{"type":"level","level":-1}"#.into(),
+            "bad 'level' message",
+        ),
+        (
+            r#"{"type":"level","level":"easy"}"#.into(),
+            "bad 'level' message",
+        ),
+        (
+            r#"{"type":"level","depth":3,"level":99}"#.into(),
+            "level 99",
         ),
         (
             r#"{"type":"new","white":"martian"}"#.into(),

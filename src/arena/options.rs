@@ -1,8 +1,10 @@
 //! The text forms of the match options that name an engine: limits per engine (`--depth 6,-
-//! --movetime -,0.1`) and Hub parameters (`--param 1:book=false`). The CLI calls these, so
-//! the rules live beside the match they configure and tests can reach them.
+//! --movetime -,0.1`), playing levels (`--level 3,4`) and Hub parameters (`--param
+//! 1:book=false`). The CLI calls these, so the rules live beside the match they configure and
+//! tests can reach them.
 
 use crate::arena::referee::TimeControl;
+use crate::search::level::PlayLevel;
 use std::time::Duration;
 
 /// The deepest `--depth` a match accepts.
@@ -56,31 +58,52 @@ impl LimitKind {
     }
 }
 
+/// An option's value split per engine: one value for both, or two separated by a comma,
+/// where `-` leaves that engine out.
+fn per_engine<'a>(flag: &str, text: &'a str) -> Result<[&'a str; 2], String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    match parts.as_slice() {
+        [a] if *a == "-" => Err(format!(
+            "{flag} '-': '-' skips one engine of two (write 6,- or -,6)"
+        )),
+        [a] => Ok([a, a]),
+        [a, b] => Ok([a, b]),
+        _ => Err(format!(
+            "{flag} '{text}': one value, or two separated by a comma ('-' for none)"
+        )),
+    }
+}
+
+/// `--level`: each engine's playing level (`search::level`), sent as the Hub parameter
+/// `level`. One level for both engines, or two separated by a comma, `-` for full strength:
+/// `--level 1,2`, `--level -,10`.
+pub fn parse_levels(text: &str) -> Result<[Option<PlayLevel>; 2], String> {
+    let mut levels = [None, None];
+    for (i, part) in per_engine("--level", text)?.into_iter().enumerate() {
+        if part != "-" {
+            levels[i] = Some(PlayLevel::parse(part).map_err(|e| format!("--level: {e}"))?);
+        }
+    }
+    Ok(levels)
+}
+
 /// Each engine's limit from the limit options given. An option's value is one value for
 /// both engines, or two separated by a comma, one per engine, where `-` leaves that engine
 /// to another option: `--depth 6,- --movetime -,0.1` gives engine 1 depth 6 and engine 2
 /// 0.1 s a move. Each engine must end with exactly one limit.
 pub fn parse_limits(given: &[(LimitKind, &str)]) -> Result<[TimeControl; 2], String> {
+    parse_limits_at_levels(given, [None, None])
+}
+
+/// `parse_limits`, where an engine that plays at a level and has no limit option is limited
+/// by the level's own node count (its search never goes past it anyway).
+pub fn parse_limits_at_levels(
+    given: &[(LimitKind, &str)],
+    levels: [Option<PlayLevel>; 2],
+) -> Result<[TimeControl; 2], String> {
     let mut limits: [Option<(LimitKind, TimeControl)>; 2] = [None, None];
     for &(kind, text) in given {
-        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-        let per_engine: [&str; 2] = match parts.as_slice() {
-            [a] if *a == "-" => {
-                return Err(format!(
-                    "{} '-': '-' skips one engine of two (write 6,- or -,6)",
-                    kind.flag()
-                ))
-            }
-            [a] => [a, a],
-            [a, b] => [a, b],
-            _ => {
-                return Err(format!(
-                    "{} '{text}': one value, or two separated by a comma ('-' for none)",
-                    kind.flag()
-                ))
-            }
-        };
-        for (i, part) in per_engine.into_iter().enumerate() {
+        for (i, part) in per_engine(kind.flag(), text)?.into_iter().enumerate() {
             if part == "-" {
                 continue;
             }
@@ -96,12 +119,17 @@ pub fn parse_limits(given: &[(LimitKind, &str)]) -> Result<[TimeControl; 2], Str
             limits[i] = Some((kind, tc));
         }
     }
+    for (limit, level) in limits.iter_mut().zip(levels) {
+        if let (None, Some(l)) = (&limit, level) {
+            *limit = Some((LimitKind::Nodes, TimeControl::Nodes(l.settings().nodes)));
+        }
+    }
     match limits {
         [Some((_, a)), Some((_, b))] => Ok([a, b]),
         [None, _] | [_, None] => {
             let i = usize::from(limits[0].is_some());
             Err(format!(
-                "engine {} has no limit: give --tc, --movetime, --depth or --nodes for it",
+                "engine {} has no limit: give --tc, --movetime, --depth, --nodes or --level for it",
                 i + 1
             ))
         }
@@ -175,6 +203,31 @@ mod tests {
         assert!(err(&[(Clock, "fast")]).contains("time control"));
         assert!(err(&[(MoveTime, "-,nan")]).contains("--movetime 'nan'"));
         assert!(err(&[]).contains("engine 1 has no limit"));
+    }
+
+    #[test]
+    fn levels_per_engine_and_their_own_limits() {
+        let l = |n| Some(PlayLevel::new(n).unwrap());
+        assert_eq!(parse_levels("1,2"), Ok([l(1), l(2)]));
+        assert_eq!(parse_levels("7"), Ok([l(7), l(7)]));
+        assert_eq!(parse_levels("-, 10"), Ok([None, l(10)]));
+        for bad in ["0", "11", "-", "1,2,3", "x,2", ""] {
+            assert!(parse_levels(bad).is_err(), "{bad}");
+        }
+        assert!(parse_levels("1,11").unwrap_err().contains("from 1 to 10"));
+        let n1 = l(1).unwrap().settings().nodes;
+        // A level without a limit plays at its own node count; a limit given still counts.
+        assert_eq!(
+            parse_limits_at_levels(&[(Nodes, "-,1000000")], [l(1), None]),
+            Ok([TimeControl::Nodes(n1), TimeControl::Nodes(1_000_000)])
+        );
+        assert_eq!(
+            parse_limits_at_levels(&[(Depth, "9")], [l(1), l(2)]),
+            Ok([TimeControl::Depth(9), TimeControl::Depth(9)])
+        );
+        assert!(parse_limits_at_levels(&[], [l(1), None])
+            .unwrap_err()
+            .contains("engine 2 has no limit"));
     }
 
     #[test]

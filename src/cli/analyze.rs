@@ -2,6 +2,8 @@
 
 use super::args::{parse_seconds, EgdbArg, EngineArgs, PositionArgs};
 use super::CliError;
+use crate::core::rng::SplitMix64;
+use crate::search::level::{self, PlayLevel};
 use crate::search::{Limits, SearchControl};
 use std::time::Duration;
 
@@ -28,6 +30,15 @@ pub struct AnalyzeArgs {
     /// before `bestmove` (more than the legal moves: all of them). 1 is the usual search.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     multipv: u32,
+    /// Play at level N (1 weakest to 10): search as that level does (its node limit and its
+    /// lines, with --depth, --nodes or --movetime as further limits) and print its pick as
+    /// `bestmove`, after the `line` lines it chose among. Without it, full strength.
+    #[arg(long, value_name = "N", value_parser = PlayLevel::parse, conflicts_with = "multipv")]
+    level: Option<PlayLevel>,
+    /// With --level: the seed of its random choice (the same seed, the same pick). Without
+    /// it, a seed from the clock.
+    #[arg(long, requires = "level")]
+    seed: Option<u64>,
     #[command(flatten)]
     engine: EngineArgs,
     #[command(flatten)]
@@ -70,16 +81,31 @@ impl AnalyzeArgs {
                 if legal == 1 { "it" } else { "all of them" }
             );
         }
-        if self.depth.is_none() && self.nodes.is_none() && self.movetime.is_none() {
+        if self.depth.is_none()
+            && self.nodes.is_none()
+            && self.movetime.is_none()
+            && self.level.is_none()
+        {
             limits.move_time = Some(DEFAULT_MOVE_TIME);
+        }
+        if let Some(l) = self.level {
+            limits = l.limits(&limits);
         }
         let mut engine = self.engine.search.engine()?;
         engine.weights = weights;
         engine.egdb = self.egdb.open(true)?;
         let control = SearchControl::new();
-        let out = engine.search(&game, &limits, &control, &mut |info| {
-            outln!("info {}", crate::hub::output::info_fields(info))
-        });
+        let mut on_info =
+            |info: &crate::search::Info| outln!("info {}", crate::hub::output::info_fields(info));
+        let out = match self.level {
+            Some(l) => {
+                let mut rng = self
+                    .seed
+                    .map_or_else(SplitMix64::from_clock, SplitMix64::new);
+                level::search(&engine, &game, l, &limits, &control, &mut rng, &mut on_info)
+            }
+            None => engine.search(&game, &limits, &control, &mut on_info),
+        };
         let hub_line = |pv: &[crate::core::Move]| -> String {
             pv.iter().map(|m| m.hub()).collect::<Vec<_>>().join(" ")
         };

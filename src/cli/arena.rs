@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 /// The options of `poolshark match`.
 #[derive(clap::Args)]
-#[command(group(clap::ArgGroup::new("time_control").args(["tc", "movetime", "depth", "nodes"]).required(true).multiple(true)))]
+#[command(group(clap::ArgGroup::new("time_control").args(["tc", "movetime", "depth", "nodes", "level"]).required(true).multiple(true)))]
 pub struct MatchArgs {
     /// An engine command line (give two), e.g. `"poolshark hub"`.
     #[arg(long = "engine", required = true, num_args = 1)]
@@ -34,6 +34,12 @@ pub struct MatchArgs {
     /// Fixed nodes per move (`20000` or, per engine, `20000,5000` or `-,20000`).
     #[arg(long, allow_hyphen_values = true)]
     nodes: Option<String>,
+    /// Playing level 1 (weakest) to 10 of poolshark engines, sent as the Hub parameter
+    /// `level`: `3` for both, `1,2` per engine, `-,10` for engine 2 only (`-` is full
+    /// strength). An engine at a level without a limit option plays at the level's own node
+    /// count (docs/LEVELS.md).
+    #[arg(long, allow_hyphen_values = true, value_parser = arena::options::parse_levels)]
+    level: Option<[Option<crate::search::level::PlayLevel>; 2]>,
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     concurrency: u16,
@@ -84,14 +90,16 @@ fn parse_egdb(s: &str) -> Result<(Option<usize>, String), String> {
     Ok((engine, abs.display().to_string()))
 }
 
-/// Each engine's limit from whichever limit options were given (see `arena::options`).
+/// Each engine's limit from whichever limit options were given, an engine at a level
+/// without one at its level's nodes (see `arena::options`).
 fn parse_time_controls(
     tc: Option<String>,
     movetime: Option<String>,
     depth: Option<String>,
     nodes: Option<String>,
+    levels: [Option<crate::search::level::PlayLevel>; 2],
 ) -> Result<[TimeControl; 2], String> {
-    use arena::options::{parse_limits, LimitKind};
+    use arena::options::{parse_limits_at_levels, LimitKind};
     let given: Vec<(LimitKind, &str)> = [
         (LimitKind::Clock, &tc),
         (LimitKind::MoveTime, &movetime),
@@ -101,7 +109,7 @@ fn parse_time_controls(
     .into_iter()
     .filter_map(|(kind, text)| text.as_deref().map(|t| (kind, t)))
     .collect();
-    parse_limits(&given)
+    parse_limits_at_levels(&given, levels)
 }
 
 /// `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; missing ones take these values).
@@ -145,13 +153,19 @@ impl MatchArgs {
                 self.engines.len()
             )));
         }
-        let tc =
-            parse_time_controls(self.tc, self.movetime, self.depth, self.nodes).map_err(input)?;
+        let levels = self.level.unwrap_or_default();
+        let tc = parse_time_controls(self.tc, self.movetime, self.depth, self.nodes, levels)
+            .map_err(input)?;
         let openings = match self.openings {
             Some(path) => arena::openings::load(&path).map_err(input)?,
             None => arena::openings::builtin(),
         };
         let mut params = self.params.clone();
+        for (e, level) in levels.iter().enumerate() {
+            if let Some(l) = level {
+                params.push((Some(e), "level".into(), l.to_string()));
+            }
+        }
         for (e, dir) in &self.egdb {
             params.push((*e, "egdb-path".into(), dir.clone()));
         }
@@ -469,25 +483,26 @@ mod tests {
     #[test]
     fn time_controls_take_one_value_or_one_per_engine() {
         let s = |t: &str| Some(t.to_string());
+        const NONE: [Option<crate::search::level::PlayLevel>; 2] = [None, None];
         assert_eq!(
-            parse_time_controls(None, None, s("6,4"), None).unwrap(),
+            parse_time_controls(None, None, s("6,4"), None, NONE).unwrap(),
             [TimeControl::Depth(6), TimeControl::Depth(4)]
         );
         assert_eq!(
-            parse_time_controls(None, None, None, s("500")).unwrap(),
+            parse_time_controls(None, None, None, s("500"), NONE).unwrap(),
             [TimeControl::Nodes(500); 2]
         );
-        let movetime = parse_time_controls(None, s("0.5"), None, None).unwrap();
+        let movetime = parse_time_controls(None, s("0.5"), None, None, NONE).unwrap();
         assert_eq!(
             movetime[1],
             TimeControl::MoveTime(Duration::from_millis(500))
         );
         for (depth, nodes) in [(s("0"), None), (s("1,2,3"), None), (None, s("-1"))] {
-            assert!(parse_time_controls(None, None, depth, nodes).is_err());
+            assert!(parse_time_controls(None, None, depth, nodes, NONE).is_err());
         }
-        assert!(parse_time_controls(None, None, None, None).is_err());
+        assert!(parse_time_controls(None, None, None, None, NONE).is_err());
         assert_eq!(
-            parse_time_controls(None, s("-,0.5"), s("6,-"), None).unwrap(),
+            parse_time_controls(None, s("-,0.5"), s("6,-"), None, NONE).unwrap(),
             [
                 TimeControl::Depth(6),
                 TimeControl::MoveTime(Duration::from_millis(500))

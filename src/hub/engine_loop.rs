@@ -20,6 +20,7 @@ use crate::hub::lag::LagMeter;
 use crate::hub::output;
 use crate::hub::params::{max_tt_log2, Params};
 use crate::hub_syntax::shown;
+use crate::search::level::{self, PlayLevel};
 use crate::search::params::SearchParams;
 use crate::search::tt::Readiness;
 use crate::search::{max_threads, Engine, Limits, Outcome, SearchControl};
@@ -58,6 +59,8 @@ struct Hub {
     /// None when the book could not be loaded: the engine then always searches.
     book: Option<Book>,
     rng: Rng,
+    /// The generator of the `level` picks (`search::level`), seedable for tests.
+    level_rng: Rng,
     /// The weights in force (from `eval-file`), for an engine made afresh.
     weights: Weights,
     /// The endgame tables of `egdb-path` (given to the engine while `egdb` is true).
@@ -115,6 +118,7 @@ impl Hub {
             tx,
             book: None,
             rng: crate::book::rng_from_env(),
+            level_rng: level::rng_from_env(),
             weights,
             egdb: None,
             ready_owed: 0,
@@ -436,7 +440,17 @@ impl Hub {
             _ => None,
         };
         let reserve = self.lag.go(clock, game.position());
-        if let Some(mv) = self.book_move(&game, mode) {
+        // A level plays its own pick from the first move on: no book, no analysis.
+        let play_level = self
+            .params
+            .level
+            .filter(|_| mode != GoMode::Analyze)
+            .map(|l| (l, Rng::new(self.level_rng.next_u64())));
+        let book_move = match play_level {
+            Some(_) => None,
+            None => self.book_move(&game, mode),
+        };
+        if let Some(mv) = book_move {
             output::line(&format!("done move={}", mv.hub()));
             self.lag.done(started.elapsed());
             return;
@@ -457,7 +471,7 @@ impl Hub {
             .name("hub-search".into())
             .stack_size(SEARCH_STACK)
             .spawn(move || {
-                search_and_report(&engine, &game, &limits, &thread_control);
+                search_and_report(&engine, &game, &limits, &thread_control, play_level);
                 let took = started.elapsed();
                 let _ = tx.send(Event::SearchDone(id));
                 (engine, took)
@@ -505,12 +519,25 @@ fn fresh_engine(params: &Params, weights: &Weights) -> Engine {
     engine
 }
 
-/// Run one search, printing `info` lines and then exactly one `done` (`end_lines`).
-fn search_and_report(engine: &Engine, game: &Game, limits: &Limits, control: &SearchControl) {
+/// Run one search, printing `info` lines and then exactly one `done` (`end_lines`). At a
+/// level, the move is the level's pick (`search::level`), drawn from the generator given.
+fn search_and_report(
+    engine: &Engine,
+    game: &Game,
+    limits: &Limits,
+    control: &SearchControl,
+    play_level: Option<(PlayLevel, Rng)>,
+) {
     let result = catch_unwind(AssertUnwindSafe(|| {
-        engine.search(game, limits, control, &mut |info| {
+        let mut on_info = |info: &crate::search::Info| {
             output::line(&format!("info {}", output::info_fields(info)))
-        })
+        };
+        match play_level {
+            Some((l, mut rng)) => {
+                level::search(engine, game, l, limits, control, &mut rng, &mut on_info)
+            }
+            None => engine.search(game, limits, control, &mut on_info),
+        }
     }));
     for line in end_lines(result, game) {
         output::line(&line);

@@ -6,6 +6,7 @@
 use crate::book::Policy;
 use crate::hub::command::{parse_int, HubError};
 use crate::hub_syntax::{quote, shown};
+use crate::search::level::{self, PlayLevel};
 use crate::search::tt::TranspositionTable;
 
 /// The table size at start-up: 2^22 entries of 16 bytes, 64 MiB.
@@ -47,12 +48,13 @@ pub enum Param {
     EgdbPath,
     EvalFile,
     MultiPv,
+    Level,
     SearchParams,
 }
 
 impl Param {
     /// All of them, in the order of the start-up `param` lines.
-    pub const ALL: [Param; 12] = [
+    pub const ALL: [Param; 13] = [
         Param::Variant,
         Param::Threads,
         Param::TtSize,
@@ -64,6 +66,7 @@ impl Param {
         Param::EgdbPath,
         Param::EvalFile,
         Param::MultiPv,
+        Param::Level,
         Param::SearchParams,
     ];
 
@@ -80,6 +83,7 @@ impl Param {
             Param::EgdbPath => "egdb-path",
             Param::EvalFile => "eval-file",
             Param::MultiPv => "multipv",
+            Param::Level => "level",
             Param::SearchParams => "search-params",
         }
     }
@@ -107,6 +111,9 @@ pub struct Params {
     pub eval_file: String,
     /// Lines the search reports (multi-PV); 1 is the usual search.
     pub multipv: usize,
+    /// The playing level for `go think` and `go ponder` (`search::level`); None is full
+    /// strength (0 on the wire).
+    pub level: Option<PlayLevel>,
     /// Search parameters set by name (`NAME:VALUE,...`, checked by
     /// `SearchParams::with_assignments`); empty for the defaults.
     pub search_params: String,
@@ -136,6 +143,7 @@ impl Params {
             egdb_path: crate::search::egdb::DEFAULT_DIR.into(),
             eval_file: String::new(),
             multipv: 1,
+            level: None,
             search_params: String::new(),
             max_tt_log2,
             max_threads: max_threads.max(1),
@@ -197,6 +205,13 @@ impl Params {
                 },
                 "best moves to search, each with its own score and pv, in info lines marked multipv=K (an extension; 1: the usual search)",
             ),
+            Param::Level => (
+                Kind::Int {
+                    min: 0,
+                    max: i64::from(level::MAX),
+                },
+                "playing level for go think and go ponder (an extension): 1 (weakest) to 10 picks among its best moves within a node limit, with a margin and randomness that grow as the level falls, without the book; 0: full strength",
+            ),
             Param::SearchParams => (
                 Kind::Text,
                 "search parameters by name, for engine testing (an extension): NAME:VALUE pairs joined by commas, e.g. lmr_divisor:2.5,probcut_margin:90 (poolshark spsa --help lists the names); empty for the defaults",
@@ -227,6 +242,7 @@ impl Params {
             Param::EgdbPath => quote(&self.egdb_path),
             Param::EvalFile => quote(&self.eval_file),
             Param::MultiPv => self.multipv.to_string(),
+            Param::Level => self.level.map_or(0, PlayLevel::get).to_string(),
             Param::SearchParams => quote(&self.search_params),
         }
     }
@@ -276,6 +292,12 @@ impl Params {
             Param::EgdbPath => next.egdb_path = text.to_string(),
             Param::EvalFile => next.eval_file = text.to_string(),
             Param::MultiPv => next.multipv = int(&d, text)? as usize,
+            Param::Level => {
+                next.level = match int(&d, text)? {
+                    0 => None,
+                    n => Some(PlayLevel::new(n as u64).map_err(HubError::Refused)?),
+                }
+            }
             Param::SearchParams => {
                 crate::search::params::SearchParams::default()
                     .with_assignments(text)
@@ -384,6 +406,11 @@ mod tests {
             ("multipv", "three"),
             ("multipv", "256"),
             ("multipv", "99999999999999999999"),
+            ("level", "11"),
+            ("level", "-1"),
+            ("level", "2.5"),
+            ("level", "easy"),
+            ("level", ""),
         ] {
             assert!(p.with(name, value).is_err(), "{name}={value}");
         }
@@ -409,6 +436,7 @@ mod tests {
             (Param::EgdbPath, "tables"),
             (Param::EvalFile, "w.txt"),
             (Param::MultiPv, "3"),
+            (Param::Level, "4"),
         ] {
             assert_eq!(Param::from_name(param.name()), Some(param));
             let next = p.with(param.name(), text).unwrap();

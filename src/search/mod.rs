@@ -14,6 +14,7 @@
 //! thread line 1 is exactly what the single-line search finds at each depth.
 
 pub mod egdb;
+pub mod level;
 pub mod ordering;
 pub mod params;
 pub mod score;

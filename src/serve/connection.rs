@@ -100,6 +100,7 @@ pub(super) async fn run(mut socket: WebSocket, app: Arc<App>) {
         out: Vec::new(),
         book: app.config.book.clone(),
         rng: crate::book::rng_from_env(),
+        level_rng: crate::search::level::rng_from_env(),
         egdb: tables,
         tables_look: None,
     };
@@ -257,6 +258,8 @@ struct Connection {
     out: Vec<Reply>,
     book: Option<Arc<crate::book::Book>>,
     rng: crate::book::Rng,
+    /// The generator of the playing level's picks (`search::level`).
+    level_rng: crate::book::Rng,
     /// The endgame tables, for the verdict in each `state`.
     egdb: Option<Arc<crate::egdb::Egdb>>,
     /// While the tables cover the position shown but have not answered yet (its group is
@@ -318,7 +321,11 @@ impl Connection {
         let done = match request {
             Request::Ping => Ok(Done::Reply(Reply::Pong)),
             Request::SavePdn => Ok(self.session.save_pdn()),
-            Request::Level { movetime, depth } => self.session.set_level(movetime, depth),
+            Request::Level {
+                movetime,
+                depth,
+                level,
+            } => self.session.set_level(movetime, depth, level),
             // "Move now": the engine's move stopped is played, its best so far; the engine
             // does not go on by itself (engine against engine pauses).
             // A review stopped leaves analysis as it was (it resumes if on).
@@ -489,7 +496,13 @@ impl Connection {
         self.searches += 1;
         let id = self.searches;
         let control = Arc::new(SearchControl::new());
-        if kind == Kind::Move {
+        // A playing level picks every move itself, the opening's too.
+        let play_level = match kind {
+            Kind::Move => self.session.play_level(),
+            _ => None,
+        };
+        let seed = self.level_rng.next_u64();
+        if kind == Kind::Move && play_level.is_none() {
             if let Some(mv) = self.book_move() {
                 let (done_tx, finished) = oneshot::channel();
                 let _ = done_tx.send(Some(mv));
@@ -516,9 +529,23 @@ impl Connection {
                     reply: info_reply(&root, info),
                 });
             };
-            engine
-                .search(&game, &limits, &thread_control, &mut on_info)
-                .best
+            let out = match play_level {
+                Some(l) => {
+                    let mut rng = crate::book::Rng::new(seed);
+                    let c = &thread_control;
+                    crate::search::level::search(
+                        engine,
+                        &game,
+                        l,
+                        &limits,
+                        c,
+                        &mut rng,
+                        &mut on_info,
+                    )
+                }
+                None => engine.search(&game, &limits, &thread_control, &mut on_info),
+            };
+            out.best
         });
         if started {
             self.session.thinking = kind == Kind::Move;

@@ -4,6 +4,7 @@
 //! Parsing is the only place a page's bytes become data, so it checks sizes and shapes
 //! and turns every problem into one error text for the `error` reply.
 
+use crate::search::level::PlayLevel;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -20,12 +21,32 @@ pub enum Player {
     Engine,
 }
 
-/// The engine's strength for its moves: seconds per move or a fixed depth.
+/// The engine's limit for its moves: seconds per move or a fixed depth.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Level {
+pub enum Limit {
     Movetime(f64),
     Depth(u32),
+}
+
+/// The engine's strength for its moves: its limit, and a playing level (`search::level`) or
+/// full strength. In JSON one object: `{"movetime":1.0}`, `{"depth":8,"level":3}`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Level {
+    #[serde(flatten)]
+    pub limit: Limit,
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "play_level_number"
+    )]
+    pub level: Option<PlayLevel>,
+}
+
+fn play_level_number<S: serde::Serializer>(
+    level: &Option<PlayLevel>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    level.map(PlayLevel::get).serialize(s)
 }
 
 /// The longest error text sent (see `Reply::error`).
@@ -58,11 +79,15 @@ pub enum Request {
         #[serde(default)]
         clock: Option<ClockSpec>,
     },
+    /// Seconds per move or a depth, a playing level (1 to 10, 0 for full strength), or
+    /// both; see `Session::set_level`.
     Level {
         #[serde(default)]
         movetime: Option<f64>,
         #[serde(default)]
         depth: Option<u32>,
+        #[serde(default)]
+        level: Option<u64>,
     },
     Move {
         #[serde(rename = "move")]
@@ -604,9 +629,18 @@ mod tests {
             Reply::error("x").to_json(),
             r#"{"type":"error","message":"x"}"#
         );
+        let depth = Level {
+            limit: Limit::Depth(8),
+            level: None,
+        };
+        assert_eq!(serde_json::to_string(&depth).unwrap(), r#"{"depth":8}"#);
+        let at_three = Level {
+            limit: Limit::Movetime(1.5),
+            level: Some(PlayLevel::new(3).unwrap()),
+        };
         assert_eq!(
-            serde_json::to_string(&Level::Depth(8)).unwrap(),
-            r#"{"depth":8}"#
+            serde_json::to_string(&at_three).unwrap(),
+            r#"{"movetime":1.5,"level":3}"#
         );
     }
 }

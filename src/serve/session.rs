@@ -22,11 +22,12 @@ use crate::core::pdn::{self, notes as pdn_notes};
 use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES};
 use crate::core::tree::{GameTree, NodeId, TreeError};
 use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
+use crate::search::level::PlayLevel;
 use crate::search::Limits;
 use crate::serve::clock::{Clock, TimeControl};
 use crate::serve::protocol::{
-    ClockSpec, ClockState, Counts, GameEnd, HistoryMove, LegalMove, Level, PdnGameTags, Player,
-    Reply, State, TreeNode, Verdict, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
+    ClockSpec, ClockState, Counts, GameEnd, HistoryMove, LegalMove, Level, Limit, PdnGameTags,
+    Player, Reply, State, TreeNode, Verdict, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -47,8 +48,11 @@ pub const MAX_PLIES: usize = 2000;
 /// (with `MAX_PDN_MESSAGE`, which bounds the comments) to about a megabyte.
 pub const MAX_MOVES: usize = 4000;
 
-/// The engine's strength until the page sets one: a second a move.
-pub const DEFAULT_LEVEL: Level = Level::Movetime(1.0);
+/// The engine's strength until the page sets one: a second a move, full strength.
+pub const DEFAULT_LEVEL: Level = Level {
+    limit: Limit::Movetime(1.0),
+    level: None,
+};
 
 /// The marks a review gives; a new review of a move replaces them.
 const REVIEW_MARKS: [&str; 3] = ["?!", "?", "??"];
@@ -249,25 +253,31 @@ impl Session {
     }
 
     /// The search limits for an engine move: in a timed game its clock, with the search's
-    /// own time management (a depth level still caps the depth); else the level.
+    /// own time management (a depth level still caps the depth); else the level. A playing
+    /// level, if one is set, further limits them (`play_level`).
     pub fn move_limits(&self) -> Limits {
         if let Some(c) = self.clock.as_ref().filter(|c| c.is_live()) {
             let mut limits = c.limits(self.game.position().side(), (self.now)());
-            if let Level::Depth(d) = self.level {
+            if let Limit::Depth(d) = self.level.limit {
                 limits.depth = Some(d);
             }
             return limits;
         }
-        match self.level {
-            Level::Movetime(s) => Limits {
+        match self.level.limit {
+            Limit::Movetime(s) => Limits {
                 move_time: Some(Duration::from_secs_f64(s)),
                 ..Limits::default()
             },
-            Level::Depth(d) => Limits {
+            Limit::Depth(d) => Limits {
                 depth: Some(d),
                 ..Limits::default()
             },
         }
+    }
+
+    /// The playing level of the engine's moves; None for full strength.
+    pub fn play_level(&self) -> Option<PlayLevel> {
+        self.level.level
     }
 
     /// `new`: a new game from the start or a FEN, with these players, timed with `clock`
@@ -376,19 +386,38 @@ impl Session {
         Ok(Done::Changed { auto: false })
     }
 
-    /// `level`: exactly one of seconds per move or depth.
-    pub fn set_level(&mut self, movetime: Option<f64>, depth: Option<u32>) -> Result<Done, String> {
-        self.level = match (movetime, depth) {
-            (Some(s), None) if s.is_finite() && s > 0.0 && s <= MAX_MOVETIME => Level::Movetime(s),
+    /// `level`: seconds per move or a depth (one of them), a playing level, or both. A limit
+    /// without a level is full strength; a level alone keeps the limit in force. Level 0 is
+    /// full strength.
+    pub fn set_level(
+        &mut self,
+        movetime: Option<f64>,
+        depth: Option<u32>,
+        level: Option<u64>,
+    ) -> Result<Done, String> {
+        let limit = match (movetime, depth) {
+            (Some(s), None) if s.is_finite() && s > 0.0 && s <= MAX_MOVETIME => Limit::Movetime(s),
             (Some(s), None) => {
                 return Err(format!(
                     "movetime {s} is not a number of seconds above 0 and at most {MAX_MOVETIME}"
                 ))
             }
-            (None, Some(d)) if (1..=MAX_DEPTH).contains(&d) => Level::Depth(d),
+            (None, Some(d)) if (1..=MAX_DEPTH).contains(&d) => Limit::Depth(d),
             (None, Some(d)) => return Err(format!("depth {d} is not from 1 to {MAX_DEPTH}")),
-            _ => return Err("a level is either movetime (seconds) or depth, one of them".into()),
+            (None, None) if level.is_some() => self.level.limit,
+            _ => {
+                return Err(format!(
+                    "a level is either movetime (seconds) or depth, not both, with or without a \
+                     playing level from 1 to {} (0: full strength), or a playing level alone",
+                    crate::search::level::MAX
+                ))
+            }
         };
+        let level = match level {
+            None | Some(0) => None,
+            Some(n) => Some(PlayLevel::new(n)?),
+        };
+        self.level = Level { limit, level };
         Ok(Done::Changed { auto: false })
     }
 
@@ -1784,7 +1813,7 @@ mod tests {
         assert_eq!(limits.time, Some(Duration::from_secs(50)));
         assert_eq!(limits.inc, Duration::from_secs(2));
         assert_eq!(limits.move_time, None);
-        s.set_level(None, Some(7)).unwrap();
+        s.set_level(None, Some(7), None).unwrap();
         assert_eq!(s.move_limits().depth, Some(7));
         let key = s.game().position().key();
         let mv = movegen::legal_moves(s.game().position())[0];
@@ -1818,13 +1847,40 @@ mod tests {
     #[test]
     fn level_is_checked() {
         let mut s = human();
-        assert!(s.set_level(Some(0.0), None).is_err());
-        assert!(s.set_level(Some(f64::NAN), None).is_err());
-        assert!(s.set_level(None, Some(0)).is_err());
-        assert!(s.set_level(Some(1.0), Some(3)).is_err());
-        assert!(s.set_level(None, None).is_err());
+        assert!(s.set_level(Some(0.0), None, None).is_err());
+        assert!(s.set_level(Some(f64::NAN), None, None).is_err());
+        assert!(s.set_level(None, Some(0), None).is_err());
+        assert!(s.set_level(Some(1.0), Some(3), None).is_err());
+        assert!(s.set_level(None, None, None).is_err());
+        assert!(s.set_level(None, None, Some(11)).is_err());
+        assert!(s.set_level(Some(2.0), None, Some(11)).is_err());
+        assert!(s.set_level(Some(1.0), Some(3), Some(2)).is_err());
         assert_eq!(s.level, DEFAULT_LEVEL);
-        s.set_level(None, Some(5)).unwrap();
+        s.set_level(None, Some(5), None).unwrap();
         assert_eq!(s.move_limits().depth, Some(5));
+        assert_eq!(s.play_level(), None);
+    }
+
+    /// A level alone keeps the limit; a limit alone is full strength again, and so is 0.
+    #[test]
+    fn a_playing_level_joins_the_limit() {
+        let mut s = human();
+        s.set_level(None, Some(6), None).unwrap();
+        s.set_level(None, None, Some(3)).unwrap();
+        assert_eq!(s.play_level().map(PlayLevel::get), Some(3));
+        assert_eq!(s.move_limits().depth, Some(6));
+        s.set_level(Some(0.5), None, Some(7)).unwrap();
+        assert_eq!(s.play_level().map(PlayLevel::get), Some(7));
+        assert_eq!(s.move_limits().move_time, Some(Duration::from_millis(500)));
+        s.set_level(Some(2.0), None, None).unwrap();
+        assert_eq!(s.play_level(), None);
+        s.set_level(None, None, Some(4)).unwrap();
+        s.set_level(None, None, Some(0)).unwrap();
+        assert_eq!(s.play_level(), None);
+        assert_eq!(s.move_limits().move_time, Some(Duration::from_secs(2)));
+        // The level is part of the state and survives a new game.
+        s.set_level(None, None, Some(2)).unwrap();
+        s.new_game(Player::Human, Player::Engine, None, None).unwrap();
+        assert_eq!(s.state().level.level.map(PlayLevel::get), Some(2));
     }
 }
