@@ -335,3 +335,53 @@ fn long_options_in_text(text: &str) -> BTreeSet<String> {
     out.remove("--help");
     out
 }
+
+/// `n` with a comma between thousands, as the docs write counts.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// docs/LEVELS.md shows the levels' settings as the code has them (`search::level::TABLE`),
+/// one row per level, so that a level retuned without its doc fails here.
+#[test]
+fn the_levels_doc_shows_the_level_table() {
+    use poolshark::search::level::TABLE;
+    let doc = read("docs/LEVELS.md");
+    let rows: Vec<String> = doc
+        .lines()
+        .filter(|l| {
+            l.starts_with("| ")
+                && l.split('|')
+                    .nth(1)
+                    .is_some_and(|c| c.trim().parse::<u8>().is_ok())
+        })
+        .map(|l| l.split('|').take(7).collect::<Vec<_>>().join("|") + "|")
+        .collect();
+    let code: Vec<String> = TABLE
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            format!(
+                "| {} | {} | {} | {:.2} | {:.2} | {:.1}% |",
+                i + 1,
+                thousands(s.nodes),
+                s.candidates,
+                f64::from(s.margin) / 100.0,
+                s.temperature / 100.0,
+                f64::from(s.oversight) / 10.0
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows, code,
+        "docs/LEVELS.md's level table differs from search::level::TABLE"
+    );
+}

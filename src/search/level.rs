@@ -5,8 +5,8 @@
 //! among the moves that score within a margin of the best, each with a softmax weight that
 //! falls with its loss, and now and then overlooks the scores altogether (an oversight: any
 //! of the moves searched). The node limit, the number of moves, the margin, the temperature
-//! and the chance of an oversight all grow as the level falls. Level 10 is the engine at a
-//! node limit with a touch of variety. A position with one legal move (a forced capture)
+//! and the chance of an oversight all grow as the level falls. Level 10 is the engine
+//! itself within a node limit: one line, no chance. A position with one legal move (a forced capture)
 //! plays it at once.
 //!
 //! The choices are drawn from a seeded generator the caller passes in, so the same seed
@@ -44,15 +44,15 @@ pub struct Settings {
 /// `scripts/levels-ladder.sh`).
 pub const TABLE: [Settings; MAX as usize] = [
     settings(400, 10, 250, 120.0, 150),
-    settings(700, 8, 200, 100.0, 110),
-    settings(1_200, 7, 170, 80.0, 80),
-    settings(2_200, 6, 140, 60.0, 55),
+    settings(800, 8, 190, 95.0, 100),
+    settings(1_500, 7, 160, 75.0, 70),
+    settings(2_500, 6, 135, 58.0, 50),
     settings(4_000, 5, 110, 45.0, 35),
     settings(8_000, 4, 80, 32.0, 20),
     settings(16_000, 4, 55, 22.0, 10),
-    settings(35_000, 3, 35, 14.0, 4),
-    settings(80_000, 2, 20, 8.0, 0),
-    settings(300_000, 2, 6, 3.0, 0),
+    settings(30_000, 3, 38, 15.0, 4),
+    settings(70_000, 2, 22, 9.0, 0),
+    settings(250_000, 1, 0, 0.0, 0),
 ];
 
 const fn settings(
