@@ -1880,7 +1880,8 @@ mod tests {
         assert_eq!(s.move_limits().move_time, Some(Duration::from_secs(2)));
         // The level is part of the state and survives a new game.
         s.set_level(None, None, Some(2)).unwrap();
-        s.new_game(Player::Human, Player::Engine, None, None).unwrap();
+        s.new_game(Player::Human, Player::Engine, None, None)
+            .unwrap();
         assert_eq!(s.state().level.level.map(PlayLevel::get), Some(2));
     }
 }

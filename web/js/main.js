@@ -147,12 +147,20 @@ function levelRequest() {
   return $("level-kind").value === "depth" ? { type: "level", depth: Math.round(v) } : { type: "level", movetime: v };
 }
 
-// Send the typed level if it is not the one in force; false if it is bad.
+// The playing level chosen in its menu: 0 for full strength, else 1-10 (docs/LEVELS.md).
+function chosenPlayLevel() {
+  return Number($("play-level").value) || 0;
+}
+
+// Send the typed strength and the chosen playing level if they are not those in force;
+// false if the strength is bad.
 function sendTypedLevel() {
   const req = levelRequest();
   if (!req) return false;
   const l = (ui.state && ui.state.level) || {};
-  if (req.depth !== undefined ? l.depth !== req.depth : l.movetime !== req.movetime) send(req);
+  const limitChanged = req.depth !== undefined ? l.depth !== req.depth : l.movetime !== req.movetime;
+  const level = chosenPlayLevel();
+  if (limitChanged || (l.level || 0) !== level) send(Object.assign(req, { level }));
   return true;
 }
 
@@ -222,9 +230,11 @@ function wireSettings() {
   });
   const sendLevel = () => {
     const req = levelRequest();
-    if (req) send(req);
+    if (req) send(Object.assign(req, { level: chosenPlayLevel() }));
   };
   $("level-set").addEventListener("click", sendLevel);
+  // A playing level applies at once; the seconds or depth in force stay.
+  $("play-level").addEventListener("change", () => send({ type: "level", level: chosenPlayLevel() }));
   $("level-value").addEventListener("keydown", (e) => {
     if (e.key === "Enter") sendLevel();
   });

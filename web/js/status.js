@@ -77,7 +77,7 @@ export function renderControls() {
   $("engine-move").disabled = !ok || setup || !!st.result || st.thinking || !st.legal.length;
   const reviewing = !!(ui.review && ui.review.running);
   $("stop").disabled = !ok || !(st.thinking || st.analyzing || reviewing);
-  for (const id of ["new-game", "play-here", "level-set", "analyze", "fen-set", "pdn-load", "pdn-save", "setup-done"])
+  for (const id of ["new-game", "play-here", "level-set", "play-level", "analyze", "fen-set", "pdn-load", "pdn-save", "setup-done"])
     $(id).disabled = !ok;
   $("setup").hidden = setup;
   $("setup-tools").hidden = !setup;
@@ -90,6 +90,7 @@ export function renderControls() {
   if (mode) $("mode").value = mode;
   const kind = $("level-kind");
   const val = $("level-value");
+  if (st.level && document.activeElement !== $("play-level")) $("play-level").value = String(st.level.level || 0);
   if (st.level && document.activeElement !== kind && document.activeElement !== val) {
     if (st.level.depth !== undefined && st.level.depth !== null) {
       kind.value = "depth";
@@ -115,6 +116,7 @@ function who(p) {
 
 function levelText(l) {
   if (!l) return "";
-  if (l.depth !== undefined && l.depth !== null) return "engine depth " + l.depth;
-  return "engine " + l.movetime + " s/move";
+  const at = l.level ? " at level " + l.level : "";
+  if (l.depth !== undefined && l.depth !== null) return "engine depth " + l.depth + at;
+  return "engine " + l.movetime + " s/move" + at;
 }

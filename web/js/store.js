@@ -61,8 +61,9 @@ export function restore(st) {
     ui.quiet++;
   };
   const l = v.level || {};
-  if (l.depth) ask({ type: "level", depth: l.depth });
-  else if (l.movetime) ask({ type: "level", movetime: l.movetime });
+  const level = Number.isInteger(l.level) && l.level >= 1 && l.level <= 10 ? { level: l.level } : {};
+  if (l.depth) ask(Object.assign({ type: "level", depth: l.depth }, level));
+  else if (l.movetime) ask(Object.assign({ type: "level", movetime: l.movetime }, level));
   if (v.moves.length || (Array.isArray(v.tree) && v.tree.length) || v.start_fen !== st.start_fen) {
     ask({ type: "setup", fen: v.start_fen });
     if (Array.isArray(v.tree)) replayTree(v.tree, v.node, ask);
