@@ -28,8 +28,11 @@ const STDERR_TAIL_LINES: usize = 4;
 const STDERR_TAIL_CHARS: usize = 200;
 /// How long a failing engine's stderr is awaited before it is quoted.
 const STDERR_GRACE: Duration = Duration::from_millis(500);
-/// The time allowed for the start-up (`hub` ... `ready`, with the parameters checked).
-pub const START_TIMEOUT: Duration = Duration::from_secs(10);
+/// The time allowed for the start-up (`hub` ... `ready`, with the parameters checked). A
+/// hang guard, not a speed limit: on a loaded machine (two shared cores at load 14, the
+/// levels' ladder in docs/LEVELS.md) a start that reads a network and a large table took
+/// more than the 10 s this once was, and the game was lost to the match.
+pub const START_TIMEOUT: Duration = Duration::from_secs(60);
 /// The time allowed to answer `ping` after `new-game` (clearing a large table may take
 /// seconds). It is the runner's, not the game clock's: the clock starts after the `pong`.
 pub const NEW_GAME_TIMEOUT: Duration = Duration::from_secs(60);
