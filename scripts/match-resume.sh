@@ -14,6 +14,9 @@
 # and so is a second run while one is going (OUT/.lock). Progress goes to stderr. Prints at
 # the end the lines of `poolshark stats` over the finished shards' PDN files (the lines `match`
 # ends with), the whole match once every shard is done.
+#   env: MAX_SHARDS=N plays at most N unfinished shards in this call (then prints the stats of
+#        the shards finished so far): two matches run by turns, a shard each, share the
+#        machine's ups and downs (scripts/threads-worth.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/run-dir.sh
@@ -39,10 +42,18 @@ if [ -z "${BIN:-}" ]; then
   BIN=target/release/poolshark
   cargo build --release --quiet
 fi
+MAX_SHARDS=${MAX_SHARDS:-$SHARDS}
+if ! [[ "$MAX_SHARDS" =~ ^[1-9][0-9]*$ ]]; then
+  echo "match-resume: MAX_SHARDS must be a whole number of at least 1, not '$MAX_SHARDS'" >&2
+  exit 2
+fi
 settings="shards $SHARDS options $(printf '%q ' "$@")"
 claim_run_dir match-resume "$OUT" "$settings"
+played=0
 for ((i = 0; i < SHARDS; i++)); do
   [ -e "$OUT/shard-$i.out" ] && continue
+  [ "$played" -ge "$MAX_SHARDS" ] && break
+  played=$((played + 1))
   # A shard stopped half way is played again whole: its PDN file is started afresh (match
   # appends to a PDN that is there, and refuses one that ends in part of a game).
   rm -f "$OUT/shard-$i.pdn"
@@ -56,5 +67,7 @@ for ((i = 0; i < SHARDS; i++)); do
   fi
 done
 pdns=()
-for ((i = 0; i < SHARDS; i++)); do pdns+=("$OUT/shard-$i.pdn"); done
+for ((i = 0; i < SHARDS; i++)); do
+  [ -e "$OUT/shard-$i.out" ] && pdns+=("$OUT/shard-$i.pdn")
+done
 "$BIN" stats "${pdns[@]}"

@@ -112,6 +112,62 @@ fn shards_add_up_to_the_match_and_resume() {
     assert_eq!(code, 2, "{err}");
 }
 
+/// `MAX_SHARDS=1` plays one unfinished shard a call and prints the stats of the shards done
+/// so far; calls by turns end where one call without it does. A bad count is refused.
+#[test]
+fn max_shards_plays_one_shard_a_call() {
+    let bin = env!("CARGO_BIN_EXE_poolshark");
+    let opts = options(bin);
+    let base = support::scratch_dir("match-resume-max");
+    let dir = base.join("m");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let call = |max: &str| {
+        output(
+            Command::new("bash")
+                .arg(root.join("scripts/match-resume.sh"))
+                .arg(&dir)
+                .arg("3")
+                .args(&opts)
+                .env("BIN", bin)
+                .env("MAX_SHARDS", max),
+        )
+    };
+    let (code, first, err) = call("1");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err.matches("match-resume: shard ").count(), 1, "{err}");
+    assert!(err.contains("shard 0 done (1/3)"), "{err}");
+    assert!(dir.join("shard-0.out").exists() && !dir.join("shard-1.pdn").exists());
+    // The stats are of shard 0's games alone: fewer than the match's 8.
+    let games = |text: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix("score of "))
+            .and_then(|l| l.split('/').nth(1))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|n| n.parse::<u32>().ok())
+    };
+    assert!(
+        games(&first).is_some_and(|g| (1..8).contains(&g)),
+        "{first}"
+    );
+
+    let (code, _, err) = call("1");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("shard 1 done (2/3)"), "{err}");
+    let (code, last, err) = call("1");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("shard 2 done (3/3)"), "{err}");
+    assert_eq!(games(&last), Some(8), "{last}");
+    let (code, whole, err) = output(Command::new(bin).arg("match").args(&opts));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(summary(&last), summary(&whole));
+
+    for bad in ["0", "x"] {
+        let (code, _, err) = call(bad);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("MAX_SHARDS must be"), "{err}");
+    }
+}
+
 #[test]
 fn what_the_script_sets_and_bad_counts_are_refused() {
     let bin = env!("CARGO_BIN_EXE_poolshark");
@@ -161,4 +217,42 @@ fn soak_refuses_a_folder_of_another_run() {
         "[Event \"old\"]\n1. 11-15 *\n"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `scripts/threads-worth.sh` as a user runs it, at a tiny size: both matches are played
+/// and the three lines scripts read come out; bad arguments are refused before any game.
+#[test]
+fn threads_worth_prints_both_matches_and_the_share() {
+    let bin = env!("CARGO_BIN_EXE_poolshark");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let base = support::scratch_dir("threads-worth");
+    let run = |args: &[&str]| {
+        output(
+            Command::new("bash")
+                .arg(root.join("scripts/threads-worth.sh"))
+                .args(args)
+                .env("BIN", bin)
+                .env("SHARDS", "1")
+                .env("CORES", "2"),
+        )
+    };
+    let out = base.join("t");
+    let dir = out.to_str().unwrap();
+    for bad in [[dir, "0", "2"], [dir, "x", "2"], [dir, "0.01", "0"]] {
+        let (code, _, err) = run(&bad);
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert!(err.contains("must be"), "{err}");
+    }
+    assert!(!out.exists());
+    let (code, stdout, err) = run(&[dir, "0.01", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let n = lines.len();
+    assert!(n >= 3, "{stdout}");
+    assert!(lines[n - 3].starts_with("two-threads elo ") && lines[n - 3].ends_with(" games 2"));
+    assert!(lines[n - 2].starts_with("double-time elo ") && lines[n - 2].ends_with(" games 2"));
+    assert!(lines[n - 1].starts_with("share "), "{stdout}");
+    assert!(stdout.contains("--param 1:threads=2") && stdout.contains("--movetime 0.02\\,0.01"));
+    assert!(out.join("two-threads/shard-0.out").exists());
+    assert!(out.join("double-time/shard-0.out").exists());
 }
