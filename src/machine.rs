@@ -1,6 +1,7 @@
 //! What this machine allows the process: its memory (the smaller of the RAM and a cgroup's
-//! limit) and the number of files it may open. Read from /proc and /sys; `None` where
-//! they cannot be read (another system), and each caller picks its own fallback.
+//! limit), the number of files it may open, and whether its CPU runs the instructions this
+//! binary was built for. Read from /proc, /sys and CPUID; `None` where they cannot be read
+//! (another system), and each caller picks its own fallback.
 
 /// The memory this process may use, in bytes: the machine's RAM (`MemTotal`), or less
 /// where a cgroup (v2 `memory.max` or v1 `memory.limit_in_bytes`) limits it.
@@ -17,6 +18,26 @@ pub fn memory_bytes() -> Option<u64> {
         (Some(t), Some(c)) => Some(t.min(c)),
         (t, c) => t.or(c),
     }
+}
+
+/// The instruction sets this binary was compiled to use everywhere (`.cargo/config.toml`'s
+/// `target-cpu`) that this CPU lacks, by name: empty where it has them all. A binary started
+/// on a CPU without them would die on an illegal instruction somewhere, so `main` asks first.
+pub fn missing_cpu_features() -> Vec<&'static str> {
+    #[allow(unused_mut)]
+    let mut missing = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! need {
+            ($($f:tt),*) => {$(
+                if cfg!(target_feature = $f) && !std::is_x86_feature_detected!($f) {
+                    missing.push($f);
+                }
+            )*};
+        }
+        need!("popcnt", "sse4.2", "avx", "avx2", "bmi1", "bmi2", "fma", "lzcnt");
+    }
+    missing
 }
 
 /// The soft limit on open file descriptors (`ulimit -n`), from /proc/self/limits.
@@ -71,6 +92,17 @@ fn cgroup_limit_files() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The machine running the tests runs the binary, so it has every level the build uses;
+    /// and a name is only ever one the build asked for.
+    #[test]
+    fn this_cpu_has_what_the_build_uses() {
+        assert_eq!(missing_cpu_features(), Vec::<&str>::new());
+        #[cfg(target_arch = "x86_64")]
+        if cfg!(target_feature = "avx2") {
+            assert!(std::is_x86_feature_detected!("avx2"));
+        }
+    }
 
     #[test]
     fn reads_mem_total_and_the_open_files_limit() {
