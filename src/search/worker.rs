@@ -777,11 +777,12 @@ impl<'a> Worker<'a> {
             self.leaf_plies += ply as u64;
             return Score(self.leaf_eval(pos, ply));
         }
-        let mut order: Ordered = captures
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (i as u8, m.captured.count() as i32))
-            .collect();
+        // Filled in place: collecting into an `Ordered` returned it by value, a copy of its
+        // whole 2 KB buffer at every capture node (4% of `bench` in `memmove`).
+        let mut order = Ordered::new();
+        for (i, m) in captures.iter().enumerate() {
+            order.push((i as u8, m.captured.count() as i32));
+        }
         let mut best = -Score::INFINITE;
         for i in 0..order.len() {
             pick_next(&mut order, i);
