@@ -241,6 +241,43 @@ def test_load_review_variation_save_and_load_again_gives_everything_back(page, t
     assert saved_pdn(page) == text, "saved again, the same text"
 
 
+def kept(drv):
+    """Whether the page has kept the PDN of the game as it stands (js/store.js)."""
+    return drv.execute_script(
+        "const v = JSON.parse(localStorage.getItem('poolshark-board') || 'null');"
+        "return !!(v && v.pdn && v.pdn_sig === v.tree_sig);")
+
+
+def test_a_reload_after_a_review_keeps_marks_scores_comments_and_tags(page):
+    load(page, STUDY)
+    page.find_element(By.ID, "review-run").click()
+    wait(page, lambda d: d.find_element(By.ID, "review-status").text.startswith("reviewed"),
+         "the review's end")
+    goto_text(page, "8-11")
+    play(page, 21, 17)
+    moves, lines, before = main_moves(page), variations(page), marks_and_scores(page)
+    assert moves[8] == "12-16??" and "( 2… 21-17 )" in lines, (moves, lines)
+    wait(page, kept, "the game's PDN kept")
+    page.refresh()
+    wait(page, lambda d: main_moves(d) == moves and variations(d) == lines,
+         "the game after the reload")
+    assert marks_and_scores(page) == before
+    assert current(page) == "21-17"
+    comments = [c.text for c in page.find_elements(By.CSS_SELECTOR, "#moves .comment")]
+    assert comments == ["A sharp opening.", "even"], comments
+    assert len(page.find_elements(By.CSS_SELECTOR, "#graph circle.graph-point")) == 11
+    flat = " ".join(saved_pdn(page).split())
+    assert '[Event "club night"]' in flat and '[Annotator "Ann"]' in flat, flat
+    assert "12-16?? {[%eval" in flat and "(2... 21-17)" in flat, flat
+    # A new game has no notes: a reload gives back its moves alone, as before.
+    page.find_element(By.ID, "new-game").click()
+    wait(page, lambda d: main_moves(d) == [], "a new game")
+    play(page, 11, 15)
+    page.refresh()
+    wait(page, lambda d: main_moves(d) == ["11-15"], "the new game after the reload")
+    assert not page.find_elements(By.CSS_SELECTOR, "#moves .comment")
+
+
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
 def test_screenshots_of_a_game_with_variations(browser, server, size):
     browser.set_window_size(*size)

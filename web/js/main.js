@@ -23,7 +23,7 @@ import { render } from "./render.js";
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
 import { placeSetupPiece, wireSetup } from "./setup.js";
 import { onGames, onPdn, wirePdn } from "./pdn.js";
-import { save, restore } from "./store.js";
+import { save, restore, keepNotes, quietPdnPending, onQuietPdn } from "./store.js";
 
 function onMessage(msg) {
   switch (msg.type) {
@@ -51,7 +51,8 @@ function onMessage(msg) {
       onGames(msg);
       break;
     case "pdn":
-      onPdn(msg.pdn || "");
+      if (quietPdnPending()) onQuietPdn(msg.pdn || "");
+      else onPdn(msg.pdn || "");
       break;
     case "error":
       if (ui.setup) ui.setup.sent = false;
@@ -78,6 +79,7 @@ function onState(st) {
     restore(st);
   } else {
     save(st);
+    keepNotes(st);
   }
   // A move is shown (a capture jump by jump, with its sound) when it is the one played from
   // the position shown last.
@@ -212,6 +214,7 @@ function wireSettings() {
     if (!sendTypedLevel()) return;
     ui.flipped = flipFor(mode, ui.flipped);
     ui.setup = null;
+    ui.pdnLoaded = false;
     clearMessages();
     const req = Object.assign({ type: "new" }, PLAYERS[mode]);
     if (clock) req.clock = clock;

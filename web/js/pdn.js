@@ -41,6 +41,7 @@ export function onPdn(text) {
 function loadText(text) {
   clearMessages();
   ui.pdnText = text;
+  ui.pdnLoaded = true;
   $("games-row").hidden = true;
   send({ type: "load_pdn", pdn: text });
 }

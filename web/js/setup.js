@@ -88,6 +88,7 @@ export function wireSetup() {
     }
     const fen = setupFen();
     ui.setup.sent = true;
+    ui.pdnLoaded = false;
     send({ type: "setup", fen });
   });
   $("setup-cancel").addEventListener("click", endSetup);
@@ -99,6 +100,7 @@ export function wireSetup() {
       return;
     }
     clearMessages();
+    ui.pdnLoaded = false;
     send({ type: "setup", fen });
   };
   $("fen-set").addEventListener("click", setFen);

@@ -25,6 +25,9 @@ export const ui = {
   restored: false, // the saved game was offered to the server (once, at the first state)
   pdnText: "", // the last PDN text sent, for choosing another of its games
   quiet: 0, // states still to come from replaying the saved game: no move sounds for them
+  pdnLoaded: false, // the game came from a PDN (its tags are kept across a reload, js/store.js)
+  notesSig: "", // the tree whose PDN was last asked for quietly (js/store.js)
+  quietPdns: [], // the trees of the quiet PDN requests not yet answered, oldest first
 };
 
 export const $ = (id) => document.getElementById(id);

@@ -1,6 +1,9 @@
 // The game and the settings kept across a reload (localStorage): saved after every state,
-// and replayed into the fresh game of a new connection, variations included (the moves of
-// the tree, not its comments and marks: save the PDN to keep those).
+// and replayed into the fresh game of a new connection, variations included. A game with
+// notes (a review's marks and scores, a PDN's comments, NAGs and tags) is kept as the
+// server's PDN of it too, asked for quietly after each change (`keepNotes`), and a reload
+// loads that PDN and walks to the move shown, so nothing of it is lost; a game without
+// notes comes back as its moves.
 
 import { ui, $ } from "./state.js";
 import { send } from "./socket.js";
@@ -8,13 +11,64 @@ import { analyzeRequest } from "./analysis.js";
 
 const STORE = "poolshark-board";
 
+// A short hash of the game's tree with its notes: a kept PDN is of the tree with this hash.
+function treeSig(st) {
+  const text = st.start_fen + JSON.stringify(st.nodes || []);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16) + ":" + text.length;
+}
+
+function hasNotes(st) {
+  return (
+    ui.pdnLoaded ||
+    (st.nodes || []).some((n) => n.mark || (n.eval !== null && n.eval !== undefined) || n.comment || n.before || (n.nags && n.nags.length))
+  );
+}
+
+// After a state: a game with notes whose tree changed asks for its PDN (`onQuietPdn` keeps
+// it), except while a saved game is being replayed.
+export function keepNotes(st) {
+  if (ui.quiet > 0 || !hasNotes(st)) return;
+  const sig = treeSig(st);
+  if (sig === ui.notesSig) return;
+  ui.notesSig = sig;
+  ui.quietPdns.push(sig);
+  send({ type: "save_pdn" });
+}
+
+// Whether the next `pdn` message answers `keepNotes` (and not the save button).
+export function quietPdnPending() {
+  return ui.quietPdns.length > 0;
+}
+
+export function onQuietPdn(text) {
+  const sig = ui.quietPdns.shift();
+  const v = loadSaved();
+  if (!v) return;
+  v.pdn = text;
+  v.pdn_sig = sig;
+  try {
+    localStorage.setItem(STORE, JSON.stringify(v));
+  } catch (e) {
+    // As in `save`.
+  }
+}
+
 export function save(st) {
   const index = new Map((st.nodes || []).map((n, i) => [n.id, i]));
+  const old = loadSaved();
   try {
     localStorage.setItem(
       STORE,
       JSON.stringify({
         start_fen: st.start_fen,
+        tree_sig: treeSig(st),
+        // The moves from the start to the position shown, and the kept PDN (see the note).
+        path: st.history.slice(0, st.ply).map((h) => h.hub),
+        pdn: old && old.pdn,
+        pdn_sig: old && old.pdn_sig,
+        pdn_loaded: !!ui.pdnLoaded,
         moves: st.history.map((h) => h.hub),
         ply: st.ply,
         // The tree as [parent's index, move] in the state's order (each node after its
@@ -64,7 +118,14 @@ export function restore(st) {
   const level = Number.isInteger(l.level) && l.level >= 1 && l.level <= 10 ? { level: l.level } : {};
   if (l.depth) ask(Object.assign({ type: "level", depth: l.depth }, level));
   else if (l.movetime) ask(Object.assign({ type: "level", movetime: l.movetime }, level));
-  if (v.moves.length || (Array.isArray(v.tree) && v.tree.length) || v.start_fen !== st.start_fen) {
+  if (typeof v.pdn === "string" && v.pdn && v.pdn_sig === v.tree_sig && Array.isArray(v.path)) {
+    // Nobody's engine moves while the game is walked to the move shown.
+    ask({ type: "players", white: "human", black: "human" });
+    ask({ type: "load_pdn", pdn: v.pdn });
+    ask({ type: "goto", ply: 0 });
+    for (const m of v.path) ask({ type: "move", move: m });
+    ui.pdnLoaded = !!v.pdn_loaded;
+  } else if (v.moves.length || (Array.isArray(v.tree) && v.tree.length) || v.start_fen !== st.start_fen) {
     ask({ type: "setup", fen: v.start_fen });
     if (Array.isArray(v.tree)) replayTree(v.tree, v.node, ask);
     else {
