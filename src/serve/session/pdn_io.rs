@@ -1,0 +1,169 @@
+//! A session's game as PDN: `load_pdn` puts game N of a PDN text on the board (its tree,
+//! notes and tags), `save_pdn` writes the whole tree back with the tags a loaded game
+//! brought (its `Result` brought up to date) or the board's own. The reading and writing
+//! themselves are `core::pdn`'s.
+
+use super::{Done, Session, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
+use crate::core::pdn;
+use crate::core::{notation, Color, GameResult, Position};
+use crate::serve::protocol::{PdnGameTags, Player, Reply};
+
+impl Session {
+    /// `load_pdn`: game `number` (from 1; default the first) of a PDN text (GameType 23, or
+    /// none given), with its variations, comments, marks and tags, shown at the end of its
+    /// main line, both sides human. A text of several games leaves their tags in `games`.
+    pub fn load_pdn(&mut self, text: &str, number: Option<usize>) -> Result<Done, String> {
+        // The game type first: the moves of another game mean nothing under these rules.
+        if let Some(t) = game_type(text) {
+            if t.split(',').next().map(str::trim) != Some("23") {
+                return Err(format!(
+                    "GameType \"{}\" is not 23 (American pool checkers)",
+                    crate::serve::protocol::short(t)
+                ));
+            }
+        }
+        let games = pdn::read_trees(text).map_err(|e| format!("bad PDN: {e}"))?;
+        if games.is_empty() {
+            return Err("the PDN holds no game".into());
+        }
+        let number = number.unwrap_or(1);
+        if number == 0 || number > games.len() {
+            return Err(format!(
+                "game {number} is out of range: the PDN holds {} game{}",
+                games.len(),
+                if games.len() == 1 { "" } else { "s" }
+            ));
+        }
+        let list: Vec<PdnGameTags> = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| PdnGameTags {
+                number: i + 1,
+                tags: g.tags.iter().cloned().collect(),
+                plies: g.tree.main_line().len() - 1,
+            })
+            .collect();
+        let count = games.len();
+        let g = games.into_iter().nth(number - 1).expect("checked above");
+        let main = g.tree.main_line();
+        if main.len() - 1 > MAX_PLIES {
+            return Err(format!(
+                "the game has {} plies; the board loads at most {MAX_PLIES}",
+                main.len() - 1
+            ));
+        }
+        if g.tree.len() - 1 > MAX_MOVES {
+            return Err(format!(
+                "the game has {} moves with its variations; the board loads at most {MAX_MOVES}",
+                g.tree.len() - 1
+            ));
+        }
+        self.restart(g.tree.start(), Player::Human, Player::Human);
+        let end = *main.last().expect("the root at least");
+        self.tree = g.tree;
+        for id in self.tree.preorder() {
+            if let Some(m) = self.move_shown(id) {
+                self.shown.insert(id, m);
+            }
+        }
+        self.tags = Some(g.tags);
+        self.loaded_result = Some((end, g.result));
+        self.show(end);
+        if count > 1 {
+            self.games = Some((list, number));
+        }
+        Ok(Done::Changed { auto: false })
+    }
+
+    /// The side that lost on time at the main line's end, if a flag fell there.
+    fn main_flag(&self) -> Option<Color> {
+        let (loser, at) = self.flag?;
+        (self.tree.children(at).is_empty() && self.tree.is_main_line(at)).then_some(loser)
+    }
+
+    /// The result `save_pdn` writes: a loaded game's while its main line ends where it did,
+    /// else the rules' (or a flag's) at the main line's end (`*` while the game goes on).
+    pub(super) fn result_text(&self) -> String {
+        let end = *self.tree.main_line().last().expect("the root at least");
+        if let Some((node, result)) = &self.loaded_result {
+            if *node == end {
+                return result.clone();
+            }
+        }
+        match self.tree.result_at(end).expect("a live node") {
+            GameResult::Ongoing => match self.main_flag() {
+                Some(loser) => pdn::result_text(Some(loser.flip())),
+                None => "*",
+            },
+            GameResult::Win(c) => pdn::result_text(Some(c)),
+            GameResult::Draw(_) => pdn::result_text(None),
+        }
+        .into()
+    }
+
+    /// `save_pdn`: the whole tree as PDN (`pdn::writer`), with a loaded game's tags (its
+    /// `Result` brought up to date) or, for a game begun here, the board's, GameType 23; a
+    /// timed game with its `TimeControl` and each timed move's clock after it (`[%clk]`).
+    pub fn save_pdn(&self) -> Done {
+        let result = self.result_text();
+        let tags = match &self.tags {
+            Some(loaded) => {
+                let mut tags = loaded.clone();
+                match tags.iter_mut().find(|(k, _)| k == "Result") {
+                    Some(tag) => tag.1 = result.clone(),
+                    None => tags.push(("Result".into(), result.clone())),
+                }
+                tags
+            }
+            None => self.board_tags(&result),
+        };
+        Done::Reply(Reply::Pdn {
+            pdn: pdn::writer::write(&tags, &self.tree, &result),
+        })
+    }
+
+    /// The tags of a game begun on the board.
+    fn board_tags(&self, result: &str) -> Vec<(String, String)> {
+        let name = |p: Player| match p {
+            Player::Human => "Human",
+            Player::Engine => "poolshark",
+        };
+        let mut tags: Vec<(String, String)> = vec![
+            ("Event".into(), "poolshark board".into()),
+            ("Date".into(), pdn::pdn_date()),
+            ("White".into(), name(self.white).into()),
+            ("Black".into(), name(self.black).into()),
+            ("Result".into(), result.into()),
+            ("GameType".into(), "23".into()),
+        ];
+        let start = self.tree.start();
+        if start != Position::start() {
+            tags.push(("SetUp".into(), "1".into()));
+            tags.push(("FEN".into(), notation::write_fen(&start)));
+        }
+        if let Some(c) = &self.clock {
+            tags.push(("TimeControl".into(), c.control().tag()));
+            if self.main_flag().is_some() {
+                tags.push(("Termination".into(), TIME_FORFEIT.into()));
+            }
+        }
+        tags
+    }
+}
+
+/// The value of the first game's `GameType` tag, if its tags have one.
+fn game_type(pdn: &str) -> Option<&str> {
+    for line in pdn.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let tag = line.strip_prefix('[')?;
+        if let Some(rest) = tag.strip_prefix("GameType") {
+            return rest
+                .trim()
+                .trim_end_matches(']')
+                .trim()
+                .strip_prefix('"')?
+                .split('"')
+                .next();
+        }
+    }
+    None
+}
