@@ -228,8 +228,30 @@ pub struct LabelArgs {
 impl LabelArgs {
     /// Labels the positions not yet in `--out`, appending to it, with a progress bar on
     /// stderr and a summary line on stdout: `positions N skipped N file OUT`.
+    /// The searches' settings and the progress bar over `n` positions, for either input.
+    fn search_setup(
+        &self,
+        weights: crate::eval::Weights,
+        n: usize,
+    ) -> (crate::tune::label::LabelConfig, indicatif::ProgressBar) {
+        let cfg = crate::tune::label::LabelConfig {
+            nodes: self.nodes,
+            threads: self.threads as usize,
+            hash_mb: self.hash as usize,
+            weights,
+        };
+        let bar = indicatif::ProgressBar::new(n as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "label [{wide_bar}] {pos}/{len} positions, {per_sec}, ETA {eta}",
+            )
+            .expect("a valid template"),
+        );
+        (cfg, bar)
+    }
+
     pub fn run(self) -> Result<(), CliError> {
-        use crate::tune::label::{self, LabelConfig};
+        use crate::tune::label;
         use std::collections::HashSet;
         use std::io::Write;
         let weights = self.weights.load()?;
@@ -307,20 +329,8 @@ impl LabelArgs {
                 .write_all(header.as_bytes())
                 .map_err(|e| runtime(format!("writing {}: {e}", self.out.display())))?;
         }
-        let cfg = LabelConfig {
-            nodes: self.nodes,
-            threads: self.threads as usize,
-            hash_mb: self.hash as usize,
-            weights,
-        };
+        let (cfg, bar) = self.search_setup(weights, items.len());
         let start = Instant::now();
-        let bar = indicatif::ProgressBar::new(items.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "label [{wide_bar}] {pos}/{len} positions, {per_sec}, ETA {eta}",
-            )
-            .expect("a valid template"),
-        );
         let result = label::run(
             &items,
             &cfg,
@@ -354,7 +364,7 @@ impl LabelArgs {
         weights: crate::eval::Weights,
         inputs: Vec<(PathBuf, Data)>,
     ) -> Result<(), CliError> {
-        use crate::tune::label::{self, LabelConfig};
+        use crate::tune::label;
         use crate::tune::packed;
         if files::read(&self.out, Kind::PackedData).is_ok_and(|b| !b.is_empty()) {
             return Err(input(format!(
@@ -385,20 +395,8 @@ impl LabelArgs {
         }
         let total = records.len();
         records.truncate(self.limit.map_or(usize::MAX, |l| l as usize));
-        let cfg = LabelConfig {
-            nodes: self.nodes,
-            threads: self.threads as usize,
-            hash_mb: self.hash as usize,
-            weights,
-        };
+        let (cfg, bar) = self.search_setup(weights, records.len());
         let start = Instant::now();
-        let bar = indicatif::ProgressBar::new(records.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "label [{wide_bar}] {pos}/{len} positions, {per_sec}, ETA {eta}",
-            )
-            .expect("a valid template"),
-        );
         let positions: Vec<_> = records.iter().map(|r| r.pos).collect();
         let scores = label::scores(&positions, &cfg, &mut |n| bar.set_position(n as u64));
         bar.finish_and_clear();
