@@ -8,6 +8,7 @@ pieces on the squares (`data-piece`), the move list, the status line, the messag
 The waits are there so a hung page fails instead of blocking; none of them measures speed.
 """
 
+import contextlib
 import os
 import re
 import subprocess
@@ -203,6 +204,21 @@ def play_any_move(drv, colour):
                 drv.find_element(By.ID, "choice-0").click()
             return n, ts[0]
     raise AssertionError(f"no {colour} piece shows a target: {pieces(drv)}")
+
+
+@contextlib.contextmanager
+def at_size(browser, server, size):
+    """A fresh page (no saved game) in a window of `size`, for screenshots; the usual size
+    again after."""
+    browser.set_window_size(*size)
+    try:
+        browser.get(server + "style.css")
+        browser.execute_script("localStorage.clear()")
+        browser.get(server)
+        wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+        yield browser
+    finally:
+        browser.set_window_size(1100, 1000)
 
 
 # ---------- the tests ----------
@@ -591,12 +607,7 @@ def test_a_pdn_of_several_games_offers_a_choice(page):
 
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
 def test_screenshots_mid_game_at_desktop_and_phone_size(browser, server, size):
-    browser.set_window_size(*size)
-    try:
-        browser.get(server + "style.css")
-        browser.execute_script("localStorage.clear()")
-        browser.get(server)
-        wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    with at_size(browser, server, size):
         load_pdn(browser, '[GameType "23"]\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 21x14 *\n')
         wait(browser, lambda d: len(move_list(d)) == 8, "the loaded game")
         browser.find_element(By.ID, "analyze").click()
@@ -621,8 +632,6 @@ def test_screenshots_mid_game_at_desktop_and_phone_size(browser, server, size):
             browser.find_element(By.ID, "setup-cancel").click()
         else:
             browser.find_element(By.ID, "analyze").click()
-    finally:
-        browser.set_window_size(1100, 1000)
 
 
 def test_the_endgame_tables_verdict_and_a_proved_draw_are_said_in_words(tmp_path):
@@ -731,12 +740,7 @@ def test_three_analysis_lines(page):
 
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
 def test_screenshots_of_a_review_and_three_lines(browser, server, size):
-    browser.set_window_size(*size)
-    try:
-        browser.get(server + "style.css")
-        browser.execute_script("localStorage.clear()")
-        browser.get(server)
-        wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    with at_size(browser, server, size):
         run_review(browser)
         # Before the blunder: Black to move with several moves (after it, 19x12 is forced).
         answered(browser, lambda: browser.find_element(By.CSS_SELECTOR, '#graph circle[data-ply="8"]').click(),
@@ -757,8 +761,6 @@ def test_screenshots_of_a_review_and_three_lines(browser, server, size):
             browser.execute_script("document.getElementById('info').scrollIntoView()")
             shot(browser, "board-review-phone-lines.png")
         browser.find_element(By.ID, "analyze").click()
-    finally:
-        browser.set_window_size(1100, 1000)
 
 
 # ---------- issue 38: clocks and sounds ----------
@@ -831,12 +833,7 @@ def test_a_timed_game_allows_no_take_backs_and_a_bad_control_is_refused(page):
 
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
 def test_screenshots_of_clocks_at_desktop_and_phone_size(browser, server, size):
-    browser.set_window_size(*size)
-    try:
-        browser.get(server + "style.css")
-        browser.execute_script("localStorage.clear()")
-        browser.get(server)
-        wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    with at_size(browser, server, size):
         # Against the engine on 5 + 3 (the player's side at the bottom), a move each.
         choose_clock(browser, "5+3")
         new_game(browser, "black")
@@ -860,8 +857,6 @@ def test_screenshots_of_clocks_at_desktop_and_phone_size(browser, server, size):
         wait(browser, lambda d: "time forfeit" in status(d), "the flag")
         browser.execute_script("window.scrollTo(0, 0)")
         shot(browser, f"board-flag-{name}.png")
-    finally:
-        browser.set_window_size(1100, 1000)
 
 
 def sounds_played(drv):
@@ -1039,12 +1034,7 @@ def test_five_analysis_lines(page):
 
 @pytest.mark.parametrize("size", [(1280, 1000), (390, 844)])
 def test_screenshots_of_a_marked_move_and_a_retry(browser, server, size):
-    browser.set_window_size(*size)
-    try:
-        browser.get(server + "style.css")
-        browser.execute_script("localStorage.clear()")
-        browser.get(server)
-        wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    with at_size(browser, server, size):
         review_game(browser, BLUNDER_PDN, BLUNDER_PLIES)
         answered(browser, lambda: browser.find_element(By.ID, "ply-9").click(), "the blunder")
         wait(browser, lambda d: review_arrow(d) is not None, "the best move's arrow")
@@ -1071,8 +1061,6 @@ def test_screenshots_of_a_marked_move_and_a_retry(browser, server, size):
         if name == "phone":
             browser.execute_script("document.getElementById('review').scrollIntoView()")
             shot(browser, "board-retry-phone-panel.png")
-    finally:
-        browser.set_window_size(1100, 1000)
 
 
 # ---------- issue 38: the smaller faults ----------

@@ -10,6 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from test_board import (  # noqa: F401 (fixtures)
+    at_size,
     browser, errors_shown, move_list, new_game, page, play_any_move, server, set_level_depth, shot,
     status, wait,
 )
@@ -65,12 +66,7 @@ def test_new_game_sends_a_level_chosen_with_a_typed_strength(page):
 
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
 def test_screenshots_of_the_level_menu(browser, server, size):
-    browser.set_window_size(*size)
-    try:
-        browser.get(server + "style.css")
-        browser.execute_script("localStorage.clear()")
-        browser.get(server)
-        wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    with at_size(browser, server, size):
         choose_level(browser, 3)
         wait(browser, lambda d: "at level 3" in players(d), "level 3")
         width = browser.execute_script("return document.documentElement.clientWidth")
@@ -79,5 +75,3 @@ def test_screenshots_of_the_level_menu(browser, server, size):
         name = "desktop" if size[0] > 700 else "phone"
         browser.execute_script("document.getElementById('play-level').scrollIntoView({block: 'center'})")
         shot(browser, f"board-level-{name}.png")
-    finally:
-        browser.set_window_size(1100, 1000)

@@ -14,6 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from test_board import (  # noqa: F401 (fixtures)
+    at_size,
     answered, browser, click_square, errors_shown, load_pdn, move_list, page, pieces, retry_stale, server,
     shot, states, wait,
 )
@@ -280,12 +281,7 @@ def test_a_reload_after_a_review_keeps_marks_scores_comments_and_tags(page):
 
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
 def test_screenshots_of_a_game_with_variations(browser, server, size):
-    browser.set_window_size(*size)
-    try:
-        browser.get(server + "style.css")
-        browser.execute_script("localStorage.clear()")
-        browser.get(server)
-        wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    with at_size(browser, server, size):
         load(browser, STUDY)
         browser.find_element(By.ID, "review-run").click()
         wait(browser, lambda d: d.find_element(By.ID, "review-status").text.startswith("reviewed"),
@@ -308,5 +304,3 @@ def test_screenshots_of_a_game_with_variations(browser, server, size):
         if name == "phone":
             browser.execute_script("document.getElementById('moves').scrollIntoView()")
             shot(browser, "board-tree-phone-moves.png")
-    finally:
-        browser.set_window_size(1100, 1000)
