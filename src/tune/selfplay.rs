@@ -189,6 +189,23 @@ pub fn game_id(seed: u64, index: usize) -> String {
     format!("{seed}-{index}")
 }
 
+/// The openings the games start from, and the indices of the games of `cfg.shard`.
+fn shard_games(cfg: &SelfplayConfig) -> (Vec<Position>, Vec<usize>) {
+    let mut openings = openings::builtin();
+    if openings.is_empty() {
+        openings.push(Position::start());
+    }
+    let order = (0..cfg.games).filter(|&i| cfg.shard.contains(i)).collect();
+    (openings, order)
+}
+
+/// One self-play thread's engine: a 16 MiB table, one thread, the run's evaluation.
+fn selfplay_engine(cfg: &SelfplayConfig) -> Engine {
+    let mut engine = Engine::new(16, 1);
+    engine.weights = cfg.weights.clone();
+    engine
+}
+
 /// Play the games of `cfg.shard` on `concurrency` threads and write each finished game's lines to `sink`
 /// (in the order games finish). `progress` sees (games done, positions written).
 pub fn run(
@@ -196,16 +213,8 @@ pub fn run(
     sink: &mut (dyn FnMut(&str) -> std::io::Result<()> + Send),
     progress: &mut (dyn FnMut(usize, usize) + Send),
 ) -> std::io::Result<usize> {
-    let mut openings = openings::builtin();
-    if openings.is_empty() {
-        openings.push(Position::start());
-    }
-    let order: Vec<usize> = (0..cfg.games).filter(|&i| cfg.shard.contains(i)).collect();
-    let engine = || {
-        let mut engine = Engine::new(16, 1);
-        engine.weights = cfg.weights.clone();
-        engine
-    };
+    let (openings, order) = shard_games(cfg);
+    let engine = || selfplay_engine(cfg);
     let game = |engine: &mut Engine, job: usize| {
         let data = play_one(cfg, order[job], engine, &openings);
         let id = game_id(cfg.seed, order[job]);
@@ -293,16 +302,8 @@ pub fn run_records(
     keep_duplicates: bool,
     progress: &mut (dyn FnMut(usize, usize) + Send),
 ) -> Vec<packed::Record> {
-    let mut openings = openings::builtin();
-    if openings.is_empty() {
-        openings.push(Position::start());
-    }
-    let order: Vec<usize> = (0..cfg.games).filter(|&i| cfg.shard.contains(i)).collect();
-    let engine = || {
-        let mut engine = Engine::new(16, 1);
-        engine.weights = cfg.weights.clone();
-        engine
-    };
+    let (openings, order) = shard_games(cfg);
+    let engine = || selfplay_engine(cfg);
     let game = |engine: &mut Engine, job: usize| {
         let data = play_one(cfg, order[job], engine, &openings);
         data.positions
