@@ -708,34 +708,35 @@ def test_review_marks_the_moves_draws_the_graph_and_steps_to_mistakes(page):
     shot(page, "board-review.png")
 
 
-def test_three_analysis_lines(page):
-    Select(page.find_element(By.ID, "multipv")).select_by_value("3")
+@pytest.mark.parametrize("n", [3, 5])
+def test_analysis_lines(page, n):
+    Select(page.find_element(By.ID, "multipv")).select_by_value(str(n))
     page.find_element(By.ID, "analyze").click()
 
-    def three(d):
+    def distinct(d):
         rows = d.find_elements(By.CSS_SELECTOR, "#lines .line")
-        if len(rows) != 3:
+        if len(rows) != n:
             return False
         firsts = [r.find_elements(By.CSS_SELECTOR, ".pv-move") for r in rows]
-        return all(firsts) and len({f[0].text for f in firsts}) == 3
-    wait(page, three, "three distinct lines")
+        return all(firsts) and len({f[0].text for f in firsts}) == n
+    wait(page, distinct, f"{n} distinct lines")
     # Analysis off, so that the lines stop being redrawn; they stay shown.
     page.find_element(By.ID, "analyze").click()
     wait(page, lambda d: d.find_element(By.ID, "analyze").get_attribute("aria-pressed") == "false",
          "analysis off")
-    assert three(page)
+    assert distinct(page)
     rows = page.find_elements(By.CSS_SELECTOR, "#lines .line")
     for r in rows:
         assert re.match(r"^[+-]?\d+\.\d\d$", r.find_element(By.CSS_SELECTOR, ".line-score").text)
-    # Hovering a move of the third line shows the position after it.
+    # Hovering a move of the last line shows the position after it.
     before = pieces(page)
     webdriver.ActionChains(page).move_to_element(
-        page.find_elements(By.CSS_SELECTOR, "#lines .line")[2].find_element(By.CSS_SELECTOR, ".pv-move")).perform()
+        rows[-1].find_element(By.CSS_SELECTOR, ".pv-move")).perform()
     wait(page, lambda d: pieces(d) != before, "the line's position shown")
     # The choice is kept across a reload.
     page.refresh()
     wait(page, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
-    assert Select(page.find_element(By.ID, "multipv")).first_selected_option.get_attribute("value") == "3"
+    assert Select(page.find_element(By.ID, "multipv")).first_selected_option.get_attribute("value") == str(n)
 
 
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
@@ -1011,25 +1012,6 @@ def test_retry_of_the_planted_blunder_and_the_review_strength_kept(page):
     click_square(page, dst)
     wait(page, lambda d: retry_text(d).startswith("✓"), "the retry's verdict")
     assert move_list(page)[8] == "12-16??"
-
-
-def test_five_analysis_lines(page):
-    Select(page.find_element(By.ID, "multipv")).select_by_value("5")
-    page.find_element(By.ID, "analyze").click()
-
-    def five(d):
-        rows = d.find_elements(By.CSS_SELECTOR, "#lines .line")
-        if len(rows) != 5:
-            return False
-        firsts = [r.find_elements(By.CSS_SELECTOR, ".pv-move") for r in rows]
-        return all(firsts) and len({f[0].text for f in firsts}) == 5
-    wait(page, five, "five distinct lines")
-    page.find_element(By.ID, "analyze").click()
-    wait(page, lambda d: d.find_element(By.ID, "analyze").get_attribute("aria-pressed") == "false",
-         "analysis off")
-    page.refresh()
-    wait(page, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
-    assert Select(page.find_element(By.ID, "multipv")).first_selected_option.get_attribute("value") == "5"
 
 
 @pytest.mark.parametrize("size", [(1280, 1000), (390, 844)])
