@@ -486,3 +486,70 @@ fn learn_continues_a_network_from_start() {
     assert!(err.contains("--start") && err.contains("checksum"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `learn --start FILE --input-buckets 2` copies the network's one table into two, so the
+/// fit starts from the same loss as the network itself; the file it writes has two tables
+/// (inputs 256) and plays; a start of two tables cannot be made three, and 5 is refused.
+#[test]
+fn learn_splits_a_network_into_input_buckets() {
+    let (dir, data, _) = with_data("learn-input-buckets", usize::MAX);
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/network.bin");
+    let args = |out: &str, extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "learn",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            dir.join(out).to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--batch",
+            "256",
+            "--learning-rate",
+            "1e-5",
+            "--threads",
+            "1",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let run_s = |args: &[String]| run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let (code, _, one) = run_s(&args("one.bin", &["--start", shipped]));
+    assert_eq!(code, 0, "{one}");
+    let two_path = dir.join("two.bin");
+    let (code, _, two) = run_s(&args(
+        "two.bin",
+        &["--start", shipped, "--input-buckets", "2"],
+    ));
+    assert_eq!(code, 0, "{two}");
+    assert_eq!(start_loss(&one), start_loss(&two), "{one}\n{two}");
+    let bytes = std::fs::read(&two_path).unwrap();
+    assert_eq!(u32::from_le_bytes(bytes[16..20].try_into().unwrap()), 256);
+    let (code, stdout, err) = run(&[
+        "analyze",
+        "--depth",
+        "4",
+        "--weights",
+        two_path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("bestmove"), "{stdout}");
+
+    let two_s = two_path.to_str().unwrap().to_string();
+    let (code, _, err) = run_s(&args(
+        "three.bin",
+        &["--start", &two_s, "--input-buckets", "3"],
+    ));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("a network of 2 input buckets cannot be made one of 3"),
+        "{err}"
+    );
+    let (code, _, err) = run_s(&args("five.bin", &["--input-buckets", "5"]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--input-buckets"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
