@@ -3,7 +3,6 @@
 
 use super::args::{parse_positive, parse_unit_interval};
 use super::{input, runtime, CliError};
-use crate::eval::nnue;
 use crate::files::{self, Kind};
 use crate::tune::dataset::Data;
 use crate::tune::train::{self, LearnError, LearnOptions, Progress};
@@ -37,11 +36,6 @@ pub struct LearnArgs {
     /// --start's width).
     #[arg(long, value_parser = parse_hidden)]
     hidden: Option<usize>,
-    /// First-layer tables, one for each equal run of the piece counts (2: 1-12 and 13-24
-    /// pieces; 3: 1-8, 9-16, 17-24; 4: quarters), 1 to 4 (default: 1, or --start's). A
-    /// --start network of one table is copied into each, so the fit starts from its play.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=nnue::MAX_INPUT_BUCKETS as i64))]
-    input_buckets: Option<u8>,
     /// The checkpoint, written after every epoch (default: OUT.ckpt). Run the same command
     /// again and it continues from there, also with a larger --epochs; a checkpoint from
     /// other data or settings is refused, naming each setting that differs.
@@ -98,7 +92,6 @@ impl LearnArgs {
             checkpoint,
             start: self.start,
             hidden: self.hidden,
-            input_buckets: self.input_buckets.map(usize::from),
             epochs: self.epochs as usize,
             learning_rate: self.learning_rate,
             batch: self.batch as usize,

@@ -19,9 +19,7 @@
 //!   and a run started again with the same settings and data continues from it.
 
 use crate::core::{Color, Position};
-use crate::eval::nnue::{
-    self, bucket, piece_bucket, planes_of, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN,
-};
+use crate::eval::nnue::{self, bucket, planes_of, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN};
 use crate::eval::{evaluate, Weights};
 use crate::tune::target::{self, sigmoid};
 use crate::tune::{adam, dataline, packed};
@@ -193,28 +191,14 @@ impl NetData {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub hidden: usize,
-    /// First-layer tables (`FloatNetwork::input_buckets`).
-    pub input_buckets: usize,
 }
 
 impl Layout {
-    /// The layout of `f`.
-    pub fn of(f: &FloatNetwork) -> Layout {
-        Layout {
-            hidden: f.hidden,
-            input_buckets: f.input_buckets,
-        }
-    }
     pub fn w1(self) -> usize {
         0
     }
-    /// Where the first-layer table for a position of `pieces` pieces starts, in rows.
-    #[inline(always)]
-    pub fn table_row(self, pieces: u32) -> usize {
-        piece_bucket(pieces, self.input_buckets) * INPUTS
-    }
     pub fn b1(self) -> usize {
-        self.input_buckets * INPUTS * self.hidden
+        INPUTS * self.hidden
     }
     pub fn w2(self) -> usize {
         self.b1() + self.hidden
@@ -243,7 +227,6 @@ impl Layout {
     pub fn network(self, v: &[f32], scale: f32) -> FloatNetwork {
         FloatNetwork {
             hidden: self.hidden,
-            input_buckets: self.input_buckets,
             scale,
             w1: v[self.w1()..self.b1()].to_vec(),
             b1: v[self.b1()..self.w2()].to_vec(),
@@ -257,12 +240,11 @@ impl Layout {
 #[inline(always)]
 fn accumulators(p: &[f32], l: Layout, s: &NetSample, acc: &mut [[f32; MAX_HIDDEN]; 2]) {
     let h = l.hidden;
-    let t = l.table_row(s.pieces());
     for (v, planes) in s.views().iter().enumerate() {
         let a = &mut acc[v][..h];
         a.copy_from_slice(&p[l.b1()..l.b1() + h]);
         for f in nnue::active(planes) {
-            let row = &p[(t + f) * h..(t + f + 1) * h];
+            let row = &p[f * h..(f + 1) * h];
             a.iter_mut().zip(row).for_each(|(x, w)| *x += w);
         }
     }
@@ -327,7 +309,6 @@ fn add_gradient(p: &[f32], l: Layout, s: &NetSample, g: &mut [f32]) {
             };
         }
     }
-    let t = l.table_row(s.pieces());
     for (v, planes) in s.views().iter().enumerate() {
         let d = &dacc[v][..h];
         g[l.b1()..l.b1() + h]
@@ -335,7 +316,7 @@ fn add_gradient(p: &[f32], l: Layout, s: &NetSample, g: &mut [f32]) {
             .zip(d)
             .for_each(|(x, y)| *x += y);
         for f in nnue::active(planes) {
-            g[(t + f) * h..(t + f + 1) * h]
+            g[f * h..(f + 1) * h]
                 .iter_mut()
                 .zip(d)
                 .for_each(|(x, y)| *x += y);
@@ -347,8 +328,6 @@ fn add_gradient(p: &[f32], l: Layout, s: &NetSample, g: &mut [f32]) {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetConfig {
     pub hidden: usize,
-    /// First-layer tables, by the piece count (`nnue::piece_bucket`).
-    pub input_buckets: usize,
     pub epochs: usize,
     /// Adam's step at the first epoch; it falls linearly to a tenth of this by the last.
     pub learning_rate: f64,
@@ -362,7 +341,6 @@ impl Default for NetConfig {
     fn default() -> Self {
         NetConfig {
             hidden: 128,
-            input_buckets: 1,
             epochs: 10,
             learning_rate: 1e-3,
             batch: 16_384,
@@ -371,31 +349,17 @@ impl Default for NetConfig {
     }
 }
 
-impl NetConfig {
-    /// The layout of the network this config fits.
-    pub fn layout(&self) -> Layout {
-        Layout {
-            hidden: self.hidden,
-            input_buckets: self.input_buckets,
-        }
-    }
-}
-
 pub use crate::tune::adam::State as NetState;
 
 /// A fresh run: random starting weights from the config's seed.
 pub fn start(cfg: &NetConfig) -> NetState {
-    let f = FloatNetwork::random(cfg.hidden, 1.0, cfg.seed);
-    start_from(
-        &f.with_input_buckets(cfg.input_buckets)
-            .expect("checked by the caller"),
-    )
+    start_from(&FloatNetwork::random(cfg.hidden, 1.0, cfg.seed))
 }
 
 /// A fresh run that starts from network `f` (its scale does not matter: the trainer works in
 /// logit units).
 pub fn start_from(f: &FloatNetwork) -> NetState {
-    NetState::new(Layout::of(f).flatten(f))
+    NetState::new(Layout { hidden: f.hidden }.flatten(f))
 }
 
 /// Positions a rayon task sums at once.
@@ -404,7 +368,7 @@ const GRADIENT_CHUNK: usize = 1024;
 /// One epoch over `d` in an order drawn from the seed and the epoch, in steps of
 /// `cfg.batch`. `on_batch` sees the positions done so far in the epoch.
 pub fn epoch(d: &[NetSample], cfg: &NetConfig, st: &mut NetState, on_batch: &mut dyn FnMut(usize)) {
-    let l = cfg.layout();
+    let l = Layout { hidden: cfg.hidden };
     let order = adam::order(d.len(), cfg.seed, st.epoch);
     let lr = adam::rate(cfg.learning_rate, st.epoch, cfg.epochs);
     let mut done = 0;
@@ -526,13 +490,12 @@ mod tests {
         let d = synthetic(30_000, 3);
         let cfg = NetConfig {
             hidden: 32,
-            input_buckets: 1,
             epochs: 12,
             learning_rate: 5e-3,
             batch: 256,
             seed: 2,
         };
-        let l = cfg.layout();
+        let l = Layout { hidden: cfg.hidden };
         let mut st = start(&cfg);
         let mut losses = vec![loss(&d, &st.w, l)];
         for _ in 0..cfg.epochs {
@@ -576,34 +539,22 @@ mod tests {
     /// The trainer's flat forward pass is `FloatNetwork::forward`.
     #[test]
     fn the_flat_output_is_the_networks() {
-        for buckets in [1, 3] {
-            let net = crate::eval::nnue::network::tests::trained_like_buckets(48, buckets, 9);
-            let l = Layout::of(&net);
-            let w = l.flatten(&net);
-            assert_eq!(w.len(), l.len());
-            assert_eq!(l.network(&w, net.scale), net);
-            for p in RandomPositions::new(4, 100).take(500) {
-                let s = NetSample::of(&p, 0.5, f32::NAN);
-                let (a, b) = (output(&w, l, &s), net.forward(&p));
-                assert!((a - b).abs() < 1e-4, "{a} {b}");
-            }
+        let net = FloatNetwork::random(48, 100.0, 9);
+        let l = Layout { hidden: 48 };
+        let w = l.flatten(&net);
+        assert_eq!(l.network(&w, 100.0), net);
+        for p in RandomPositions::new(4, 100).take(500) {
+            let s = NetSample::of(&p, 0.5, f32::NAN);
+            let (a, b) = (output(&w, l, &s), net.forward(&p));
+            assert!((a - b).abs() < 1e-5, "{a} {b}");
         }
     }
 
     /// The analytic gradient matches finite differences of the loss.
     #[test]
     fn the_gradient_matches_finite_differences() {
-        for buckets in [1, 2] {
-            gradient_matches_finite_differences(buckets);
-        }
-    }
-
-    fn gradient_matches_finite_differences(buckets: usize) {
-        let net = FloatNetwork::random(16, 1.0, 3)
-            .with_input_buckets(buckets)
-            .unwrap();
-        let l = Layout::of(&net);
-        let mut w = l.flatten(&net);
+        let l = Layout { hidden: 16 };
+        let mut w = l.flatten(&FloatNetwork::random(16, 1.0, 3));
         let d: Vec<NetSample> = synthetic(50, 5);
         let mut g = vec![0f32; l.len()];
         for s in &d {
@@ -618,7 +569,7 @@ mod tests {
                 .sum()
         };
         // A few values of each part that some position uses.
-        let f = nnue::active(&d[0].views()[0]).next().unwrap() + l.table_row(d[0].pieces());
+        let f = nnue::active(&d[0].views()[0]).next().unwrap();
         for j in [
             f * 16 + 3,
             l.b1() + 5,
@@ -635,7 +586,7 @@ mod tests {
             let numeric = (up - down) / (2.0 * eps as f64);
             assert!(
                 (numeric - g[j] as f64).abs() < 1e-3 + 0.02 * numeric.abs(),
-                "{buckets} tables, value {j}: numeric {numeric}, analytic {}",
+                "value {j}: numeric {numeric}, analytic {}",
                 g[j]
             );
         }

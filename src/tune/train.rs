@@ -27,9 +27,6 @@ pub struct LearnOptions {
     pub start: Option<PathBuf>,
     /// The hidden width (default: 128, or `start`'s).
     pub hidden: Option<usize>,
-    /// First-layer tables by the piece count (default: 1, or `start`'s). A start of one
-    /// table is copied into each.
-    pub input_buckets: Option<usize>,
     pub epochs: usize,
     pub learning_rate: f64,
     pub batch: usize,
@@ -101,13 +98,8 @@ pub fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 pub fn settings(cfg: &NetConfig, o: &LearnOptions, data: u64, start: Option<u64>) -> String {
     let k = o.k.map_or("fitted".to_string(), |k| k.to_string());
     let start = start.map_or("none".to_string(), |h| format!("{h:016x}"));
-    // Named only when more than one, so that checkpoints from before it continue.
-    let tables = match cfg.input_buckets {
-        1 => String::new(),
-        n => format!("--input-buckets {n}\n"),
-    };
     format!(
-        "--hidden {}\n{tables}--learning-rate {}\n--batch {}\n--seed {}\n--lambda {}\n--k {k}\n--start {start}\n--data {data:016x}\n",
+        "--hidden {}\n--learning-rate {}\n--batch {}\n--seed {}\n--lambda {}\n--k {k}\n--start {start}\n--data {data:016x}\n",
         cfg.hidden, cfg.learning_rate, cfg.batch, cfg.seed, o.lambda
     )
 }
@@ -139,18 +131,6 @@ pub fn run(o: &LearnOptions, p: &mut dyn Progress) -> Result<Summary, LearnError
         (Some((f, _)), _) => f.hidden,
         (None, h) => h.unwrap_or(128),
     };
-    let input_buckets = o
-        .input_buckets
-        .or(start.as_ref().map(|(f, _)| f.input_buckets))
-        .unwrap_or(1);
-    let start = match start {
-        Some((f, hash)) => Some((
-            f.with_input_buckets(input_buckets)
-                .map_err(|e| input(format!("--start: {e}")))?,
-            hash,
-        )),
-        None => None,
-    };
     let t0 = Instant::now();
     let mut all = NetData::default();
     let mut hashes = Vec::with_capacity(data.len());
@@ -180,7 +160,6 @@ pub fn run(o: &LearnOptions, p: &mut dyn Progress) -> Result<Summary, LearnError
     ));
     let cfg = NetConfig {
         hidden,
-        input_buckets,
         epochs: o.epochs,
         learning_rate: o.learning_rate,
         batch: o.batch,
@@ -196,7 +175,7 @@ pub fn run(o: &LearnOptions, p: &mut dyn Progress) -> Result<Summary, LearnError
         Some((f, _)) => net::start_from(f),
         None => net::start(&cfg),
     });
-    let l = cfg.layout();
+    let l = net::Layout { hidden };
     let scale = (1.0 / k) as f32;
     let save = |st: &NetState| -> Result<(), LearnError> {
         let n = l.network(&st.w, scale).quantize();

@@ -11,9 +11,6 @@
 //! arithmetic wraps, so it is exact and reversible), so which entry is picked never changes
 //! the result, only the cost: `Cache::evaluate` returns exactly `Network::evaluate`. When
 //! every candidate differs in more than `MAX_CHANGES` features it refreshes from scratch.
-//! A network with several first-layer tables (`Network::table`, by the piece count) can
-//! update only from an entry of the same table; a capture into another run of piece counts
-//! refreshes.
 //! A cache notices a change of network (by `Network::id`) and starts afresh; the search
 //! makes one per thread for each search, before its clock starts.
 
@@ -104,13 +101,11 @@ impl Cache {
         }
         let slot = ply.min(self.keys.len() - 1);
         let key = planes(pos, Color::White);
-        let table = net.table(&key);
 
-        // 1. The nearest valid candidate: this ply's entry or the last one written, if its
-        // rows came from the same first-layer table.
+        // 1. The nearest valid candidate: this ply's entry or the last one written.
         let mut best: Option<(usize, u32)> = None;
         for e in [slot, self.last] {
-            if let Some(k) = self.keys[e].as_ref().filter(|k| net.table(k) == table) {
+            if let Some(k) = &self.keys[e] {
                 let c = changes(k, &key);
                 if best.is_none_or(|(_, b)| c < b) {
                     best = Some((e, c));
@@ -120,7 +115,7 @@ impl Cache {
 
         // 2. Update both views from it (White's features; Black's are them `^ FLIP`), or
         // refresh.
-        let w1 = net.w1_table(table);
+        let w1 = net.w1_chunks();
         match best {
             Some((e, c)) if c <= MAX_CHANGES => {
                 let (mut adds, mut subs) = (Features::empty(), Features::empty());
@@ -161,7 +156,7 @@ mod tests {
     use super::*;
     use crate::core::movegen::legal_moves;
     use crate::core::rng::SplitMix64;
-    use crate::eval::nnue::network::tests::{trained_like, trained_like_buckets};
+    use crate::eval::nnue::network::tests::trained_like;
 
     /// Along random games played move by move (captures, crownings, king endings), with the
     /// plies rising and jumping back as a search's do, the cache gives exactly the
@@ -217,44 +212,6 @@ mod tests {
         }
         eprintln!("updates {updates} kings {kings} captures {captures}");
         assert!(updates > 10_000 && kings > 2000 && captures > 2000);
-    }
-
-    /// With several first-layer tables, along random games (whose captures cross from one
-    /// run of piece counts to the next), the cache still gives exactly the evaluation from
-    /// scratch, on every level of loops.
-    #[test]
-    fn incremental_equals_from_scratch_with_input_buckets() {
-        for (buckets, seed) in [(2, 31), (3, 32), (4, 33)] {
-            let net = trained_like_buckets(48, buckets, seed).quantize();
-            let mut caches: Vec<(Level, Cache)> = Level::available()
-                .into_iter()
-                .map(|l| (l, Cache::new(20, None)))
-                .collect();
-            let mut rng = SplitMix64::new(seed);
-            let mut tables = vec![0usize; buckets];
-            for _ in 0..60 {
-                let mut pos = Position::start();
-                let mut ply = 0usize;
-                for _ in 0..200 {
-                    let moves = legal_moves(&pos);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    pos = pos.play(rng.pick(moves.as_slice()));
-                    ply = if rng.next_u64().is_multiple_of(5) {
-                        ply / 2
-                    } else {
-                        ply + 1
-                    };
-                    let want = net.evaluate(&pos);
-                    tables[net.table(&planes(&pos, Color::White))] += 1;
-                    for (l, c) in &mut caches {
-                        assert_eq!(c.evaluate_at(*l, &net, &pos, ply), want, "{l:?} {pos:?}");
-                    }
-                }
-            }
-            assert!(tables.iter().all(|&t| t > 100), "{buckets}: {tables:?}");
-        }
     }
 
     /// A stale entry must not be trusted: an entry whose accumulators are wrong makes the

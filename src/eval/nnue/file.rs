@@ -4,11 +4,10 @@
 //! offset  size      field
 //! 0       8         magic "PSNNUE01"
 //! 8       4         version (1)
-//! 12      4         hidden (a multiple of 16, at most MAX_HIDDEN), 16: inputs (128 times
-//!                   the first-layer tables T, 1 to MAX_INPUT_BUCKETS: 128, 256, 384, 512)
+//! 12      4         hidden (a multiple of 16, at most MAX_HIDDEN), 16: inputs (128),
 //! 20      4         buckets (4), 24: QA (127), 28: QB (64)
 //! 32      4         scale, f32 (hundredths of a man per output unit)
-//! 36      2*128*T*H w1, i16, table by table, feature by feature
+//! 36      2*128*H   w1, i16, feature by feature
 //! ..      2*H       b1, i16
 //! ..      2*4*2H    w2, i16, bucket by bucket
 //! ..      4*4       b2, i32
@@ -20,7 +19,7 @@
 //! thing wrong. The checksum is `crate::checksum`'s FNV-1a.
 
 use super::network::{Network, W1_MAX, W2_MAX};
-use super::{BUCKETS, INPUTS, MAX_HIDDEN, MAX_INPUT_BUCKETS, QA, QB};
+use super::{BUCKETS, INPUTS, MAX_HIDDEN, QA, QB};
 use crate::checksum::fnv1a as checksum;
 use std::fmt;
 
@@ -30,9 +29,9 @@ const HEADER_LEN: usize = 36;
 /// The largest scale a file may carry (a hundred men per output unit).
 pub const SCALE_LIMIT: f32 = 10_000.0;
 
-/// The size of a valid file for width `hidden` and `tables` first-layer tables.
-pub fn file_len(hidden: usize, tables: usize) -> usize {
-    HEADER_LEN + 2 * (tables * INPUTS * hidden + hidden + BUCKETS * 2 * hidden) + 4 * BUCKETS + 8
+/// The size of a valid file for width `hidden`.
+pub fn file_len(hidden: usize) -> usize {
+    HEADER_LEN + 2 * (INPUTS * hidden + hidden + BUCKETS * 2 * hidden) + 4 * BUCKETS + 8
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,9 +40,7 @@ pub enum NnueFileError {
     BadVersion(u32),
     /// The hidden width is not a multiple of 16 within `MAX_HIDDEN`.
     BadHidden(u32),
-    /// The inputs are not `INPUTS` times 1 to `MAX_INPUT_BUCKETS` tables.
-    BadInputs(u32),
-    /// Buckets, QA or QB are not this build's.
+    /// Inputs, buckets, QA or QB are not this build's.
     WrongShape {
         field: &'static str,
         expected: u32,
@@ -81,10 +78,6 @@ impl fmt::Display for NnueFileError {
                 f,
                 "hidden width {h}: it must be a multiple of 16 from 16 to {MAX_HIDDEN}"
             ),
-            NnueFileError::BadInputs(n) => write!(
-                f,
-                "network inputs is {n}: this build reads {INPUTS} for each of 1 to {MAX_INPUT_BUCKETS} tables"
-            ),
             NnueFileError::WrongShape {
                 field,
                 expected,
@@ -116,9 +109,9 @@ pub fn is_network_file(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-/// The header's fields after `inputs`, with the values this build has.
-fn shape() -> [(&'static str, u32); 3] {
+fn shape() -> [(&'static str, u32); 4] {
     [
+        ("inputs", INPUTS as u32),
         ("buckets", BUCKETS as u32),
         ("QA", QA as u32),
         ("QB", QB as u32),
@@ -127,11 +120,10 @@ fn shape() -> [(&'static str, u32); 3] {
 
 /// The file's bytes.
 pub fn write(n: &Network) -> Vec<u8> {
-    let mut out = Vec::with_capacity(file_len(n.hidden(), n.input_buckets()));
+    let mut out = Vec::with_capacity(file_len(n.hidden()));
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&(n.hidden() as u32).to_le_bytes());
-    out.extend_from_slice(&((n.input_buckets() * INPUTS) as u32).to_le_bytes());
     for (_, v) in shape() {
         out.extend_from_slice(&v.to_le_bytes());
     }
@@ -194,13 +186,8 @@ pub fn parse(b: &[u8]) -> Result<Network, NnueFileError> {
         return Err(NnueFileError::BadHidden(h));
     }
     let hidden = h as usize;
-    let inputs = u32_at(b, 16);
-    let tables = inputs as usize / INPUTS;
-    if !inputs.is_multiple_of(INPUTS as u32) || !(1..=MAX_INPUT_BUCKETS).contains(&tables) {
-        return Err(NnueFileError::BadInputs(inputs));
-    }
     for (i, (field, expected)) in shape().into_iter().enumerate() {
-        let found = u32_at(b, 20 + 4 * i);
+        let found = u32_at(b, 16 + 4 * i);
         if found != expected {
             return Err(NnueFileError::WrongShape {
                 field,
@@ -209,7 +196,7 @@ pub fn parse(b: &[u8]) -> Result<Network, NnueFileError> {
             });
         }
     }
-    let len = file_len(hidden, tables);
+    let len = file_len(hidden);
     if b.len() != len {
         return Err(NnueFileError::WrongSize {
             expected: len,
@@ -227,16 +214,8 @@ pub fn parse(b: &[u8]) -> Result<Network, NnueFileError> {
         return Err(NnueFileError::BadScale(scale.to_bits()));
     }
     let mut at = HEADER_LEN;
-    let w1 = i16s(b, at, tables * INPUTS * hidden, W1_MAX, |i| {
-        let (row, unit) = (i / hidden, i % hidden);
-        match tables {
-            1 => format!("w1 (feature {row}, unit {unit})"),
-            _ => format!(
-                "w1 (table {}, feature {}, unit {unit})",
-                row / INPUTS,
-                row % INPUTS
-            ),
-        }
+    let w1 = i16s(b, at, INPUTS * hidden, W1_MAX, |i| {
+        format!("w1 (feature {}, unit {})", i / hidden, i % hidden)
     })?;
     at += 2 * w1.len();
     let b1 = i16s(b, at, hidden, W1_MAX, |i| format!("b1 (unit {i})"))?;
@@ -250,15 +229,13 @@ pub fn parse(b: &[u8]) -> Result<Network, NnueFileError> {
     })?;
     at += 2 * w2.len();
     let b2 = std::array::from_fn(|i| u32_at(b, at + 4 * i) as i32);
-    Ok(Network::from_parts(
-        hidden, tables, scale, &w1, &b1, &w2, b2,
-    ))
+    Ok(Network::from_parts(hidden, scale, &w1, &b1, &w2, b2))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::nnue::network::tests::{trained_like, trained_like_buckets};
+    use crate::eval::nnue::network::tests::trained_like;
 
     fn reseal(b: &mut [u8]) {
         let n = b.len();
@@ -268,11 +245,10 @@ mod tests {
 
     #[test]
     fn round_trip() {
-        for (hidden, tables) in [(16, 1), (64, 1), (32, 2), (16, 4)] {
-            let n = trained_like_buckets(hidden, tables, 7).quantize();
+        for hidden in [16, 64] {
+            let n = trained_like(hidden, 7).quantize();
             let bytes = write(&n);
-            assert_eq!(bytes.len(), file_len(hidden, tables));
-            assert_eq!(u32_at(&bytes, 16) as usize, tables * INPUTS);
+            assert_eq!(bytes.len(), file_len(hidden));
             assert!(is_network_file(&bytes));
             let back = parse(&bytes).unwrap();
             assert_eq!(back, n);
@@ -280,42 +256,6 @@ mod tests {
             let pos = crate::core::Position::start();
             assert_eq!(back.evaluate(&pos), n.evaluate(&pos));
         }
-    }
-
-    /// Inputs that are not 128 times 1 to 4 tables are refused by name; a file whose inputs
-    /// say more tables than it holds is refused by its size.
-    #[test]
-    fn inputs_name_the_tables() {
-        let good = write(&trained_like(16, 3).quantize());
-        for bad in [0u32, 64, 130, 640, 1024] {
-            let mut b = good.clone();
-            b[16..20].copy_from_slice(&bad.to_le_bytes());
-            assert_eq!(parse(&b), Err(NnueFileError::BadInputs(bad)));
-        }
-        let mut b = good.clone();
-        b[16..20].copy_from_slice(&200u32.to_le_bytes());
-        assert_eq!(
-            parse(&b).unwrap_err().to_string(),
-            "network inputs is 200: this build reads 128 for each of 1 to 4 tables"
-        );
-        let mut b = good.clone();
-        b[16..20].copy_from_slice(&256u32.to_le_bytes());
-        assert_eq!(
-            parse(&b),
-            Err(NnueFileError::WrongSize {
-                expected: file_len(16, 2),
-                found: good.len()
-            })
-        );
-        let two = write(&trained_like_buckets(16, 2, 3).quantize());
-        let mut b = two.clone();
-        let at = HEADER_LEN + 2 * ((INPUTS + 7) * 16 + 2);
-        b[at..at + 2].copy_from_slice(&(W1_MAX as i16 + 3).to_le_bytes());
-        reseal(&mut b);
-        assert_eq!(
-            parse(&b).unwrap_err().to_string(),
-            "w1 (table 1, feature 7, unit 2) is 254, beyond the limit of +-251"
-        );
     }
 
     #[test]

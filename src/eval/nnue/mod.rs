@@ -6,10 +6,7 @@
 //!   men, enemy kings), seen from one side: for Black the board is turned half a turn
 //!   (square i goes to 31 - i, `reverse_bits`) and the colours swapped. At most 24 features are on.
 //! - **Accumulators**: one per side, `b1 + sum of W1's rows for the features on` from that
-//!   side's view, `hidden` values each. The same `W1` serves both sides. `W1` may have up to
-//!   `MAX_INPUT_BUCKETS` tables of rows, one per run of piece counts (`piece_bucket`): a
-//!   position's accumulators take their rows from the table of its piece count, the same
-//!   for both views.
+//!   side's view, `hidden` values each. The same `W1` serves both sides.
 //! - **Activation**: SCReLU, `clamp(x, 0, 1)^2`.
 //! - **Output**: `b2[bucket] + W2[bucket] . [act(side to move's), act(other's)]`, with one
 //!   output bucket per quarter of the piece count (`bucket`). The output is in logit units
@@ -38,8 +35,6 @@ pub const PLANES: usize = 4;
 pub const INPUTS: usize = PLANES * SQUARES;
 /// Output buckets, by the number of pieces on the board (`bucket`).
 pub const BUCKETS: usize = 4;
-/// First-layer tables a network may have, by the number of pieces (`piece_bucket`).
-pub const MAX_INPUT_BUCKETS: usize = 4;
 /// Hidden widths allowed: a multiple of 16 (one AVX2 register of `i16`), at most this.
 pub const MAX_HIDDEN: usize = 512;
 /// Quantization: an accumulator value of 1.0 is `QA` (so the activation's clip is at `QA`).
@@ -55,17 +50,10 @@ pub const W1_LIMIT: f32 = 1.98;
 /// 16,256 sum within an `i32`.
 pub const W2_LIMIT: f32 = 2.0;
 
-/// Of `buckets` equal runs of the piece counts 1..=24, the one `pieces` is in: for 2, 1-12
-/// and 13-24; for 3, 1-8, 9-16 and 17-24; for 4, as `bucket`.
-#[inline(always)]
-pub fn piece_bucket(pieces: u32, buckets: usize) -> usize {
-    ((pieces.max(1) as usize - 1) * buckets / 24).min(buckets - 1)
-}
-
 /// The output bucket of a position with `pieces` pieces (1..=24): 1-6, 7-12, 13-18, 19-24.
 #[inline(always)]
 pub fn bucket(pieces: u32) -> usize {
-    piece_bucket(pieces, BUCKETS)
+    ((pieces.max(1) as usize - 1) * BUCKETS / 24).min(BUCKETS - 1)
 }
 
 /// The four planes of `pos` as side `view` sees them: own men, own kings, enemy men, enemy
@@ -117,12 +105,9 @@ pub fn screlu(x: f32) -> f32 {
 pub struct FloatNetwork {
     /// Accumulator width: a multiple of 16, at most `MAX_HIDDEN`.
     pub hidden: usize,
-    /// First-layer tables (1 to `MAX_INPUT_BUCKETS`), by `piece_bucket`.
-    pub input_buckets: usize,
     /// Hundredths of a man per output unit (the inverse of the data's `K`).
     pub scale: f32,
-    /// `input_buckets` tables of `INPUTS` rows of `hidden`: table `t`'s row for feature `f`
-    /// starts at `(t * INPUTS + f) * hidden`.
+    /// `INPUTS` rows of `hidden`: feature `f`'s row is `w1[f * hidden..(f + 1) * hidden]`.
     pub w1: Vec<f32>,
     /// `hidden` accumulator biases.
     pub b1: Vec<f32>,
@@ -154,41 +139,12 @@ impl FloatNetwork {
             .collect();
         FloatNetwork {
             hidden,
-            input_buckets: 1,
             scale,
             w1,
             b1,
             w2,
             b2: vec![0.0; BUCKETS],
         }
-    }
-
-    /// This network with `n` first-layer tables. A network of one table gets `n` copies of
-    /// it, so it scores every position as before (training then tells the tables apart);
-    /// a network that has `n` already is returned as it is; any other count is refused.
-    pub fn with_input_buckets(&self, n: usize) -> Result<FloatNetwork, String> {
-        if n == 0 || n > MAX_INPUT_BUCKETS {
-            return Err(format!("{n} input buckets: from 1 to {MAX_INPUT_BUCKETS}"));
-        }
-        if n == self.input_buckets {
-            return Ok(self.clone());
-        }
-        if self.input_buckets != 1 {
-            return Err(format!(
-                "a network of {} input buckets cannot be made one of {n}",
-                self.input_buckets
-            ));
-        }
-        Ok(FloatNetwork {
-            input_buckets: n,
-            w1: self.w1.repeat(n),
-            ..self.clone()
-        })
-    }
-
-    /// The first-layer table of a position with `pieces` pieces.
-    pub fn table(&self, pieces: u32) -> usize {
-        piece_bucket(pieces, self.input_buckets)
     }
 
     /// Keep every weight inside its limit (`W1_LIMIT`, `W2_LIMIT`; the output biases are
@@ -205,9 +161,8 @@ impl FloatNetwork {
     /// Side `view`'s accumulator for `pos`.
     pub fn accumulator(&self, pos: &Position, view: Color) -> Vec<f32> {
         let mut acc = self.b1.clone();
-        let t = self.table(pos.occupied().count()) * INPUTS;
         for f in active(&planes(pos, view)) {
-            let row = &self.w1[(t + f) * self.hidden..(t + f + 1) * self.hidden];
+            let row = &self.w1[f * self.hidden..(f + 1) * self.hidden];
             acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
         }
         acc
@@ -245,38 +200,6 @@ mod tests {
         assert_eq!(&b[6..12], &[1; 6]);
         assert_eq!(&b[12..18], &[2; 6]);
         assert_eq!(&b[18..], &[3; 6]);
-        let two: Vec<usize> = (1..=24).map(|p| piece_bucket(p, 2)).collect();
-        assert_eq!(two, [[0; 12], [1; 12]].concat());
-        let three: Vec<usize> = (1..=24).map(|p| piece_bucket(p, 3)).collect();
-        assert_eq!(three, [[0; 8], [1; 8], [2; 8]].concat());
-        assert!((1..=24).all(|p| piece_bucket(p, 1) == 0));
-    }
-
-    /// Copies of one table score as the one did; a row changed in one table changes only
-    /// the positions whose piece count takes that table.
-    #[test]
-    fn input_buckets_start_as_copies_and_split_by_piece_count() {
-        let one = FloatNetwork::random(32, 120.0, 7);
-        let two = one.with_input_buckets(2).unwrap();
-        assert_eq!(two.w1.len(), 2 * INPUTS * 32);
-        let few = parse_fen("W:W18,21,K30:B3,K9,12").unwrap();
-        let many = Position::start();
-        for pos in [&few, &many] {
-            assert_eq!(two.forward(pos), one.forward(pos));
-        }
-        let mut changed = two.clone();
-        // Feature 21 (White's man on 22) in the second table: the start, 24 pieces, has it.
-        let f = feature(0, 21);
-        assert!(active(&planes(&many, Color::White)).any(|x| x == f));
-        for w in &mut changed.w1[(INPUTS + f) * 32..(INPUTS + f + 1) * 32] {
-            *w += 0.05;
-        }
-        assert_ne!(changed.forward(&many), one.forward(&many));
-        assert_eq!(changed.forward(&few), one.forward(&few));
-        assert_eq!(two.with_input_buckets(2).unwrap(), two);
-        assert!(two.with_input_buckets(4).is_err());
-        assert!(one.with_input_buckets(0).is_err());
-        assert!(one.with_input_buckets(MAX_INPUT_BUCKETS + 1).is_err());
     }
 
     /// A position and its mirror image (colours swapped, board turned) give the same

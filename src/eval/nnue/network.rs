@@ -1,8 +1,8 @@
 //! `Network`: the quantized network that plays, made from a `FloatNetwork` by `quantize`,
 //! and its evaluation from scratch.
 //!
-//! - `w1`, `b1`: `i16`, `round(x * QA)`, `input_buckets` tables of `INPUTS` rows of
-//!   `hidden` then the biases, in 32-byte aligned chunks (`simd::Chunk`).
+//! - `w1`, `b1`: `i16`, `round(x * QA)`, `INPUTS` rows of `hidden` then the biases, in
+//!   32-byte aligned chunks (`simd::Chunk`).
 //! - `w2`: `i16`, `round(x * QB)` (at most 128 in size), `BUCKETS` rows of `2 * hidden`;
 //!   `b2`: `i32`, `round(x * QA * QA * QB)`.
 //! - The output: `sum = b2 + sum_i (v_i * w2_i) * v_i` with `v = clamp(acc, 0, QA)` over the
@@ -16,8 +16,7 @@
 
 use super::simd::{self, Chunk, Features, Level, LANES};
 use super::{
-    bucket, piece_bucket, planes, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN, MAX_INPUT_BUCKETS,
-    PLANES, QA, QB, W1_LIMIT, W2_LIMIT,
+    bucket, planes, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN, PLANES, QA, QB, W1_LIMIT, W2_LIMIT,
 };
 use crate::core::{Color, Position};
 use crate::eval::EVAL_LIMIT;
@@ -45,7 +44,6 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 #[derive(Clone)]
 pub struct Network {
     hidden: usize,
-    input_buckets: usize,
     scale: f32,
     mul: i64,
     w1: Vec<Chunk>,
@@ -59,7 +57,6 @@ impl PartialEq for Network {
     /// Equal weights (the id does not count).
     fn eq(&self, o: &Network) -> bool {
         self.hidden == o.hidden
-            && self.input_buckets == o.input_buckets
             && self.scale.to_bits() == o.scale.to_bits()
             && self.w1 == o.w1
             && self.b1 == o.b1
@@ -72,8 +69,8 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         write!(
             f,
-            "Network {{ hidden: {}, input_buckets: {}, scale: {}, id: {} }}",
-            self.hidden, self.input_buckets, self.scale, self.id
+            "Network {{ hidden: {}, scale: {}, id: {} }}",
+            self.hidden, self.scale, self.id
         )
     }
 }
@@ -104,7 +101,6 @@ impl Network {
         let unit = |v: &[Chunk], u: f32| flat(v).map(|x| x as f32 / u).collect::<Vec<f32>>();
         FloatNetwork {
             hidden: self.hidden,
-            input_buckets: self.input_buckets,
             scale: self.scale,
             w1: unit(&self.w1, QA as f32),
             b1: unit(&self.b1, QA as f32),
@@ -126,14 +122,13 @@ impl Network {
         let b1: Vec<i16> = f.b1.iter().map(|&x| q(x, QA, W1_MAX)).collect();
         let w2: Vec<i16> = f.w2.iter().map(|&x| q(x, QB, W2_MAX)).collect();
         let b2 = std::array::from_fn(|b| (f.b2[b] as f64 * OUTPUT_UNIT as f64).round() as i32);
-        Network::from_parts(f.hidden, f.input_buckets, f.scale, &w1, &b1, &w2, b2)
+        Network::from_parts(f.hidden, f.scale, &w1, &b1, &w2, b2)
     }
 
     /// A network from its quantized values (the file reader's way in). Panics if the shape
     /// is wrong; the values are taken as they are (the reader checks their ranges).
     pub fn from_parts(
         hidden: usize,
-        input_buckets: usize,
         scale: f32,
         w1: &[i16],
         b1: &[i16],
@@ -144,13 +139,11 @@ impl Network {
             hidden > 0 && hidden.is_multiple_of(LANES) && hidden <= MAX_HIDDEN,
             "hidden {hidden}"
         );
-        assert!((1..=MAX_INPUT_BUCKETS).contains(&input_buckets));
-        assert_eq!(w1.len(), input_buckets * INPUTS * hidden);
+        assert_eq!(w1.len(), INPUTS * hidden);
         assert_eq!(b1.len(), hidden);
         assert_eq!(w2.len(), BUCKETS * 2 * hidden);
         Network {
             hidden,
-            input_buckets,
             scale,
             mul: (scale as f64 * (1u64 << MUL_SHIFT) as f64).round() as i64,
             w1: to_chunks(w1),
@@ -163,10 +156,6 @@ impl Network {
 
     pub fn hidden(&self) -> usize {
         self.hidden
-    }
-    /// First-layer tables, by the number of pieces (`nnue::piece_bucket`).
-    pub fn input_buckets(&self) -> usize {
-        self.input_buckets
     }
     /// Chunks of one accumulator (`hidden / 16`).
     pub fn chunks(&self) -> usize {
@@ -194,22 +183,9 @@ impl Network {
     pub fn b2(&self) -> [i32; BUCKETS] {
         self.b2
     }
-    /// The first-layer table of the position whose planes as White sees them are `white`
-    /// (`nnue::planes`): the run of piece counts it is in. Both views use the same one.
-    #[inline(always)]
-    pub fn table(&self, white: &[u32; PLANES]) -> usize {
-        if self.input_buckets == 1 {
-            return 0;
-        }
-        let pieces = white.iter().map(|p| p.count_ones()).sum();
-        piece_bucket(pieces, self.input_buckets)
-    }
-
-    /// Table `t`'s rows (`INPUTS` of `chunks()`), as the accumulator loops take them.
-    #[inline(always)]
-    pub fn w1_table(&self, t: usize) -> &[Chunk] {
-        let len = INPUTS * self.chunks();
-        &self.w1[t * len..(t + 1) * len]
+    /// The first-layer rows, as the accumulator loops take them.
+    pub fn w1_chunks(&self) -> &[Chunk] {
+        &self.w1
     }
     pub fn b1_chunks(&self) -> &[Chunk] {
         &self.b1
@@ -222,8 +198,7 @@ impl Network {
     pub fn refresh(&self, level: Level, acc: &mut [Chunk], white: &[u32; PLANES]) {
         let mut on = Features::empty();
         on.set_on(white);
-        let w1 = self.w1_table(self.table(white));
-        simd::refresh(level, acc, &self.b1, w1, &on);
+        simd::refresh(level, acc, &self.b1, &self.w1, &on);
     }
 
     /// The evaluation from the two accumulators (the side to move's, the other's) of a
@@ -316,19 +291,6 @@ pub(crate) mod tests {
         f
     }
 
-    /// `trained_like` with `buckets` first-layer tables, each drawn on its own.
-    pub(crate) fn trained_like_buckets(hidden: usize, buckets: usize, seed: u64) -> FloatNetwork {
-        let mut f = trained_like(hidden, seed)
-            .with_input_buckets(buckets)
-            .unwrap();
-        let len = INPUTS * hidden;
-        for t in 1..buckets {
-            let other = trained_like(hidden, seed + 1000 * t as u64);
-            f.w1[t * len..(t + 1) * len].copy_from_slice(&other.w1);
-        }
-        f
-    }
-
     /// The quantized network agrees with its float twin.
     ///
     /// The bound, per position (in hundredths of a man): rounding each of the `k + 1` rows
@@ -349,8 +311,8 @@ pub(crate) mod tests {
     /// unit) fails it.
     #[test]
     fn quantized_agrees_with_float_within_the_bound() {
-        for (hidden, seed, buckets) in [(64, 3, 1), (128, 4, 1), (256, 5, 1), (128, 6, 3)] {
-            let f = trained_like_buckets(hidden, buckets, seed);
+        for (hidden, seed) in [(64, 3), (128, 4), (256, 5)] {
+            let f = trained_like(hidden, seed);
             let q = f.quantize();
             let mut worst = 0.0f32;
             let mut sum = 0.0f64;
@@ -393,16 +355,8 @@ pub(crate) mod tests {
                 println!("SKIPPED: no {} (Network::evaluate_at)", level.name());
             }
         }
-        let shapes = [
-            (16, 1, 1),
-            (48, 2, 1),
-            (128, 3, 1),
-            (240, 4, 1),
-            (512, 5, 1),
-            (48, 6, 4),
-        ];
-        for (hidden, seed, buckets) in shapes {
-            let q = trained_like_buckets(hidden, buckets, seed).quantize();
+        for (hidden, seed) in [(16, 1), (48, 2), (128, 3), (240, 4), (512, 5)] {
+            let q = trained_like(hidden, seed).quantize();
             for pos in RandomPositions::new(seed, usize::MAX).take(500) {
                 let want = q.evaluate_at(Level::Scalar, &pos);
                 for level in Level::available() {
