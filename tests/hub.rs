@@ -6,7 +6,7 @@ mod support;
 use poolshark::hub::params::{max_tt_log2, Param, Params};
 use poolshark::hub_syntax::tokenize;
 use std::time::Duration;
-use support::{field, legal_moves, Engine};
+use support::{field, first_pv_move, legal_moves, Engine};
 
 const START: &str = "startpos";
 
@@ -704,17 +704,7 @@ fn multipv_adds_numbered_info_lines() {
         assert!(words[3].starts_with("mean-depth="), "{line}");
     }
     let last = &infos[12..];
-    let firsts: Vec<String> = last
-        .iter()
-        .map(|l| {
-            field(l, "pv")
-                .unwrap()
-                .split(' ')
-                .next()
-                .unwrap()
-                .to_string()
-        })
-        .collect();
+    let firsts: Vec<String> = last.iter().map(|l| first_pv_move(l)).collect();
     let legal = legal_moves("B:W21-32:B1-12", &[]);
     for (k, mv) in firsts.iter().enumerate() {
         assert!(legal.contains(mv), "{mv}");
@@ -827,17 +817,7 @@ fn level_moves(level: u64, seeds: std::ops::Range<u64>) -> Vec<String> {
                 .filter(|l| field(l, "depth").unwrap() == last_depth)
                 .collect();
             assert_eq!(last.len(), candidates.min(7), "{infos:?}");
-            let named: Vec<String> = last
-                .iter()
-                .map(|l| {
-                    field(l, "pv")
-                        .unwrap()
-                        .split(' ')
-                        .next()
-                        .unwrap()
-                        .to_string()
-                })
-                .collect();
+            let named: Vec<String> = last.iter().map(|l| first_pv_move(l)).collect();
             assert!(named.contains(&mv), "{mv} not in {named:?}");
             mv
         })

@@ -160,6 +160,12 @@ pub fn field(line: &str, key: &str) -> Option<String> {
     }
 }
 
+/// The first move of a protocol line's `pv`.
+pub fn first_pv_move(line: &str) -> String {
+    let pv = field(line, "pv").expect("a pv");
+    pv.split(' ').next().unwrap_or("").to_string()
+}
+
 /// The legal moves (Hub notation) after `moves` from the FEN, from `poolshark moves`.
 pub fn legal_moves(fen: &str, moves: &[String]) -> Vec<String> {
     let out = Command::new(env!("CARGO_BIN_EXE_poolshark"))
