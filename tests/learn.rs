@@ -470,7 +470,14 @@ fn learn_continues_a_network_from_start() {
 
     let (code, _, err) = run_s(&[started.clone(), vec!["--hidden".into(), "32".into()]].concat());
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("width 128, --hidden says 32"), "{err}");
+    // The shipped file's width: the u32 at byte 12 of a network file.
+    let head = std::fs::read(shipped).unwrap();
+    let width = u32::from_le_bytes(head[12..16].try_into().unwrap());
+    assert_ne!(width, 32);
+    assert!(
+        err.contains(&format!("width {width}, --hidden says 32")),
+        "{err}"
+    );
     let mut bad = std::fs::read(shipped).unwrap();
     bad[500] ^= 1;
     let bad_path = dir.join("bad.bin");
