@@ -470,9 +470,9 @@ fn learn_continues_a_network_from_start() {
 
     let (code, _, err) = run_s(&[started.clone(), vec!["--hidden".into(), "32".into()]].concat());
     assert_eq!(code, 2, "{err}");
-    // The shipped file's width: the u32 at byte 12 of a network file.
-    let head = std::fs::read(shipped).unwrap();
-    let width = u32::from_le_bytes(head[12..16].try_into().unwrap());
+    let width = poolshark::eval::nnue::file::parse(&std::fs::read(shipped).unwrap())
+        .unwrap()
+        .hidden();
     assert_ne!(width, 32);
     assert!(
         err.contains(&format!("width {width}, --hidden says 32")),
