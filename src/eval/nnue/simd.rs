@@ -537,8 +537,8 @@ mod avx512 {
         }
     }
 
-    /// Each view in blocks of 8 registers (a quarter of them: 128 `i16`, today's width, is
-    /// one block of 4), then 4, 2, 1 and an odd chunk.
+    /// Each view in blocks of 8 registers (a quarter of them: 256 `i16`, today's width, is
+    /// one block of 8), then 4, 2, 1 and an odd chunk.
     ///
     /// # Safety
     /// AVX-512 F and BW, and `job` as `Job` says.
