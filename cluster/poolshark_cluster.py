@@ -245,6 +245,22 @@ def selfplay_argv(args):
     return argv
 
 
+def merge_selfplay(texts):
+    """The shards' data lines (`FEN ; result ; search ; SEED-INDEX`) as one unsharded
+    `poolshark selfplay` run writes them: game after game in the order of their indices, and
+    each position's first line only (a shard drops repeats within itself, not across shards).
+    Returns the text and its number of lines."""
+    lines = [line for text in texts for line in text.splitlines() if line.strip()]
+    lines.sort(key=lambda line: int(line.rsplit(";", 1)[-1].strip().rsplit("-", 1)[-1]))
+    seen, kept = set(), []
+    for line in lines:
+        fen = line.split(";", 1)[0].strip()
+        if fen not in seen:
+            seen.add(fen)
+            kept.append(line + "\n")
+    return "".join(kept), len(kept)
+
+
 def write_atomic(path, data):
     """Write `data` (text or bytes) to a temporary name beside `path`, then rename it into
     place: a reader never sees part of it, and a stop leaves only the temporary file."""
@@ -387,7 +403,7 @@ def run(args):
             merged = "".join(done_files[i].read_text() for i in sorted(done_files))
             write_atomic(args.pdn, merged)
     else:
-        merged = "".join(texts[i] for i in sorted(texts))
+        merged, positions = merge_selfplay(texts[i] for i in sorted(texts))
         write_atomic(args.out, merged)
         print(f"games {played} positions {positions} file {args.out}")
     print(

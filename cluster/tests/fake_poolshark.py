@@ -32,11 +32,17 @@ def main(argv):
                             f'[Result "{result(g // 2, g % 2)}"]\n\n*\n\n')
                     print(f"game {g + 1}/{n}: fake")
         else:
+            # Each game meets a position of its own and one that every game meets; like
+            # selfplay, a shard writes games in index order and a position's first line only.
             games = [g for g in range(n) if g % k == i]
+            lines = []
+            for g in games:
+                lines.append(f"game {g} ; 0 ; - ; 1-{g}\n")
+                if g == games[0]:
+                    lines.append(f"common ; 0.5 ; - ; 1-{g}\n")
             with open(opt(argv, "--out"), "w") as f:
-                for g in games:
-                    f.write(f"game {g} ; 0 ; -\n")
-            print(f"games {len(games)} positions {len(games)} file {opt(argv, '--out')}")
+                f.writelines(lines)
+            print(f"games {len(games)} positions {len(lines)} file {opt(argv, '--out')}")
         return 0
     if cmd == "stats":
         files = [a for a in argv[1:] if a.endswith(".pdn")]

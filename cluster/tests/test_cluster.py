@@ -70,12 +70,17 @@ def test_fake_sprt_cancels_the_rest(tmp_path):
     assert "cluster: 200 games played" not in r.stdout
 
 
-def test_fake_selfplay_concatenates_shards(tmp_path):
+def test_fake_selfplay_merges_shards_in_game_order_without_repeats(tmp_path):
     out = tmp_path / "data.txt"
     r = drive("selfplay", "--games", "10", "--nodes", "100", "--shards", "3", "--out", str(out),
               "--binary", str(FAKE))
     assert r.returncode == 0, r.stderr
-    assert sorted(out.read_text().splitlines()) == sorted(f"game {g} ; 0 ; -" for g in range(10))
+    # Shard 0 holds games 0, 3, 6, 9, shard 1 games 1, 4, 7, ...: each shard's first game
+    # meets the common position, and only game 0's line of it is kept.
+    want = ["game 0 ; 0 ; - ; 1-0", "common ; 0.5 ; - ; 1-0"]
+    want += [f"game {g} ; 0 ; - ; 1-{g}" for g in range(1, 10)]
+    assert out.read_text().splitlines() == want
+    assert f"games 10 positions {len(want)} file {out}" in r.stdout
 
 
 # --- the real binary -------------------------------------------------------------------------
@@ -125,8 +130,11 @@ def test_driver_selfplay_equals_single_process(tmp_path):
               "--out", str(merged))
     assert r.returncode == 0, r.stderr
     assert "cluster: 6 games played of 6" in r.stdout
-    lines = whole.read_text().splitlines()
-    assert lines and sorted(merged.read_text().splitlines()) == sorted(lines)
+    # The same bytes: games in index order, each position's first line (the games of this
+    # seed meet the same king endings, so the shards alone would hold repeats).
+    text = whole.read_text()
+    assert text and merged.read_text() == text
+    assert f"positions {len(text.splitlines())} " in r.stdout
 
 
 # --- a whole data set (`data`) ----------------------------------------------------------------

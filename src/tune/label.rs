@@ -9,8 +9,8 @@
 //! Input and output are data lines, `FEN ; White's score ; search score`
 //! (`tune::dataline`); the game's score is copied. Each thread has its own engine
 //! and takes the lines in chunks of `CHUNK`, so a chunk's positions (mostly from one game)
-//! share a table; a chunk's lines are written together when it is done, so the output is
-//! in the order chunks finish, not the input's. The searches are `analyze` searches, so a
+//! share a table; a chunk's lines are written together, in the input's order (a chunk done
+//! before an earlier one waits for it). The searches are `analyze` searches, so a
 //! position with one legal move is searched too, not answered at depth 1 as in play.
 //!
 //! A packed file (`tune::packed`) is labelled record by record (`scores`): the output keeps

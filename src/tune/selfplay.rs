@@ -206,8 +206,10 @@ fn selfplay_engine(cfg: &SelfplayConfig) -> Engine {
     engine
 }
 
-/// Play the games of `cfg.shard` on `concurrency` threads and write each finished game's lines to `sink`
-/// (in the order games finish). `progress` sees (games done, positions written).
+/// Play the games of `cfg.shard` on `concurrency` threads and write each game's lines to `sink`
+/// in the order of the games' indices, whatever the threads (so that a run, and the first
+/// line of each position that `Dedup` keeps, is the same on any number of threads).
+/// `progress` sees (games done, positions played).
 pub fn run(
     cfg: &SelfplayConfig,
     sink: &mut (dyn FnMut(&str) -> std::io::Result<()> + Send),
@@ -228,10 +230,11 @@ pub fn run(
 }
 
 /// Jobs `0..jobs` on `threads` threads, each thread with its own state from `init` (an
-/// engine): each job's data lines, with their count, go to `sink` as soon as it is done (in
-/// the order jobs finish), and `progress` then sees (jobs done, lines written). The first
-/// error from `sink` stops every thread and is returned; else the lines written.
-/// `selfplay` (a job is a game) and `tune::label` (a chunk of positions) share it.
+/// engine): each job's data lines go to `sink` in the order of the jobs (a job done before
+/// an earlier one waits for it), so the output is the same on any number of threads, and
+/// `progress` sees (jobs done, lines made) as each job ends. The first error from `sink`
+/// stops every thread and is returned; else the lines made. `selfplay` (a job is a game)
+/// and `tune::label` (a chunk of positions) share it.
 pub fn write_in_parallel<S>(
     threads: usize,
     jobs: usize,
@@ -241,8 +244,15 @@ pub fn write_in_parallel<S>(
     progress: &mut (dyn FnMut(usize, usize) + Send),
 ) -> std::io::Result<usize> {
     let (mut done, mut lines) = (0, 0);
-    map_in_parallel(threads, jobs, init, job, &mut |_, (text, n)| {
-        sink(&text)?;
+    // Jobs done ahead of an earlier one, by number, and the next job `sink` is owed.
+    let mut waiting = std::collections::BTreeMap::new();
+    let mut next = 0;
+    map_in_parallel(threads, jobs, init, job, &mut |i, (text, n)| {
+        waiting.insert(i, text);
+        while let Some(text) = waiting.remove(&next) {
+            sink(&text)?;
+            next += 1;
+        }
         done += 1;
         lines += n;
         progress(done, lines);
@@ -355,5 +365,36 @@ mod tests {
         let (out, n) = d.filter("W:W21-32:B1-12 ; 1 ; 7\nB:W22-32:B1-12 ; 1 ; -\n");
         assert_eq!((out.as_str(), n), ("B:W22-32:B1-12 ; 1 ; -\n", 1));
         assert_eq!(d.len(), 3);
+    }
+
+    #[test]
+    fn lines_reach_the_sink_in_the_jobs_order() {
+        // Job 0 takes longest, so the other threads finish jobs 1.. before it; the sink must
+        // still see 0, 1, 2, ... (the progress calls come as jobs end).
+        let job = |_: &mut (), i: usize| {
+            if i == 0 {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            (format!("{i}\n"), 1)
+        };
+        let mut out = String::new();
+        let mut calls = 0;
+        let made = write_in_parallel(
+            3,
+            8,
+            || (),
+            job,
+            &mut |t| {
+                out.push_str(t);
+                Ok(())
+            },
+            &mut |done, lines| {
+                calls += 1;
+                assert_eq!(done, lines);
+            },
+        )
+        .unwrap();
+        assert_eq!((made, calls), (8, 8));
+        assert_eq!(out, "0\n1\n2\n3\n4\n5\n6\n7\n");
     }
 }
