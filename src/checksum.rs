@@ -9,7 +9,12 @@ const PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// FNV-1a of `bytes`.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = OFFSET;
+    fnv1a_from(OFFSET, bytes)
+}
+
+/// FNV-1a of `bytes` continued from `h`, the hash of what came before them, so that a long
+/// input can be hashed a piece at a time: `fnv1a_from(fnv1a(a), b) == fnv1a(a ++ b)`.
+pub fn fnv1a_from(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h ^= b as u64;
         h = h.wrapping_mul(PRIME);
@@ -27,5 +32,6 @@ mod tests {
         assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
+        assert_eq!(super::fnv1a_from(fnv1a(b"foo"), b"bar"), fnv1a(b"foobar"));
     }
 }

@@ -245,6 +245,99 @@ fn label_keeps_a_packed_files_labels_and_order_on_any_threads() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The records of packed file `p`.
+fn records(p: &Path) -> Vec<poolshark::tune::packed::Record> {
+    poolshark::tune::packed::parse(&std::fs::read(p).unwrap(), "t")
+        .unwrap()
+        .records
+}
+
+#[test]
+fn a_stopped_packed_label_goes_on_from_its_journal() {
+    use poolshark::tune::label::{journal_header, journal_line, CHUNK};
+    let dir = scratch_dir("data-set-journal");
+    let data = dir.join("d.psd");
+    selfplay(&data, &["--format", "packed"]);
+    let label = |out: &Path, nodes: &str| {
+        run(&[
+            "label",
+            "--data",
+            s(&data),
+            "--out",
+            s(out),
+            "--nodes",
+            nodes,
+            "--threads",
+            "2",
+        ])
+    };
+    let whole = dir.join("whole.psd");
+    assert_eq!(label(&whole, "300").0, 0);
+    let part = |out: &Path| Path::new(&format!("{}.part", s(out))).to_path_buf();
+    assert!(
+        !part(&whole).exists(),
+        "the journal is removed once --out is written"
+    );
+    let want = records(&whole);
+    assert!(want.len() > 3 * CHUNK, "{} positions", want.len());
+    let positions: Vec<_> = records(&data).iter().map(|r| r.pos).collect();
+    let weights = poolshark::eval::Weights::builtin();
+
+    // A run stopped after chunks 0 and 2, in the middle of writing chunk 3. Chunk 0's
+    // scores are made up: taken from the journal, they show it was not searched again.
+    let out = dir.join("out.psd");
+    let chunk = |i: usize| {
+        let n = CHUNK.min(want.len() - i * CHUNK);
+        want[i * CHUNK..i * CHUNK + n]
+            .iter()
+            .map(|r| r.search.unwrap())
+            .collect::<Vec<i32>>()
+    };
+    let journal = format!(
+        "{}{}{}3 1 2",
+        journal_header(300, &weights, &positions),
+        journal_line(0, &vec![7; CHUNK]),
+        journal_line(2, &chunk(2)),
+    );
+    std::fs::write(part(&out), &journal).unwrap();
+    let (code, line, err) = label(&out, "300");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("{} positions already labelled", 2 * CHUNK)),
+        "{err}"
+    );
+    assert!(
+        line.starts_with(&format!("positions {} ", want.len())),
+        "{line}"
+    );
+    assert!(!part(&out).exists());
+    let got = records(&out);
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        let score = if i < CHUNK { Some(7) } else { w.search };
+        assert_eq!(
+            (g.pos, g.game, g.search),
+            (w.pos, w.game, score),
+            "record {i}"
+        );
+    }
+
+    // A journal of another run (other nodes) is refused and left as it was.
+    let other = dir.join("other.psd");
+    let journal = format!(
+        "{}{}",
+        journal_header(301, &weights, &positions),
+        journal_line(1, &chunk(1))
+    );
+    std::fs::write(part(&other), &journal).unwrap();
+    let (code, _, err) = label(&other, "300");
+    assert_eq!(code, 2);
+    assert!(err.contains("other settings or positions"), "{err}");
+    assert_eq!(std::fs::read_to_string(part(&other)).unwrap(), journal);
+    assert!(!other.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn merge_with_tables_labels_the_positions_they_cover() {
     let dir = scratch_dir("data-set-egdb");

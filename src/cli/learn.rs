@@ -206,7 +206,9 @@ pub struct LabelArgs {
     /// Where to write the labelled lines, after a settings line (`# poolshark label nodes N
     /// weights HASH`). If it exists, the run continues it: positions already there are not
     /// searched again (a line cut short by a stop is dropped first). A file that label did
-    /// not write, or wrote with other --nodes or --weights, is refused untouched.
+    /// not write, or wrote with other --nodes or --weights, is refused untouched. A packed
+    /// --out is written whole at the end; until then finished chunks go to OUT.part, which
+    /// the same command after a stop goes on from.
     #[arg(long)]
     out: PathBuf,
     /// Nodes per search.
@@ -358,7 +360,9 @@ impl LabelArgs {
     }
 
     /// `label` of packed files: every record searched again, in order, written whole to a
-    /// new packed --out with its game, result and tables' value kept.
+    /// new packed --out with its game, result and tables' value kept. Finished chunks go to
+    /// a journal beside it (`journal_path`) as they end, so that the same command after a
+    /// stop goes on from them; the journal is removed once --out is written.
     fn run_packed(
         self,
         weights: crate::eval::Weights,
@@ -366,6 +370,7 @@ impl LabelArgs {
     ) -> Result<(), CliError> {
         use crate::tune::label;
         use crate::tune::packed;
+        use std::io::Write;
         if files::read(&self.out, Kind::PackedData).is_ok_and(|b| !b.is_empty()) {
             return Err(input(format!(
                 "--out {} exists; label writes a packed file whole: name a new file",
@@ -395,11 +400,36 @@ impl LabelArgs {
         }
         let total = records.len();
         records.truncate(self.limit.map_or(usize::MAX, |l| l as usize));
+        let positions: Vec<_> = records.iter().map(|r| r.pos).collect();
+        // The journal of finished chunks (`label::journal_header`), taken up if a run of
+        // these settings and positions stopped midway, checked whole before it is touched.
+        let journal_path = journal_path(&self.out);
+        let header = label::journal_header(self.nodes, &weights, &positions);
+        let mut done = label::Done::new();
+        let mut keep = 0;
+        if journal_path.exists() {
+            let text = files::read_to_string(&journal_path, Kind::Checkpoint)
+                .map_err(|e| input(format!("cannot read {e}")))?;
+            let name = journal_path.display().to_string();
+            (done, keep) =
+                label::read_journal(&text, &header, &name, positions.len()).map_err(input)?;
+            let have: usize = done.values().map(Vec::len).sum();
+            errln!("label: continuing from {name}: {have} positions already labelled");
+        }
+        let mut journal = open_journal(&journal_path, keep, &header)?;
         let (cfg, bar) = self.search_setup(weights, records.len());
         let start = Instant::now();
-        let positions: Vec<_> = records.iter().map(|r| r.pos).collect();
-        let scores = label::scores(&positions, &cfg, &mut |n| bar.set_position(n as u64));
+        let before: usize = done.values().map(Vec::len).sum();
+        let scores = label::scores_resuming(
+            &positions,
+            &cfg,
+            done,
+            &mut |i, s| journal.write_all(label::journal_line(i, s).as_bytes()),
+            &mut |n| bar.set_position(n as u64),
+        );
         bar.finish_and_clear();
+        let scores =
+            scores.map_err(|e| runtime(format!("writing {}: {e}", journal_path.display())))?;
         for (r, s) in records.iter_mut().zip(scores) {
             r.search = Some(s);
         }
@@ -408,12 +438,19 @@ impl LabelArgs {
             &packed::write(seed.unwrap_or_default(), &records),
         )
         .map_err(|e| runtime(format!("cannot write {e}")))?;
+        drop(journal);
+        if let Err(e) = std::fs::remove_file(&journal_path) {
+            errln!(
+                "label: warning: cannot remove the journal {}: {e}",
+                journal_path.display()
+            );
+        }
         let secs = start.elapsed().as_secs_f64();
+        let searched = records.len() - before;
         errln!(
-            "label: {} positions searched at {} nodes in {secs:.1}s ({:.0} positions/s)",
-            records.len(),
+            "label: {searched} positions searched at {} nodes in {secs:.1}s ({:.0} positions/s)",
             self.nodes,
-            records.len() as f64 / secs.max(1e-9)
+            searched as f64 / secs.max(1e-9)
         );
         outln!(
             "positions {} skipped {} file {}",
@@ -423,4 +460,34 @@ impl LabelArgs {
         );
         Ok(())
     }
+}
+
+/// The journal of a packed `label --out OUT`: `OUT.part`, beside it.
+fn journal_path(out: &std::path::Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".part");
+    PathBuf::from(name)
+}
+
+/// The journal, open for appending: cut to its first `keep` bytes (a run taken up; a stop
+/// can leave the last line cut short), or made with `header` (`keep` 0, a fresh run).
+fn open_journal(
+    path: &std::path::Path,
+    keep: usize,
+    header: &str,
+) -> Result<std::fs::File, CliError> {
+    use std::io::Write;
+    let fail = |e: std::io::Error| runtime(format!("cannot write {}: {e}", path.display()));
+    files::check_output(path).map_err(|e| input(format!("cannot write {e}")))?;
+    if keep == 0 {
+        let mut f = files::create(path).map_err(|e| input(format!("cannot write {e}")))?;
+        f.write_all(header.as_bytes()).map_err(fail)?;
+        return Ok(f);
+    }
+    let f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(fail)?;
+    f.set_len(keep as u64).map_err(fail)?;
+    Ok(f)
 }

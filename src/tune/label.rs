@@ -26,7 +26,7 @@ use crate::core::{Game, Position};
 use crate::eval::Weights;
 use crate::search::{Engine, Limits, SearchControl};
 use crate::tune::dataline;
-use crate::tune::selfplay::{map_in_parallel, white_search_score, write_in_parallel};
+use crate::tune::selfplay::{map_in_parallel, white_search_score, write_in_parallel, SEARCH_CLAMP};
 use std::collections::HashSet;
 
 /// Lines a thread takes at once.
@@ -193,29 +193,140 @@ pub fn scores(
     cfg: &LabelConfig,
     progress: &mut (dyn FnMut(usize) + Send),
 ) -> Vec<i32> {
+    let mut none = |_: usize, _: &[i32]| Ok(());
+    scores_resuming(positions, cfg, Done::new(), &mut none, progress).expect("the sink never fails")
+}
+
+/// Chunks already scored, by index (from a journal).
+pub type Done = std::collections::HashMap<usize, Vec<i32>>;
+
+/// `scores`, but the chunks in `done` are taken as they are, and each chunk searched is
+/// handed to `finished` (its index and scores) as it ends, for a journal. The first error
+/// from `finished` stops the run and is returned. `progress` counts `done`'s positions too.
+pub fn scores_resuming(
+    positions: &[Position],
+    cfg: &LabelConfig,
+    done: Done,
+    finished: &mut (dyn FnMut(usize, &[i32]) -> std::io::Result<()> + Send),
+    progress: &mut (dyn FnMut(usize) + Send),
+) -> std::io::Result<Vec<i32>> {
     let engine = || {
         let mut engine = Engine::new(cfg.hash_mb, 1);
         engine.weights = cfg.weights.clone();
         engine
     };
-    let chunk = |engine: &mut Engine, i: usize| {
+    let chunks = positions.len().div_ceil(CHUNK);
+    let todo: Vec<usize> = (0..chunks).filter(|i| !done.contains_key(i)).collect();
+    let chunk = |engine: &mut Engine, job: usize| {
+        let i = todo[job];
         engine.clear();
-        positions[i * CHUNK..((i + 1) * CHUNK).min(positions.len())]
+        let scores = positions[i * CHUNK..((i + 1) * CHUNK).min(positions.len())]
             .iter()
             .map(|p| search_score(engine, p, cfg.nodes))
-            .collect::<Vec<i32>>()
+            .collect::<Vec<i32>>();
+        (i, scores)
     };
-    let jobs = positions.len().div_ceil(CHUNK);
     let mut out = vec![0; positions.len()];
-    let mut done = 0;
-    map_in_parallel(cfg.threads, jobs, engine, chunk, &mut |i, s| {
+    let mut count = 0;
+    for (i, s) in done {
         out[i * CHUNK..i * CHUNK + s.len()].copy_from_slice(&s);
-        done += s.len();
-        progress(done);
+        count += s.len();
+    }
+    progress(count);
+    map_in_parallel(cfg.threads, todo.len(), engine, chunk, &mut |_, (i, s)| {
+        finished(i, &s)?;
+        out[i * CHUNK..i * CHUNK + s.len()].copy_from_slice(&s);
+        count += s.len();
+        progress(count);
         Ok(())
-    })
-    .expect("the sink never fails");
-    out
+    })?;
+    Ok(out)
+}
+
+/// What the first line of a packed labelling's journal starts with.
+pub const JOURNAL_HEADER: &str = "# poolshark label journal";
+
+/// The first line of the journal of a packed labelling (with its newline): the settings
+/// that change the scores (`header`'s) and the positions to score, by count and a hash of
+/// their keys in order, so that a journal is taken up only by the run it belongs to.
+///
+/// The journal (`OUT.part` beside the packed `--out`) lets a long run stopped midway go on
+/// from its finished chunks: after this line, one line a finished chunk, `INDEX SCORE
+/// SCORE ...`, appended as each ends. A chunk's scores hang on its positions alone, so a
+/// run taken up from a journal writes the same bytes as one never stopped.
+pub fn journal_header(nodes: u64, weights: &Weights, positions: &[Position]) -> String {
+    let keys = positions.iter().fold(crate::checksum::fnv1a(b""), |h, p| {
+        crate::checksum::fnv1a_from(h, &p.key().to_le_bytes())
+    });
+    format!(
+        "{JOURNAL_HEADER} nodes {nodes} weights {:016x} positions {} keys {keys:016x}\n",
+        weights_hash(weights),
+        positions.len()
+    )
+}
+
+/// The journal line of chunk `index` (with its newline).
+pub fn journal_line(index: usize, scores: &[i32]) -> String {
+    let mut line = index.to_string();
+    for s in scores {
+        line.push(' ');
+        line.push_str(&s.to_string());
+    }
+    line.push('\n');
+    line
+}
+
+/// The chunks a journal holds, and how many of its bytes to keep (whole lines: a stop can
+/// cut the last one short), checked against this run's `header` over `positions` positions.
+/// A journal of another run, or one with a line that is not a chunk of this run, is an
+/// error that says so (`name` names the file); nothing may then be written to it.
+pub fn read_journal(
+    text: &str,
+    header: &str,
+    name: &str,
+    positions: usize,
+) -> Result<(Done, usize), String> {
+    let first = text.lines().next().unwrap_or_default();
+    if !text.starts_with(JOURNAL_HEADER) || !text.contains('\n') {
+        return Err(format!(
+            "{name} is not a journal label wrote (its first line is not '{JOURNAL_HEADER} ...'): \
+             refusing to change it; remove it or name another --out"
+        ));
+    }
+    if first != header.trim_end() {
+        return Err(format!(
+            "{name} is the journal of a run with other settings or positions ('{first}', this \
+             run: '{}'): remove it to start again, or name another --out",
+            header.trim_end()
+        ));
+    }
+    let keep = text.rfind('\n').map_or(0, |i| i + 1);
+    let chunks = positions.div_ceil(CHUNK);
+    let mut done = Done::new();
+    for (n, line) in text[..keep].lines().enumerate().skip(1) {
+        let bad = |why: &str| format!("{name}: line {}: {why}", n + 1);
+        let mut fields = line.split(' ');
+        let index: usize = fields
+            .next()
+            .and_then(|f| f.parse().ok())
+            .filter(|&i| i < chunks)
+            .ok_or_else(|| bad(&format!("not a chunk number below {chunks}")))?;
+        let scores = fields
+            .map(|f| f.parse::<i32>().ok().filter(|s| s.abs() <= SEARCH_CLAMP))
+            .collect::<Option<Vec<i32>>>()
+            .ok_or_else(|| bad("a score is not a number within the clamp"))?;
+        let want = CHUNK.min(positions - index * CHUNK);
+        if scores.len() != want {
+            return Err(bad(&format!(
+                "{} scores where chunk {index} has {want} positions",
+                scores.len()
+            )));
+        }
+        if done.insert(index, scores).is_some() {
+            return Err(bad(&format!("chunk {index} a second time")));
+        }
+    }
+    Ok((done, keep))
 }
 
 #[cfg(test)]
@@ -270,6 +381,42 @@ mod tests {
         assert_eq!((e.keep, e.items.len()), (head.len() + line.len(), 1));
         let e = check(&format!("{head}nonsense\n")).unwrap_err();
         assert!(e.contains("o.txt: line 2"), "{e}");
+    }
+
+    #[test]
+    fn a_journal_is_checked_line_by_line() {
+        let positions: Vec<Position> = crate::core::random_games::RandomPositions::new(5, 40)
+            .take(CHUNK + 3)
+            .collect();
+        let w = Weights::default();
+        let head = journal_header(300, &w, &positions);
+        let read = |body: &str| read_journal(&format!("{head}{body}"), &head, "j", positions.len());
+        let (done, keep) = read(&format!("1 4 5 -6\n0{}\n1 2", " 9".repeat(CHUNK))).unwrap();
+        assert_eq!((done.len(), done[&1].as_slice()), (2, &[4, 5, -6][..]));
+        assert_eq!(keep, head.len() + "1 4 5 -6\n".len() + 1 + 2 * CHUNK + 1);
+        for (body, why) in [
+            ("2 1 2 3\n", "not a chunk number below 2"),
+            ("x 1\n", "not a chunk number"),
+            ("1 1 2\n", "2 scores where chunk 1 has 3 positions"),
+            ("1 1 2 3001\n", "within the clamp"),
+            ("1 1 2 z\n", "within the clamp"),
+            ("1 1 2 3\n1 1 2 3\n", "line 3: chunk 1 a second time"),
+        ] {
+            let e = read(body).unwrap_err();
+            assert!(e.contains(why), "{body:?}: {e}");
+        }
+        // Another run's journal: other nodes, weights or positions; and a file that is not one.
+        let fewer = journal_header(300, &w, &positions[1..]);
+        for other in [
+            journal_header(301, &w, &positions),
+            journal_header(300, &Weights::handset(), &positions),
+            fewer,
+        ] {
+            let e = read_journal(&other, &head, "j", positions.len()).unwrap_err();
+            assert!(e.contains("other settings or positions"), "{e}");
+        }
+        let e = read_journal("notes\n", &head, "j", positions.len()).unwrap_err();
+        assert!(e.contains("not a journal"), "{e}");
     }
 
     #[test]
