@@ -196,17 +196,9 @@ fn label_keeps_a_packed_files_labels_and_order_on_any_threads() {
     let data = dir.join("d.psd");
     selfplay(&data, &["--format", "packed"]);
     let label = |threads: &str, out: &Path| {
-        ok(&[
-            "label",
-            "--data",
-            s(&data),
-            "--out",
-            s(out),
-            "--nodes",
-            "300",
-            "--threads",
-            threads,
-        ])
+        let (code, line, err) = label(&data, out, "300", threads);
+        assert_eq!(code, 0, "{err}");
+        line
     };
     let (one, two) = (dir.join("one.psd"), dir.join("two.psd"));
     let line = label("1", &one);
@@ -245,6 +237,21 @@ fn label_keeps_a_packed_files_labels_and_order_on_any_threads() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `poolshark label` of `data` into `out` at `nodes` nodes on `threads` threads.
+fn label(data: &Path, out: &Path, nodes: &str, threads: &str) -> (i32, String, String) {
+    run(&[
+        "label",
+        "--data",
+        s(data),
+        "--out",
+        s(out),
+        "--nodes",
+        nodes,
+        "--threads",
+        threads,
+    ])
+}
+
 /// The records of packed file `p`.
 fn records(p: &Path) -> Vec<poolshark::tune::packed::Record> {
     poolshark::tune::packed::parse(&std::fs::read(p).unwrap(), "t")
@@ -258,19 +265,7 @@ fn a_stopped_packed_label_goes_on_from_its_journal() {
     let dir = scratch_dir("data-set-journal");
     let data = dir.join("d.psd");
     selfplay(&data, &["--format", "packed"]);
-    let label = |out: &Path, nodes: &str| {
-        run(&[
-            "label",
-            "--data",
-            s(&data),
-            "--out",
-            s(out),
-            "--nodes",
-            nodes,
-            "--threads",
-            "2",
-        ])
-    };
+    let label = |out: &Path, nodes: &str| label(&data, out, nodes, "2");
     let whole = dir.join("whole.psd");
     assert_eq!(label(&whole, "300").0, 0);
     let part = |out: &Path| Path::new(&format!("{}.part", s(out))).to_path_buf();

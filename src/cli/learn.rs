@@ -413,13 +413,15 @@ impl LabelArgs {
             let name = journal_path.display().to_string();
             (done, keep) =
                 label::read_journal(&text, &header, &name, positions.len()).map_err(input)?;
-            let have: usize = done.values().map(Vec::len).sum();
-            errln!("label: continuing from {name}: {have} positions already labelled");
+        }
+        let before: usize = done.values().map(Vec::len).sum();
+        if keep > 0 {
+            let name = journal_path.display();
+            errln!("label: continuing from {name}: {before} positions already labelled");
         }
         let mut journal = open_journal(&journal_path, keep, &header)?;
         let (cfg, bar) = self.search_setup(weights, records.len());
         let start = Instant::now();
-        let before: usize = done.values().map(Vec::len).sum();
         let scores = label::scores_resuming(
             &positions,
             &cfg,
