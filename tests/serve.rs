@@ -1105,7 +1105,15 @@ fn the_engine_probes_endgame_tables_given_with_egdb() {
     for _ in 0..100 {
         c.send(json!({"type":"analyze","on":true}));
         c.next("state");
-        let info = c.next("info");
+        // The tables' verdict may come by itself meanwhile, as a state of its own.
+        let info = loop {
+            let m = c.recv();
+            match m["type"].as_str() {
+                Some("info") => break m,
+                Some("state") => continue,
+                _ => panic!("expected an info message, got {m}"),
+            }
+        };
         c.send(json!({"type":"analyze","on":false}));
         c.next("state");
         let score = info["score"].as_str().unwrap_or_default().to_string();
