@@ -169,6 +169,38 @@ fn spsa_writes_a_loadable_weights_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `spsa --search` keeps the tuned search parameters in the file it writes, in the form
+/// `--search-params` reads, beside the summary line's `search name=value` list.
+#[test]
+fn spsa_writes_the_tuned_search_parameters_into_its_file() {
+    let dir = scratch_dir("spsa-search");
+    let out = dir.join("spsa.txt");
+    let out_s = out.to_str().unwrap();
+    let args = [
+        "spsa", "--pairs", "4", "--nodes", "300", "--batch", "2", "--fix", "all",
+    ];
+    let search = ["--search", "probcut_margin,lmr_divisor", "--out", out_s];
+    let (code, stdout, err) = run(&[&args[..], &search].concat());
+    assert_eq!(code, 0, "{err}");
+    let summary = stdout.lines().next().unwrap_or_default();
+    let margin = summary
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("probcut_margin="))
+        .unwrap_or_else(|| panic!("no probcut_margin in {summary:?}"));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# search-params "))
+        .unwrap_or_else(|| panic!("no search-params line in {text}"));
+    assert!(
+        line.starts_with(&format!("probcut_margin:{margin},lmr_divisor:")),
+        "{line}"
+    );
+    let (code, _, err) = run(&["bench", "--depth", "2", "--search-params", line]);
+    assert_eq!(code, 0, "the line does not read back: {err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `tune` reads selfplay's three-field lines and refuses a lambda outside 0..1.
 #[test]
 fn tune_takes_search_scores_and_checks_lambda() {

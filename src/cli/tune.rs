@@ -6,6 +6,7 @@ use super::args::{
 use super::{input, runtime, CliError};
 use crate::core::Position;
 use crate::eval::Weights;
+use crate::search::params::SearchParams;
 use crate::tune;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -238,8 +239,14 @@ impl SpsaArgs {
         let out = &self.out;
         let t0 = Instant::now();
         let command = self.command_line();
-        let save = |w: &Weights, note: &str| tune::save_weights(out, w, &command.header(note));
-        save(&start, "(not started)").map_err(|e| input(format!("cannot write {e}")))?;
+        // The tuned search parameters go in the header, in the form `--search-params` reads,
+        // so the file holds the whole result even when the run stops early.
+        let save = |w: &Weights, search: &SearchParams, note: &str| {
+            let note = format!("{note}{}", search_params_line(&cfg, search));
+            tune::save_weights(out, w, &command.header(&note))
+        };
+        save(&start, &cfg.search_start, "(not started)")
+            .map_err(|e| input(format!("cannot write {e}")))?;
         let mut openings = crate::arena::openings::builtin();
         if openings.is_empty() {
             openings.push(Position::start());
@@ -249,8 +256,8 @@ impl SpsaArgs {
             &start,
             &cfg,
             &openings,
-            &mut progress(&cfg, t0, |w, note| {
-                if let Err(e) = save(w, note) {
+            &mut progress(&cfg, t0, |w, search, note| {
+                if let Err(e) = save(w, search, note) {
                     save_error.get_or_insert(e);
                 }
             }),
@@ -258,7 +265,7 @@ impl SpsaArgs {
         let secs = t0.elapsed().as_secs_f64();
         let note = format!("{} pairs at {} nodes in {secs:.0} s.", cfg.pairs, cfg.nodes);
         save_error
-            .map_or_else(|| save(&tuned, &note), Err)
+            .map_or_else(|| save(&tuned, &search, &note), Err)
             .map_err(|e| runtime(format!("cannot write {e}")))?;
         outln!(
             "pairs {} time {:.1}s out {}{}",
@@ -320,8 +327,29 @@ impl SpsaArgs {
     }
 }
 
+/// `\nsearch-params name:value,...` for the tuned search parameters (what `--search-params`
+/// and the Hub's `search-params` option read), or nothing.
+fn search_params_line(cfg: &tune::SpsaConfig, p: &SearchParams) -> String {
+    let values: Vec<String> = cfg
+        .search
+        .iter()
+        .map(|t| {
+            format!(
+                "{}:{}",
+                t.param.name,
+                p.get(t.param.name).unwrap_or(f64::NAN)
+            )
+        })
+        .collect();
+    if values.is_empty() {
+        String::new()
+    } else {
+        format!("\nsearch-params {}", values.join(","))
+    }
+}
+
 /// ` search name=value ...` for the tuned search parameters, or nothing.
-fn search_values(cfg: &tune::SpsaConfig, p: &crate::search::params::SearchParams) -> String {
+fn search_values(cfg: &tune::SpsaConfig, p: &SearchParams) -> String {
     let values: Vec<String> = cfg
         .search
         .iter()
@@ -338,11 +366,12 @@ fn search_values(cfg: &tune::SpsaConfig, p: &crate::search::params::SearchParams
 }
 
 /// SPSA's progress callback: every `SAVES_PER_RUN`-th of the run and at its end, print the
-/// weights on stderr and hand them to `save` with a note of how far the run got.
+/// weights on stderr and hand them and the search parameters to `save` with a note of how
+/// far the run got.
 fn progress<'a>(
     cfg: &'a tune::SpsaConfig,
     t0: Instant,
-    mut save: impl FnMut(&Weights, &str) + 'a,
+    mut save: impl FnMut(&Weights, &SearchParams, &str) + 'a,
 ) -> impl FnMut(&tune::SpsaProgress) + 'a {
     let every = (cfg.pairs / SAVES_PER_RUN).max(1);
     let mut last_saved = 0;
@@ -361,7 +390,7 @@ fn progress<'a>(
                 search_values(cfg, p.search)
             );
             let note = format!("after {} of {} pairs", p.pairs_done, cfg.pairs);
-            save(&Weights::from_vec(&w), &note);
+            save(&Weights::from_vec(&w), p.search, &note);
         }
     }
 }
