@@ -327,42 +327,34 @@ impl SpsaArgs {
     }
 }
 
-/// `\nsearch-params name:value,...` for the tuned search parameters (what `--search-params`
-/// and the Hub's `search-params` option read), or nothing.
-fn search_params_line(cfg: &tune::SpsaConfig, p: &SearchParams) -> String {
-    let values: Vec<String> = cfg
-        .search
-        .iter()
-        .map(|t| {
-            format!(
-                "{}:{}",
-                t.param.name,
-                p.get(t.param.name).unwrap_or(f64::NAN)
-            )
-        })
-        .collect();
-    if values.is_empty() {
-        String::new()
-    } else {
-        format!("\nsearch-params {}", values.join(","))
-    }
-}
-
-/// ` search name=value ...` for the tuned search parameters, or nothing.
-fn search_values(cfg: &tune::SpsaConfig, p: &SearchParams) -> String {
+/// The tuned search parameters as `name{assign}value` joined by `sep`, or `None` when the run
+/// tunes none.
+fn tuned_search(
+    cfg: &tune::SpsaConfig,
+    p: &SearchParams,
+    assign: &str,
+    sep: &str,
+) -> Option<String> {
     let values: Vec<String> = cfg
         .search
         .iter()
         .map(|t| {
             let v = p.get(t.param.name).unwrap_or(f64::NAN);
-            format!("{}={v}", t.param.name)
+            format!("{}{assign}{v}", t.param.name)
         })
         .collect();
-    if values.is_empty() {
-        String::new()
-    } else {
-        format!(" search {}", values.join(" "))
-    }
+    (!values.is_empty()).then(|| values.join(sep))
+}
+
+/// `\nsearch-params name:value,...` for the tuned search parameters (what `--search-params`
+/// and the Hub's `search-params` option read), or nothing.
+fn search_params_line(cfg: &tune::SpsaConfig, p: &SearchParams) -> String {
+    tuned_search(cfg, p, ":", ",").map_or_else(String::new, |v| format!("\nsearch-params {v}"))
+}
+
+/// ` search name=value ...` for the tuned search parameters, or nothing.
+fn search_values(cfg: &tune::SpsaConfig, p: &SearchParams) -> String {
+    tuned_search(cfg, p, "=", " ").map_or_else(String::new, |v| format!(" search {v}"))
 }
 
 /// SPSA's progress callback: every `SAVES_PER_RUN`-th of the run and at its end, print the
