@@ -385,3 +385,80 @@ fn the_levels_doc_shows_the_level_table() {
         "docs/LEVELS.md's level table differs from search::level::TABLE"
     );
 }
+
+/// The commit names written between backticks in `text`: 7 to 40 hex digits with at least one
+/// letter and one digit (so that a backticked node count is not taken for one).
+fn commit_names(text: &str) -> BTreeSet<String> {
+    let b = text.as_bytes();
+    let mut out = BTreeSet::new();
+    for (i, _) in text.match_indices('`') {
+        let run = b[i + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
+            .count();
+        let word = &text[i + 1..i + 1 + run];
+        let closed = b.get(i + 1 + run) == Some(&b'`');
+        let mixed = word.bytes().any(|c| c.is_ascii_digit()) && word.bytes().any(|c| c > b'9');
+        if closed && (7..=40).contains(&run) && mixed {
+            out.insert(word.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn commit_names_are_backticked_hex_words_with_letters_and_digits() {
+    let long = "a1".repeat(21);
+    let text = format!(
+        "built on `29a2461`, bench `3105839`, `deadbeefcafe`, `88f87cd x`, `{long}`, `f00d1e` \
+         and `0375650`, `1e7435a"
+    );
+    let names: Vec<_> = commit_names(&text).into_iter().collect();
+    assert_eq!(names, ["29a2461"]);
+}
+
+/// Every commit the docs name (the commit to start a tried-and-lost idea from, the build a
+/// figure was measured on) is in the repository's history: a branch that was never merged is
+/// not kept from one checkout to the next, so a doc must name a commit on main (or keep the
+/// change as a patch in the repository).
+#[test]
+fn every_commit_the_docs_name_is_in_the_history() {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(repo())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--is-shallow-repository"]).as_deref() {
+        Some("false") => {}
+        Some(_) => {
+            eprintln!("SKIPPED: a shallow clone has only part of the history");
+            return;
+        }
+        None => {
+            eprintln!("SKIPPED: not a git checkout, or no git");
+            return;
+        }
+    }
+    let files = git(&["ls-files", "*.md"]).expect("git ls-files");
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for file in files.lines() {
+        for name in commit_names(&read(file)) {
+            checked += 1;
+            let object = format!("{name}^{{commit}}");
+            if git(&["rev-parse", "--verify", "--quiet", &object]).is_none() {
+                missing.push(format!("{file}: `{name}`"));
+            }
+        }
+    }
+    assert!(checked > 0, "no commit names found in the docs");
+    assert!(
+        missing.is_empty(),
+        "commits the docs name that are not in this repository:\n{}",
+        missing.join("\n")
+    );
+}
