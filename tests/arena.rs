@@ -482,3 +482,22 @@ fn selfplay_writes_over_nothing() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
     let _ = std::fs::remove_file(&out);
 }
+
+/// A game a match wrote (shard 1 of a 400-game screen on 5 December) whose move 17 for Black,
+/// `5x14x23x32`, `stats` once refused as ambiguous with `5x14x21x30x23x32`, so the whole match
+/// could not be summed: a match's own PDN must always read back.
+#[test]
+fn stats_reads_a_capture_whose_path_lies_inside_a_longer_one() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/full-path-capture.pdn"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(" 5x14x23x32 "), "the file holds the move");
+    let games = pdn::read(&text).expect("the PDN reads back");
+    assert_eq!(games.len(), 1);
+    let (code, out, err) = run(&["stats", path]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(": 1 games in "), "{out}");
+    assert!(out.contains("draws 1"), "{out}");
+}

@@ -170,3 +170,72 @@ fn error_messages_say_what_is_wrong() {
     let msg = parse_fen("W:W5-17:B1").unwrap_err().to_string();
     assert!(msg.contains("more than 12"), "{msg}");
 }
+
+/// Men capture backwards too, so two captures of the man on 5 to 32 can pass through the same
+/// squares: `5x14x23x32` (taking 9, 18, 27) and `5x14x21x30x23x32` (9, 17, 25, 26, 27, back
+/// up from 30 over 26). The written full path of the shorter one must read back as that one,
+/// not as ambiguous (found in a match's PDN, which `stats` could not read).
+#[test]
+fn a_full_capture_path_is_not_ambiguous_with_a_longer_one_through_it() {
+    let pos = parse_fen("B:WK9,17,K18,22,25,26,27,28,29:B5,13,19").unwrap();
+    let short = legal_moves(&pos)
+        .iter()
+        .copied()
+        .find(|m| m.hub() == "5x32x9x18x27")
+        .expect("the three-piece capture");
+    let long = legal_moves(&pos)
+        .iter()
+        .copied()
+        .find(|m| m.hub() == "5x32x9x17x25x26x27")
+        .expect("the five-piece capture");
+    assert_eq!(pdn_move(&pos, &short), "5x14x23x32");
+    assert_eq!(pdn_move(&pos, &long), "5x14x21x30x23x32");
+    assert_eq!(parse_pdn_move(&pos, "5x14x23x32").unwrap(), short);
+    assert_eq!(parse_move(&pos, "5x14x23x32").unwrap(), short);
+    assert_eq!(parse_pdn_move(&pos, "5x14x21x30x23x32").unwrap(), long);
+    // A shortened path is still read as before: one match is that move, two are ambiguous.
+    assert_eq!(parse_pdn_move(&pos, "5x21x32").unwrap(), long);
+    for text in ["5x32", "5x14x32", "5x23x32"] {
+        assert!(
+            matches!(
+                parse_pdn_move(&pos, text),
+                Err(NotationError::AmbiguousMove(..))
+            ),
+            "{text}"
+        );
+    }
+}
+
+/// Every legal move's PDN text reads back as that move, in every position of the perft
+/// suite (many kings and long captures, which random games seldom reach).
+#[test]
+fn pdn_moves_round_trip_in_the_perft_positions() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/perft_random.txt"
+    ))
+    .unwrap();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let fen = line.split(';').next().unwrap().trim();
+        let pos = parse_fen(fen).unwrap();
+        let mut frontier = vec![pos];
+        // The positions and their children: captures two plies deep included.
+        for mv in legal_moves(&pos).iter() {
+            frontier.push(pos.play(mv));
+        }
+        for p in &frontier {
+            for mv in legal_moves(p).iter() {
+                let text = pdn_move(p, mv);
+                assert_eq!(
+                    parse_pdn_move(p, &text).unwrap(),
+                    *mv,
+                    "{} {text}",
+                    write_fen(p)
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}

@@ -320,7 +320,10 @@ pub fn capture_paths(pos: &Position, mv: &Move) -> Vec<Vec<Square>> {
 
 /// Read a move in PDN notation: `11-15`, or a capture by its landing squares `15x22x29`.
 /// `from x to` is enough when one legal capture matches; intermediate squares may be left out
-/// as long as the ones given are on the path in order.
+/// as long as the ones given are on the path in order. A full path (every landing square, as
+/// `pdn_move` writes it) names its move even when a longer capture passes through the same
+/// squares: `5x14x23x32` is that capture, not also `5x14x21x30x23x32`. A full path names one
+/// move, since each step between two landing squares jumps exactly one piece.
 pub fn parse_pdn_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
     let (squares, capture) = split_move(text)?;
     let (from, to) = (squares[0], *squares.last().expect("at least two squares"));
@@ -338,16 +341,28 @@ pub fn parse_pdn_move(pos: &Position, text: &str) -> Result<Move, NotationError>
     let via = &squares[1..squares.len() - 1];
     let mut sink = PathSink::default();
     movegen::generate_captures(pos, &mut sink);
-    let candidates = sink
-        .found
-        .iter()
-        .filter(|(m, path)| {
-            m.from == from
-                && m.to == to
-                && is_subsequence(via, &path[..path.len().saturating_sub(1)])
-        })
-        .map(|(m, _)| *m)
-        .collect::<Vec<_>>();
+    let matching = |exact: bool| {
+        sink.found
+            .iter()
+            .filter(|(m, path)| {
+                let between = &path[..path.len().saturating_sub(1)];
+                m.from == from
+                    && m.to == to
+                    && if exact {
+                        between == via
+                    } else {
+                        is_subsequence(via, between)
+                    }
+            })
+            .map(|(m, _)| *m)
+            .collect::<Vec<_>>()
+    };
+    let exact = matching(true);
+    let candidates = if exact.is_empty() {
+        matching(false)
+    } else {
+        exact
+    };
     let mut unique: Vec<Move> = Vec::new();
     for m in candidates {
         if !unique.contains(&m) {
