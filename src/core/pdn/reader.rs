@@ -3,12 +3,12 @@
 //! the next game's first tag. Every error names the game, the line and the column.
 //!
 //! A UTF-8 byte order mark before the first line is skipped. A game whose `Result` tag and
-//! movetext result disagree is an error (which of them is true cannot be told), and so is a
-//! move after the rules ended the game.
+//! movetext result disagree is an error (which of them is true cannot be told), and so are a
+//! `Result` tag that is not a result and a move after the rules ended the game.
 
 use super::error::{ErrorKind, PdnError, Spot};
 use super::lexer::{Lexer, Token};
-use super::movetext::{Builder, Step};
+use super::movetext::{is_result, Builder, Step};
 use super::MAX_MOVETEXT;
 use crate::core::notation;
 use crate::core::tree::GameTree;
@@ -144,7 +144,19 @@ impl TreeReader {
         };
         let g = std::mem::take(&mut self.game);
         self.bytes = 0;
-        let tag = g.tags.iter().find(|(k, _)| k == "Result").map(|(_, v)| v);
+        let at = g.tags.iter().position(|(k, _)| k == "Result");
+        let tag = at.map(|i| &g.tags[i].1);
+        if let (Some(i), Some(t)) = (at, tag) {
+            // What the tag says becomes the game's result when the movetext gives none, and
+            // is written back as the movetext's last word: it must be one.
+            if !is_result(t) {
+                let kind = ErrorKind::Syntax(format!(
+                    "the Result tag says '{t}', which is not a result (1-0, 0-1, 1/2-1/2, *, \
+                     or 2-0, 0-2, 1-1, 0-0)"
+                ));
+                return Err(self.error(g.tag_spots[i], kind));
+            }
+        }
         let result = match (result, tag) {
             (Some((at, m)), Some(t)) if m != *t => {
                 let kind = ErrorKind::ResultMismatch {
@@ -264,6 +276,11 @@ mod tests {
             (
                 "[Event \"a\"]\n1. 11-15 *\n[Result \"0-1\"]\n1. 11-15 1-0\n",
                 "game 2, line 4, column 10: the Result tag says '0-1' but the movetext ends '1-0'",
+            ),
+            (
+                "[Event \"a\"]\n[Result \"1/2-1/20-2\"]\n1. 11-15",
+                "game 1, line 2, column 1: the Result tag says '1/2-1/20-2', which is not a result \
+                 (1-0, 0-1, 1/2-1/2, *, or 2-0, 0-2, 1-1, 0-0)",
             ),
             (
                 "[Event x]\n1. 11-15 *",
