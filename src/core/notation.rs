@@ -321,9 +321,9 @@ pub fn capture_paths(pos: &Position, mv: &Move) -> Vec<Vec<Square>> {
 /// Read a move in PDN notation: `11-15`, or a capture by its landing squares `15x22x29`.
 /// `from x to` is enough when one legal capture matches; intermediate squares may be left out
 /// as long as the ones given are on the path in order. A full path (every landing square, as
-/// `pdn_move` writes it) names its move even when a longer capture passes through the same
-/// squares: `5x14x23x32` is that capture, not also `5x14x21x30x23x32`. A full path names one
-/// move, since each step between two landing squares jumps exactly one piece.
+/// `pdn_move` writes it) names its one move, since each step between two landing squares jumps
+/// exactly one piece, even when a longer capture passes through the same squares:
+/// `5x14x23x32` is that capture, not also `5x14x21x30x23x32`.
 pub fn parse_pdn_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
     let (squares, capture) = split_move(text)?;
     let (from, to) = (squares[0], *squares.last().expect("at least two squares"));
