@@ -146,10 +146,9 @@ impl TreeReader {
         self.bytes = 0;
         let at = g.tags.iter().position(|(k, _)| k == "Result");
         let tag = at.map(|i| &g.tags[i].1);
-        if let Some(i) = at {
+        if let (Some(i), Some(t)) = (at, tag) {
             // What the tag says becomes the game's result when the movetext gives none, and
             // is written back as the movetext's last word: it must be one.
-            let t = &g.tags[i].1;
             if !is_result(t) {
                 let kind = ErrorKind::Syntax(format!(
                     "the Result tag says '{t}', which is not a result (1-0, 0-1, 1/2-1/2, *, \
