@@ -144,19 +144,22 @@ impl TreeReader {
         };
         let g = std::mem::take(&mut self.game);
         self.bytes = 0;
-        let at = g.tags.iter().position(|(k, _)| k == "Result");
-        let tag = at.map(|i| &g.tags[i].1);
-        if let (Some(i), Some(t)) = (at, tag) {
-            // What the tag says becomes the game's result when the movetext gives none, and
-            // is written back as the movetext's last word: it must be one.
-            if !is_result(t) {
-                let kind = ErrorKind::Syntax(format!(
-                    "the Result tag says '{t}', which is not a result (1-0, 0-1, 1/2-1/2, *, \
-                     or 2-0, 0-2, 1-1, 0-0)"
-                ));
-                return Err(self.error(g.tag_spots[i], kind));
-            }
+        // The Result tag and where it stands.
+        let result_tag = g
+            .tags
+            .iter()
+            .position(|(k, _)| k == "Result")
+            .map(|i| (i, &g.tags[i].1));
+        // What the tag says becomes the game's result when the movetext gives none, and is
+        // written back as the movetext's last word: it must be one.
+        if let Some((i, t)) = result_tag.filter(|(_, t)| !is_result(t)) {
+            let kind = ErrorKind::Syntax(format!(
+                "the Result tag says '{t}', which is not a result (1-0, 0-1, 1/2-1/2, *, \
+                 or 2-0, 0-2, 1-1, 0-0)"
+            ));
+            return Err(self.error(g.tag_spots[i], kind));
         }
+        let tag = result_tag.map(|(_, t)| t);
         let result = match (result, tag) {
             (Some((at, m)), Some(t)) if m != *t => {
                 let kind = ErrorKind::ResultMismatch {
