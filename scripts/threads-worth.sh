@@ -13,7 +13,8 @@
 #          > /work/logs/threads-0.1.log 2>&1 &
 #   env: BIN (default target/release/poolshark, built first), SHARDS (10), CORES (the
 #        machine's): two-threads plays CORES / 2 games at once (each engine may use two
-#        cores while it thinks), double-time CORES.
+#        cores while it thinks), double-time CORES; PAIRS (0, no limit): stop after this
+#        many new shard pairs, with a line on stderr, to go on in a later session.
 # Prints each match's `poolshark stats` lines as it ends, then three lines for scripts:
 #   two-threads elo E (L to H) games N
 #   double-time elo E (L to H) games N
@@ -26,6 +27,7 @@ OUT=${1:?$usage}
 TIME=${2:?$usage}
 GAMES=${3:?$usage}
 SHARDS=${SHARDS:-10}
+PAIRS=${PAIRS:-0}
 CORES=${CORES:-$(nproc)}
 calc() { awk "BEGIN { print ($1) }"; }
 if ! [[ "$TIME" =~ ^[0-9]*\.?[0-9]+$ ]] || [ "$(calc "$TIME > 0")" != 1 ]; then
@@ -34,6 +36,10 @@ if ! [[ "$TIME" =~ ^[0-9]*\.?[0-9]+$ ]] || [ "$(calc "$TIME > 0")" != 1 ]; then
 fi
 if ! [[ "$GAMES" =~ ^[1-9][0-9]*$ ]]; then
   echo "threads-worth: GAMES must be a whole number of at least 1, not '$GAMES'" >&2
+  exit 2
+fi
+if ! [[ "$PAIRS" =~ ^[0-9]+$ ]]; then
+  echo "threads-worth: PAIRS must be a whole number (0 for no limit), not '$PAIRS'" >&2
   exit 2
 fi
 if [ -z "${BIN:-}" ]; then
@@ -48,10 +54,21 @@ common=(--engine "$BIN hub" --engine "$BIN hub" --games "$GAMES"
 two=("${common[@]}" --param 1:threads=2 --movetime "$TIME" --concurrency "$pair")
 dbl=("${common[@]}" --movetime "$double,$TIME" --concurrency "$CORES")
 
-# By turns, a shard of each, until both are whole.
+# By turns, a shard of each, until both are whole (or PAIRS new pairs are played).
+finished() {
+  local f=("$OUT"/double-time/shard-*.out)
+  if [ -e "${f[0]}" ]; then echo "${#f[@]}"; else echo 0; fi
+}
+before=$(finished)
 for ((k = 0; k < SHARDS; k++)); do
   MAX_SHARDS=1 scripts/match-resume.sh "$OUT/two-threads" "$SHARDS" "${two[@]}" > /dev/null
   MAX_SHARDS=1 scripts/match-resume.sh "$OUT/double-time" "$SHARDS" "${dbl[@]}" > /dev/null
+  now=$(finished)
+  if ((PAIRS > 0 && now < SHARDS && now - before >= PAIRS)); then
+    echo "threads-worth: stopped after $PAIRS new shard pair(s), $now of $SHARDS whole;" \
+      "run the same command again to go on" >&2
+    exit 0
+  fi
 done
 
 line() {

@@ -256,3 +256,49 @@ fn threads_worth_prints_both_matches_and_the_share() {
     assert!(out.join("two-threads/shard-0.out").exists());
     assert!(out.join("double-time/shard-0.out").exists());
 }
+
+/// `PAIRS=1` stops `scripts/threads-worth.sh` after one new shard pair, without the final
+/// lines, and the same command goes on from there to the end; a bad PAIRS is refused.
+#[test]
+fn threads_worth_stops_after_the_pairs_asked_and_goes_on() {
+    let bin = env!("CARGO_BIN_EXE_poolshark");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let base = support::scratch_dir("threads-worth-pairs");
+    let out = base.join("t");
+    let dir = out.to_str().unwrap();
+    let run = |pairs: &str| {
+        output(
+            Command::new("bash")
+                .arg(root.join("scripts/threads-worth.sh"))
+                .args([dir, "0.01", "4"])
+                .env("BIN", bin)
+                .env("SHARDS", "2")
+                .env("CORES", "2")
+                .env("PAIRS", pairs),
+        )
+    };
+    let (code, _, err) = run("one");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("PAIRS must be"), "{err}");
+    assert!(!out.exists());
+    let (code, stdout, err) = run("1");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("stopped after 1 new shard pair(s), 1 of 2 whole"),
+        "{err}"
+    );
+    assert!(!stdout.contains("share"), "{stdout}");
+    for m in ["two-threads", "double-time"] {
+        assert!(out.join(m).join("shard-0.out").exists(), "{m}");
+        assert!(!out.join(m).join("shard-1.out").exists(), "{m}");
+    }
+    let (code, stdout, err) = run("1");
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("stopped after"), "{err}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let n = lines.len();
+    assert!(n >= 3, "{stdout}");
+    assert!(lines[n - 3].starts_with("two-threads elo ") && lines[n - 3].ends_with(" games 4"));
+    assert!(lines[n - 2].starts_with("double-time elo ") && lines[n - 2].ends_with(" games 4"));
+    assert!(lines[n - 1].starts_with("share "), "{stdout}");
+}
