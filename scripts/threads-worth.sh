@@ -42,6 +42,7 @@ if ! [[ "$PAIRS" =~ ^[0-9]+$ ]]; then
   echo "threads-worth: PAIRS must be a whole number (0 for no limit), not '$PAIRS'" >&2
   exit 2
 fi
+PAIRS=$((10#$PAIRS)) # "08" is 8, not a bad octal number
 if [ -z "${BIN:-}" ]; then
   BIN=target/release/poolshark
   cargo build --release --quiet
