@@ -219,23 +219,35 @@ fn soak_refuses_a_folder_of_another_run() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `scripts/threads-worth.sh OUT TIME GAMES` with main's binary, SHARDS shards and 2 cores.
+fn threads_worth(args: &[&str], shards: &str) -> Command {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut cmd = Command::new("bash");
+    cmd.arg(root.join("scripts/threads-worth.sh"))
+        .args(args)
+        .env("BIN", env!("CARGO_BIN_EXE_poolshark"))
+        .env("SHARDS", shards)
+        .env("CORES", "2");
+    cmd
+}
+
+/// The three lines threads-worth ends with, for scripts, each match of `games` games.
+fn assert_threads_worth_ends(stdout: &str, games: usize) {
+    let lines: Vec<&str> = stdout.lines().collect();
+    let n = lines.len();
+    assert!(n >= 3, "{stdout}");
+    let tail = format!(" games {games}");
+    assert!(lines[n - 3].starts_with("two-threads elo ") && lines[n - 3].ends_with(&tail));
+    assert!(lines[n - 2].starts_with("double-time elo ") && lines[n - 2].ends_with(&tail));
+    assert!(lines[n - 1].starts_with("share "), "{stdout}");
+}
+
 /// `scripts/threads-worth.sh` as a user runs it, at a tiny size: both matches are played
 /// and the three lines scripts read come out; bad arguments are refused before any game.
 #[test]
 fn threads_worth_prints_both_matches_and_the_share() {
-    let bin = env!("CARGO_BIN_EXE_poolshark");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let base = support::scratch_dir("threads-worth");
-    let run = |args: &[&str]| {
-        output(
-            Command::new("bash")
-                .arg(root.join("scripts/threads-worth.sh"))
-                .args(args)
-                .env("BIN", bin)
-                .env("SHARDS", "1")
-                .env("CORES", "2"),
-        )
-    };
+    let run = |args: &[&str]| output(&mut threads_worth(args, "1"));
     let out = base.join("t");
     let dir = out.to_str().unwrap();
     for bad in [[dir, "0", "2"], [dir, "x", "2"], [dir, "0.01", "0"]] {
@@ -246,12 +258,7 @@ fn threads_worth_prints_both_matches_and_the_share() {
     assert!(!out.exists());
     let (code, stdout, err) = run(&[dir, "0.01", "2"]);
     assert_eq!(code, 0, "{err}");
-    let lines: Vec<&str> = stdout.lines().collect();
-    let n = lines.len();
-    assert!(n >= 3, "{stdout}");
-    assert!(lines[n - 3].starts_with("two-threads elo ") && lines[n - 3].ends_with(" games 2"));
-    assert!(lines[n - 2].starts_with("double-time elo ") && lines[n - 2].ends_with(" games 2"));
-    assert!(lines[n - 1].starts_with("share "), "{stdout}");
+    assert_threads_worth_ends(&stdout, 2);
     assert!(stdout.contains("--param 1:threads=2") && stdout.contains("--movetime 0.02\\,0.01"));
     assert!(out.join("two-threads/shard-0.out").exists());
     assert!(out.join("double-time/shard-0.out").exists());
@@ -261,22 +268,10 @@ fn threads_worth_prints_both_matches_and_the_share() {
 /// lines, and the same command goes on from there to the end; a bad PAIRS is refused.
 #[test]
 fn threads_worth_stops_after_the_pairs_asked_and_goes_on() {
-    let bin = env!("CARGO_BIN_EXE_poolshark");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let base = support::scratch_dir("threads-worth-pairs");
     let out = base.join("t");
     let dir = out.to_str().unwrap();
-    let run = |pairs: &str| {
-        output(
-            Command::new("bash")
-                .arg(root.join("scripts/threads-worth.sh"))
-                .args([dir, "0.01", "4"])
-                .env("BIN", bin)
-                .env("SHARDS", "2")
-                .env("CORES", "2")
-                .env("PAIRS", pairs),
-        )
-    };
+    let run = |pairs: &str| output(threads_worth(&[dir, "0.01", "4"], "2").env("PAIRS", pairs));
     let (code, _, err) = run("one");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("PAIRS must be"), "{err}");
@@ -295,10 +290,5 @@ fn threads_worth_stops_after_the_pairs_asked_and_goes_on() {
     let (code, stdout, err) = run("1");
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("stopped after"), "{err}");
-    let lines: Vec<&str> = stdout.lines().collect();
-    let n = lines.len();
-    assert!(n >= 3, "{stdout}");
-    assert!(lines[n - 3].starts_with("two-threads elo ") && lines[n - 3].ends_with(" games 4"));
-    assert!(lines[n - 2].starts_with("double-time elo ") && lines[n - 2].ends_with(" games 4"));
-    assert!(lines[n - 1].starts_with("share "), "{stdout}");
+    assert_threads_worth_ends(&stdout, 4);
 }
