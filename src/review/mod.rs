@@ -436,20 +436,26 @@ mod tests {
         Engine::new(4, 1)
     }
 
+    /// Reviews the whole of `game` to `depth`: its summary and every ply's review, in order.
+    fn review_all(game: &Game, depth: u32) -> (GameSummary, Vec<PlyReview>) {
+        let mut plies = Vec::new();
+        let s = review(
+            game,
+            Budget::Depth(depth),
+            &engine(),
+            &ReviewControl::new(),
+            |p| plies.push(p.clone()),
+        );
+        (s, plies)
+    }
+
     #[test]
     fn a_game_that_ends_by_the_rules_scores_its_last_move_as_a_win() {
         // White's last man is taken: Black wins (R16); the position after is not searched.
         let mut game = Game::new(parse_fen("B:W18:B14,1").unwrap());
         game.play_text("14x23").unwrap();
         assert_eq!(game.result(), GameResult::Win(Color::Black));
-        let mut plies = Vec::new();
-        let s = review(
-            &game,
-            Budget::Depth(4),
-            &engine(),
-            &ReviewControl::new(),
-            |p| plies.push(p.clone()),
-        );
+        let (s, plies) = review_all(&game, 4);
         assert!(s.complete);
         assert_eq!(plies.len(), 1);
         assert_eq!(plies[0].score_text(), "99.99");
@@ -465,14 +471,7 @@ mod tests {
         let fen = "W:W26,32:B17,1";
         let mut game = Game::new(parse_fen(fen).unwrap());
         game.play_text("26-22").unwrap();
-        let mut plies = Vec::new();
-        let s = review(
-            &game,
-            Budget::Depth(8),
-            &engine(),
-            &ReviewControl::new(),
-            |p| plies.push(p.clone()),
-        );
+        let (s, plies) = review_all(&game, 8);
         let p = &plies[0];
         assert_eq!(p.mover, Color::White);
         assert_eq!(p.mark, Some(Mark::Blunder), "{p:?}");
@@ -567,14 +566,7 @@ mod tests {
         let mut game = Game::new(parse_fen("W:W26,32:B17,1").unwrap());
         game.play_text("26-22").unwrap();
         game.play_text("17x26").unwrap();
-        let mut plies = Vec::new();
-        let s = review(
-            &game,
-            Budget::Depth(8),
-            &engine(),
-            &ReviewControl::new(),
-            |p| plies.push(p.clone()),
-        );
+        let (s, plies) = review_all(&game, 8);
         assert_eq!(plies.len(), 2);
         // White's blunder costs accuracy; Black's forced capture is the best move.
         assert!(plies[0].accuracy < 50.0, "{:?}", plies[0]);
