@@ -272,17 +272,19 @@ impl SelfplayArgs {
             )
             .expect("a valid template"),
         );
+        // After each game: the games done and the positions played so far, and their rate.
+        let mut on_game = |g: usize, played: usize| {
+            bar.set_position(g as u64);
+            let secs = start.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!(
+                "{played} positions played ({:.0}/s)",
+                played as f64 / secs
+            ));
+        };
         if self.format == DataFormat::Packed {
             crate::files::check_output(out).map_err(|e| input(format!("cannot write {e}")))?;
             let records =
-                crate::tune::selfplay::run_records(&cfg, self.keep_duplicates, &mut |g, played| {
-                    bar.set_position(g as u64);
-                    let secs = start.elapsed().as_secs_f64().max(1e-9);
-                    bar.set_message(format!(
-                        "{played} positions played ({:.0}/s)",
-                        played as f64 / secs
-                    ));
-                });
+                crate::tune::selfplay::run_records(&cfg, self.keep_duplicates, &mut on_game);
             bar.finish_and_clear();
             let bytes = crate::tune::packed::write(cfg.seed, &records);
             crate::files::save(out, &bytes)
@@ -314,14 +316,7 @@ impl SelfplayArgs {
                 written += n;
                 writer.write_all(kept.as_bytes())
             },
-            &mut |g, lines| {
-                bar.set_position(g as u64);
-                let secs = start.elapsed().as_secs_f64().max(1e-9);
-                bar.set_message(format!(
-                    "{lines} positions played ({:.0}/s)",
-                    lines as f64 / secs
-                ));
-            },
+            &mut on_game,
         );
         bar.finish_and_clear();
         let secs = start.elapsed().as_secs_f64();
