@@ -327,6 +327,66 @@ pub fn check_output(path: &Path) -> Result<(), FileError> {
     }
 }
 
+/// Whether `a` and `b` name one file that exists: `./c.txt` and `c.txt`, a symlink and its
+/// target, and (on Unix, by device and inode) two hard links all count as one. A path that
+/// does not exist yet names no file, so it is never the same as another.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => false,
+        }
+    }
+}
+
+/// An output that is also one of the command's inputs: writing it would replace what is
+/// being read. Each side by its option name (`--out`, `--data`) and its path as given.
+#[derive(Debug)]
+pub struct OutIsInput {
+    pub out: (&'static str, PathBuf),
+    pub input: (&'static str, PathBuf),
+}
+
+impl fmt::Display for OutIsInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ((o, out), (i, input)) = (&self.out, &self.input);
+        write!(f, "{o} {} is also an input", out.display())?;
+        if out != input || o != i {
+            write!(f, " ({i} {})", input.display())?;
+        }
+        write!(f, ": name another file")
+    }
+}
+
+impl std::error::Error for OutIsInput {}
+
+/// Refuse an output that names the same file as any of `inputs` (`same_file`), before any
+/// work, so that no command writes its result over what it reads. Every command that takes
+/// an output and inputs checks each output it writes with this.
+pub fn check_not_input<'a>(
+    out: (&'static str, &Path),
+    inputs: impl IntoIterator<Item = (&'static str, &'a Path)>,
+) -> Result<(), OutIsInput> {
+    for (name, path) in inputs {
+        if same_file(out.1, path) {
+            return Err(OutIsInput {
+                out: (out.0, out.1.to_path_buf()),
+                input: (name, path.to_path_buf()),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Tells the temporary files of concurrent saves in one process apart.
 static SAVES: AtomicU64 = AtomicU64::new(0);
 
@@ -458,6 +518,32 @@ mod tests {
         // A new file in a folder that is there, or in the current folder, is fine.
         check_output(&dir.join("out.pdn")).unwrap();
         check_output(Path::new("poolshark-no-such-file.pdn")).unwrap();
+    }
+
+    /// Issue 58, item 1: one file under two names is one file; a file not there yet is
+    /// never the same as another.
+    #[test]
+    fn same_file_sees_through_names_and_links() {
+        let dir = scratch("same-file");
+        let a = dir.join("a.txt");
+        std::fs::write(&a, "x").unwrap();
+        let dotted = dir.join(".").join("a.txt");
+        assert!(same_file(&a, &dotted));
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&a, dir.join("link")).unwrap();
+            assert!(same_file(&dir.join("link"), &a));
+            std::fs::hard_link(&a, dir.join("hard")).unwrap();
+            assert!(same_file(&dir.join("hard"), &a));
+        }
+        std::fs::write(dir.join("b.txt"), "x").unwrap();
+        assert!(!same_file(&a, &dir.join("b.txt")));
+        let new = dir.join("new.txt");
+        assert!(!same_file(&new, &new));
+        let e = check_not_input(("--out", &dotted), [("--data", a.as_path())]).unwrap_err();
+        assert!(e.to_string().starts_with("--out "), "{e}");
+        assert!(e.to_string().contains("is also an input (--data "), "{e}");
+        check_not_input(("--out", &new), [("--data", a.as_path())]).unwrap();
     }
 
     fn scratch(name: &str) -> PathBuf {

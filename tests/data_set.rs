@@ -8,7 +8,7 @@
 mod support;
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use support::{run_cli as run, scratch_dir};
 
 fn ok(args: &[&str]) -> String {
@@ -383,4 +383,165 @@ fn merge_with_tables_labels_the_positions_they_cover() {
     ]);
     assert_eq!(code, 2, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 58, item 1: `learn`, `tune`, `spsa` and `data convert` refuse an output that is one
+/// of their inputs (by its own name, `./` and a symlink to it), and leave the input as it
+/// was, byte for byte.
+#[test]
+fn no_command_writes_its_output_over_its_input() {
+    let dir = scratch_dir("data-set-out-is-input");
+    let small = include_str!("data/tune-small.txt");
+    let text: String = small.lines().take(300).map(|l| format!("{l}\n")).collect();
+    let data = dir.join("c.txt");
+    std::fs::write(&data, &text).unwrap();
+    let packed = dir.join("c.psd");
+    ok(&["data", "convert", s(&data), "--out", s(&packed)]);
+    let net = dir.join("s.bin");
+    let learn = |data: &str, out: &str, extra: &[&str]| {
+        let mut args = vec![
+            "learn",
+            "--data",
+            data,
+            "--out",
+            out,
+            "--epochs",
+            "1",
+            "--hidden",
+            "16",
+            "--batch",
+            "256",
+            "--threads",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let (code, _, err) = learn(s(&data), s(&net), &[]);
+    assert_eq!(code, 0, "{err}");
+    let weights = dir.join("w.txt");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/weights.txt"),
+        &weights,
+    )
+    .unwrap();
+    let link = dir.join("link.txt");
+    std::os::unix::fs::symlink(&data, &link).unwrap();
+    let dotted = |p: &Path| dir.join(".").join(p.file_name().unwrap());
+    let d = |p: &Path| s(p).to_string();
+    let ds = |p: &Path| dotted(p).to_str().unwrap().to_string();
+    let cases: Vec<(PathBuf, Vec<String>)> = vec![
+        (data.clone(), learn_args(&d(&data), &d(&data), &[])),
+        (data.clone(), learn_args(&d(&link), &ds(&data), &[])),
+        (packed.clone(), learn_args(&d(&packed), &d(&packed), &[])),
+        (
+            net.clone(),
+            learn_args(&d(&data), &d(&net), &["--start", &ds(&net)]),
+        ),
+        (
+            data.clone(),
+            learn_args(
+                &d(&data),
+                &d(&dir.join("n.bin")),
+                &["--checkpoint", &ds(&data)],
+            ),
+        ),
+        (
+            data.clone(),
+            strings(&[
+                "tune",
+                "--data",
+                s(&data),
+                "--out",
+                &ds(&data),
+                "--epochs",
+                "1",
+            ]),
+        ),
+        (
+            weights.clone(),
+            strings(&[
+                "tune",
+                "--data",
+                s(&data),
+                "--out",
+                s(&weights),
+                "--start",
+                &ds(&weights),
+                "--epochs",
+                "1",
+            ]),
+        ),
+        (
+            weights.clone(),
+            strings(&[
+                "spsa",
+                "--pairs",
+                "1",
+                "--nodes",
+                "50",
+                "--start",
+                s(&weights),
+                "--out",
+                &ds(&weights),
+            ]),
+        ),
+        (
+            data.clone(),
+            strings(&["data", "convert", s(&data), "--out", &ds(&data)]),
+        ),
+        (
+            packed.clone(),
+            strings(&["data", "convert", s(&packed), "--out", s(&packed)]),
+        ),
+    ];
+    for (input, args) in cases {
+        let before = std::fs::read(&input).unwrap();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "poolshark {}: {err}", args.join(" "));
+        assert!(
+            err.contains("is also an input"),
+            "poolshark {}: {err}",
+            args.join(" ")
+        );
+        assert_eq!(
+            std::fs::read(&input).unwrap(),
+            before,
+            "poolshark {} changed {}",
+            args.join(" "),
+            input.display()
+        );
+    }
+    // The resume that follows a run with --start is still there to take.
+    let (code, _, err) = learn(s(&data), s(&dir.join("t.bin")), &["--start", s(&net)]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = learn(s(&data), s(&dir.join("t.bin")), &["--start", s(&net)]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| a.to_string()).collect()
+}
+
+/// `learn`'s small run of one epoch on `data` into `out`, with `extra` options.
+fn learn_args(data: &str, out: &str, extra: &[&str]) -> Vec<String> {
+    let mut args = strings(&[
+        "learn",
+        "--data",
+        data,
+        "--out",
+        out,
+        "--epochs",
+        "1",
+        "--hidden",
+        "16",
+        "--batch",
+        "256",
+        "--threads",
+        "1",
+    ]);
+    args.extend(strings(extra));
+    args
 }

@@ -307,7 +307,7 @@ fn label_refuses_an_out_it_did_not_write_or_wrote_otherwise() {
     // --out is --data (also by another name).
     let (code, _, err) = label(data_s, &[]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("is also --data"), "{err}");
+    assert!(err.contains("is also an input"), "{err}");
     let other = dir.join(".").join("data.txt");
     let (code, _, err) = label(other.to_str().unwrap(), &[]);
     assert_eq!(code, 2, "{err}");

@@ -53,17 +53,11 @@ impl MergeArgs {
     fn run(self) -> Result<(), CliError> {
         files::check_output(&self.out).map_err(|e| input(format!("cannot write {e}")))?;
         let shards = dataset::shard_files(&self.inputs).map_err(input)?;
-        if let Ok(out) = std::fs::canonicalize(&self.out) {
-            if shards
-                .iter()
-                .any(|s| std::fs::canonicalize(s).is_ok_and(|s| s == out))
-            {
-                return Err(input(format!(
-                    "--out {} is also an input: name a file outside the shards",
-                    self.out.display()
-                )));
-            }
-        }
+        files::check_not_input(
+            ("--out", &self.out),
+            shards.iter().map(|s| ("shard", s.as_path())),
+        )
+        .map_err(|e| input(e.to_string()))?;
         let egdb = match &self.egdb {
             None => None,
             Some(dir) => Some(crate::egdb::Egdb::open_lazy(dir).map_err(|e| input(e.to_string()))?),
@@ -132,6 +126,8 @@ pub struct ConvertArgs {
 impl ConvertArgs {
     fn run(self) -> Result<(), CliError> {
         files::check_output(&self.out).map_err(|e| input(format!("cannot write {e}")))?;
+        files::check_not_input(("--out", &self.out), [("input", self.input.as_path())])
+            .map_err(|e| input(e.to_string()))?;
         let (data, _) = dataset::read(&self.input).map_err(input)?;
         let name = self.input.display().to_string();
         let (bytes, n, to) = match data {

@@ -259,16 +259,11 @@ impl LabelArgs {
         let weights = self.weights.load()?;
         files::check_output(&self.out).map_err(|e| input(format!("cannot write {e}")))?;
         // Its own input would be read and appended to at once.
-        if let Ok(out) = std::fs::canonicalize(&self.out) {
-            for path in &self.data {
-                if std::fs::canonicalize(path).is_ok_and(|p| p == out) {
-                    return Err(input(format!(
-                        "--out {} is also --data: name another file",
-                        self.out.display()
-                    )));
-                }
-            }
-        }
+        files::check_not_input(
+            ("--out", &self.out),
+            self.data.iter().map(|p| ("--data", p.as_path())),
+        )
+        .map_err(|e| input(e.to_string()))?;
         let mut inputs = Vec::new();
         for path in &self.data {
             let data = crate::tune::dataset::read(path).map_err(input)?.0;

@@ -125,6 +125,10 @@ impl TuneArgs {
         let cfg = self.config()?;
         // Before the fit, which may take hours, rather than at the save after it.
         crate::files::check_output(&self.out).map_err(|e| input(format!("cannot write {e}")))?;
+        let inputs = [("--data", self.data.as_path())];
+        let start_path = self.start.as_deref().map(|p| ("--start", p));
+        crate::files::check_not_input(("--out", &self.out), inputs.into_iter().chain(start_path))
+            .map_err(|e| input(e.to_string()))?;
         let t0 = Instant::now();
         let all = self.load_data(&start)?;
         let (tuned, fit) = self.fit(&all, &start, &cfg, t0);
@@ -234,6 +238,10 @@ impl SpsaArgs {
     /// Plays the pairs, printing progress on stderr and saving `--out` every 5% of the run,
     /// then a summary line.
     pub fn run(self) -> Result<(), CliError> {
+        if let Some(start) = &self.start {
+            crate::files::check_not_input(("--out", &self.out), [("--start", start.as_path())])
+                .map_err(|e| input(e.to_string()))?;
+        }
         let start = load_hand_weights(self.start.as_deref())?;
         let cfg = self.config(&start)?;
         let out = &self.out;

@@ -111,6 +111,16 @@ pub fn run(o: &LearnOptions, p: &mut dyn Progress) -> Result<Summary, LearnError
     files::check_output(&o.out).map_err(|e| input(format!("cannot write {e}")))?;
     files::check_output(&o.checkpoint).map_err(|e| input(format!("cannot write {e}")))?;
     let data = data_files(&o.data).map_err(input)?;
+    // Both outputs are written after every epoch: neither may be a file the run reads, and
+    // the checkpoint must not be the network either.
+    let mut inputs: Vec<(&'static str, &std::path::Path)> =
+        data.iter().map(|p| ("--data", p.as_path())).collect();
+    inputs.extend(o.start.as_deref().map(|p| ("--start", p)));
+    files::check_not_input(("--out", &o.out), inputs.iter().copied())
+        .map_err(|e| input(e.to_string()))?;
+    inputs.push(("--out", &o.out));
+    files::check_not_input(("--checkpoint", &o.checkpoint), inputs)
+        .map_err(|e| input(e.to_string()))?;
     let start: Option<(FloatNetwork, u64)> = match &o.start {
         None => None,
         Some(path) => {
