@@ -545,3 +545,77 @@ fn learn_args(data: &str, out: &str, extra: &[&str]) -> Vec<String> {
     args.extend(strings(extra));
     args
 }
+
+/// Issue 58, item 8: `data merge` refuses shards of one seed made with other settings
+/// (naming the setting), one shard given twice (by a copy, or by one file under two names),
+/// and shards of two splits; one run's shards still merge.
+#[test]
+fn merge_refuses_shards_of_other_settings_or_given_twice() {
+    let dir = scratch_dir("data-set-merge-settings");
+    // Shard `shard` of selfplay's run of seed 5, at `nodes` and `plies` random plies.
+    let shard = |name: &str, shard: &str, nodes: &str, plies: &str| {
+        let path = dir.join(name);
+        ok(&[
+            "selfplay",
+            "--games",
+            "8",
+            "--seed",
+            "5",
+            "--format",
+            "packed",
+            "--out",
+            s(&path),
+            "--shard",
+            shard,
+            "--nodes",
+            nodes,
+            "--random-plies",
+            plies,
+        ]);
+        path
+    };
+    let a = shard("a.psd", "0/2", "100", "4");
+    let b = shard("b.psd", "1/2", "300", "4");
+    let c = shard("c.psd", "1/2", "100", "2");
+    let d = shard("d.psd", "1/2", "100", "4");
+    let e = shard("e.psd", "1/3", "100", "4");
+    let copy = dir.join("copy.psd");
+    std::fs::copy(&a, &copy).unwrap();
+    let dotted = dir.join(".").join("a.psd");
+    let merge = |inputs: &[&Path]| {
+        let mut args = vec!["data", "merge"];
+        args.extend(inputs.iter().map(|p| s(p)));
+        let out = dir.join("m.psd");
+        args.extend(["--out", s(&out)]);
+        let r = run(&args);
+        if r.0 != 0 {
+            assert!(!out.exists(), "a refused merge wrote {}", out.display());
+        }
+        let _ = std::fs::remove_file(&out);
+        r
+    };
+    let refused = |inputs: &[&Path], want: &str| {
+        let (code, _, err) = merge(inputs);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(want), "want {want:?}: {err}");
+    };
+    refused(
+        &[&a, &b],
+        &format!(
+            "shard {} was made with --nodes 300, shard {} with --nodes 100",
+            s(&b),
+            s(&a)
+        ),
+    );
+    refused(&[&a, &c], "was made with --random-plies 2, shard");
+    refused(
+        &[&a, &copy],
+        "are both shard 0/2 of the run: one shard given twice",
+    );
+    refused(&[&a, &dotted], "is given twice (also as");
+    refused(&[&a, &e], "was made with --shard 1/3, shard");
+    let (code, out, err) = merge(&[&a, &d]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("records "), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -286,7 +286,8 @@ impl SelfplayArgs {
             let records =
                 crate::tune::selfplay::run_records(&cfg, self.keep_duplicates, &mut on_game);
             bar.finish_and_clear();
-            let bytes = crate::tune::packed::write(cfg.seed, &records);
+            let run = cfg.run(self.keep_duplicates);
+            let bytes = crate::tune::packed::write(cfg.seed, Some(&run), &records);
             crate::files::save(out, &bytes)
                 .map_err(|e| runtime(format!("writing {}: {}", out.display(), e.reason())))?;
             let secs = start.elapsed().as_secs_f64();

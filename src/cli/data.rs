@@ -14,7 +14,9 @@ pub enum DataCommand {
     /// Join packed shards (files, or folders whose *.psd files are taken in the order of the
     /// number in their names) into one packed file: shards in order, each position kept the
     /// first time it comes and dropped after (counted), and with --egdb the tables' value on
-    /// every position they cover. Prints `records R duplicates D positions P exact E file F`.
+    /// every position they cover. Shards of the same seed made with other settings, and
+    /// one shard given twice, are refused. Prints `records R duplicates D positions P exact
+    /// E file F`.
     Merge(MergeArgs),
     /// Text data lines to a packed file, or a packed file to text data lines (the tables'
     /// values, which text has no field for, are left out).
@@ -58,6 +60,16 @@ impl MergeArgs {
             shards.iter().map(|s| ("shard", s.as_path())),
         )
         .map_err(|e| input(e.to_string()))?;
+        // One file under two names holds the same games twice.
+        for (i, a) in shards.iter().enumerate() {
+            if let Some(b) = shards[..i].iter().find(|b| files::same_file(a, b)) {
+                return Err(input(format!(
+                    "shard {} is given twice (also as {}): name each shard once",
+                    a.display(),
+                    b.display()
+                )));
+            }
+        }
         let egdb = match &self.egdb {
             None => None,
             Some(dir) => Some(crate::egdb::Egdb::open_lazy(dir).map_err(|e| input(e.to_string()))?),
@@ -95,8 +107,11 @@ impl MergeArgs {
             }
             None => 0,
         };
-        files::save(&self.out, &packed::write(merged.seed, &merged.records))
-            .map_err(|e| runtime(format!("cannot write {e}")))?;
+        files::save(
+            &self.out,
+            &packed::write(merged.seed, merged.run.as_ref(), &merged.records),
+        )
+        .map_err(|e| runtime(format!("cannot write {e}")))?;
         errln!(
             "data merge: {} shards in {:.1}s",
             shards.len(),
@@ -133,7 +148,11 @@ impl ConvertArgs {
         let (bytes, n, to) = match data {
             Data::Text(text) => {
                 let f = dataset::from_text(&text, &name).map_err(input)?;
-                (packed::write(f.seed, &f.records), f.records.len(), "packed")
+                (
+                    packed::write(f.seed, None, &f.records),
+                    f.records.len(),
+                    "packed",
+                )
             }
             Data::Packed(f) => (dataset::to_text(&f).into_bytes(), f.records.len(), "text"),
         };

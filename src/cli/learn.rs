@@ -373,6 +373,8 @@ impl LabelArgs {
             )));
         }
         let mut seed = None;
+        // Each input's name and settings: one run's files, no two of the same games.
+        let mut runs: Vec<(String, Option<packed::Run>)> = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let mut records = Vec::new();
         for (path, data) in inputs {
@@ -391,8 +393,19 @@ impl LabelArgs {
                     seed.unwrap_or_default()
                 )));
             }
+            let name = path.display().to_string();
+            for (other, run) in &runs {
+                crate::tune::dataset::overlap(&name, f.run.as_ref(), other, run.as_ref())
+                    .map_err(input)?;
+            }
+            runs.push((name, f.run));
             records.extend(f.records.into_iter().filter(|r| seen.insert(r.pos.key())));
         }
+        // The settings of its games: one file's, or those of the run its files are shards of.
+        let run = match runs.as_slice() {
+            [(_, run)] => *run,
+            _ => runs[0].1.map(|r| packed::Run { shard: None, ..r }),
+        };
         let total = records.len();
         records.truncate(self.limit.map_or(usize::MAX, |l| l as usize));
         let positions: Vec<_> = records.iter().map(|r| r.pos).collect();
@@ -432,7 +445,7 @@ impl LabelArgs {
         }
         files::save(
             &self.out,
-            &packed::write(seed.unwrap_or_default(), &records),
+            &packed::write(seed.unwrap_or_default(), run.as_ref(), &records),
         )
         .map_err(|e| runtime(format!("cannot write {e}")))?;
         drop(journal);

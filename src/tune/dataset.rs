@@ -13,7 +13,7 @@
 use crate::core::{Color, Position};
 use crate::egdb::{Egdb, Wdl50};
 use crate::tune::dataline;
-use crate::tune::packed::{self, Exact, File, Record};
+use crate::tune::packed::{self, Exact, File, Record, Run};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -31,19 +31,23 @@ pub struct Merged {
 #[derive(Default)]
 pub struct Merger {
     out: Option<(String, File)>,
+    /// Every shard added so far: its name and the settings it records.
+    shards: Vec<(String, Option<Run>)>,
     seen: HashSet<u64>,
     counts: Merged,
 }
 
 impl Merger {
     /// Add shard `f` (`name` names it in errors). Every shard must come from the same run
-    /// (seed): a game number means nothing across runs.
+    /// (seed and settings: a game number means nothing across runs), and no two may hold the
+    /// same games (`overlap`).
     pub fn add(&mut self, name: &str, f: File) -> Result<(), String> {
         let (first, out) = self.out.get_or_insert_with(|| {
             (
                 name.to_string(),
                 File {
                     seed: f.seed,
+                    run: f.run,
                     records: Vec::new(),
                 },
             )
@@ -54,6 +58,16 @@ impl Merger {
                  (learn takes several files)",
                 f.seed, out.seed
             ));
+        }
+        for (other, run) in &self.shards {
+            overlap(name, f.run.as_ref(), other, run.as_ref())?;
+        }
+        self.shards.push((name.to_string(), f.run));
+        if self.shards.len() > 1 {
+            // Joined from shards: it may hold any of the run's games.
+            if let Some(r) = &mut out.run {
+                r.shard = None;
+            }
         }
         self.counts.records += f.records.len();
         for r in f.records {
@@ -70,6 +84,54 @@ impl Merger {
     pub fn finish(self) -> Result<(File, Merged), String> {
         let (_, f) = self.out.ok_or("no shards to merge")?;
         Ok((f, self.counts))
+    }
+}
+
+/// Why shard `name` (made with `run`) cannot be merged with shard `other` (made with
+/// `other_run`), if it cannot: made with other settings, so that one game number would name
+/// two games; or holding the same games (one shard given twice, shards of two splits, a
+/// merged file with one of its shards). Files that record no settings (from text data, or
+/// version 1) are taken only with one another, as before settings were recorded.
+pub fn overlap(
+    name: &str,
+    run: Option<&Run>,
+    other: &str,
+    other_run: Option<&Run>,
+) -> Result<(), String> {
+    let (a, b) = match (run, other_run) {
+        (None, None) => return Ok(()),
+        (Some(a), Some(b)) => (a, b),
+        (None, Some(_)) | (Some(_), None) => {
+            let (none, some) = if run.is_none() {
+                (name, other)
+            } else {
+                (other, name)
+            };
+            return Err(format!(
+                "shard {none} records no self-play settings (converted from text data, or made \
+                 by an older poolshark) and shard {some} does: their game numbers cannot be \
+                 told apart; merge one selfplay run's shards"
+            ));
+        }
+    };
+    if let Some((x, y)) = a.differs(b) {
+        return Err(format!(
+            "shard {name} was made with {x}, shard {other} with {y}: merge one run's shards"
+        ));
+    }
+    match (a.shard, b.shard) {
+        (Some(x), Some(y)) if x.count == y.count && x.index != y.index => Ok(()),
+        (Some(x), Some(y)) if x == y => Err(format!(
+            "shard {name} and shard {other} are both shard {x} of the run: one shard given twice"
+        )),
+        (Some(x), Some(y)) => Err(format!(
+            "shard {name} was made with --shard {x}, shard {other} with --shard {y}: their \
+             games overlap; merge the shards of one split"
+        )),
+        _ => Err(format!(
+            "shard {name} and shard {other} hold games of the same run, and one of them is \
+             already merged: merge the shards themselves"
+        )),
     }
 }
 
@@ -167,6 +229,7 @@ pub fn from_text(text: &str, name: &str) -> Result<File, String> {
         records.push(r);
     }
     Ok(File {
+        run: None,
         seed: if one_run {
             first_seed.expect("checked")
         } else {
@@ -268,14 +331,55 @@ mod tests {
         }
     }
 
+    /// Issue 58, item 8: shards that would give one game number to two games, or hold the
+    /// same games twice, are refused by the setting or shard that shows it.
+    #[test]
+    fn overlapping_or_unlike_shards_are_refused() {
+        use crate::arena::shard::Shard;
+        let run = |index, count, nodes| Run {
+            games: 12,
+            nodes,
+            random_plies: 4,
+            weights: 1,
+            keep_duplicates: false,
+            shard: (count > 0).then_some(Shard { index, count }),
+        };
+        let ok = |a: Run, b: Run| overlap("b", Some(&b), "a", Some(&a));
+        ok(run(0, 2, 10), run(1, 2, 10)).unwrap();
+        assert_eq!(
+            ok(run(0, 2, 10), run(1, 2, 30)).unwrap_err(),
+            "shard b was made with --nodes 30, shard a with --nodes 10: merge one run's shards"
+        );
+        assert!(ok(run(0, 2, 10), run(0, 2, 10))
+            .unwrap_err()
+            .contains("given twice"));
+        assert!(ok(run(0, 1, 10), run(0, 1, 10))
+            .unwrap_err()
+            .contains("given twice"));
+        assert!(ok(run(0, 2, 10), run(1, 3, 10))
+            .unwrap_err()
+            .contains("--shard 1/3"));
+        assert!(ok(run(0, 0, 10), run(1, 2, 10))
+            .unwrap_err()
+            .contains("already merged"));
+        let e = overlap("b", None, "a", Some(&run(0, 2, 10))).unwrap_err();
+        assert!(
+            e.starts_with("shard b records no self-play settings"),
+            "{e}"
+        );
+        overlap("b", None, "a", None).unwrap();
+    }
+
     #[test]
     fn merge_keeps_the_first_record_of_each_position_in_shard_order() {
         let a = File {
             seed: 9,
+            run: None,
             records: vec![rec("B:W21-32:B1-12", 0, 1.0), rec("W:W21-32:B1-12", 0, 1.0)],
         };
         let b = File {
             seed: 9,
+            run: None,
             records: vec![rec("B:W21-32:B1-12", 1, 0.0), rec("B:W22-32:B1-12", 1, 0.0)],
         };
         let (m, s) = merge(&[("a".into(), a.clone()), ("b".into(), b.clone())]).unwrap();

@@ -4,12 +4,19 @@
 //! `poolshark data` all call. The text data line (`tune::dataline`) says the same in about 50
 //! bytes; a packed file holds 30 M positions in 480 MB.
 //!
-//! **Header** (40 bytes, little-endian): the magic `PSPACKED`; the version (u32, 1); the
+//! **Header** (80 bytes, little-endian): the magic `PSPACKED`; the version (u32, 2); the
 //! record size (u32, 16); the seed of the self-play run (u64: a record's game is `SEED-GAME`,
-//! as in the text data); the record count (u64); and the checksum (u64), FNV-1a 64
-//! (`crate::checksum`, the project's one file checksum) over the 32 header bytes before it and
-//! every record. Any changed, missing or extra byte changes it or the length; at 30 M records
-//! it costs about half a second, next to seconds to read the file.
+//! as in the text data); the record count (u64); the checksum (u64); and the run's settings
+//! (`Run`, 40 bytes at 40..80), which give a game number its meaning. The settings are: a
+//! u32 of flags (bit 0: recorded at all, bit 1: `--keep-duplicates`); `--random-plies`
+//! (u32); `--nodes` (u64); `--games` (u64); the shard's index and count (two u32; count 0:
+//! joined from shards by `data merge`); and a hash of the weights (u64,
+//! `label::weights_hash`). A file converted from text data records none (flags 0).
+//! The checksum is FNV-1a 64 (`crate::checksum`, the project's one file checksum) over the
+//! 32 header bytes before it, the settings and every record. Any changed, missing or extra
+//! byte changes it or the length; at 30 M records it costs about half a second, next to
+//! seconds to read the file. Version 1 files (a 40-byte header, no settings) are still read,
+//! as files that record no settings.
 //!
 //! **Record** (16 bytes, little-endian):
 //!
@@ -34,12 +41,16 @@ use crate::tune::selfplay::SEARCH_CLAMP;
 
 /// The first 8 bytes of every packed data file.
 pub const MAGIC: [u8; 8] = *b"PSPACKED";
-/// The format version this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The format version this build writes; it reads this and `VERSION_1`.
+pub const VERSION: u32 = 2;
+/// The first version, whose header holds no settings.
+pub const VERSION_1: u32 = 1;
 /// Bytes a record.
 pub const RECORD: usize = 16;
 /// Bytes of the header.
-pub const HEADER: usize = 40;
+pub const HEADER: usize = 80;
+/// Bytes of a version 1 header.
+pub const HEADER_1: usize = 40;
 /// The search field of a position nobody searched.
 pub const NO_SEARCH: i16 = i16::MIN;
 /// Games a run may number (27 bits).
@@ -209,10 +220,96 @@ pub fn decode(b: &[u8; RECORD]) -> Result<Record, String> {
     })
 }
 
+/// The self-play settings a file's games were played with, besides the seed: two files
+/// whose games share a number hold the same games only if these are the same too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// `--games`: the whole run's, of which `shard` is a part.
+    pub games: u64,
+    pub nodes: u64,
+    pub random_plies: u32,
+    /// `label::weights_hash` of the evaluation both sides played with.
+    pub weights: u64,
+    pub keep_duplicates: bool,
+    /// The shard of the run this file holds; None for a file `data merge` joined from
+    /// shards (it may hold any of the run's games).
+    pub shard: Option<crate::arena::shard::Shard>,
+}
+
+impl Run {
+    /// The first setting, shard aside, that differs from `other`'s: how each file was
+    /// made, in the options' words (`--nodes 3000`, `--nodes 1000`).
+    pub fn differs(&self, other: &Run) -> Option<(String, String)> {
+        let keep = |r: &Run| match r.keep_duplicates {
+            true => "--keep-duplicates".to_string(),
+            false => "no --keep-duplicates".to_string(),
+        };
+        let weights = |r: &Run| format!("weights {:016x}", r.weights);
+        let each: [&dyn Fn(&Run) -> String; 5] = [
+            &|r| format!("--nodes {}", r.nodes),
+            &|r| format!("--random-plies {}", r.random_plies),
+            &|r| format!("--games {}", r.games),
+            &weights,
+            &keep,
+        ];
+        each.iter()
+            .map(|f| (f(self), f(other)))
+            .find(|(a, b)| a != b)
+    }
+
+    fn encode(run: Option<&Run>) -> [u8; HEADER - HEADER_1] {
+        let mut out = [0u8; HEADER - HEADER_1];
+        let Some(r) = run else { return out };
+        let flags = 1 | u32::from(r.keep_duplicates) << 1;
+        let (index, count) = r.shard.map_or((0, 0), |s| (s.index as u32, s.count as u32));
+        out[0..4].copy_from_slice(&flags.to_le_bytes());
+        out[4..8].copy_from_slice(&r.random_plies.to_le_bytes());
+        out[8..16].copy_from_slice(&r.nodes.to_le_bytes());
+        out[16..24].copy_from_slice(&r.games.to_le_bytes());
+        out[24..28].copy_from_slice(&index.to_le_bytes());
+        out[28..32].copy_from_slice(&count.to_le_bytes());
+        out[32..40].copy_from_slice(&r.weights.to_le_bytes());
+        out
+    }
+
+    fn decode(b: &[u8]) -> Result<Option<Run>, String> {
+        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
+        let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+        let flags = u32_at(0);
+        if flags > 3 {
+            return Err(format!("unknown settings flags {flags:#x}"));
+        }
+        if flags & 1 == 0 {
+            return match b.iter().all(|&x| x == 0) {
+                true => Ok(None),
+                false => Err("settings where the flags say there are none".into()),
+            };
+        }
+        let (index, count) = (u32_at(24) as usize, u32_at(28) as usize);
+        let shard = match count {
+            0 if index == 0 => None,
+            0 => return Err(format!("shard {index} of a merged file")),
+            _ if index >= count => return Err(format!("shard {index}/{count}")),
+            _ => Some(crate::arena::shard::Shard { index, count }),
+        };
+        Ok(Some(Run {
+            games: u64_at(16),
+            nodes: u64_at(8),
+            random_plies: u32_at(4),
+            weights: u64_at(32),
+            keep_duplicates: flags & 2 != 0,
+            shard,
+        }))
+    }
+}
+
 /// A whole file: its header fields and records.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct File {
     pub seed: u64,
+    /// The settings its games were played with; None where they are not known (converted
+    /// from text data, or a version 1 file).
+    pub run: Option<Run>,
     pub records: Vec<Record>,
 }
 
@@ -221,8 +318,8 @@ pub fn is_packed(bytes: &[u8]) -> bool {
     bytes.starts_with(&MAGIC)
 }
 
-/// The file of `records` from a run seeded `seed`.
-pub fn write(seed: u64, records: &[Record]) -> Vec<u8> {
+/// The file of `records` from a run seeded `seed`, played with `run`'s settings if known.
+pub fn write(seed: u64, run: Option<&Run>, records: &[Record]) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER + RECORD * records.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
@@ -230,6 +327,7 @@ pub fn write(seed: u64, records: &[Record]) -> Vec<u8> {
     out.extend_from_slice(&seed.to_le_bytes());
     out.extend_from_slice(&(records.len() as u64).to_le_bytes());
     out.extend_from_slice(&[0; 8]);
+    out.extend_from_slice(&Run::encode(run));
     for r in records {
         out.extend_from_slice(&encode(r));
     }
@@ -238,46 +336,56 @@ pub fn write(seed: u64, records: &[Record]) -> Vec<u8> {
     out
 }
 
-/// FNV-1a over the header before the checksum field and the records after it.
+/// FNV-1a over the header before the checksum field and everything after it.
 fn checksum(file: &[u8]) -> u64 {
     // FNV-1a runs byte by byte, so the two parts hash as one stream.
     let mut h = fnv1a(&file[..32]);
-    for &b in &file[HEADER..] {
+    for &b in &file[40..] {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
 }
 
-/// The header of a packed file, checked: (seed, record count). `name` names the file in
-/// the error.
-pub fn header(bytes: &[u8], name: &str) -> Result<(u64, usize), String> {
+/// The header of a packed file, checked: (seed, settings, record count, header size).
+/// `name` names the file in the error.
+pub fn header(bytes: &[u8], name: &str) -> Result<(u64, Option<Run>, usize, usize), String> {
     let bad = |why: String| format!("{name}: {why}");
     if !is_packed(bytes) {
         return Err(bad("not a packed data file (no PSPACKED magic)".into()));
     }
-    if bytes.len() < HEADER {
+    if bytes.len() < 16 {
         return Err(bad(format!(
-            "cut short: {} bytes, less than the {HEADER}-byte header",
+            "cut short: {} bytes, less than a header",
             bytes.len()
         )));
     }
     let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
     let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
     let version = u32_at(8);
-    if version != VERSION {
+    let size = match version {
+        VERSION => HEADER,
+        VERSION_1 => HEADER_1,
+        _ => {
+            return Err(bad(format!(
+                "format version {version}; this build reads versions {VERSION_1} and {VERSION}"
+            )))
+        }
+    };
+    if bytes.len() < size {
         return Err(bad(format!(
-            "format version {version}; this build reads version {VERSION}"
+            "cut short: {} bytes, less than the {size}-byte header",
+            bytes.len()
         )));
     }
     if u32_at(12) as usize != RECORD {
         return Err(bad(format!(
-            "records of {} bytes; version {VERSION} has {RECORD}",
+            "records of {} bytes; version {version} has {RECORD}",
             u32_at(12)
         )));
     }
     let (seed, count) = (u64_at(16), u64_at(24));
-    let body = (bytes.len() - HEADER) as u64;
+    let body = (bytes.len() - size) as u64;
     if body / RECORD as u64 != count || !body.is_multiple_of(RECORD as u64) {
         return Err(bad(format!(
             "the header says {count} records ({} bytes) but {body} bytes follow it: cut short \
@@ -288,15 +396,21 @@ pub fn header(bytes: &[u8], name: &str) -> Result<(u64, usize), String> {
     if checksum(bytes) != u64_at(32) {
         return Err(bad("checksum mismatch: the file is damaged".into()));
     }
-    Ok((seed, count as usize))
+    let run = match version {
+        VERSION => {
+            Run::decode(&bytes[HEADER_1..HEADER]).map_err(|e| bad(format!("settings: {e}")))?
+        }
+        _ => None,
+    };
+    Ok((seed, run, count as usize, size))
 }
 
 /// Read a whole packed file; `name` names it in errors, with the record's number (from 0)
 /// where one is bad.
 pub fn parse(bytes: &[u8], name: &str) -> Result<File, String> {
     use rayon::prelude::*;
-    let (seed, _) = header(bytes, name)?;
-    let records = bytes[HEADER..]
+    let (seed, run, _, size) = header(bytes, name)?;
+    let records = bytes[size..]
         .par_chunks(RECORD)
         .enumerate()
         .map(|(i, c)| {
@@ -304,7 +418,7 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<File, String> {
                 .map_err(|e| format!("{name}: record {i}: {e}"))
         })
         .collect::<Result<Vec<Record>, String>>()?;
-    Ok(File { seed, records })
+    Ok(File { seed, run, records })
 }
 
 #[cfg(test)]
@@ -389,18 +503,65 @@ mod tests {
             .collect()
     }
 
+    const RUN: Run = Run {
+        games: 1000,
+        nodes: 3000,
+        random_plies: 4,
+        weights: 0x1234_5678_9abc_def0,
+        keep_duplicates: true,
+        shard: Some(crate::arena::shard::Shard { index: 2, count: 7 }),
+    };
+
+    /// Issue 58, item 8: a file keeps the settings its games were played with, merged or
+    /// not, and a version 1 file (no settings) is still read, as one that records none.
+    #[test]
+    fn the_runs_settings_round_trip_and_version_1_still_reads() {
+        let records = sample();
+        for run in [
+            Some(RUN),
+            Some(Run {
+                shard: None,
+                keep_duplicates: false,
+                ..RUN
+            }),
+            None,
+        ] {
+            let bytes = write(5, run.as_ref(), &records);
+            assert_eq!(bytes.len(), HEADER + RECORD * records.len());
+            let f = parse(&bytes, "a.psd").unwrap();
+            assert_eq!((f.seed, f.run, &f.records), (5, run, &records));
+        }
+        let mut v1 = write(5, None, &records);
+        v1.drain(HEADER_1..HEADER);
+        v1[8..12].copy_from_slice(&VERSION_1.to_le_bytes());
+        let sum = checksum(&v1);
+        v1[32..40].copy_from_slice(&sum.to_le_bytes());
+        let f = parse(&v1, "old.psd").unwrap();
+        assert_eq!((f.seed, f.run, f.records), (5, None, records));
+        // A shard past its count, with a good checksum, is refused.
+        let mut b = write(5, Some(&RUN), &[]);
+        b[64..68].copy_from_slice(&7u32.to_le_bytes());
+        let sum = checksum(&b);
+        b[32..40].copy_from_slice(&sum.to_le_bytes());
+        assert_eq!(
+            parse(&b, "s.psd").unwrap_err(),
+            "s.psd: settings: shard 7/7"
+        );
+    }
+
     #[test]
     fn a_file_round_trips() {
         let records = sample();
-        let bytes = write(2030, &records);
+        let bytes = write(2030, None, &records);
         assert_eq!(bytes.len(), HEADER + RECORD * records.len());
         let f = parse(&bytes, "a.psd").unwrap();
         assert_eq!((f.seed, f.records), (2030, records));
-        let empty = write(7, &[]);
+        let empty = write(7, None, &[]);
         assert_eq!(
             parse(&empty, "e").unwrap(),
             File {
                 seed: 7,
+                run: None,
                 records: vec![]
             }
         );
@@ -410,7 +571,7 @@ mod tests {
     /// is refused, and the error names the file.
     #[test]
     fn damage_is_refused_with_the_file_named() {
-        let bytes = write(11, &sample()[..40]);
+        let bytes = write(11, Some(&RUN), &sample()[..40]);
         for i in 0..bytes.len() {
             for flip in [0x01u8, 0x80] {
                 let mut b = bytes.clone();
@@ -425,9 +586,9 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(why(&longer).contains("bytes follow"));
-        let mut v2 = bytes.clone();
-        v2[8] = 2;
-        assert!(why(&v2).contains("version 2"), "{}", why(&v2));
+        let mut v3 = bytes.clone();
+        v3[8] = 3;
+        assert!(why(&v3).contains("version 3"), "{}", why(&v3));
         assert!(why(b"B:W21-32:B1-12 ; 1\n").contains("not a packed data file"));
         // A record damaged with a matching checksum: named by its number.
         let mut recs = vec![[0u8; RECORD]; 3];
@@ -435,7 +596,7 @@ mod tests {
         recs[1] = encode(&sample()[1]);
         recs[2] = encode(&sample()[2]);
         recs[2][15] |= 0x30; // result code 3
-        let mut b = write(11, &[]);
+        let mut b = write(11, None, &[]);
         b[24..32].copy_from_slice(&3u64.to_le_bytes());
         for r in &recs {
             b.extend_from_slice(r);

@@ -45,6 +45,21 @@ pub struct SelfplayConfig {
     pub shard: crate::arena::shard::Shard,
 }
 
+impl SelfplayConfig {
+    /// The settings a packed file of this run records, so that `data merge` can tell its
+    /// shards from another run's.
+    pub fn run(&self, keep_duplicates: bool) -> crate::tune::packed::Run {
+        crate::tune::packed::Run {
+            games: self.games as u64,
+            nodes: self.nodes,
+            random_plies: self.random_plies,
+            weights: crate::tune::label::weights_hash(&self.weights),
+            keep_duplicates,
+            shard: Some(self.shard),
+        }
+    }
+}
+
 /// Search scores beyond this (proved wins and losses) are written as this, in hundredths of
 /// a man: far enough out that any sensible scaling makes it a certain result.
 pub const SEARCH_CLAMP: i32 = 3000;
