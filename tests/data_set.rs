@@ -330,6 +330,37 @@ fn a_stopped_packed_label_goes_on_from_its_journal() {
     assert!(err.contains("other settings or positions"), "{err}");
     assert_eq!(std::fs::read_to_string(part(&other)).unwrap(), journal);
     assert!(!other.exists());
+
+    // Issue 58, item 10: a score changed in the journal is caught by its line's checksum,
+    // and the journal is left as it was.
+    let changed = dir.join("changed.psd");
+    let good = journal_line(1, &chunk(1));
+    let (head, sum) = good.trim_end().rsplit_once(" *").unwrap();
+    let (index, first) = head.split_once(' ').unwrap();
+    let (score, rest) = first.split_once(' ').unwrap();
+    let bad = format!(
+        "{index} {} {rest} *{sum}\n",
+        score.parse::<i32>().unwrap() + 1
+    );
+    let journal = format!("{}{bad}", journal_header(300, &weights, &positions));
+    std::fs::write(part(&changed), &journal).unwrap();
+    let (code, _, err) = label(&changed, "300");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 2: checksum mismatch"), "{err}");
+    assert_eq!(std::fs::read_to_string(part(&changed)).unwrap(), journal);
+    assert!(!changed.exists());
+
+    // An empty journal (a stop before its first line) is nothing done: the run starts over
+    // and writes what a run never stopped writes.
+    let empty = dir.join("empty.psd");
+    std::fs::write(part(&empty), "").unwrap();
+    let (code, _, err) = label(&empty, "300");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read(&empty).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    assert!(!part(&empty).exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

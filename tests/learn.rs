@@ -333,6 +333,30 @@ fn label_refuses_an_out_it_did_not_write_or_wrote_otherwise() {
     let (code, stdout, err) = label(out_s, &["--limit", "7"]);
     assert_eq!(code, 0, "{err}");
     assert!(stdout.starts_with("positions 7 "), "{stdout}");
+    // Issue 58, item 10: another --data into it is refused, not added without a word, and
+    // the file is left as it was; its own --data still goes on.
+    let made = std::fs::read_to_string(&out).unwrap();
+    let other = dir.join("other.txt");
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(&other, lines[10..].join("\n") + "\n").unwrap();
+    let (code, _, err) = run(&[
+        "label",
+        "--data",
+        other.to_str().unwrap(),
+        "--out",
+        out_s,
+        "--nodes",
+        "100",
+        "--limit",
+        "9",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("was labelled from other --data"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), made);
+    let (code, stdout, err) = label(out_s, &["--limit", "9"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.starts_with("positions 9 "), "{stdout}");
+    assert!(err.contains("7 positions already labelled"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -204,11 +204,12 @@ pub struct LabelArgs {
     #[arg(long, required = true)]
     data: Vec<PathBuf>,
     /// Where to write the labelled lines, after a settings line (`# poolshark label nodes N
-    /// weights HASH`). If it exists, the run continues it: positions already there are not
-    /// searched again (a line cut short by a stop is dropped first). A file that label did
-    /// not write, or wrote with other --nodes or --weights, is refused untouched. A packed
-    /// --out is written whole at the end; until then finished chunks go to OUT.part, which
-    /// the same command after a stop goes on from.
+    /// weights HASH data KEYS`). If it exists, the run continues it: positions already there
+    /// are not searched again (a line cut short by a stop is dropped first). A file that
+    /// label did not write, or wrote with other --nodes, --weights or --data, is refused
+    /// untouched. A packed --out is written whole at the end; until then finished chunks go
+    /// to OUT.part, each line with its checksum, which the same command after a stop goes on
+    /// from (an empty OUT.part is nothing done; a damaged one is refused).
     #[arg(long)]
     out: PathBuf,
     /// Nodes per search.
@@ -272,7 +273,17 @@ impl LabelArgs {
         if inputs.iter().any(|(_, d)| matches!(d, Data::Packed(_))) {
             return self.run_packed(weights, inputs);
         }
-        let header = label::header(self.nodes, &weights);
+        // The whole --data, repeats dropped, before --limit and --out are applied.
+        let mut all = Vec::new();
+        let mut seen = HashSet::new();
+        for (path, data) in &inputs {
+            let Data::Text(text) = data else {
+                unreachable!("packed inputs are labelled by run_packed")
+            };
+            all.extend(label::parse(text, &path.display().to_string(), &mut seen).map_err(input)?);
+        }
+        let positions: Vec<_> = all.iter().map(|i| i.pos).collect();
+        let header = label::header(self.nodes, &weights, &positions);
         // Positions already labelled in --out (a run that stopped): keep them, skip them.
         // Checked whole before anything is written to it.
         let mut skip = HashSet::new();
@@ -295,17 +306,11 @@ impl LabelArgs {
             done = existing.items.len();
             fresh = existing.keep == 0;
         }
-        let mut items = Vec::new();
-        let mut seen = skip.clone();
-        for (path, data) in &inputs {
-            let Data::Text(text) = data else {
-                unreachable!("packed inputs are labelled by run_packed")
-            };
-            items
-                .extend(label::parse(text, &path.display().to_string(), &mut seen).map_err(input)?);
-        }
-        // The whole --data, repeats dropped, before --limit and --out are applied.
-        let total = seen.len();
+        let total = all.len();
+        let mut items: Vec<_> = all
+            .into_iter()
+            .filter(|i| !skip.contains(&i.pos.key()))
+            .collect();
         let limit = self.limit.map_or(usize::MAX, |l| l as usize);
         let left = limit.saturating_sub(done);
         items.truncate(left);

@@ -17,10 +17,12 @@
 //! each record's game, result and tables' value, in the input's order, and is written whole
 //! at the end.
 //!
-//! The output starts with a settings line, `# poolshark label nodes N weights HASH` (a
-//! comment to `learn` and `tune`). A run given an output that exists continues it only if
-//! that line is its own (`check_existing`): a file of something else is refused untouched,
-//! and so is one labelled at other nodes or with other weights, whose scores would not mix.
+//! The output starts with a settings line, `# poolshark label nodes N weights HASH data
+//! KEYS` (a comment to `learn` and `tune`; KEYS is a hash of the --data positions in order).
+//! A run given an output that exists continues it only if that line is its own
+//! (`check_existing`): a file of something else is refused untouched, and so is one labelled
+//! at other nodes or with other weights, whose scores would not mix, or from other --data,
+//! which a resume would silently add to it.
 
 use crate::core::{Game, Position};
 use crate::eval::Weights;
@@ -71,15 +73,23 @@ pub fn parse(text: &str, name: &str, skip: &mut HashSet<u64>) -> Result<Vec<Item
 pub const HEADER: &str = "# poolshark label";
 
 /// The first line of a file labelled with these settings (with its newline): the nodes per
-/// search and a hash of the weights, the two settings that change the scores written. A run
-/// continues only a file with the same line. It is a `#` comment, which every reader of
-/// data lines skips.
-pub fn header(nodes: u64, weights: &Weights) -> String {
+/// search and a hash of the weights, the two settings that change the scores written, and
+/// the positions of the --data (`keys_hash`, before --limit, so a larger --limit goes on).
+/// A run continues only a file with the same line. It is a `#` comment, which every reader
+/// of data lines skips.
+pub fn header(nodes: u64, weights: &Weights, positions: &[Position]) -> String {
     format!(
-        "{HEADER} nodes {nodes} weights {:016x}
-",
-        weights_hash(weights)
+        "{HEADER} nodes {nodes} weights {:016x} data {:016x}\n",
+        weights_hash(weights),
+        keys_hash(positions)
     )
+}
+
+/// A hash of `positions`' keys, in order: which positions, and in what order, a run labels.
+pub fn keys_hash(positions: &[Position]) -> u64 {
+    positions.iter().fold(crate::checksum::fnv1a(b""), |h, p| {
+        crate::checksum::fnv1a_from(h, &p.key().to_le_bytes())
+    })
 }
 
 /// A hash of everything in `w` that the evaluation uses: the hand terms and, when it is the
@@ -122,6 +132,14 @@ pub fn check_existing(
         return Err(format!(
             "{name} exists and is not a file label wrote (its first line is not '{HEADER} ...'): \
              refusing to change it; name a new file or remove it"
+        ));
+    }
+    let settings = |line: &str| line.split(" data ").next().unwrap_or_default().to_string();
+    if first != header.trim_end() && settings(first) == settings(header.trim_end()) {
+        return Err(format!(
+            "{name} was labelled from other --data ('{first}', this run: '{}'): a run goes on \
+             only from its own --data, and would add these positions to it; name a new file",
+            header.trim_end()
         ));
     }
     if first != header.trim_end() {
@@ -252,12 +270,11 @@ pub const JOURNAL_HEADER: &str = "# poolshark label journal";
 ///
 /// The journal (`OUT.part` beside the packed `--out`) lets a long run stopped midway go on
 /// from its finished chunks: after this line, one line a finished chunk, `INDEX SCORE
-/// SCORE ...`, appended as each ends. A chunk's scores hang on its positions alone, so a
+/// SCORE ... *SUM`, appended as each ends, SUM the FNV-1a 64 of the line before ` *` (so a
+/// changed score is caught, not taken). A chunk's scores hang on its positions alone, so a
 /// run taken up from a journal writes the same bytes as one never stopped.
 pub fn journal_header(nodes: u64, weights: &Weights, positions: &[Position]) -> String {
-    let keys = positions.iter().fold(crate::checksum::fnv1a(b""), |h, p| {
-        crate::checksum::fnv1a_from(h, &p.key().to_le_bytes())
-    });
+    let keys = keys_hash(positions);
     format!(
         "{JOURNAL_HEADER} nodes {nodes} weights {:016x} positions {} keys {keys:016x}\n",
         weights_hash(weights),
@@ -272,7 +289,8 @@ pub fn journal_line(index: usize, scores: &[i32]) -> String {
         line.push(' ');
         line.push_str(&s.to_string());
     }
-    line.push('\n');
+    let sum = crate::checksum::fnv1a(line.as_bytes());
+    line.push_str(&format!(" *{sum:016x}\n"));
     line
 }
 
@@ -286,6 +304,10 @@ pub fn read_journal(
     name: &str,
     positions: usize,
 ) -> Result<(Done, usize), String> {
+    // Nothing written, or a stop while the first line was: nothing done yet.
+    if !text.contains('\n') && header.starts_with(text) {
+        return Ok((Done::new(), 0));
+    }
     let first = text.lines().next().unwrap_or_default();
     if !text.starts_with(JOURNAL_HEADER) || !text.contains('\n') {
         return Err(format!(
@@ -305,6 +327,14 @@ pub fn read_journal(
     let mut done = Done::new();
     for (n, line) in text[..keep].lines().enumerate().skip(1) {
         let bad = |why: &str| format!("{name}: line {}: {why}", n + 1);
+        let (line, sum) = line.rsplit_once(" *").ok_or_else(|| {
+            bad("no checksum (damaged, or written by an older poolshark): remove it to start again")
+        })?;
+        if u64::from_str_radix(sum, 16).ok() != Some(crate::checksum::fnv1a(line.as_bytes())) {
+            return Err(bad(
+                "checksum mismatch: the journal is damaged; remove it to start again",
+            ));
+        }
         let mut fields = line.split(' ');
         let index: usize = fields
             .next()
@@ -355,7 +385,8 @@ mod tests {
     #[test]
     fn an_existing_output_is_checked_before_it_is_touched() {
         let w = Weights::default();
-        let head = header(300, &w);
+        let positions = [crate::core::Position::start()];
+        let head = header(300, &w, &positions);
         let line = "B:W21-32:B1-12 ; 1 ; 5\n";
         let check = |text: &str| check_existing(text, &head, "o.txt", &mut HashSet::new());
         assert_eq!(check("").unwrap().keep, 0);
@@ -370,10 +401,16 @@ mod tests {
             assert!(e.contains("not a file label wrote"), "{text}: {e}");
         }
         // Another run's settings.
-        for other in [header(301, &w), header(300, &Weights::handset())] {
+        for other in [
+            header(301, &w, &positions),
+            header(300, &Weights::handset(), &positions),
+        ] {
             let e = check(&format!("{other}{line}")).unwrap_err();
             assert!(e.contains("other settings"), "{e}");
         }
+        // Issue 58, item 10: another --data, which a resume would add to it.
+        let e = check(&format!("{}{line}", header(300, &w, &[])));
+        assert!(e.unwrap_err().contains("labelled from other --data"));
         assert!(check(head.trim_end()).unwrap_err().contains("not a file"));
         // Its own: the whole lines are kept, a cut last line is not.
         let text = format!("{head}{line}W:W21-32:B1");
@@ -391,20 +428,39 @@ mod tests {
         let w = Weights::default();
         let head = journal_header(300, &w, &positions);
         let read = |body: &str| read_journal(&format!("{head}{body}"), &head, "j", positions.len());
-        let (done, keep) = read(&format!("1 4 5 -6\n0{}\n1 2", " 9".repeat(CHUNK))).unwrap();
+        let (one, zero) = (journal_line(1, &[4, 5, -6]), journal_line(0, &[9; CHUNK]));
+        let (done, keep) = read(&format!("{one}{zero}1 2")).unwrap();
         assert_eq!((done.len(), done[&1].as_slice()), (2, &[4, 5, -6][..]));
-        assert_eq!(keep, head.len() + "1 4 5 -6\n".len() + 1 + 2 * CHUNK + 1);
-        for (body, why) in [
+        assert_eq!(keep, head.len() + one.len() + zero.len());
+        // Issue 58, item 10: a changed score, or a line without its sum, is refused.
+        let e = read(&one.replace(" 5 ", " 6 ")).unwrap_err();
+        assert!(e.contains("j: line 2: checksum mismatch"), "{e}");
+        let e = read("1 4 5 -6\n").unwrap_err();
+        assert!(e.contains("j: line 2: no checksum"), "{e}");
+        // An empty journal, or one cut inside its first line, is nothing done yet.
+        for cut in [0, 1, head.len() - 1] {
+            let (done, keep) = read_journal(&head[..cut], &head, "j", positions.len()).unwrap();
+            assert_eq!((done.len(), keep), (0, 0), "cut at {cut}");
+        }
+        // A line with a good sum, so that what follows tests the check after it.
+        let body = |b: &str| {
+            let line = b.trim_end();
+            format!("{line} *{:016x}\n", crate::checksum::fnv1a(line.as_bytes()))
+        };
+        for (b, why) in [
             ("2 1 2 3\n", "not a chunk number below 2"),
             ("x 1\n", "not a chunk number"),
             ("1 1 2\n", "2 scores where chunk 1 has 3 positions"),
             ("1 1 2 3001\n", "within the clamp"),
             ("1 1 2 z\n", "within the clamp"),
-            ("1 1 2 3\n1 1 2 3\n", "line 3: chunk 1 a second time"),
         ] {
-            let e = read(body).unwrap_err();
-            assert!(e.contains(why), "{body:?}: {e}");
+            let e = read(&body(b)).unwrap_err();
+            assert!(e.contains(why), "{b:?}: {e}");
         }
+        let twice = format!("{}{}", body("1 1 2 3"), body("1 1 2 3"));
+        assert!(read(&twice)
+            .unwrap_err()
+            .contains("line 3: chunk 1 a second time"));
         // Another run's journal: other nodes, weights or positions; and a file that is not one.
         let fewer = journal_header(300, &w, &positions[1..]);
         for other in [
