@@ -20,12 +20,27 @@
 #        SCHEDULER (tcp://HOST:8786: a running Dask scheduler instead of a LocalCluster; then
 #        DIR must be on a filesystem the workers share, or give BIN, the binary's path on the
 #        workers)
+# DIR, OUT, WEIGHTS, EGDB and BIN, where given, are the caller's: relative, they are taken
+# from the directory the script is run in (made absolute before it changes to the
+# repository); the defaults are in the repository.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/args.sh
+source "$ROOT/scripts/lib/args.sh"
+# A BIN with no slash is a command looked up in PATH, not a path.
+case "${BIN:-}" in */*) BIN=$(abs_path "$BIN") ;; esac
+for v in DIR OUT WEIGHTS EGDB; do
+  if [ -n "${!v:-}" ]; then
+    printf -v "$v" '%s' "$(abs_path "${!v}")"
+  fi
+done
+cd "$ROOT"
 . scripts/venv.sh
 SEED=${SEED:-2039}
 GAMES=${GAMES:-1000000}
 SHARDS=${SHARDS:-1000}
+whole_number make-data SHARDS "$SHARDS" 1 1000000
+SHARDS=$((10#$SHARDS))
 NODES=${NODES:-10000}
 PLIES=${PLIES:-10}
 LABEL_NODES=${LABEL_NODES:-0}

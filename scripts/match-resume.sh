@@ -17,18 +17,22 @@
 #   env: MAX_SHARDS=N plays at most N unfinished shards in this call (then prints the stats of
 #        the shards finished so far): two matches run by turns, a shard each, share the
 #        machine's ups and downs (scripts/threads-worth.sh).
+# OUT and the match options are the caller's: relative paths in them (OUT, --openings FILE,
+# an --engine command) are taken from the directory it is run in, which the script never
+# leaves (the repository is ROOT).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/run-dir.sh
-source scripts/lib/run-dir.sh
+source "$ROOT/scripts/lib/run-dir.sh"
+# shellcheck source=scripts/lib/args.sh
+source "$ROOT/scripts/lib/args.sh"
 usage="usage: scripts/match-resume.sh OUT SHARDS MATCH-OPTIONS..."
 OUT=${1:?$usage}
 SHARDS=${2:?$usage}
 shift 2
-if ! [[ "$SHARDS" =~ ^[1-9][0-9]*$ ]]; then
-  echo "match-resume: SHARDS must be a whole number of at least 1, not '$SHARDS'" >&2
-  exit 2
-fi
+OUT=$(abs_path "$OUT")
+whole_number match-resume SHARDS "$SHARDS" 1 1000000
+SHARDS=$((10#$SHARDS))
 [ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
 for a in "$@"; do
   case "$a" in
@@ -39,14 +43,12 @@ for a in "$@"; do
   esac
 done
 if [ -z "${BIN:-}" ]; then
-  BIN=target/release/poolshark
-  cargo build --release --quiet
+  BIN=$ROOT/target/release/poolshark
+  cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml"
 fi
 MAX_SHARDS=${MAX_SHARDS:-$SHARDS}
-if ! [[ "$MAX_SHARDS" =~ ^[1-9][0-9]*$ ]]; then
-  echo "match-resume: MAX_SHARDS must be a whole number of at least 1, not '$MAX_SHARDS'" >&2
-  exit 2
-fi
+whole_number match-resume MAX_SHARDS "$MAX_SHARDS" 1 1000000
+MAX_SHARDS=$((10#$MAX_SHARDS))
 settings="shards $SHARDS options $(printf '%q ' "$@")"
 claim_run_dir match-resume "$OUT" "$settings"
 played=0

@@ -14,11 +14,16 @@
 # is refused too. Stop a run by killing the script (TERM or Ctrl-C): its shards stop with it. Prints at the end:
 #   data shards N positions P dir OUT
 # (P counts lines; `learn` drops positions repeated across shards).
+# OUT, WEIGHTS and BIN are the caller's: relative, they are taken from the directory the
+# script is run in, made absolute before it changes to the repository.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/run-dir.sh
-source scripts/lib/run-dir.sh
+source "$ROOT/scripts/lib/run-dir.sh"
+# shellcheck source=scripts/lib/args.sh
+source "$ROOT/scripts/lib/args.sh"
 OUT=${1:?usage: scripts/selfplay-data.sh OUT [SHARDS]}
+OUT=$(abs_path "$OUT")
 SHARDS=${2:-200}
 GAMES=${GAMES:-500000}
 NODES=${NODES:-3000}
@@ -26,6 +31,13 @@ SEED=${SEED:-2030}
 PLIES=${PLIES:-8}
 JOBS=${JOBS:-2}
 NICE=${NICE:-19}
+whole_number selfplay-data SHARDS "$SHARDS" 1 1000000
+SHARDS=$((10#$SHARDS))
+whole_number selfplay-data JOBS "$JOBS" 1 4096
+[ -n "${WEIGHTS:-}" ] && WEIGHTS=$(abs_path "$WEIGHTS")
+# A BIN with no slash is a command looked up in PATH, not a path.
+case "${BIN:-}" in */*) BIN=$(abs_path "$BIN") ;; esac
+cd "$ROOT"
 if [ -z "${BIN:-}" ]; then
   BIN=target/release/poolshark
   cargo build --release --quiet

@@ -20,38 +20,42 @@
 #   double-time elo E (L to H) games N
 #   share S        (two-threads' Elo over double-time's, or "share -" if double-time's is not
 #                   above 0)
+# OUT is the caller's: relative, it is taken from the directory the script is run in, which
+# the script never leaves (the repository is ROOT).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/args.sh
+source "$ROOT/scripts/lib/args.sh"
 usage="usage: scripts/threads-worth.sh OUT TIME GAMES"
 OUT=${1:?$usage}
 TIME=${2:?$usage}
 GAMES=${3:?$usage}
+OUT=$(abs_path "$OUT")
 SHARDS=${SHARDS:-10}
 PAIRS=${PAIRS:-0}
 CORES=${CORES:-$(nproc)}
+whole_number threads-worth SHARDS "$SHARDS" 1 1000000
+SHARDS=$((10#$SHARDS))
+whole_number threads-worth CORES "$CORES" 1 100000
+CORES=$((10#$CORES))
 calc() { awk "BEGIN { print ($1) }"; }
 if ! [[ "$TIME" =~ ^[0-9]*\.?[0-9]+$ ]] || [ "$(calc "$TIME > 0")" != 1 ]; then
   echo "threads-worth: TIME must be a positive number of seconds, not '$TIME'" >&2
   exit 2
 fi
-if ! [[ "$GAMES" =~ ^[1-9][0-9]*$ ]]; then
-  echo "threads-worth: GAMES must be a whole number of at least 1, not '$GAMES'" >&2
-  exit 2
-fi
-if ! [[ "$PAIRS" =~ ^[0-9]+$ ]]; then
-  echo "threads-worth: PAIRS must be a whole number (0 for no limit), not '$PAIRS'" >&2
-  exit 2
-fi
+whole_number threads-worth GAMES "$GAMES" 1 10000000
+# 0: no limit.
+whole_number threads-worth PAIRS "$PAIRS" 0 1000000
 PAIRS=$((10#$PAIRS)) # "08" is 8, not a bad octal number
 if [ -z "${BIN:-}" ]; then
-  BIN=target/release/poolshark
-  cargo build --release --quiet
+  BIN=$ROOT/target/release/poolshark
+  cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml"
 fi
 export BIN
 double=$(calc "2 * $TIME")
 pair=$((CORES / 2 > 0 ? CORES / 2 : 1))
 common=(--engine "$BIN hub" --engine "$BIN hub" --games "$GAMES"
-  --openings tuning/match-openings.txt)
+  --openings "$ROOT/tuning/match-openings.txt")
 two=("${common[@]}" --param 1:threads=2 --movetime "$TIME" --concurrency "$pair")
 dbl=("${common[@]}" --movetime "$double,$TIME" --concurrency "$CORES")
 
@@ -62,8 +66,8 @@ finished() {
 }
 before=$(finished)
 for ((k = 0; k < SHARDS; k++)); do
-  MAX_SHARDS=1 scripts/match-resume.sh "$OUT/two-threads" "$SHARDS" "${two[@]}" > /dev/null
-  MAX_SHARDS=1 scripts/match-resume.sh "$OUT/double-time" "$SHARDS" "${dbl[@]}" > /dev/null
+  MAX_SHARDS=1 "$ROOT/scripts/match-resume.sh" "$OUT/two-threads" "$SHARDS" "${two[@]}" > /dev/null
+  MAX_SHARDS=1 "$ROOT/scripts/match-resume.sh" "$OUT/double-time" "$SHARDS" "${dbl[@]}" > /dev/null
   now=$(finished)
   if ((PAIRS > 0 && now < SHARDS && now - before >= PAIRS)); then
     echo "threads-worth: stopped after $PAIRS new shard pair(s), $now of $SHARDS whole;" \
@@ -79,10 +83,10 @@ line() {
   echo "$name elo $elo games $games"
 }
 echo "== two threads against one at $TIME s: poolshark match $(printf '%q ' "${two[@]}")"
-a=$(scripts/match-resume.sh "$OUT/two-threads" "$SHARDS" "${two[@]}")
+a=$("$ROOT/scripts/match-resume.sh" "$OUT/two-threads" "$SHARDS" "${two[@]}")
 echo "$a" | grep -E '^(score|elo|draw|pairs)'
 echo "== one thread at $double s against one at $TIME s: poolshark match $(printf '%q ' "${dbl[@]}")"
-b=$(scripts/match-resume.sh "$OUT/double-time" "$SHARDS" "${dbl[@]}")
+b=$("$ROOT/scripts/match-resume.sh" "$OUT/double-time" "$SHARDS" "${dbl[@]}")
 echo "$b" | grep -E '^(score|elo|draw|pairs)'
 line two-threads "$a"
 line double-time "$b"

@@ -190,6 +190,66 @@ fn what_the_script_sets_and_bad_counts_are_refused() {
     assert!(!base.join("b").exists() && !base.join("c").exists());
 }
 
+/// Issue 58, item 15: run from another folder, the script takes a relative OUT and a
+/// relative `--openings` from the caller's folder, not the repository; a huge SHARDS gets the
+/// script's own error, not bash's.
+#[test]
+fn relative_paths_are_the_callers_and_a_huge_count_is_refused() {
+    let bin = env!("CARGO_BIN_EXE_poolshark");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let base = support::scratch_dir("match-resume-relative");
+    let openings = "W:W17,21,23,24,25,27,28,29,30,31,32:B1,2,3,4,5,7,8,9,10,11,12\n";
+    std::fs::write(base.join("my.txt"), openings).unwrap();
+    let out = format!("rel-out-{}", std::process::id());
+    let mut opts = options(bin);
+    opts[5] = "2".into();
+    opts.extend(["--openings".to_string(), "my.txt".to_string()]);
+    let (code, stdout, err) = output(
+        Command::new("bash")
+            .current_dir(&base)
+            .arg(root.join("scripts/match-resume.sh"))
+            .arg(&out)
+            .arg("2")
+            .args(&opts)
+            .env("BIN", bin),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains(": 2 games in"), "{stdout}");
+    assert!(base.join(&out).join("shard-1.out").is_file());
+    assert!(
+        !root.join(&out).exists(),
+        "the output landed in the repository"
+    );
+    let pdn = std::fs::read_to_string(base.join(&out).join("shard-0.pdn")).unwrap();
+    assert!(pdn.contains("B1,2,3,4,5,7,8,9,10,11,12"), "{pdn}");
+
+    for (shards, max) in [("99999999999999999999", "1"), ("2", "99999999999999999999")] {
+        let (code, _, err) = output(
+            Command::new("bash")
+                .arg(root.join("scripts/match-resume.sh"))
+                .arg(base.join("huge"))
+                .arg(shards)
+                .args(options(bin))
+                .env("BIN", bin)
+                .env("MAX_SHARDS", max),
+        );
+        assert_eq!(code, 2, "{err}");
+        assert!(err.starts_with("match-resume: "), "{err}");
+        assert!(err.contains("must be a whole number from 1 to"), "{err}");
+    }
+    let (code, _, err) = output(&mut threads_worth(
+        &[base.join("tw").to_str().unwrap(), "0.01", "2"],
+        "99999999999999999999",
+    ));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.starts_with("threads-worth: SHARDS must be a whole number from 1 to"),
+        "{err}"
+    );
+    assert!(!base.join("huge").exists() && !base.join("tw").exists());
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
 /// `scripts/soak.sh` into a folder that holds a soak with other settings is refused before
 /// any game, naming both settings; the folder's files are left as they were.
 #[test]

@@ -92,3 +92,57 @@ fn shards_are_whole_resumable_and_one_run_a_directory() {
     assert!(!bad.join("shard-0.txt").exists() && !bad.join("shard-1.txt").exists());
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// Issue 58, item 15: run from another folder, a relative OUT is the caller's, not the
+/// repository's; a huge SHARDS or JOBS gets the script's own error, not bash's.
+#[test]
+fn a_relative_out_is_the_callers_and_a_huge_count_is_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let base = support::scratch_dir("selfplay-data-relative");
+    let out = format!("rel-data-{}", std::process::id());
+    let run = |out: &str, shards: &str, jobs: &str| {
+        let out = Command::new("bash")
+            .current_dir(&base)
+            .arg(root.join("scripts/selfplay-data.sh"))
+            .arg(out)
+            .arg(shards)
+            .env("BIN", env!("CARGO_BIN_EXE_poolshark"))
+            .env("GAMES", "2")
+            .env("NODES", "100")
+            .env("NICE", "0")
+            .env("JOBS", jobs)
+            .output()
+            .expect("run bash");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, err) = run(&out, "1", "1");
+    assert_eq!(code, 0, "{err}");
+    assert!(base.join(&out).join("shard-0.txt").is_file(), "{stdout}");
+    assert!(
+        !root.join(&out).exists(),
+        "the output landed in the repository"
+    );
+    assert!(
+        stdout.ends_with(&format!(" dir {}\n", base.join(&out).display())),
+        "{stdout}"
+    );
+    for (shards, jobs, name) in [
+        ("99999999999999999999", "1", "SHARDS"),
+        ("1", "99999999999999999999", "JOBS"),
+    ] {
+        let (code, _, err) = run("huge", shards, jobs);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.starts_with(&format!(
+                "selfplay-data: {name} must be a whole number from 1 to"
+            )),
+            "{err}"
+        );
+        assert!(!base.join("huge").exists());
+    }
+    std::fs::remove_dir_all(&base).unwrap();
+}
