@@ -612,3 +612,66 @@ fn analyze_at_a_level_picks_among_its_lines() {
         assert_eq!(code, 2, "{args:?}: {err}");
     }
 }
+
+/// Issue 58, item 16: a level or book seed in the environment that is no number stops the
+/// Hub and the board with an error naming it, instead of a random seed without a word.
+#[test]
+fn a_bad_seed_in_the_environment_is_an_error_naming_it() {
+    for (var, value) in [
+        ("POOLSHARK_LEVEL_SEED", "abc"),
+        ("POOLSHARK_LEVEL_SEED", ""),
+        ("POOLSHARK_BOOK_SEED", "-3"),
+    ] {
+        for args in [&[][..], &["hub"][..], &["serve", "--port", "0"][..]] {
+            let out = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+                .args(args)
+                .env(var, value)
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{var}={value} {args:?}: {err}");
+            assert!(
+                err.contains(&format!("{var}={value:?} is not a seed")),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    // A number still seeds the Hub, which then runs as before.
+    let out = Command::new(env!("CARGO_BIN_EXE_poolshark"))
+        .env("POOLSHARK_LEVEL_SEED", " 42 ")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Issue 58, item 16: a level's seeded pick repeats only on one thread, so `analyze --seed`
+/// with more threads is refused, saying why; on one thread the pick repeats.
+#[test]
+fn a_seeded_level_pick_is_refused_on_several_threads_and_repeats_on_one() {
+    let args = ["analyze", "--level", "3", "--seed", "42", "--nodes", "2000"];
+    let (code, _, err) = run(&[&args[..], &["--threads", "2"]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--seed repeats a level's pick only on one thread"),
+        "{err}"
+    );
+    let best = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("bestmove"))
+            .map(str::to_string)
+    };
+    let (code, first, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(best(&first).is_some(), "{first}");
+    for _ in 0..3 {
+        let (_, again, _) = run(&[&args[..], &["--threads", "1"]].concat());
+        assert_eq!(best(&again), best(&first));
+    }
+}

@@ -186,10 +186,20 @@ pub fn load_for_play() -> Option<Book> {
 /// The generator for book choices (`core::rng`), seedable for tests.
 pub use crate::core::rng::SplitMix64 as Rng;
 
-/// The book's generator: seeded from `POOLSHARK_BOOK_SEED` if set, else from the clock.
+/// The environment variable that seeds the book's choices.
+pub const SEED_VAR: &str = "POOLSHARK_BOOK_SEED";
+
+/// The seed `SEED_VAR` gives, if set; a value that is no number is an error naming it,
+/// which `cli::main` reports before the Hub or the board starts.
+pub fn env_seed() -> Result<Option<u64>, String> {
+    crate::core::rng::seed_from_env(SEED_VAR)
+}
+
+/// The book's generator: seeded from `POOLSHARK_BOOK_SEED` if set, else from the clock. (A
+/// bad value was refused at start: `env_seed`.)
 pub fn rng_from_env() -> Rng {
-    std::env::var("POOLSHARK_BOOK_SEED")
+    env_seed()
         .ok()
-        .and_then(|s| s.parse().ok())
+        .flatten()
         .map_or_else(Rng::from_clock, Rng::new)
 }

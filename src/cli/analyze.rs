@@ -1,7 +1,7 @@
 //! The search commands: `analyze` (one position) and `bench` (the fixed bench set).
 
 use super::args::{parse_seconds, EgdbArg, EngineArgs, PositionArgs};
-use super::CliError;
+use super::{input, CliError};
 use crate::core::rng::SplitMix64;
 use crate::search::level::{self, PlayLevel};
 use crate::search::{Limits, SearchControl};
@@ -35,8 +35,9 @@ pub struct AnalyzeArgs {
     /// `bestmove`, after the `line` lines it chose among. Without it, full strength.
     #[arg(long, value_name = "N", value_parser = PlayLevel::parse, conflicts_with = "multipv")]
     level: Option<PlayLevel>,
-    /// With --level: the seed of its random choice (the same seed, the same pick). Without
-    /// it, a seed from the clock.
+    /// With --level: the seed of its random choice (the same seed, the same pick, on one
+    /// thread: a search on several ends differently from run to run, and so may the pick,
+    /// so --seed with --threads above 1 is refused). Without it, a seed from the clock.
     #[arg(long, requires = "level")]
     seed: Option<u64>,
     #[command(flatten)]
@@ -49,6 +50,14 @@ impl AnalyzeArgs {
     /// Prints an `info` line per finished iteration (per line with `--multipv`), then the
     /// `line` lines with `--multipv` and the `bestmove` line.
     pub fn run(self) -> Result<(), CliError> {
+        let threads = self.engine.search.threads;
+        if self.seed.is_some() && threads > 1 {
+            return Err(input(format!(
+                "--seed repeats a level's pick only on one thread: a search on {threads} threads \
+                 ends differently from run to run, and so may the pick; give --threads 1, or \
+                 leave --seed out"
+            )));
+        }
         let weights = self.engine.weights.load()?;
         let game = self.position.game()?;
         // A game the rules ended (a win, or a draw by R17-R19 with moves left) has nothing to

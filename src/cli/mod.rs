@@ -240,6 +240,19 @@ pub fn main() -> ExitCode {
         }
         std::process::exit(e.exit_code());
     });
+    // The Hub and the board seed their random choices from the environment: a value that is
+    // no seed is an error now, not a random seed taken without a word.
+    if matches!(
+        cli.command,
+        None | Some(Command::Hub(_) | Command::Serve(_))
+    ) {
+        for seed in [crate::search::level::env_seed, crate::book::env_seed] {
+            if let Err(e) = seed() {
+                errln!("error: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
     let Some(command) = cli.command else {
         std::process::exit(crate::hub::run());
     };
