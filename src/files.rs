@@ -348,6 +348,20 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Whether two outputs `a` and `b` name one file, there or not yet: `same_file` for files
+/// that exist, else the same name in the same folder (`./x` and `x`, by the folder's
+/// canonical path), so that a command never writes two of its outputs to one file.
+pub fn same_output(a: &Path, b: &Path) -> bool {
+    fn resolved(p: &Path) -> Option<PathBuf> {
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        Some(std::fs::canonicalize(dir).ok()?.join(p.file_name()?))
+    }
+    same_file(a, b) || resolved(a).is_some_and(|x| Some(x) == resolved(b))
+}
+
 /// An output that is also one of the command's inputs: writing it would replace what is
 /// being read. Each side by its option name (`--out`, `--data`) and its path as given.
 #[derive(Debug)]
@@ -540,6 +554,9 @@ mod tests {
         assert!(!same_file(&a, &dir.join("b.txt")));
         let new = dir.join("new.txt");
         assert!(!same_file(&new, &new));
+        // Two outputs, not there yet, are one file by name in one folder.
+        assert!(same_output(&new, &dir.join(".").join("new.txt")));
+        assert!(!same_output(&new, &dir.join("new2.txt")));
         let e = check_not_input(("--out", &dotted), [("--data", a.as_path())]).unwrap_err();
         assert!(e.to_string().starts_with("--out "), "{e}");
         assert!(e.to_string().contains("is also an input (--data "), "{e}");

@@ -544,6 +544,13 @@ fn no_command_writes_its_output_over_its_input() {
             input.display()
         );
     }
+    // The network and its checkpoint, one new file under two names.
+    let x = dir.join("x.bin");
+    let x_dotted = dotted(&x);
+    let (code, _, err) = learn(s(&data), s(&x), &["--checkpoint", s(&x_dotted)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is --out"), "{err}");
+    assert!(!x.exists());
     // The resume that follows a run with --start is still there to take.
     let (code, _, err) = learn(s(&data), s(&dir.join("t.bin")), &["--start", s(&net)]);
     assert_eq!(code, 0, "{err}");

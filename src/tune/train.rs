@@ -118,9 +118,16 @@ pub fn run(o: &LearnOptions, p: &mut dyn Progress) -> Result<Summary, LearnError
     inputs.extend(o.start.as_deref().map(|p| ("--start", p)));
     files::check_not_input(("--out", &o.out), inputs.iter().copied())
         .map_err(|e| input(e.to_string()))?;
-    inputs.push(("--out", &o.out));
     files::check_not_input(("--checkpoint", &o.checkpoint), inputs)
         .map_err(|e| input(e.to_string()))?;
+    if files::same_output(&o.out, &o.checkpoint) {
+        return Err(input(format!(
+            "--checkpoint {} is --out {}: the network and the checkpoint are written to \
+             separate files; name another",
+            o.checkpoint.display(),
+            o.out.display()
+        )));
+    }
     let start: Option<(FloatNetwork, u64)> = match &o.start {
         None => None,
         Some(path) => {
