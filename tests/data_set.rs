@@ -646,10 +646,30 @@ fn merge_refuses_shards_of_other_settings_or_given_twice() {
         ),
     );
     refused(&[&a, &c], "was made with --random-plies 2, shard");
+    refused(&[&a, &copy], "holds the same bytes as shard");
+    // The same shard labelled again: other bytes, the same games.
+    let labelled = dir.join("la.psd");
+    ok(&[
+        "label",
+        "--data",
+        s(&a),
+        "--out",
+        s(&labelled),
+        "--nodes",
+        "50",
+    ]);
     refused(
-        &[&a, &copy],
+        &[&a, &labelled],
         "are both shard 0/2 of the run: one shard given twice",
     );
+    // A copy of a file that records no settings (converted from text) too.
+    let (text, conv) = (dir.join("a.txt"), dir.join("conv.psd"));
+    let conv2 = dir.join("conv2.psd");
+    ok(&["data", "convert", s(&a), "--out", s(&text)]);
+    ok(&["data", "convert", s(&text), "--out", s(&conv)]);
+    std::fs::copy(&conv, &conv2).unwrap();
+    refused(&[&conv, &conv2], "holds the same bytes as shard");
+    refused(&[&conv, &d], "records no self-play settings");
     refused(&[&a, &dotted], "is given twice (also as");
     refused(&[&a, &e], "was made with --shard 1/3, shard");
     let (code, out, err) = merge(&[&a, &d]);

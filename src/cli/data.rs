@@ -84,10 +84,25 @@ impl MergeArgs {
         );
         let mut merger = dataset::Merger::default();
         let mut records = 0;
+        // Each shard's length and checksum: a copy of one (which may record no settings to
+        // tell it by) is one shard given twice.
+        let mut sums: Vec<(String, usize, [u8; 8])> = Vec::new();
         for path in &shards {
             let bytes = files::read(path, Kind::PackedData)
                 .map_err(|e| input(format!("cannot read {e}")))?;
             let name = path.display().to_string();
+            if let Some(sum) = bytes.get(32..40) {
+                let sum: [u8; 8] = sum.try_into().expect("8 bytes");
+                if let Some((other, _, _)) =
+                    sums.iter().find(|(_, n, s)| *n == bytes.len() && *s == sum)
+                {
+                    return Err(input(format!(
+                        "shard {name} holds the same bytes as shard {other}: one shard given \
+                         twice; name each shard once"
+                    )));
+                }
+                sums.push((name.clone(), bytes.len(), sum));
+            }
             let f = packed::parse(&bytes, &name).map_err(input)?;
             records += f.records.len();
             merger.add(&name, f).map_err(input)?;

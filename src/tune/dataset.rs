@@ -110,13 +110,14 @@ pub fn overlap(
             return Err(format!(
                 "shard {none} records no self-play settings (converted from text data, or made \
                  by an older poolshark) and shard {some} does: their game numbers cannot be \
-                 told apart; merge one selfplay run's shards"
+                 told apart; take the shards of one selfplay run"
             ));
         }
     };
     if let Some((x, y)) = a.differs(b) {
         return Err(format!(
-            "shard {name} was made with {x}, shard {other} with {y}: merge one run's shards"
+            "shard {name} was made with {x}, shard {other} with {y}: they are not shards of one \
+             run, and one game number would name two games"
         ));
     }
     match (a.shard, b.shard) {
@@ -126,11 +127,11 @@ pub fn overlap(
         )),
         (Some(x), Some(y)) => Err(format!(
             "shard {name} was made with --shard {x}, shard {other} with --shard {y}: their \
-             games overlap; merge the shards of one split"
+             games overlap; take the shards of one split"
         )),
         _ => Err(format!(
             "shard {name} and shard {other} hold games of the same run, and one of them is \
-             already merged: merge the shards themselves"
+             already merged: take the shards themselves"
         )),
     }
 }
@@ -348,7 +349,8 @@ mod tests {
         ok(run(0, 2, 10), run(1, 2, 10)).unwrap();
         assert_eq!(
             ok(run(0, 2, 10), run(1, 2, 30)).unwrap_err(),
-            "shard b was made with --nodes 30, shard a with --nodes 10: merge one run's shards"
+            "shard b was made with --nodes 30, shard a with --nodes 10: they are not shards of \
+             one run, and one game number would name two games"
         );
         assert!(ok(run(0, 2, 10), run(0, 2, 10))
             .unwrap_err()
