@@ -619,7 +619,7 @@ fn analyze_at_a_level_picks_among_its_lines() {
 fn a_bad_seed_in_the_environment_is_an_error_naming_it() {
     for (var, value) in [
         ("POOLSHARK_LEVEL_SEED", "abc"),
-        ("POOLSHARK_LEVEL_SEED", ""),
+        ("POOLSHARK_LEVEL_SEED", "0x10"),
         ("POOLSHARK_BOOK_SEED", "-3"),
     ] {
         for args in [&[][..], &["hub"][..], &["serve", "--port", "0"][..]] {

@@ -35,11 +35,13 @@ fn reduce(x: u64, n: usize) -> usize {
     (x % n as u64) as usize
 }
 
-/// The seed an environment variable `var` holding `value` gives: none where it is unset, a
-/// whole number (spaces around it allowed), or an error that names the variable and the
+/// The seed an environment variable `var` holding `value` gives: none where it is unset or
+/// empty (as a shell's `VAR=` means), a whole number (spaces around it allowed), or an error that names the variable and the
 /// value, so that a mistyped seed is never taken, without a word, as no seed at all.
 pub fn parse_env_seed(var: &str, value: Option<std::ffi::OsString>) -> Result<Option<u64>, String> {
-    let Some(value) = value else { return Ok(None) };
+    let Some(value) = value.filter(|v| !v.to_string_lossy().trim().is_empty()) else {
+        return Ok(None);
+    };
     value
         .to_str()
         .and_then(|s| s.trim().parse().ok())
@@ -131,9 +133,10 @@ mod tests {
     fn an_env_seed_is_a_number_or_an_error() {
         let p = |v: Option<&str>| parse_env_seed("SEED", v.map(std::ffi::OsString::from));
         assert_eq!(p(None), Ok(None));
+        assert_eq!(p(Some(" ")), Ok(None));
         assert_eq!(p(Some(" 42 ")), Ok(Some(42)));
         assert_eq!(p(Some("0")), Ok(Some(0)));
-        for bad in ["abc", "", "-1", "1.5", "18446744073709551616"] {
+        for bad in ["abc", "-1", "1.5", "18446744073709551616", "4\n2"] {
             let e = p(Some(bad)).unwrap_err();
             assert!(e.starts_with("SEED=\""), "{bad}: {e}");
             assert!(e.contains("is not a seed"), "{bad}: {e}");
