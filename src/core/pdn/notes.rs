@@ -85,7 +85,12 @@ pub fn clock_text(t: Duration) -> String {
 
 /// A clock reading `H:MM:SS(.f)` or `M:SS(.f)`.
 pub fn parse_clock(text: &str) -> Option<Duration> {
-    let parts: Vec<&str> = text.trim().split(':').collect();
+    let text = text.trim();
+    // The longest that reads (6 digits, 6, then 9.9): a long text is refused at once.
+    if text.len() > 6 + 1 + 6 + 1 + 19 {
+        return None;
+    }
+    let parts: Vec<&str> = text.split(':').collect();
     let (h, m, s) = match parts.as_slice() {
         [h, m, s] => (*h, *m, *s),
         [m, s] => ("0", *m, *s),
@@ -112,11 +117,16 @@ fn take_command<T>(
 ) -> Option<(T, String)> {
     let open = format!("[%{name} ");
     let mut from = 0;
+    // The first `]` after the command's start, kept while later starts come before it, so
+    // a text of many starts is read in linear time.
+    let mut close = 0;
     while let Some(k) = text[from..].find(&open) {
         let start = from + k;
-        let len = text[start..].find(']')?;
-        if let Some(got) = parse(text[start + open.len()..start + len].trim()) {
-            let rest = format!("{}{}", &text[..start], &text[start + len + 1..]);
+        if close <= start {
+            close = start + text[start..].find(']')?;
+        }
+        if let Some(got) = parse(text[start + open.len()..close].trim()) {
+            let rest = format!("{}{}", &text[..start], &text[close + 1..]);
             return Some((got, rest));
         }
         from = start + 1;
@@ -230,6 +240,9 @@ fn commands(notes: &Notes) -> String {
     out.join(" ")
 }
 
+/// The longest comment `after_comments` makes of words it must check as it joins them.
+const GROUP: usize = 200;
+
 /// The comments (each `{...}` or `; ...`) to write after a move, or at the root before
 /// the first move, that read back (`add_comment`) to exactly its time, eval, clock and
 /// comment. Usually one comment, `{[%eval X] [%clk H:MM:SS] words}`, and the time's,
@@ -267,7 +280,10 @@ pub fn after_comments(notes: &Notes) -> Vec<String> {
     let mut group: Option<String> = None;
     for w in words(&notes.comment) {
         group = Some(match group {
-            Some(g) if reads_as_itself(&format!("{g} {w}")) => format!("{g} {w}"),
+            // (Groups stay short, so that checking each word is quick.)
+            Some(g) if g.len() + w.len() < GROUP && reads_as_itself(&format!("{g} {w}")) => {
+                format!("{g} {w}")
+            }
             Some(g) => {
                 texts.push(g);
                 w.to_string()
@@ -298,19 +314,26 @@ pub fn before_comments(before: &str) -> Vec<String> {
     if let Some(c) = delimited(before) {
         return vec![c];
     }
-    let mut out = Vec::new();
-    let mut group: Option<String> = None;
-    for w in words(before).into_iter().filter(|w| !w.is_empty()) {
+    // Each group with whether it holds a `}` and a line break.
+    let flags = |t: &str| (t.contains('}'), t.contains('\n'));
+    let mut out: Vec<String> = Vec::new();
+    let mut group: Option<(String, (bool, bool))> = None;
+    for w in words(before) {
+        let (brace, newline) = flags(w);
         group = Some(match group {
-            Some(g) if delimited(&format!("{g} {w}")).is_some() => format!("{g} {w}"),
-            Some(g) => {
-                out.push(g);
-                w.to_string()
+            Some((mut g, (b, n))) if !((b || brace) && (n || newline)) => {
+                g.push(' ');
+                g.push_str(w);
+                (g, (b || brace, n || newline))
             }
-            None => w.to_string(),
+            Some((g, _)) => {
+                out.push(g);
+                (w.to_string(), (brace, newline))
+            }
+            None => (w.to_string(), (brace, newline)),
         });
     }
-    out.extend(group);
+    out.extend(group.map(|(g, _)| g));
     out.iter()
         .map(|t| delimited(t).unwrap_or_else(|| format!("{{{}}}", t.replace('}', ""))))
         .collect()
@@ -467,5 +490,37 @@ mod tests {
         assert_eq!(after_comments(&n), ["{a\nb}", "; c} d"]);
         assert_eq!(read_back(&after_comments(&n)), n);
         assert_eq!(before_comments("a\nb c} d"), ["{a\nb}", "; c} d"]);
+    }
+
+    /// Long comments of many words or many command starts are read and written in about
+    /// linear time (a game's text is up to a megabyte).
+    #[test]
+    fn long_odd_comments_take_linear_time() {
+        let many = |unit: &str| unit.repeat(100_000);
+        let started = std::time::Instant::now();
+        // Comments as a file may hold them: each piece from one `{...}` or `;` comment.
+        for pieces in [
+            vec![many("[%clk ")],
+            vec![many("[%clk x ")],
+            vec![many("[%eval ")],
+            vec![format!("{}]", many("[%clk 1:"))],
+            vec!["a}".to_string(), many("b\nc "), "d}".to_string()],
+            vec![
+                "time".to_string(),
+                many("1s "),
+                "x}".to_string(),
+                "y\nz".into(),
+            ],
+        ] {
+            let mut n = Notes::default();
+            for p in &pieces {
+                add_comment(&mut n, p);
+            }
+            let out = after_comments(&n);
+            assert!(read_back(&out) == n, "{}", &pieces[0][..20]);
+            before_comments(&n.comment);
+        }
+        // Far below what a quadratic reading takes (hours); no machine is this slow.
+        assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
     }
 }
