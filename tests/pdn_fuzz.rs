@@ -1,10 +1,18 @@
-//! The PDN reader under damaged input: a real match game and a game with variations and
-//! comments, each changed at random many times (bytes flipped, dropped, doubled, cut short,
-//! brackets and move text spliced in), must always give games or an error, never a panic; a
-//! game that reads must write and read again as itself.
+//! The PDN reader under damaged input: a real match game, a game with variations and
+//! comments, and games made at random with every kind of comment, each changed at random
+//! many times (bytes flipped, dropped, doubled, cut short, brackets, comments and move text
+//! spliced in), must always give games or an error, never a panic; and save, load, save is
+//! a fixed point: a game that reads writes as text that reads as the same game (tree,
+//! notes, tags and result) and writes as the same text again.
+//!
+//! `POOLSHARK_PDN_FUZZ=N` runs N inputs of each kind instead of the usual few thousand.
 
-use poolshark::core::pdn;
-use poolshark::core::rng::Xorshift64;
+use poolshark::core::movegen::legal_moves;
+use poolshark::core::notation::pdn_move;
+use poolshark::core::pdn::{self, read_trees, writer};
+use poolshark::core::rng::{SplitMix64, Xorshift64};
+use poolshark::core::tree::GameTree;
+use poolshark::core::{Move, Position};
 
 const PIECES: &[&str] = &[
     "(",
@@ -41,6 +49,57 @@ const PIECES: &[&str] = &[
     "[SetUp \"1\"]",
     "\u{e9}",
     "\r",
+    "[%eval ",
+    "[%clk ",
+    "[%clk 0:01:02]",
+    "time ",
+    "{time 1s}",
+    " {x} ",
+    "; c}\n",
+];
+
+/// Comments, as a file may hold them: commands, their lookalikes, braces, times, line
+/// breaks, `%` and `;` inside, and the halves of commands that meet when joined.
+const COMMENTS: &[&str] = &[
+    "{a note}",
+    "{[%eval 0.12]}",
+    "{[%eval -3.10] best}",
+    "{[%ev{al 0.05]}",
+    "{[%eval {1]}",
+    "{[%eval 2}",
+    "{x]}",
+    "{[%eval}",
+    "{2]}",
+    "{[%clk 0:01:02]}",
+    "{[%clk soon] [%clk 0:00:05]}",
+    "{[%clk 999999:59:59]}",
+    "{[%clk 0:0:999999999]}",
+    "{[%clk}",
+    "{0:00:03]}",
+    "{time 0.102s}",
+    "{time 1s}",
+    "{time 0.1234s}",
+    "{time}",
+    "{1s}",
+    "{ time  2s }",
+    "{{ nested {}",
+    "{two\nlines}",
+    "{a\n% not an escape}",
+    "{;semi}",
+    "{$5 (x) 1-0}",
+    "{}",
+    "{ }",
+    "{\u{e9} \u{fc}}",
+    "{[%eval [%clk 0:00:01]}",
+    "; to the end } of the line\n",
+    "; [%eval 3]\n",
+    "; time 3s\n",
+    ";\n",
+    "; {x}\n",
+];
+
+const NAGS: &[&str] = &[
+    "$1", "$2", "$14", "$0", "$255", "!", "?", "!!", "??", "!?", "?!",
 ];
 
 fn mutate(text: &str, rng: &mut Xorshift64) -> String {
@@ -50,7 +109,7 @@ fn mutate(text: &str, rng: &mut Xorshift64) -> String {
             break;
         }
         let at = rng.below(b.len());
-        match rng.below(6) {
+        match rng.below(7) {
             0 => b[at] = rng.below(128) as u8,
             1 => {
                 b.remove(at);
@@ -61,6 +120,10 @@ fn mutate(text: &str, rng: &mut Xorshift64) -> String {
                 b.splice(at..at, copy);
             }
             3 => b.truncate(at),
+            4 => {
+                let c = COMMENTS[rng.below(COMMENTS.len())].as_bytes();
+                b.splice(at..at, c.iter().copied());
+            }
             _ => {
                 let piece = PIECES[rng.below(PIECES.len())].as_bytes();
                 b.splice(at..at, piece.iter().copied());
@@ -70,6 +133,181 @@ fn mutate(text: &str, rng: &mut Xorshift64) -> String {
     String::from_utf8_lossy(&b).into_owned()
 }
 
+/// Up to `most` comments and NAGs, at random, each after a space.
+fn notes(rng: &mut SplitMix64, most: usize, nags: bool, out: &mut String) {
+    for _ in 0..rng.below(most + 1) {
+        let item = if nags && rng.below(3) == 0 {
+            *rng.pick(NAGS)
+        } else {
+            *rng.pick(COMMENTS)
+        };
+        out.push(' ');
+        out.push_str(item);
+    }
+}
+
+/// A line of `plies` random moves from `pos` (ply `ply` of the game), the first not one of
+/// `taken`, with comments, NAGs and variations (which open their own lines, `depth` deep at
+/// most).
+fn line(
+    rng: &mut SplitMix64,
+    mut pos: Position,
+    mut ply: usize,
+    taken: &[Move],
+    plies: usize,
+    depth: usize,
+    out: &mut String,
+) {
+    for k in 0..plies {
+        let legal = legal_moves(&pos);
+        if legal.as_slice().is_empty() {
+            return;
+        }
+        // A variation of another move only (one that begins with a move played there
+        // already is another matter: issue 58, item 3).
+        let taken = if k == 0 { taken } else { &[] };
+        let free: Vec<Move> = legal
+            .as_slice()
+            .iter()
+            .filter(|m| !taken.contains(m))
+            .copied()
+            .collect();
+        if free.is_empty() {
+            return;
+        }
+        let mv = *rng.pick(&free);
+        if ply.is_multiple_of(2) {
+            out.push_str(&format!(" {}.", ply / 2 + 1));
+        } else if k == 0 {
+            out.push_str(&format!(" {}...", ply / 2 + 1));
+        }
+        out.push(' ');
+        out.push_str(&pdn_move(&pos, &mv));
+        notes(rng, 3, true, out);
+        let mut taken = taken.to_vec();
+        taken.push(mv);
+        if depth > 0 && free.len() > 1 && rng.below(6) == 0 {
+            out.push_str(" (");
+            notes(rng, 2, false, out);
+            let plies = 1 + rng.below(4);
+            line(rng, pos, ply, &taken, plies, depth - 1, out);
+            out.push_str(" )");
+            notes(rng, 2, true, out);
+        }
+        pos = pos.play(&mv);
+        ply += 1;
+    }
+}
+
+/// A game made at random: tags, comments before the first move, moves with comments and
+/// NAGs after them, variations with comments before, inside and after them.
+fn random_game(rng: &mut SplitMix64) -> String {
+    let mut out = String::from("[Event \"fuzz\"]\n[GameType \"23\"]\n");
+    notes(rng, 3, false, &mut out);
+    let plies = rng.below(30);
+    line(rng, Position::start(), 0, &[], plies, 3, &mut out);
+    out.push(' ');
+    let result = ["*", "1-0", "0-1", "1/2-1/2"][rng.below(4)];
+    out.push_str(result);
+    out.push('\n');
+    out
+}
+
+/// Where two trees first differ, in words.
+fn tree_difference(a: &GameTree, b: &GameTree) -> String {
+    let (pa, pb) = (a.preorder(), b.preorder());
+    for (&x, &y) in pa.iter().zip(&pb) {
+        let (nx, ny) = (a.node(x).unwrap(), b.node(y).unwrap());
+        if nx.mv != ny.mv {
+            return "other moves".into();
+        }
+        if nx.notes != ny.notes {
+            return format!("other notes:\n{:?}\n{:?}", nx.notes, ny.notes);
+        }
+    }
+    format!("{} nodes, then {}", pa.len(), pb.len())
+}
+
+/// What one input gave.
+#[derive(Default)]
+struct Tally {
+    read: usize,
+    refused: usize,
+    games: usize,
+    /// Inputs whose games did not save, load and save as themselves, with why.
+    differ: Vec<String>,
+}
+
+impl Tally {
+    /// Read `text`; save, load and save each of its games.
+    fn check(&mut self, text: &str) {
+        let games = match read_trees(text) {
+            Ok(games) => games,
+            Err(e) => {
+                self.refused += 1;
+                assert!(!e.to_string().is_empty());
+                return;
+            }
+        };
+        self.read += 1;
+        for g in games {
+            self.games += 1;
+            let once = g.write();
+            let why = match read_trees(&once) {
+                Err(e) => Some(format!("the saved text does not read: {e}")),
+                Ok(back) if back.len() != 1 => Some(format!("{} games", back.len())),
+                Ok(back) => {
+                    let b = &back[0];
+                    let tags: Vec<_> = writer::ordered_tags(&g.tags).into_iter().cloned().collect();
+                    if !b.tree.same_as(&g.tree) {
+                        Some(tree_difference(&g.tree, &b.tree))
+                    } else if (&b.tags, &b.result) != (&tags, &g.result) {
+                        Some("other tags or result".to_string())
+                    } else if b.write() != once {
+                        Some(format!("saved again:\n{}", b.write()))
+                    } else {
+                        None
+                    }
+                }
+            };
+            if let Some(why) = why {
+                self.differ
+                    .push(format!("{why}\n--- saved:\n{once}\n--- from:\n{text}"));
+            }
+            // The main line alone reads back as itself too.
+            let main = pdn::PdnGame::from(g).write();
+            let back = pdn::read(&main).unwrap_or_else(|e| panic!("{e}\n{main}"));
+            assert_eq!(back.len(), 1, "{main}");
+            assert_eq!(back[0].write(), main);
+        }
+    }
+
+    fn assert_fixed(&self, what: &str) {
+        eprintln!(
+            "{what}: {} read ({} games), {} refused, {} differ",
+            self.read,
+            self.games,
+            self.refused,
+            self.differ.len()
+        );
+        assert!(
+            self.differ.is_empty(),
+            "{what}: {} of {} games differ after save, load, save; the first:\n{}",
+            self.differ.len(),
+            self.games,
+            self.differ[0]
+        );
+    }
+}
+
+/// Inputs of each kind: `POOLSHARK_PDN_FUZZ`, or `usual`.
+fn rounds(usual: usize) -> usize {
+    std::env::var("POOLSHARK_PDN_FUZZ")
+        .ok()
+        .map(|n| n.parse().expect("POOLSHARK_PDN_FUZZ is a number"))
+        .unwrap_or(usual)
+}
+
 #[test]
 fn damaged_pdn_is_read_or_refused_never_a_panic() {
     let game = std::fs::read_to_string(concat!(
@@ -77,31 +315,45 @@ fn damaged_pdn_is_read_or_refused_never_a_panic() {
         "/tests/data/full-path-capture.pdn"
     ))
     .unwrap();
-    let tree = "[Event \"t\"]\n[Result \"*\"]\n1. 11-15 {a note} (1. 9-13 23-18 (1... 22-17 $2) \
-                14x23) 23-19 8-11?! 2. 22-17 {[%eval 0.12]} 4-8 *\n";
+    let tree = "[Event \"t\"]\n[Result \"*\"]\n{before} 1. 11-15 {a note} $14 {[%eval 0.1]} \
+                (1. 9-13 23-18 (1... 22-17 $2) 14x23) {after} 23-19 8-11?! {time 0.5s} \
+                {time 1s} 2. 22-17 {[%eval 0.12]} {[%ev{al 0.05]} ; a } b\n4-8 *\n";
     let mut rng = Xorshift64::new(0x5eed_0f9d_4e00);
-    let (mut read, mut refused) = (0, 0);
-    for round in 0..4000 {
+    let mut tally = Tally::default();
+    for round in 0..rounds(4000) {
         let base = if round % 2 == 0 { &game } else { tree };
-        let text = mutate(base, &mut rng);
-        match pdn::read(&text) {
-            Ok(games) => {
-                read += 1;
-                for g in games {
-                    let again = g.write();
-                    let back = pdn::read(&again).unwrap_or_else(|e| {
-                        panic!("{e}\n--- written:\n{again}\n--- from:\n{text}")
-                    });
-                    assert_eq!(back.len(), 1, "{again}");
-                    assert_eq!(back[0].write(), again, "from:\n{text}");
-                }
-            }
-            Err(e) => {
-                refused += 1;
-                assert!(!e.to_string().is_empty());
-            }
+        tally.check(&mutate(base, &mut rng));
+    }
+    tally.assert_fixed("damaged");
+    // Both outcomes happen, so the damage is neither always fatal nor always harmless.
+    assert!(
+        tally.read > 100 && tally.refused > 100,
+        "read {} refused {}",
+        tally.read,
+        tally.refused
+    );
+}
+
+#[test]
+fn random_games_with_every_kind_of_comment_save_as_they_load() {
+    let mut rng = SplitMix64::new(58);
+    let mut damage = Xorshift64::new(0x0058_c0de);
+    let mut tally = Tally::default();
+    for round in 0..rounds(2000) {
+        let text = random_game(&mut rng);
+        // Half as made, half damaged too.
+        if round % 2 == 0 {
+            tally.check(&text);
+        } else {
+            tally.check(&mutate(&text, &mut damage));
         }
     }
-    // Both outcomes happen, so the damage is neither always fatal nor always harmless.
-    assert!(read > 100 && refused > 100, "read {read} refused {refused}");
+    tally.assert_fixed("random");
+    // The games as made read, and some damaged ones.
+    assert!(
+        tally.read > rounds(2000) / 2 && tally.refused > 0,
+        "read {} refused {}",
+        tally.read,
+        tally.refused
+    );
 }

@@ -122,9 +122,11 @@ impl Merger {
             }
         };
         let (white, black) = players(g)?;
-        let (pair, half) = g
-            .pair()
-            .ok_or_else(|| format!("{label}: no Pair or Round tag (not a match game?)"))?;
+        let (pair, half) = match g.pair() {
+            Ok(Some(place)) => place,
+            Ok(None) => return Err(format!("{label}: no Pair or Round tag (not a match game?)")),
+            Err(e) => return Err(format!("{label}: {e}")),
+        };
         let names = match &self.names {
             Some(n) => n.clone(),
             None => {
@@ -314,5 +316,22 @@ mod tests {
         let text = "[White \"a\"]\n[Black \"b\"]\n[Round \"1\"]\n1. 11-15 *\n";
         let m = summarise(&read(text).unwrap(), None, &num).unwrap();
         assert_eq!((m.unfinished, m.summary.wdl.games()), (1, 0));
+    }
+
+    /// Issue 58, item 5: `[Pair "0.1"]` was reported as no Pair or Round tag at all.
+    #[test]
+    fn a_bad_pair_tag_is_named() {
+        let mut bad = game(2, "a");
+        bad.tags.retain(|(k, _)| k != "Pair");
+        bad.tags.push(("Pair".into(), "0.1".into()));
+        let e = summarise(&[game(0, "a"), game(1, "a"), bad], None, &num).unwrap_err();
+        assert_eq!(
+            e,
+            "game 3: bad Pair tag \"0.1\" (want P.G, P from 1 to 1000000000, G 1 or 2)"
+        );
+        let mut none = game(0, "a");
+        none.tags.retain(|(k, _)| k != "Pair" && k != "Round");
+        let e = summarise(&[none], None, &num).unwrap_err();
+        assert_eq!(e, "game 1: no Pair or Round tag (not a match game?)");
     }
 }

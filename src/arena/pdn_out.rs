@@ -60,9 +60,16 @@ fn games_before(path: &Path) -> Result<usize, String> {
     let lines = files::lines(path, pdn::MAX_MOVETEXT).map_err(|e| refuse(e.reason()))?;
     let mut reader = pdn::Reader::default();
     let mut pairs = 0;
+    let mut game = 0;
+    // A pair number past `tags::MAX_PAIR` is refused: the games after it would overflow.
     let mut count = |g: pdn::PdnGame| {
-        if let Some((pair, _)) = g.pair() {
-            pairs = pairs.max(pair + 1);
+        game += 1;
+        match g.pair() {
+            Ok(place) => {
+                pairs = pairs.max(place.map_or(0, |(pair, _)| pair + 1));
+                Ok(())
+            }
+            Err(e) => Err(refuse(format!("game {game}: {e}"))),
         }
     };
     for line in lines {
@@ -70,7 +77,7 @@ fn games_before(path: &Path) -> Result<usize, String> {
         let games = reader
             .line(&line)
             .map_err(|e| refuse(format!("not PDN ({e})")))?;
-        games.into_iter().for_each(&mut count);
+        games.into_iter().try_for_each(&mut count)?;
     }
     match reader.finish() {
         Ok(None) => Ok(2 * pairs),
@@ -113,10 +120,18 @@ mod tests {
     fn a_file_that_is_not_pdn_or_ends_mid_game_is_refused_untouched() {
         let dir = scratch("refuse");
         let path = dir.join("m.pdn");
-        for text in ["notes: [not a tag\n", &GAME[..GAME.len() - 8]] {
+        // Issue 58, item 9: a pair number that would wrap this run's rounds to 0.
+        let huge = format!("{GAME}[Pair \"18446744073709551615.1\"]\n1. 11-15 *\n\n");
+        for text in ["notes: [not a tag\n", &GAME[..GAME.len() - 8], &huge] {
             std::fs::write(&path, text).unwrap();
             let e = open(&path).err().expect("refused");
             assert!(e.contains("writes over nothing"), "{e}");
+            if text == huge {
+                assert!(
+                    e.contains("game 2: bad Pair tag \"18446744073709551615.1\""),
+                    "{e}"
+                );
+            }
             assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         }
         let _ = std::fs::remove_dir_all(&dir);

@@ -338,8 +338,9 @@ mod tests {
             flat.contains("1. 11-15 {[%eval 0.05]} {time 0.005s} 23-19?! {[%eval 0.40]"),
             "{text}"
         );
+        // A comment with a `}` goes after `;`, to the end of its line.
         assert!(
-            flat.contains(" 8-11?? {a brace 1-0} {time 0.005s} 22-17? {time 0.005s}"),
+            text.contains(" 8-11?? ; a {brace} 1-0\n{time 0.005s} 22-17? {time 0.005s}"),
             "{text}"
         );
         assert_eq!(read(&text).unwrap(), vec![game]);

@@ -1130,6 +1130,31 @@ mod tests {
         assert!(read.tree.same_as(s.tree()));
     }
 
+    /// Issue 58, item 4: the board saves as it loads comments that the writer once changed:
+    /// two time comments on one move (they swapped places on each save), a `{` inside a
+    /// comment (dropped, so `{[%ev{al 0.05]}` came back a real score), halves of a command
+    /// in two comments, and `}` in `;` comments, after a move and before a variation's.
+    #[test]
+    fn save_and_load_round_trip_odd_comments() {
+        let text = "{[%eval 2} {x]} 1. 11-15 {time 1s} {time 2s} 23-19 {[%ev{al 0.05]} \
+                    (; a } b\n1... 22-18 ; c } d\n{e\nf}) 2. 8-11 $14 {time} {1s} *\n";
+        round_trip(text, 1);
+        let mut s = human();
+        s.load_pdn(text, None).unwrap();
+        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+            panic!("a pdn reply")
+        };
+        let flat = pdn.replace('\n', " ");
+        assert!(
+            flat.contains("11-15 {time 1.000s} {time 2s} 23-19 {[%ev{al 0.05]}"),
+            "{pdn}"
+        );
+        assert!(
+            flat.contains("(; a } b 1... 22-18 ; c } d {e f}) 2. 8-11 $14 {time} {1s} *"),
+            "{pdn}"
+        );
+    }
+
     #[test]
     fn save_and_load_round_trip_on_a_corpus() {
         let games = pdn::read_trees(CORPUS).unwrap();

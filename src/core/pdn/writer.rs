@@ -1,6 +1,9 @@
 //! A game tree as PDN text: tags (the Seven Tag Roster first), then the movetext with every
 //! variation in parentheses, marks, NAGs and comments, wrapped at 80 columns, then the
-//! result and a blank line. `movetext` reads it back to the same tree.
+//! result and a blank line. `movetext` reads it back to the same tree, and writing what it
+//! reads gives the same text: a move's comments are written as `notes` finds they read
+//! back (a comment holding a `}`, which only a `;` comment read can give, is written as
+//! one, and ends its line).
 //!
 //! Moves are numbered in pairs from the first move of the game, whichever side makes it (so
 //! a game from a FEN with White to move reads `1. w b 2. w b`, which readers that pair moves
@@ -53,12 +56,7 @@ pub fn write(tags: &[(String, String)], tree: &GameTree, result: &str) -> String
     }
     let mut tokens = Vec::new();
     let root = tree.root();
-    if let Some(c) = notes_text(tree, root) {
-        tokens.push(c);
-    }
-    if let Some(t) = tree.node(root).and_then(|n| n.notes.time) {
-        tokens.push(notes::time_comment(t));
-    }
+    tokens.extend(notes::after_comments(&tree.node(root).expect("live").notes));
     let mut stack = vec![Item::Line {
         at: root,
         ply: 0,
@@ -69,10 +67,8 @@ pub fn write(tags: &[(String, String)], tree: &GameTree, result: &str) -> String
             Item::Close => tokens.push(")".into()),
             Item::Open { id, ply } => {
                 tokens.push("(".into());
-                let before = notes::clean(&tree.node(id).expect("live").notes.before);
-                if !before.is_empty() {
-                    tokens.push(format!("{{{before}}}"));
-                }
+                let before = &tree.node(id).expect("live").notes.before;
+                tokens.extend(notes::before_comments(before));
                 move_tokens(tree, id, ply, true, &mut tokens);
             }
             Item::Line { at, ply, number } => {
@@ -102,6 +98,8 @@ pub fn write(tags: &[(String, String)], tree: &GameTree, result: &str) -> String
     tokens.push(result.to_string());
     let mut line = String::new();
     let mut open = false;
+    // After a `;` comment, which runs to the end of its line.
+    let mut ended = false;
     for t in tokens {
         // A `(` goes with the token after it, as a number does with its move.
         if t == "(" {
@@ -114,7 +112,8 @@ pub fn write(tags: &[(String, String)], tree: &GameTree, result: &str) -> String
             t
         };
         let glued = t == ")";
-        if !line.is_empty() && line.len() + usize::from(!glued) + t.len() > WIDTH {
+        let wide = line.len() + usize::from(!glued) + t.len() > WIDTH;
+        if !line.is_empty() && (wide || ended) {
             out.push_str(&line);
             out.push('\n');
             line.clear();
@@ -122,17 +121,12 @@ pub fn write(tags: &[(String, String)], tree: &GameTree, result: &str) -> String
         if !line.is_empty() && !glued {
             line.push(' ');
         }
+        ended = t.starts_with(';') || t.starts_with("(;");
         line.push_str(&t);
     }
     out.push_str(&line);
     out.push_str("\n\n");
     out
-}
-
-/// The comment after a node's move (or the root's), in braces.
-fn notes_text(tree: &GameTree, id: NodeId) -> Option<String> {
-    let n = tree.node(id)?;
-    notes::after_text(&n.notes).map(|c| format!("{{{c}}}"))
 }
 
 /// A move (ply `ply` from the start) with its number when due, its mark and NAGs and its
@@ -159,10 +153,7 @@ fn move_tokens(tree: &GameTree, id: NodeId, ply: usize, number: bool, tokens: &m
         tokens.push(text);
     }
     tokens.extend(nags.iter().map(|n| format!("${n}")));
-    tokens.extend(notes_text(tree, id));
-    if let Some(t) = node.notes.time {
-        tokens.push(notes::time_comment(t));
-    }
+    tokens.extend(notes::after_comments(&node.notes));
 }
 
 #[cfg(test)]
