@@ -715,15 +715,10 @@ impl Connection {
                     self.out.push(reply);
                 }
             }
-            Event::Ply { id, report } => {
+            Event::Ply { id, mut report } => {
                 if let Some(s) = self.search.as_mut().filter(|s| s.id == id) {
                     s.tally.add(&report);
-                    if let Reply::ReviewPly(j) = &report.reply {
-                        if let Some(node) = j.node {
-                            let node = NodeId::from_index(node);
-                            self.session.record_review(node, j.mark, &j.score, &j.best);
-                        }
-                    }
+                    report.record(&mut self.session);
                     self.out.push(report.reply);
                 }
             }

@@ -372,6 +372,11 @@ pub struct Judgement {
     pub good: bool,
     /// `?!`, `?` or `??`; None for an unmarked move.
     pub mark: Option<&'static str>,
+    /// A reviewed move's mark as its node keeps it from now on (`TreeNode::mark`): the
+    /// move's own where it came with one (a loaded PDN's), which the review leaves, else
+    /// `mark`; absent for a retry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_mark: Option<Option<&'static str>>,
 }
 
 /// The whole state after any change.

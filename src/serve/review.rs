@@ -5,13 +5,14 @@
 //! `try_move`) on its own thread and keeps a `Tally` of what it forwarded, so that a
 //! stopped review's summary is that of the plies the page got.
 
+use crate::core::tree::NodeId;
 use crate::core::{notation, Game, Move, Position};
 use crate::review::{Budget, GameSummary, PlyReview, SideSummary};
 use crate::serve::protocol::{
     BudgetFields, Judgement, Reply, SideReport, MAX_REVIEW_DEPTH, MAX_REVIEW_MOVETIME,
     MAX_REVIEW_NODES,
 };
-use crate::serve::session::legal_move;
+use crate::serve::session::{legal_move, Session};
 use std::time::Duration;
 
 /// The budget per position: a depth, seconds, nodes, or none for `Budget::DEFAULT` (what
@@ -85,6 +86,7 @@ pub fn judgement(ply: &PlyReview, pos: &Position) -> Judgement {
         loss: round(ply.loss, 100.0),
         good: ply.good(),
         mark: ply.mark.map(crate::review::marks::Mark::suffix),
+        node_mark: None,
     }
 }
 
@@ -108,6 +110,19 @@ impl PlyReport {
         PlyReport {
             reply: Reply::ReviewPly(Box::new(judged)),
             review: ply.clone(),
+        }
+    }
+}
+
+impl PlyReport {
+    /// Keep the move's verdict in its node (`Session::record_review`), and say in the
+    /// message the mark the node shows from now on (`node_mark`).
+    pub fn record(&mut self, session: &mut Session) {
+        if let Reply::ReviewPly(j) = &mut self.reply {
+            if let Some(node) = j.node {
+                let node = NodeId::from_index(node);
+                j.node_mark = session.record_review(node, j.mark, &j.score, &j.best);
+            }
         }
     }
 }

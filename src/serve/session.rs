@@ -56,8 +56,15 @@ pub const DEFAULT_LEVEL: Level = Level {
     level: None,
 };
 
-/// The marks a review gives; a new review of a move replaces them.
-const REVIEW_MARKS: [&str; 3] = ["?!", "?", "??"];
+/// What a review said of a move beyond its notes (`Session::reviewed`).
+#[derive(Clone, Debug)]
+struct Reviewed {
+    /// The best move in the position before the move (PDN), for the page.
+    best: String,
+    /// The mark's NAG the review added to the move's notes: None where it gave none or the
+    /// move had a mark of its own, which stays.
+    mark: Option<u8>,
+}
 
 /// What the server does after a request the session accepted.
 #[derive(Debug)]
@@ -86,9 +93,9 @@ pub struct Session {
     /// A loaded game's result, and the main line's last node when it was loaded: the result
     /// stands while the main line ends there.
     loaded_result: Option<(NodeId, String)>,
-    /// The review's best move in the position before each reviewed move (PDN), for the
-    /// page; not saved (the mark and score are, in the node's notes).
-    best: HashMap<NodeId, String>,
+    /// What the review said of each reviewed move that is not in its notes: the best move
+    /// (not saved) and the mark it added, which the next review may replace.
+    reviewed: HashMap<NodeId, Reviewed>,
     pub white: Player,
     pub black: Player,
     pub level: Level,
@@ -127,7 +134,7 @@ impl Session {
             shown: HashMap::new(),
             tags: None,
             loaded_result: None,
-            best: HashMap::new(),
+            reviewed: HashMap::new(),
             white,
             black,
             level: DEFAULT_LEVEL,
@@ -563,28 +570,41 @@ impl Session {
         }
         let tree = &self.tree;
         self.shown.retain(|&id, _| tree.node(id).is_some());
-        self.best.retain(|&id, _| tree.node(id).is_some());
+        self.reviewed.retain(|&id, _| tree.node(id).is_some());
         Ok(Done::Changed { auto: false })
     }
 
-    /// Keep a review's verdict on a main-line move (gone from the tree since: nothing): its
-    /// mark replaces the move's marks (no mark, only the review's old one), its score, from
-    /// Black's side, the move's, and the best move there is kept for the page.
-    pub fn record_review(&mut self, node: NodeId, mark: Option<&str>, score: &str, best: &str) {
-        let Some(notes) = self.tree.notes_mut(node) else {
-            return;
-        };
-        self.best.insert(node, best.to_string());
-        match mark.and_then(pdn_notes::mark_nag) {
-            Some(nag) => {
-                notes.nags.retain(|&n| pdn_notes::nag_mark(n).is_none());
-                notes.nags.insert(0, nag);
-            }
-            None => notes
-                .nags
-                .retain(|&n| pdn_notes::nag_mark(n).is_none_or(|m| !REVIEW_MARKS.contains(&m))),
+    /// Keep a review's verdict on a main-line move (gone from the tree since: nothing): the
+    /// mark an earlier review added goes, and its mark is added where the move has none of
+    /// its own (a loaded PDN's marks and NAGs stay: `pdn::notes::add_review_mark`); its
+    /// score, from Black's side, becomes the move's; the best move there is kept for the
+    /// page. The mark the move shows now (`review_ply`'s `node_mark`), or None when the
+    /// node is gone.
+    pub fn record_review(
+        &mut self,
+        node: NodeId,
+        mark: Option<&str>,
+        score: &str,
+        best: &str,
+    ) -> Option<Option<&'static str>> {
+        let notes = self.tree.notes_mut(node)?;
+        let earlier = self.reviewed.get(&node).and_then(|r| r.mark);
+        if let Some(i) = earlier.and_then(|nag| notes.nags.iter().position(|&n| n == nag)) {
+            notes.nags.remove(i);
         }
+        let added = mark
+            .and_then(pdn_notes::mark_nag)
+            .filter(|&nag| pdn_notes::add_review_mark(notes, nag));
         notes.eval = Some(score.to_string());
+        let shown = notes.nags.iter().find_map(|&n| pdn_notes::nag_mark(n));
+        self.reviewed.insert(
+            node,
+            Reviewed {
+                best: best.to_string(),
+                mark: added,
+            },
+        );
+        Some(shown)
     }
 
     /// The clocks for the `state` message.
@@ -652,7 +672,7 @@ impl Session {
             mark,
             nags,
             eval: notes.eval.clone(),
-            best: self.best.get(&id).cloned(),
+            best: self.reviewed.get(&id).map(|r| r.best.clone()),
             comment: notes.comment.clone(),
             before: notes.before.clone(),
         })
@@ -824,6 +844,7 @@ pub fn info_reply(root: &Position, info: &crate::search::Info) -> Reply {
 mod tests {
     use super::*;
     use crate::core::pdn;
+    use crate::serve::protocol::Judgement;
 
     fn human() -> Session {
         Session::new(Position::start(), Player::Human, Player::Human)
@@ -1081,6 +1102,86 @@ mod tests {
         let mut t = human();
         t.load_pdn(&pdn, None).unwrap();
         assert!(t.tree().same_as(s.tree()));
+    }
+
+    /// Review the board's main line as the server does (one thread, a fixed node budget,
+    /// each move's verdict recorded as it is forwarded): the `review_ply` messages.
+    fn review_on_board(s: &mut Session) -> Vec<Judgement> {
+        use crate::review::{self, Budget, ReviewControl};
+        use crate::serve::review::PlyReport;
+        let engine = crate::search::Engine::new(4, 1);
+        let (game, nodes) = (s.main_game(), s.main_line());
+        let mut reports = Vec::new();
+        let summary = review::review(
+            &game,
+            Budget::Nodes(2_000),
+            &engine,
+            &ReviewControl::new(),
+            |ply| {
+                let pos = &game.positions()[ply.ply - 1];
+                reports.push(PlyReport::new(ply, pos, nodes[ply.ply].index()));
+            },
+        );
+        assert!(summary.complete);
+        reports
+            .into_iter()
+            .map(|mut r| {
+                r.record(s);
+                match r.reply {
+                    Reply::ReviewPly(j) => *j,
+                    other => panic!("{other:?}"),
+                }
+            })
+            .collect()
+    }
+
+    /// A review keeps the marks and NAGs a loaded game came with, and adds its own only to
+    /// moves without one (issue 58: `23-19?!` and `8-11 $4` were dropped, `??` replaced).
+    #[test]
+    fn a_review_keeps_the_marks_a_loaded_game_came_with() {
+        let text = "1. 11-15?? {a comment} 23-19?! 2. 8-11 $4 22-17 3. 15-18 *";
+        let mut s = human();
+        s.load_pdn(text, None).unwrap();
+        let plies = review_on_board(&mut s);
+        // 15-18 drops a man: the review's own mark, on a move that had none.
+        let verdicts: Vec<_> = plies.iter().map(|j| (j.mark, j.node_mark)).collect();
+        assert_eq!(verdicts[4], (Some("??"), Some(Some("??"))), "{plies:?}");
+        let kept = [Some("??"), Some("?!"), Some("??"), None, Some("??")];
+        for (j, want) in plies.iter().zip(kept) {
+            assert_eq!(j.node_mark, Some(want), "{j:?}");
+        }
+        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+            panic!("a pdn reply")
+        };
+        let flat = pdn.replace('\n', " ");
+        for note in [
+            "11-15?? {[%eval",
+            "23-19?! {[%eval",
+            "8-11?? {[%eval",
+            "15-18?? {",
+        ] {
+            assert!(flat.contains(note), "{note}: {pdn}");
+        }
+        assert!(flat.contains("a comment}"), "{pdn}");
+        // Reviewed again, the same: the review replaces only what it added.
+        let again = review_on_board(&mut s);
+        assert_eq!(
+            again.iter().map(|j| j.node_mark).collect::<Vec<_>>(),
+            plies.iter().map(|j| j.node_mark).collect::<Vec<_>>()
+        );
+        // A mark the review disagrees with stays too: the review says `??`, the file `!?`.
+        let mut s = human();
+        s.load_pdn(&text.replace("15-18", "15-18!? $14"), None)
+            .unwrap();
+        let plies = review_on_board(&mut s);
+        assert_eq!(plies[4].mark, Some("??"));
+        assert_eq!(plies[4].node_mark, Some(Some("!?")));
+        let last = *s.main_line().last().unwrap();
+        assert_eq!(s.tree().node(last).unwrap().notes.nags, [5, 14]);
+        assert_eq!(
+            node_of(&s, last).best.as_deref(),
+            Some(plies[4].best.as_str())
+        );
     }
 
     /// PDN texts with all a tree keeps: tags out of order, variations three deep, comments

@@ -79,7 +79,9 @@ export function onReviewPly(msg) {
   const r = ui.review;
   if (!r) return;
   r.plies[msg.ply] = Object.assign({}, msg, { mark: msg.mark || null });
-  r.live[msg.node] = { mark: msg.mark || null, eval: msg.score, best: msg.best };
+  // The node keeps a mark it came with (a loaded PDN's): `node_mark` is what it shows now.
+  const shown = msg.node_mark === undefined ? msg.mark : msg.node_mark;
+  r.live[msg.node] = { mark: shown || null, eval: msg.score, best: msg.best };
   r.last = msg.ply;
   renderReview();
   renderMoves();

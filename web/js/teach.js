@@ -116,7 +116,8 @@ export function renderTeach() {
     setText(text, [
       [moveNo(k) + " " + played + p.mark], " (" + MARKS[p.mark] + ", " + mover + "): " + mover + " loses " +
         Number(p.loss).toFixed(2) + " men. After it: Black " + scoreText(p.score) + ". Best was ", [p.best],
-      ": Black " + scoreText(p.best_score) + ".",
+      ": Black " + scoreText(p.best_score) + "." +
+        (p.node_mark && p.node_mark !== p.mark ? " The game's own mark, " + p.node_mark + ", stays on the move." : ""),
     ]);
     setLine(st, k, p);
     return;
