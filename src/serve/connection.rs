@@ -581,7 +581,7 @@ impl Connection {
         let id = self.searches;
         let control = Arc::new(ReviewControl::new());
         let game = self.session.main_game();
-        let nodes: Vec<u32> = self.session.main_line().iter().map(|n| n.index()).collect();
+        let nodes: Vec<u64> = self.session.main_line().iter().map(|n| n.index()).collect();
         let thread_control = Arc::clone(&control);
         self.launch(
             id,

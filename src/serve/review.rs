@@ -104,7 +104,7 @@ pub struct PlyReport {
 
 impl PlyReport {
     /// The report of `ply`, played in `pos`, whose move is the main line's `node`.
-    pub fn new(ply: &PlyReview, pos: &Position, node: u32) -> PlyReport {
+    pub fn new(ply: &PlyReview, pos: &Position, node: u64) -> PlyReport {
         let mut judged = judgement(ply, pos);
         judged.node = Some(node);
         PlyReport {

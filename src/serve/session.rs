@@ -507,7 +507,7 @@ impl Session {
 
     /// `goto`: a node of the tree by its id, or the position after `ply` plies of the
     /// current line.
-    pub fn goto(&mut self, ply: Option<usize>, node: Option<u32>) -> Result<Done, String> {
+    pub fn goto(&mut self, ply: Option<usize>, node: Option<u64>) -> Result<Done, String> {
         self.walk_allowed()?;
         let id = match (ply, node) {
             (Some(ply), None) => {
@@ -527,7 +527,7 @@ impl Session {
     }
 
     /// The node a client names, if it is in the tree.
-    fn live(&self, n: u32) -> Result<NodeId, String> {
+    fn live(&self, n: u64) -> Result<NodeId, String> {
         let id = NodeId::from_index(n);
         match self.tree.node(id) {
             Some(_) => Ok(id),
@@ -537,7 +537,7 @@ impl Session {
 
     /// `promote`: a variation one place up among its siblings, or (`to_main`) into the main
     /// line. The position shown and the current line stay.
-    pub fn promote(&mut self, node: u32, to_main: bool) -> Result<Done, String> {
+    pub fn promote(&mut self, node: u64, to_main: bool) -> Result<Done, String> {
         self.walk_allowed()?;
         let id = NodeId::from_index(node);
         let done = match to_main {
@@ -550,7 +550,7 @@ impl Session {
 
     /// `delete`: a node and every move after it. Where the position shown goes with them,
     /// the board shows the position before the deleted move.
-    pub fn delete(&mut self, node: u32) -> Result<Done, String> {
+    pub fn delete(&mut self, node: u64) -> Result<Done, String> {
         self.walk_allowed()?;
         let parent = self
             .tree
@@ -844,6 +844,7 @@ pub fn info_reply(root: &Position, info: &crate::search::Info) -> Reply {
 mod tests {
     use super::*;
     use crate::core::pdn;
+    use crate::core::tree::MAX_NODES;
     use crate::serve::protocol::Judgement;
 
     fn human() -> Session {
@@ -940,8 +941,8 @@ mod tests {
         assert_eq!(st.line, v.iter().map(|n| n.index()).collect::<Vec<_>>());
         assert_eq!(st.nodes.len(), 7);
         // Each node after its parent, the main line first; children in their order.
-        let ids: Vec<u32> = st.nodes.iter().map(|n| n.id).collect();
-        let want: Vec<u32> = [main[0], main[1], main[2], main[3], main[4], v[3], v[4]]
+        let ids: Vec<u64> = st.nodes.iter().map(|n| n.id).collect();
+        let want: Vec<u64> = [main[0], main[1], main[2], main[3], main[4], v[3], v[4]]
             .iter()
             .map(|n| n.index())
             .collect();
@@ -1006,7 +1007,7 @@ mod tests {
             &s.tree().node(var[4]).unwrap().position
         );
         // Unknown ids are refused and change nothing.
-        for bad in [999, u32::MAX] {
+        for bad in [999, u64::from(u32::MAX), u64::MAX] {
             let e = s.goto(None, Some(bad)).unwrap_err();
             assert_eq!(e, format!("no node {bad} in the game tree"));
         }
@@ -1326,15 +1327,9 @@ mod tests {
         assert!(s.tree().same_as(&pdn::read_trees(CORPUS).unwrap()[0].tree));
     }
 
-    #[test]
-    fn the_tree_is_bounded() {
-        let mut rng = crate::core::rng::SplitMix64::new(9);
-        let big = random_tree(&mut rng, MAX_MOVES + 2);
-        let text = pdn::writer::write(&[], &big, "*");
-        let e = human().load_pdn(&text, None).unwrap_err();
-        assert!(e.contains("the board loads at most 4000"), "{e}");
-        // Played up to the bound; then only moves already in the tree.
-        let mut s = human();
+    /// Random moves played from random positions of the tree until the board refuses one
+    /// as past `MAX_MOVES`.
+    fn fill(s: &mut Session, rng: &mut crate::core::rng::SplitMix64) {
         let mut played = 0;
         let full = loop {
             let legal = movegen::legal_moves(s.game().position());
@@ -1350,6 +1345,73 @@ mod tests {
         assert!(full.contains("holds 4000 moves"), "{full}");
         assert_eq!(s.tree().len(), MAX_MOVES + 1);
         assert!(played >= MAX_MOVES);
+    }
+
+    /// docs/BOARD.md gives the bounds the board enforces.
+    #[test]
+    fn the_docs_give_the_trees_bounds() {
+        let doc = include_str!("../../docs/BOARD.md");
+        for said in [
+            format!("Refused once the tree holds {MAX_MOVES} moves"),
+            format!("The tree holds at most {MAX_MOVES} moves at once"),
+            format!("a loaded game's main line at most {MAX_PLIES}"),
+            format!(
+                "plus {} times",
+                MAX_NODES
+                    .to_string()
+                    .as_bytes()
+                    .rchunks(3)
+                    .rev()
+                    .map(|c| std::str::from_utf8(c).unwrap())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+        ] {
+            assert!(doc.contains(&said), "docs/BOARD.md: {said}");
+        }
+    }
+
+    /// What bounds the board is the moves it holds, not the ids it gave (issue 58: after
+    /// 2^18 moves played and deleted the board refused every move, "the game tree is
+    /// full"). A deleted node's id stays refused after its place is taken.
+    #[test]
+    fn moves_played_and_deleted_for_ever_still_play() {
+        let mut s = human();
+        play(&mut s, "11-15");
+        let kept = s.node();
+        let mut gone = Vec::new();
+        for i in 0..MAX_NODES + 100 {
+            play(&mut s, "23-19");
+            let id = s.node();
+            s.delete(id.index()).unwrap();
+            assert_eq!(s.node(), kept);
+            if i % 50_000 == 0 {
+                gone.push(id);
+            }
+        }
+        play(&mut s, "22-18");
+        assert_eq!(pdns(&s, &s.line()), ["11-15", "22-18"]);
+        for old in gone {
+            let e = format!("no node {} in the game tree", old.index());
+            assert_eq!(s.goto(None, Some(old.index())).unwrap_err(), e);
+            assert_eq!(s.delete(old.index()).unwrap_err(), e);
+            assert_eq!(s.promote(old.index(), true).unwrap_err(), e);
+        }
+        assert_eq!(s.node(), s.line()[2], "nothing moved");
+        // The documented bound still holds, with its message.
+        fill(&mut s, &mut crate::core::rng::SplitMix64::new(3));
+    }
+
+    #[test]
+    fn the_tree_is_bounded() {
+        let mut rng = crate::core::rng::SplitMix64::new(9);
+        let big = random_tree(&mut rng, MAX_MOVES + 2);
+        let text = pdn::writer::write(&[], &big, "*");
+        let e = human().load_pdn(&text, None).unwrap_err();
+        assert!(e.contains("the board loads at most 4000"), "{e}");
+        // Played up to the bound; then only moves already in the tree.
+        let mut s = human();
+        fill(&mut s, &mut rng);
         s.goto(Some(0), None).unwrap();
         let first = s
             .tree()
