@@ -63,6 +63,13 @@ pub const MAX_REVIEW_MOVETIME: f64 = 60.0;
 pub const MAX_REVIEW_DEPTH: u64 = 30;
 /// The most nodes per position a review may ask for.
 pub const MAX_REVIEW_NODES: u64 = 1_000_000_000;
+/// The most nodes a whole review (or retry) may search, all its positions together: about
+/// five minutes on one thread of a machine that searches three million nodes a second, and
+/// 250,000 nodes a position (five times the default) for the longest main line a board
+/// holds. A deeper review is `poolshark annotate`'s.
+pub const MAX_REVIEW_TOTAL_NODES: u64 = 1_000_000_000;
+/// The most seconds a whole review (or retry) may take, all its positions together.
+pub const MAX_REVIEW_TOTAL_SECONDS: f64 = 300.0;
 
 /// A request from the page.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
