@@ -12,6 +12,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 from test_board import (  # noqa: F401 (fixtures)
     at_size,
@@ -261,6 +262,20 @@ def test_a_review_keeps_the_marks_a_loaded_game_came_with(page):
     goto_text(page, "15-18!?")
     text = page.find_element(By.ID, "teach-text").text
     assert "15-18??" in text and "The game's own mark, !?, stays on the move." in text, text
+
+
+def test_a_review_past_the_whole_bound_is_refused_and_nothing_runs(page):
+    load(page, MARKED)
+    wait(page, lambda d: len(main_moves(d)) == 5, "the loaded game")
+    Select(page.find_element(By.ID, "review-kind")).select_by_value("nodes")
+    box = page.find_element(By.ID, "review-value")
+    box.clear()
+    box.send_keys("1000000000")
+    page.find_element(By.ID, "review-run").click()
+    wait(page, lambda d: any("in all: give at most 166666666" in e for e in errors_shown(d)),
+         "the refusal")
+    assert page.find_element(By.ID, "review-status").text == ""
+    assert page.find_element(By.ID, "review-run").is_enabled()
 
 
 def kept(drv):

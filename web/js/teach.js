@@ -154,7 +154,7 @@ export function retryPlay(m) {
   const t = ui.retry;
   const st = ui.state;
   if (!t || !t.armed || !st || st.ply !== t.ply - 1) return false;
-  const budget = reviewBudget();
+  const budget = reviewBudget(2);
   if (!budget) return true;
   clearMessages();
   t.pending = m.pdn || m.hub;
