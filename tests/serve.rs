@@ -1473,6 +1473,16 @@ fn a_review_is_refused_while_the_engine_thinks_and_bad_budgets_are_errors() {
         let e = c.error();
         assert!(e.contains("review"), "{bad}: {e}");
     }
+    // A whole review or retry is bounded: 1e9 nodes a position is too much for two.
+    c.send(json!({"type":"review","nodes":1_000_000_000}));
+    let e = c.error();
+    assert!(
+        e.starts_with("a review of 2 positions at 1000000000 nodes each is 2000000000 nodes")
+            && e.ends_with("at most 500000000 nodes a position"),
+        "{e}"
+    );
+    c.send(json!({"type":"retry","ply":1,"move":"9-14","nodes":1_000_000_000}));
+    assert!(c.error().starts_with("a retry of 2 positions"));
     // A huge number is not echoed whole (1e308 is 309 digits written out).
     c.send(json!({"type":"review","movetime":1e308}));
     let e = c.error();

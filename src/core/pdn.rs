@@ -103,9 +103,9 @@ impl TreeGame {
     }
 
     /// `write`, with a review's `notes[i]` on the main line's move `i` (a move past the end
-    /// of `notes` has none): its mark (if any) replaces the move's mark, the first `[%eval]`
-    /// of its comment the move's score, and the rest of its comment goes before the move's
-    /// own.
+    /// of `notes` has none): its mark (if any) goes where the move has no mark of its own
+    /// (`notes::add_review_mark`: the file's marks stay), the first `[%eval]` of its comment
+    /// replaces the move's score, and the rest of its comment goes before the move's own.
     /// Variations and every other note stay as they were.
     pub fn write_with_notes(&self, notes: &[MoveNote]) -> String {
         let mut tree = self.tree.clone();
@@ -114,8 +114,7 @@ impl TreeGame {
             let mut review = tree::Notes::default();
             notes::add_comment(&mut review, &note.comment);
             if let Some(nag) = notes::mark_nag(note.mark) {
-                n.nags.retain(|&nag| notes::nag_mark(nag).is_none());
-                n.nags.insert(0, nag);
+                notes::add_review_mark(n, nag);
             }
             if review.eval.is_some() {
                 n.eval = review.eval;
@@ -344,6 +343,20 @@ mod tests {
             "{text}"
         );
         assert_eq!(read(&text).unwrap(), vec![game]);
+    }
+
+    #[test]
+    fn a_review_keeps_the_marks_a_game_came_with() {
+        let games = read_trees("1. 11-15?? 23-19 2. 8-11 $4 22-17 *").unwrap();
+        let note = MoveNote {
+            mark: "?!",
+            comment: "[%eval 0.40]".into(),
+        };
+        let text = games[0].write_with_notes(&vec![note; 4]);
+        let flat = text.replace('\n', " ");
+        for kept in ["11-15?? {", "23-19?! {", "8-11?? {", "22-17?! {"] {
+            assert!(flat.contains(kept), "{kept}: {text}");
+        }
     }
 
     #[test]

@@ -3,9 +3,12 @@
 //!
 //! Nothing is lost by playing: a move already in the tree at that node is followed, another
 //! move adds a variation beside it. Only `delete` removes moves. A node keeps its `NodeId`
-//! for the life of the tree: a deleted node leaves a tombstone, so an id that a client still
-//! holds is refused rather than pointing at another node. Ids are never reused, and a tree
-//! hands out at most `MAX_NODES` of them, which bounds its memory whatever a client sends.
+//! for the life of the tree, and no id is ever given twice, so an id that a client still
+//! holds for a deleted node is refused rather than pointing at another node. The memory is
+//! reused, though: a node lives in a slot, a deleted node's slot goes to a later one, and the
+//! slot's generation, counted up on each delete, is part of the id (a slotmap). So a tree
+//! holds at most `MAX_NODES` nodes at once, which bounds its memory whatever a client sends,
+//! and moves can be added and deleted for ever.
 
 use crate::core::game::{DrawCounts, Game, GameResult};
 use crate::core::notation::{self, NotationError};
@@ -13,23 +16,45 @@ use crate::core::{movegen, Move, Position};
 use std::fmt;
 use std::time::Duration;
 
-/// The most node ids one tree hands out (its root and deleted nodes included): enough for
-/// the longest movetext the PDN reader takes (`pdn::MAX_MOVETEXT`, 4 bytes at least a move),
-/// and a bound on the memory a client can make a session use.
-pub const MAX_NODES: usize = 1 << 18;
+/// The bits of an id that name its slot.
+const SLOT_BITS: u32 = 18;
 
-/// A node of one tree; stable for the life of the tree.
+/// The most nodes one tree holds at once, its root included: enough for the longest
+/// movetext the PDN reader takes (`pdn::MAX_MOVETEXT`, 4 bytes at least a move), and a bound
+/// on the memory a client can make a session use.
+pub const MAX_NODES: usize = 1 << SLOT_BITS;
+
+/// The last generation of a slot: ids stay below 2^53, which a JavaScript number (the
+/// board's page) holds exactly. A slot deleted that often is never used again, so that no
+/// id comes back; no client lives to see it (2^35 moves played and deleted in one place).
+const MAX_GENERATION: u64 = (1 << (53 - SLOT_BITS)) - 1;
+
+/// A node of one tree; stable for the life of the tree, and never given to another node:
+/// its slot, plus `MAX_NODES` times the slot's generation. A tree whose nodes were never
+/// deleted numbers them 0, 1, 2, ... in the order they were added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId(u32);
+pub struct NodeId(u64);
 
 impl NodeId {
     /// The number a client sees.
-    pub fn index(self) -> u32 {
+    pub fn index(self) -> u64 {
         self.0
     }
     /// The id of a number a client sent (which the tree checks when it is used).
-    pub fn from_index(index: u32) -> NodeId {
+    pub fn from_index(index: u64) -> NodeId {
         NodeId(index)
+    }
+
+    fn new(slot: usize, generation: u64) -> NodeId {
+        NodeId(generation << SLOT_BITS | slot as u64)
+    }
+
+    fn slot(self) -> usize {
+        (self.0 & (MAX_NODES as u64 - 1)) as usize
+    }
+
+    fn generation(self) -> u64 {
+        self.0 >> SLOT_BITS
     }
 }
 
@@ -93,7 +118,7 @@ pub enum TreeError {
     GameOver(GameResult),
     /// The root cannot be deleted or promoted.
     Root,
-    /// The tree has handed out `MAX_NODES` ids.
+    /// The tree holds `MAX_NODES` nodes.
     Full,
 }
 
@@ -107,7 +132,8 @@ impl fmt::Display for TreeError {
             TreeError::Root => write!(f, "the start position cannot be deleted or promoted"),
             TreeError::Full => write!(
                 f,
-                "the game tree is full ({MAX_NODES} moves): delete lines or start a new game"
+                "the game tree is full ({} moves): delete lines or start a new game",
+                MAX_NODES - 1
             ),
         }
     }
@@ -115,12 +141,21 @@ impl fmt::Display for TreeError {
 
 impl std::error::Error for TreeError {}
 
+/// Where a node lives: the node (`None` once deleted) and how many nodes lived here before.
+#[derive(Clone, Debug, PartialEq)]
+struct Slot {
+    generation: u64,
+    node: Option<Node>,
+}
+
 /// A game as a tree of moves from a start position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameTree {
     start: Position,
-    /// Indexed by `NodeId`; `None` where a node was deleted.
-    nodes: Vec<Option<Node>>,
+    /// Indexed by `NodeId::slot`.
+    slots: Vec<Slot>,
+    /// The empty slots a new node may take, the last freed first.
+    free: Vec<usize>,
     live: usize,
 }
 
@@ -129,14 +164,18 @@ impl GameTree {
     pub fn new(start: Position) -> GameTree {
         GameTree {
             start,
-            nodes: vec![Some(Node {
-                parent: None,
-                mv: None,
-                position: start,
-                counts: DrawCounts::fresh(&start),
-                children: Vec::new(),
-                notes: Notes::default(),
-            })],
+            slots: vec![Slot {
+                generation: 0,
+                node: Some(Node {
+                    parent: None,
+                    mv: None,
+                    position: start,
+                    counts: DrawCounts::fresh(&start),
+                    children: Vec::new(),
+                    notes: Notes::default(),
+                }),
+            }],
+            free: Vec::new(),
             live: 1,
         }
     }
@@ -170,7 +209,10 @@ impl GameTree {
     }
 
     pub fn node(&self, id: NodeId) -> Option<&Node> {
-        self.nodes.get(id.0 as usize).and_then(Option::as_ref)
+        self.slots
+            .get(id.slot())
+            .filter(|s| s.generation == id.generation())
+            .and_then(|s| s.node.as_ref())
     }
 
     pub fn notes_mut(&mut self, id: NodeId) -> Option<&mut Notes> {
@@ -182,10 +224,44 @@ impl GameTree {
     }
 
     fn node_mut(&mut self, id: NodeId) -> Result<&mut Node, TreeError> {
-        self.nodes
-            .get_mut(id.0 as usize)
-            .and_then(Option::as_mut)
+        self.slots
+            .get_mut(id.slot())
+            .filter(|s| s.generation == id.generation())
+            .and_then(|s| s.node.as_mut())
             .ok_or(TreeError::NoSuchNode(id))
+    }
+
+    /// Put `node` in a free slot (the last freed first), or a new one while there are fewer
+    /// than `MAX_NODES`.
+    fn insert(&mut self, node: Node) -> Result<NodeId, TreeError> {
+        let id = match self.free.pop() {
+            Some(slot) => NodeId::new(slot, self.slots[slot].generation),
+            None if self.slots.len() < MAX_NODES => {
+                self.slots.push(Slot {
+                    generation: 0,
+                    node: None,
+                });
+                NodeId::new(self.slots.len() - 1, 0)
+            }
+            None => return Err(TreeError::Full),
+        };
+        self.slots[id.slot()].node = Some(node);
+        self.live += 1;
+        Ok(id)
+    }
+
+    /// Empty the slot of live node `id`: its id is never valid again, and the slot goes to a
+    /// later node under the next generation (unless that would pass `MAX_GENERATION`).
+    fn remove(&mut self, id: NodeId) -> Option<Node> {
+        self.node(id)?;
+        let slot = &mut self.slots[id.slot()];
+        let node = slot.node.take();
+        self.live -= 1;
+        if slot.generation < MAX_GENERATION {
+            slot.generation += 1;
+            self.free.push(id.slot());
+        }
+        node
     }
 
     /// The node's children, main continuation first (empty for an unknown id).
@@ -201,7 +277,7 @@ impl GameTree {
         if let Some(&c) = node
             .children
             .iter()
-            .find(|&&c| self.nodes[c.0 as usize].as_ref().and_then(|n| n.mv) == Some(mv))
+            .find(|&&c| self.node(c).and_then(|n| n.mv) == Some(mv))
         {
             return Ok(c);
         }
@@ -214,19 +290,14 @@ impl GameTree {
         if end != GameResult::Ongoing {
             return Err(TreeError::GameOver(end));
         }
-        if self.nodes.len() >= MAX_NODES {
-            return Err(TreeError::Full);
-        }
-        let id = NodeId(self.nodes.len() as u32);
-        self.nodes.push(Some(Node {
+        let id = self.insert(Node {
             parent: Some(at),
             mv: Some(mv),
             position,
             counts,
             children: Vec::new(),
             notes: Notes::default(),
-        }));
-        self.live += 1;
+        })?;
         self.node_mut(at)?.children.push(id);
         Ok(id)
     }
@@ -280,7 +351,7 @@ impl GameTree {
         Ok(self
             .line_to(id)?
             .into_iter()
-            .filter_map(|n| self.nodes[n.0 as usize].as_ref().and_then(|n| n.mv))
+            .filter_map(|n| self.node(n).and_then(|n| n.mv))
             .collect())
     }
 
@@ -288,7 +359,7 @@ impl GameTree {
     pub fn main_moves(&self) -> Vec<Move> {
         self.main_line()
             .into_iter()
-            .filter_map(|n| self.nodes[n.0 as usize].as_ref().and_then(|n| n.mv))
+            .filter_map(|n| self.node(n).and_then(|n| n.mv))
             .collect()
     }
 
@@ -396,9 +467,8 @@ impl GameTree {
         self.node_mut(parent)?.children.remove(i);
         let mut stack = vec![id];
         while let Some(n) = stack.pop() {
-            if let Some(node) = self.nodes[n.0 as usize].take() {
+            if let Some(node) = self.remove(n) {
                 stack.extend(node.children);
-                self.live -= 1;
             }
         }
         Ok(parent)
@@ -657,16 +727,72 @@ mod tests {
     fn the_node_cap_is_refused() {
         let start = notation::parse_fen("B:WK30:BK3").unwrap();
         let mut t = GameTree::new(start);
-        // Fill the ids with shallow variations (deleted ones count: ids are never reused).
+        // Fill the tree with live nodes (stand-ins for a tree of shallow variations).
         let a = t.play_text(t.root(), "3-7").unwrap();
-        t.nodes.resize(MAX_NODES - 1, None);
+        let filler = t.node(a).unwrap().clone();
+        while t.len() < MAX_NODES - 1 {
+            t.insert(filler.clone()).unwrap();
+        }
         let b = t.play_text(a, "30-26").unwrap();
-        assert_eq!(b.index() as usize, MAX_NODES - 1);
-        assert_eq!(t.play_text(b, "7-3"), Err(TreeError::Full));
+        assert_eq!((b.index() as usize, t.len()), (MAX_NODES - 1, MAX_NODES));
+        let full = t.play_text(b, "7-3");
+        assert_eq!(full, Err(TreeError::Full));
+        assert_eq!(
+            full.unwrap_err().to_string(),
+            "the game tree is full (262143 moves): delete lines or start a new game"
+        );
         // Following what is there still works.
         assert_eq!(t.play_text(a, "30-26"), Ok(b));
+        // A deleted node makes room for one more, under a new id.
         assert_eq!(t.delete(b), Ok(a));
-        assert_eq!(t.play_text(a, "30-26"), Err(TreeError::Full));
+        let c = t.play_text(a, "30-26").unwrap();
+        assert!(c != b && t.node(b).is_none());
+        assert_eq!(t.play_text(c, "7-3"), Err(TreeError::Full));
+    }
+
+    /// The tree bounds what it holds, not the ids it gave (issue 58: after 2^18 moves added
+    /// and deleted, every move was refused as if the tree were full). Slots are reused, and
+    /// an id once deleted never names another node.
+    #[test]
+    fn moves_added_and_deleted_for_ever_still_play() {
+        let (mut t, ids) = tree_of(&["11-15", "23-19"]);
+        let mut seen = std::collections::HashSet::new();
+        seen.extend(ids.iter().copied());
+        let mut gone = Vec::new();
+        for i in 0..MAX_NODES + 1000 {
+            let at = if i % 2 == 0 { ids[2] } else { t.root() };
+            let first = t
+                .play_text(at, if i % 2 == 0 { "8-11" } else { "9-13" })
+                .unwrap();
+            let second = t.play_text(first, "22-18").unwrap();
+            assert!(
+                seen.insert(first) && seen.insert(second),
+                "an id given twice"
+            );
+            assert_eq!(t.delete(first), Ok(at));
+            if i % 10_000 == 0 {
+                gone.extend([first, second]);
+            }
+        }
+        assert_eq!(t.len(), 3);
+        assert_eq!(t.slots.len(), 5, "two slots were reused all along");
+        let v = t.play_text(ids[2], "8-11").unwrap();
+        assert_eq!(t.main_line(), vec![ids[0], ids[1], ids[2], v]);
+        // Old ids, whose slots hold other nodes now, are refused.
+        for old in gone {
+            assert!(t.node(old).is_none());
+            assert_eq!(t.play_text(old, "22-18"), Err(TreeError::NoSuchNode(old)));
+            assert_eq!(t.delete(old), Err(TreeError::NoSuchNode(old)));
+        }
+        // A slot at its last generation is not used again: no id comes back.
+        let slot = *t.free.last().unwrap();
+        t.slots[slot].generation = MAX_GENERATION;
+        let x = t.play_text(t.root(), "9-13").unwrap();
+        assert_eq!((x.slot(), x.generation()), (slot, MAX_GENERATION));
+        assert!(x.index() < 1 << 53);
+        assert_eq!(t.delete(x), Ok(t.root()));
+        let y = t.play_text(t.root(), "9-13").unwrap();
+        assert!(y.slot() != x.slot() && t.node(x).is_none());
     }
 
     #[test]

@@ -32,6 +32,9 @@ use std::time::Duration;
 pub enum Budget {
     /// To this depth (plies).
     Depth(u32),
+    /// To this depth, or this many nodes if the search gets there first: a depth whose cost
+    /// is bounded (the board's review, `serve::review`).
+    DepthWithin(u32, u64),
     /// This many nodes.
     Nodes(u64),
     /// This long.
@@ -54,6 +57,10 @@ impl Budget {
         };
         match self {
             Budget::Depth(d) => limits.depth = Some(d),
+            Budget::DepthWithin(d, n) => {
+                limits.depth = Some(d);
+                limits.nodes = Some(n);
+            }
             Budget::Nodes(n) => limits.nodes = Some(n),
             Budget::MoveTime(t) => limits.move_time = Some(t),
         }
@@ -65,6 +72,7 @@ impl fmt::Display for Budget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Budget::Depth(d) => write!(f, "depth {d}"),
+            Budget::DepthWithin(d, n) => write!(f, "depth {d} within {n} nodes"),
             Budget::Nodes(n) => write!(f, "nodes {n}"),
             Budget::MoveTime(t) => write!(f, "movetime {}", t.as_secs_f64()),
         }

@@ -344,20 +344,26 @@ impl Connection {
                 }
                 Ok(Done::Changed { auto: false })
             }
-            Request::Review { budget } => match self.judge_budget(budget, "review") {
-                Err(e) => Err(e),
-                Ok(budget) => {
-                    self.stop().await;
-                    self.start_review(budget);
-                    Ok(Done::Changed { auto: false })
+            Request::Review { budget } => {
+                let positions = crate::serve::review::review_positions(&self.session.main_game());
+                match self.judge_budget(budget, positions, "review") {
+                    Err(e) => Err(e),
+                    Ok(budget) => {
+                        self.stop().await;
+                        self.start_review(budget);
+                        Ok(Done::Changed { auto: false })
+                    }
                 }
-            },
+            }
             Request::Retry { ply, text, budget } => {
                 let whole = self.session.main_game();
-                match self.judge_budget(budget, "retry").and_then(|budget| {
-                    let (game, mv) = crate::serve::review::retry_position(&whole, ply, &text)?;
-                    Ok((budget, game, mv))
-                }) {
+                let positions = crate::serve::review::RETRY_POSITIONS;
+                match self
+                    .judge_budget(budget, positions, "retry")
+                    .and_then(|budget| {
+                        let (game, mv) = crate::serve::review::retry_position(&whole, ply, &text)?;
+                        Ok((budget, game, mv))
+                    }) {
                     Err(e) => Err(e),
                     Ok((budget, game, mv)) => {
                         self.stop().await;
@@ -552,14 +558,16 @@ impl Connection {
         }
     }
 
-    /// The budget of a `review` or a `retry` (`what`), checked, and refused while the
-    /// engine thinks about its move or a review runs (each would wait for the other).
+    /// The budget of a `review` or a `retry` (`what`) of `positions` positions, checked
+    /// (`serve::review::budget` bounds the whole), and refused while the engine thinks about
+    /// its move or a review runs (each would wait for the other).
     fn judge_budget(
         &self,
         fields: protocol::BudgetFields,
+        positions: usize,
         what: &str,
     ) -> Result<crate::review::Budget, String> {
-        let budget = crate::serve::review::budget(fields)?;
+        let budget = crate::serve::review::budget(fields, positions, what)?;
         if self.session.thinking {
             return Err(format!(
                 "the engine is thinking about its move: wait for it or stop it (move now), \
@@ -581,7 +589,7 @@ impl Connection {
         let id = self.searches;
         let control = Arc::new(ReviewControl::new());
         let game = self.session.main_game();
-        let nodes: Vec<u32> = self.session.main_line().iter().map(|n| n.index()).collect();
+        let nodes: Vec<u64> = self.session.main_line().iter().map(|n| n.index()).collect();
         let thread_control = Arc::clone(&control);
         self.launch(
             id,
@@ -715,15 +723,10 @@ impl Connection {
                     self.out.push(reply);
                 }
             }
-            Event::Ply { id, report } => {
+            Event::Ply { id, mut report } => {
                 if let Some(s) = self.search.as_mut().filter(|s| s.id == id) {
                     s.tally.add(&report);
-                    if let Reply::ReviewPly(j) = &report.reply {
-                        if let Some(node) = j.node {
-                            let node = NodeId::from_index(node);
-                            self.session.record_review(node, j.mark, &j.score, &j.best);
-                        }
-                    }
+                    report.record(&mut self.session);
                     self.out.push(report.reply);
                 }
             }

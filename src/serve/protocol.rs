@@ -63,6 +63,13 @@ pub const MAX_REVIEW_MOVETIME: f64 = 60.0;
 pub const MAX_REVIEW_DEPTH: u64 = 30;
 /// The most nodes per position a review may ask for.
 pub const MAX_REVIEW_NODES: u64 = 1_000_000_000;
+/// The most nodes a whole review (or retry) may search, all its positions together: about
+/// five minutes on one thread of a machine that searches three million nodes a second, and
+/// 250,000 nodes a position (five times the default) for the longest main line a board
+/// holds. A deeper review is `poolshark annotate`'s.
+pub const MAX_REVIEW_TOTAL_NODES: u64 = 1_000_000_000;
+/// The most seconds a whole review (or retry) may take, all its positions together.
+pub const MAX_REVIEW_TOTAL_SECONDS: f64 = 300.0;
 
 /// A request from the page.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -101,17 +108,17 @@ pub enum Request {
         #[serde(default)]
         ply: Option<usize>,
         #[serde(default)]
-        node: Option<u32>,
+        node: Option<u64>,
     },
     /// Move a variation one place up among its siblings, or (`to_main`) make it the main line.
     Promote {
-        node: u32,
+        node: u64,
         #[serde(default)]
         to_main: bool,
     },
     /// Delete a node and every move after it.
     Delete {
-        node: u32,
+        node: u64,
     },
     EngineMove,
     /// Analysis on or off, with `multipv` lines (1 to `MAX_MULTIPV`; 1 when not given).
@@ -252,14 +259,14 @@ pub struct HistoryMove {
 /// One node of the game tree as the page gets it (`State::nodes`).
 #[derive(Clone, Debug, Serialize)]
 pub struct TreeNode {
-    pub id: u32,
+    pub id: u64,
     /// `None` at the root.
-    pub parent: Option<u32>,
+    pub parent: Option<u64>,
     /// The move from the parent, as `history` shows it (absent at the root).
     #[serde(flatten)]
     pub mv: Option<HistoryMove>,
     /// The moves tried here, the main continuation first.
-    pub children: Vec<u32>,
+    pub children: Vec<u64>,
     /// The move's mark (`!`, `?`, `!!`, `??`, `!?`, `?!`): a review's, or the PDN's.
     pub mark: Option<&'static str>,
     /// Its other NAGs (`$N`), absent when none.
@@ -352,7 +359,7 @@ pub struct Judgement {
     /// A reviewed move's node on the main line, which keeps its mark and score
     /// (`TreeNode`); absent for a retry.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub node: Option<u32>,
+    pub node: Option<u64>,
     /// The move judged, PDN notation.
     #[serde(rename = "move")]
     pub played: String,
@@ -372,6 +379,11 @@ pub struct Judgement {
     pub good: bool,
     /// `?!`, `?` or `??`; None for an unmarked move.
     pub mark: Option<&'static str>,
+    /// A reviewed move's mark as its node keeps it from now on (`TreeNode::mark`): the
+    /// move's own where it came with one (a loaded PDN's), which the review leaves, else
+    /// `mark`; absent for a retry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_mark: Option<Option<&'static str>>,
 }
 
 /// The whole state after any change.
@@ -387,9 +399,9 @@ pub struct State {
     /// The position shown is after `ply` moves of the current line.
     pub ply: usize,
     /// The node shown.
-    pub node: u32,
+    pub node: u64,
     /// The current line's node ids, the root first (one more than `history`).
-    pub line: Vec<u32>,
+    pub line: Vec<u64>,
     /// The whole game tree, each node after its parent (depth first, main lines first).
     pub nodes: Vec<TreeNode>,
     pub start_fen: String,

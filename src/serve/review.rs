@@ -5,18 +5,57 @@
 //! `try_move`) on its own thread and keeps a `Tally` of what it forwarded, so that a
 //! stopped review's summary is that of the plies the page got.
 
+use crate::core::tree::NodeId;
 use crate::core::{notation, Game, Move, Position};
 use crate::review::{Budget, GameSummary, PlyReview, SideSummary};
 use crate::serve::protocol::{
     BudgetFields, Judgement, Reply, SideReport, MAX_REVIEW_DEPTH, MAX_REVIEW_MOVETIME,
-    MAX_REVIEW_NODES,
+    MAX_REVIEW_NODES, MAX_REVIEW_TOTAL_NODES, MAX_REVIEW_TOTAL_SECONDS,
 };
-use crate::serve::session::legal_move;
+use crate::serve::session::{legal_move, Session};
 use std::time::Duration;
 
-/// The budget per position: a depth, seconds, nodes, or none for `Budget::DEFAULT` (what
-/// `poolshark annotate` uses).
-pub fn budget(fields: BudgetFields) -> Result<Budget, String> {
+/// The budget per position of a `what` (`review` or `retry`) that searches `positions`
+/// positions: a depth, seconds, nodes, or none for `Budget::DEFAULT` (what `poolshark
+/// annotate` uses), such that the whole stays within `MAX_REVIEW_TOTAL_NODES` nodes or
+/// `MAX_REVIEW_TOTAL_SECONDS` seconds. Nodes or seconds that would pass it are refused,
+/// naming the most a position may have; a depth, whose cost no one knows before, searches
+/// each position to that depth or its share of the nodes, whichever comes first.
+pub fn budget(fields: BudgetFields, positions: usize, what: &str) -> Result<Budget, String> {
+    let n = positions.max(1) as u64;
+    match per_position(fields)? {
+        Budget::Nodes(each) if each.saturating_mul(n) > MAX_REVIEW_TOTAL_NODES => Err(format!(
+            "a {what} of {n} positions at {each} nodes each is {} nodes, more than the \
+             {MAX_REVIEW_TOTAL_NODES} a {what} may search in all: ask for at most {} nodes a \
+             position",
+            each.saturating_mul(n),
+            MAX_REVIEW_TOTAL_NODES / n
+        )),
+        Budget::MoveTime(t) if t.as_secs_f64() * n as f64 > MAX_REVIEW_TOTAL_SECONDS => {
+            Err(format!(
+                "a {what} of {n} positions at {} s each is {:.0} s, more than the \
+                 {MAX_REVIEW_TOTAL_SECONDS} s a {what} may take in all: ask for at most {} s a \
+                 position",
+                t.as_secs_f64(),
+                (t.as_secs_f64() * n as f64).ceil(),
+                (MAX_REVIEW_TOTAL_SECONDS / n as f64 * 1000.0).floor() / 1000.0
+            ))
+        }
+        Budget::Depth(d) => Ok(Budget::DepthWithin(d, MAX_REVIEW_TOTAL_NODES / n)),
+        b => Ok(b),
+    }
+}
+
+/// The searches of a review of `game`: its first position and the one after each move.
+pub fn review_positions(game: &Game) -> usize {
+    game.moves().len() + 1
+}
+
+/// The searches of a retry: the position before the move and the one after it.
+pub const RETRY_POSITIONS: usize = 2;
+
+/// The budget per position as the page gives it, each kind within its own bounds.
+fn per_position(fields: BudgetFields) -> Result<Budget, String> {
     match (fields.depth, fields.movetime, fields.nodes) {
         (None, None, None) => Ok(Budget::DEFAULT),
         (Some(d), None, None) if (1..=MAX_REVIEW_DEPTH).contains(&d) => Ok(Budget::Depth(d as u32)),
@@ -85,6 +124,7 @@ pub fn judgement(ply: &PlyReview, pos: &Position) -> Judgement {
         loss: round(ply.loss, 100.0),
         good: ply.good(),
         mark: ply.mark.map(crate::review::marks::Mark::suffix),
+        node_mark: None,
     }
 }
 
@@ -102,12 +142,25 @@ pub struct PlyReport {
 
 impl PlyReport {
     /// The report of `ply`, played in `pos`, whose move is the main line's `node`.
-    pub fn new(ply: &PlyReview, pos: &Position, node: u32) -> PlyReport {
+    pub fn new(ply: &PlyReview, pos: &Position, node: u64) -> PlyReport {
         let mut judged = judgement(ply, pos);
         judged.node = Some(node);
         PlyReport {
             reply: Reply::ReviewPly(Box::new(judged)),
             review: ply.clone(),
+        }
+    }
+}
+
+impl PlyReport {
+    /// Keep the move's verdict in its node (`Session::record_review`), and say in the
+    /// message the mark the node shows from now on (`node_mark`).
+    pub fn record(&mut self, session: &mut Session) {
+        if let Reply::ReviewPly(j) = &mut self.reply {
+            if let Some(node) = j.node {
+                let node = NodeId::from_index(node);
+                j.node_mark = session.record_review(node, j.mark, &j.score, &j.best);
+            }
         }
     }
 }
@@ -162,7 +215,7 @@ mod tests {
 
     #[test]
     fn budgets_are_checked() {
-        let b = |d, m, n| budget(fields(d, m, n));
+        let b = |d, m, n| per_position(fields(d, m, n));
         assert_eq!(b(None, None, None), Ok(Budget::DEFAULT));
         assert_eq!(b(Some(6), None, None), Ok(Budget::Depth(6)));
         assert_eq!(
@@ -185,6 +238,72 @@ mod tests {
         ] {
             assert!(bad.is_err(), "{bad:?}");
         }
+    }
+
+    /// A whole review is bounded (issue 58: `nodes 1e9` a position reviewed a 60-ply game
+    /// for hours): too much in all is refused with the most a position may have, and a
+    /// depth gets a share of the nodes.
+    #[test]
+    fn a_whole_review_is_bounded() {
+        let nodes = |n, positions| budget(fields(None, None, Some(n)), positions, "review");
+        let e = nodes(MAX_REVIEW_NODES, 61).unwrap_err();
+        assert_eq!(
+            e,
+            "a review of 61 positions at 1000000000 nodes each is 61000000000 nodes, more than \
+             the 1000000000 a review may search in all: ask for at most 16393442 nodes a position"
+        );
+        assert_eq!(nodes(16_393_442, 61), Ok(Budget::Nodes(16_393_442)));
+        assert!(nodes(16_393_443, 61).is_err());
+        // The default reviews the longest main line a board holds.
+        let longest = crate::serve::session::MAX_MOVES + 1;
+        let default = budget(fields(None, None, None), longest, "review");
+        assert_eq!(default, Ok(Budget::DEFAULT));
+        // A retry searches two positions.
+        let e = budget(fields(None, None, Some(MAX_REVIEW_NODES)), 2, "retry").unwrap_err();
+        assert!(
+            e.starts_with("a retry of 2 positions at 1000000000 nodes"),
+            "{e}"
+        );
+        assert!(e.ends_with("at most 500000000 nodes a position"), "{e}");
+        let seconds = |s, positions| budget(fields(None, Some(s), None), positions, "review");
+        let e = seconds(MAX_REVIEW_MOVETIME, 61).unwrap_err();
+        assert_eq!(
+            e,
+            "a review of 61 positions at 60 s each is 3660 s, more than the 300 s a review may \
+             take in all: ask for at most 4.918 s a position"
+        );
+        assert_eq!(
+            seconds(4.918, 61),
+            Ok(Budget::MoveTime(Duration::from_secs_f64(4.918)))
+        );
+        assert_eq!(
+            budget(fields(Some(30), None, None), 61, "review"),
+            Ok(Budget::DepthWithin(30, 16_393_442))
+        );
+        // Each bound holds for every game length up to the longest.
+        for positions in 1..=longest {
+            // The most a position may have, as the error says it.
+            let most_nodes = (MAX_REVIEW_TOTAL_NODES / positions as u64).min(MAX_REVIEW_NODES);
+            let most_seconds =
+                (MAX_REVIEW_TOTAL_SECONDS / positions as f64 * 1000.0).floor() / 1000.0;
+            assert!(nodes(most_nodes + 1, positions).is_err());
+            assert!(seconds(most_seconds + 0.001, positions).is_err());
+            for b in [
+                nodes(most_nodes, positions),
+                seconds(most_seconds.min(MAX_REVIEW_MOVETIME), positions),
+                budget(fields(Some(30), None, None), positions, "review"),
+            ] {
+                let total = match b.unwrap() {
+                    Budget::Nodes(n) | Budget::DepthWithin(_, n) => n as f64,
+                    Budget::MoveTime(t) => t.as_secs_f64() * 1e9 / MAX_REVIEW_TOTAL_SECONDS,
+                    other => panic!("{other:?}"),
+                } * positions as f64;
+                assert!(total <= 1.000_001e9, "{positions}: {total}");
+            }
+        }
+        // Bad budgets are refused before their total is looked at.
+        assert!(nodes(0, 61).unwrap_err().contains("not from 1"));
+        assert!(seconds(0.0, 61).unwrap_err().contains("above 0"));
     }
 
     #[test]

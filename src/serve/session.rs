@@ -56,8 +56,15 @@ pub const DEFAULT_LEVEL: Level = Level {
     level: None,
 };
 
-/// The marks a review gives; a new review of a move replaces them.
-const REVIEW_MARKS: [&str; 3] = ["?!", "?", "??"];
+/// What a review said of a move beyond its notes (`Session::reviewed`).
+#[derive(Clone, Debug)]
+struct Reviewed {
+    /// The best move in the position before the move (PDN), for the page.
+    best: String,
+    /// The mark's NAG the review added to the move's notes: None where it gave none or the
+    /// move had a mark of its own, which stays.
+    mark: Option<u8>,
+}
 
 /// What the server does after a request the session accepted.
 #[derive(Debug)]
@@ -86,9 +93,9 @@ pub struct Session {
     /// A loaded game's result, and the main line's last node when it was loaded: the result
     /// stands while the main line ends there.
     loaded_result: Option<(NodeId, String)>,
-    /// The review's best move in the position before each reviewed move (PDN), for the
-    /// page; not saved (the mark and score are, in the node's notes).
-    best: HashMap<NodeId, String>,
+    /// What the review said of each reviewed move that is not in its notes: the best move
+    /// (not saved) and the mark it added, which the next review may replace.
+    reviewed: HashMap<NodeId, Reviewed>,
     pub white: Player,
     pub black: Player,
     pub level: Level,
@@ -127,7 +134,7 @@ impl Session {
             shown: HashMap::new(),
             tags: None,
             loaded_result: None,
-            best: HashMap::new(),
+            reviewed: HashMap::new(),
             white,
             black,
             level: DEFAULT_LEVEL,
@@ -500,7 +507,7 @@ impl Session {
 
     /// `goto`: a node of the tree by its id, or the position after `ply` plies of the
     /// current line.
-    pub fn goto(&mut self, ply: Option<usize>, node: Option<u32>) -> Result<Done, String> {
+    pub fn goto(&mut self, ply: Option<usize>, node: Option<u64>) -> Result<Done, String> {
         self.walk_allowed()?;
         let id = match (ply, node) {
             (Some(ply), None) => {
@@ -520,7 +527,7 @@ impl Session {
     }
 
     /// The node a client names, if it is in the tree.
-    fn live(&self, n: u32) -> Result<NodeId, String> {
+    fn live(&self, n: u64) -> Result<NodeId, String> {
         let id = NodeId::from_index(n);
         match self.tree.node(id) {
             Some(_) => Ok(id),
@@ -530,7 +537,7 @@ impl Session {
 
     /// `promote`: a variation one place up among its siblings, or (`to_main`) into the main
     /// line. The position shown and the current line stay.
-    pub fn promote(&mut self, node: u32, to_main: bool) -> Result<Done, String> {
+    pub fn promote(&mut self, node: u64, to_main: bool) -> Result<Done, String> {
         self.walk_allowed()?;
         let id = NodeId::from_index(node);
         let done = match to_main {
@@ -543,7 +550,7 @@ impl Session {
 
     /// `delete`: a node and every move after it. Where the position shown goes with them,
     /// the board shows the position before the deleted move.
-    pub fn delete(&mut self, node: u32) -> Result<Done, String> {
+    pub fn delete(&mut self, node: u64) -> Result<Done, String> {
         self.walk_allowed()?;
         let parent = self
             .tree
@@ -563,28 +570,41 @@ impl Session {
         }
         let tree = &self.tree;
         self.shown.retain(|&id, _| tree.node(id).is_some());
-        self.best.retain(|&id, _| tree.node(id).is_some());
+        self.reviewed.retain(|&id, _| tree.node(id).is_some());
         Ok(Done::Changed { auto: false })
     }
 
-    /// Keep a review's verdict on a main-line move (gone from the tree since: nothing): its
-    /// mark replaces the move's marks (no mark, only the review's old one), its score, from
-    /// Black's side, the move's, and the best move there is kept for the page.
-    pub fn record_review(&mut self, node: NodeId, mark: Option<&str>, score: &str, best: &str) {
-        let Some(notes) = self.tree.notes_mut(node) else {
-            return;
-        };
-        self.best.insert(node, best.to_string());
-        match mark.and_then(pdn_notes::mark_nag) {
-            Some(nag) => {
-                notes.nags.retain(|&n| pdn_notes::nag_mark(n).is_none());
-                notes.nags.insert(0, nag);
-            }
-            None => notes
-                .nags
-                .retain(|&n| pdn_notes::nag_mark(n).is_none_or(|m| !REVIEW_MARKS.contains(&m))),
+    /// Keep a review's verdict on a main-line move (gone from the tree since: nothing): the
+    /// mark an earlier review added goes, and its mark is added where the move has none of
+    /// its own (a loaded PDN's marks and NAGs stay: `pdn::notes::add_review_mark`); its
+    /// score, from Black's side, becomes the move's; the best move there is kept for the
+    /// page. The mark the move shows now (`review_ply`'s `node_mark`), or None when the
+    /// node is gone.
+    pub fn record_review(
+        &mut self,
+        node: NodeId,
+        mark: Option<&str>,
+        score: &str,
+        best: &str,
+    ) -> Option<Option<&'static str>> {
+        let notes = self.tree.notes_mut(node)?;
+        let earlier = self.reviewed.get(&node).and_then(|r| r.mark);
+        if let Some(i) = earlier.and_then(|nag| notes.nags.iter().position(|&n| n == nag)) {
+            notes.nags.remove(i);
         }
+        let added = mark
+            .and_then(pdn_notes::mark_nag)
+            .filter(|&nag| pdn_notes::add_review_mark(notes, nag));
         notes.eval = Some(score.to_string());
+        let shown = notes.nags.iter().find_map(|&n| pdn_notes::nag_mark(n));
+        self.reviewed.insert(
+            node,
+            Reviewed {
+                best: best.to_string(),
+                mark: added,
+            },
+        );
+        Some(shown)
     }
 
     /// The clocks for the `state` message.
@@ -652,7 +672,7 @@ impl Session {
             mark,
             nags,
             eval: notes.eval.clone(),
-            best: self.best.get(&id).cloned(),
+            best: self.reviewed.get(&id).map(|r| r.best.clone()),
             comment: notes.comment.clone(),
             before: notes.before.clone(),
         })
@@ -824,6 +844,8 @@ pub fn info_reply(root: &Position, info: &crate::search::Info) -> Reply {
 mod tests {
     use super::*;
     use crate::core::pdn;
+    use crate::core::tree::MAX_NODES;
+    use crate::serve::protocol::Judgement;
 
     fn human() -> Session {
         Session::new(Position::start(), Player::Human, Player::Human)
@@ -919,8 +941,8 @@ mod tests {
         assert_eq!(st.line, v.iter().map(|n| n.index()).collect::<Vec<_>>());
         assert_eq!(st.nodes.len(), 7);
         // Each node after its parent, the main line first; children in their order.
-        let ids: Vec<u32> = st.nodes.iter().map(|n| n.id).collect();
-        let want: Vec<u32> = [main[0], main[1], main[2], main[3], main[4], v[3], v[4]]
+        let ids: Vec<u64> = st.nodes.iter().map(|n| n.id).collect();
+        let want: Vec<u64> = [main[0], main[1], main[2], main[3], main[4], v[3], v[4]]
             .iter()
             .map(|n| n.index())
             .collect();
@@ -985,7 +1007,7 @@ mod tests {
             &s.tree().node(var[4]).unwrap().position
         );
         // Unknown ids are refused and change nothing.
-        for bad in [999, u32::MAX] {
+        for bad in [999, u64::from(u32::MAX), u64::MAX] {
             let e = s.goto(None, Some(bad)).unwrap_err();
             assert_eq!(e, format!("no node {bad} in the game tree"));
         }
@@ -1081,6 +1103,86 @@ mod tests {
         let mut t = human();
         t.load_pdn(&pdn, None).unwrap();
         assert!(t.tree().same_as(s.tree()));
+    }
+
+    /// Review the board's main line as the server does (one thread, a fixed node budget,
+    /// each move's verdict recorded as it is forwarded): the `review_ply` messages.
+    fn review_on_board(s: &mut Session) -> Vec<Judgement> {
+        use crate::review::{self, Budget, ReviewControl};
+        use crate::serve::review::PlyReport;
+        let engine = crate::search::Engine::new(4, 1);
+        let (game, nodes) = (s.main_game(), s.main_line());
+        let mut reports = Vec::new();
+        let summary = review::review(
+            &game,
+            Budget::Nodes(2_000),
+            &engine,
+            &ReviewControl::new(),
+            |ply| {
+                let pos = &game.positions()[ply.ply - 1];
+                reports.push(PlyReport::new(ply, pos, nodes[ply.ply].index()));
+            },
+        );
+        assert!(summary.complete);
+        reports
+            .into_iter()
+            .map(|mut r| {
+                r.record(s);
+                match r.reply {
+                    Reply::ReviewPly(j) => *j,
+                    other => panic!("{other:?}"),
+                }
+            })
+            .collect()
+    }
+
+    /// A review keeps the marks and NAGs a loaded game came with, and adds its own only to
+    /// moves without one (issue 58: `23-19?!` and `8-11 $4` were dropped, `??` replaced).
+    #[test]
+    fn a_review_keeps_the_marks_a_loaded_game_came_with() {
+        let text = "1. 11-15?? {a comment} 23-19?! 2. 8-11 $4 22-17 3. 15-18 *";
+        let mut s = human();
+        s.load_pdn(text, None).unwrap();
+        let plies = review_on_board(&mut s);
+        // 15-18 drops a man: the review's own mark, on a move that had none.
+        let verdicts: Vec<_> = plies.iter().map(|j| (j.mark, j.node_mark)).collect();
+        assert_eq!(verdicts[4], (Some("??"), Some(Some("??"))), "{plies:?}");
+        let kept = [Some("??"), Some("?!"), Some("??"), None, Some("??")];
+        for (j, want) in plies.iter().zip(kept) {
+            assert_eq!(j.node_mark, Some(want), "{j:?}");
+        }
+        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+            panic!("a pdn reply")
+        };
+        let flat = pdn.replace('\n', " ");
+        for note in [
+            "11-15?? {[%eval",
+            "23-19?! {[%eval",
+            "8-11?? {[%eval",
+            "15-18?? {",
+        ] {
+            assert!(flat.contains(note), "{note}: {pdn}");
+        }
+        assert!(flat.contains("a comment}"), "{pdn}");
+        // Reviewed again, the same: the review replaces only what it added.
+        let again = review_on_board(&mut s);
+        assert_eq!(
+            again.iter().map(|j| j.node_mark).collect::<Vec<_>>(),
+            plies.iter().map(|j| j.node_mark).collect::<Vec<_>>()
+        );
+        // A mark the review disagrees with stays too: the review says `??`, the file `!?`.
+        let mut s = human();
+        s.load_pdn(&text.replace("15-18", "15-18!? $14"), None)
+            .unwrap();
+        let plies = review_on_board(&mut s);
+        assert_eq!(plies[4].mark, Some("??"));
+        assert_eq!(plies[4].node_mark, Some(Some("!?")));
+        let last = *s.main_line().last().unwrap();
+        assert_eq!(s.tree().node(last).unwrap().notes.nags, [5, 14]);
+        assert_eq!(
+            node_of(&s, last).best.as_deref(),
+            Some(plies[4].best.as_str())
+        );
     }
 
     /// PDN texts with all a tree keeps: tags out of order, variations three deep, comments
@@ -1250,15 +1352,9 @@ mod tests {
         assert!(s.tree().same_as(&pdn::read_trees(CORPUS).unwrap()[0].tree));
     }
 
-    #[test]
-    fn the_tree_is_bounded() {
-        let mut rng = crate::core::rng::SplitMix64::new(9);
-        let big = random_tree(&mut rng, MAX_MOVES + 2);
-        let text = pdn::writer::write(&[], &big, "*");
-        let e = human().load_pdn(&text, None).unwrap_err();
-        assert!(e.contains("the board loads at most 4000"), "{e}");
-        // Played up to the bound; then only moves already in the tree.
-        let mut s = human();
+    /// Random moves played from random positions of the tree until the board refuses one
+    /// as past `MAX_MOVES`.
+    fn fill(s: &mut Session, rng: &mut crate::core::rng::SplitMix64) {
         let mut played = 0;
         let full = loop {
             let legal = movegen::legal_moves(s.game().position());
@@ -1274,6 +1370,73 @@ mod tests {
         assert!(full.contains("holds 4000 moves"), "{full}");
         assert_eq!(s.tree().len(), MAX_MOVES + 1);
         assert!(played >= MAX_MOVES);
+    }
+
+    /// docs/BOARD.md gives the bounds the board enforces.
+    #[test]
+    fn the_docs_give_the_trees_bounds() {
+        let doc = include_str!("../../docs/BOARD.md");
+        for said in [
+            format!("Refused once the tree holds {MAX_MOVES} moves"),
+            format!("The tree holds at most {MAX_MOVES} moves at once"),
+            format!("a loaded game's main line at most {MAX_PLIES}"),
+            format!(
+                "plus {} times",
+                MAX_NODES
+                    .to_string()
+                    .as_bytes()
+                    .rchunks(3)
+                    .rev()
+                    .map(|c| std::str::from_utf8(c).unwrap())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+        ] {
+            assert!(doc.contains(&said), "docs/BOARD.md: {said}");
+        }
+    }
+
+    /// What bounds the board is the moves it holds, not the ids it gave (issue 58: after
+    /// 2^18 moves played and deleted the board refused every move, "the game tree is
+    /// full"). A deleted node's id stays refused after its place is taken.
+    #[test]
+    fn moves_played_and_deleted_for_ever_still_play() {
+        let mut s = human();
+        play(&mut s, "11-15");
+        let kept = s.node();
+        let mut gone = Vec::new();
+        for i in 0..MAX_NODES + 100 {
+            play(&mut s, "23-19");
+            let id = s.node();
+            s.delete(id.index()).unwrap();
+            assert_eq!(s.node(), kept);
+            if i % 50_000 == 0 {
+                gone.push(id);
+            }
+        }
+        play(&mut s, "22-18");
+        assert_eq!(pdns(&s, &s.line()), ["11-15", "22-18"]);
+        for old in gone {
+            let e = format!("no node {} in the game tree", old.index());
+            assert_eq!(s.goto(None, Some(old.index())).unwrap_err(), e);
+            assert_eq!(s.delete(old.index()).unwrap_err(), e);
+            assert_eq!(s.promote(old.index(), true).unwrap_err(), e);
+        }
+        assert_eq!(s.node(), s.line()[2], "nothing moved");
+        // The documented bound still holds, with its message.
+        fill(&mut s, &mut crate::core::rng::SplitMix64::new(3));
+    }
+
+    #[test]
+    fn the_tree_is_bounded() {
+        let mut rng = crate::core::rng::SplitMix64::new(9);
+        let big = random_tree(&mut rng, MAX_MOVES + 2);
+        let text = pdn::writer::write(&[], &big, "*");
+        let e = human().load_pdn(&text, None).unwrap_err();
+        assert!(e.contains("the board loads at most 4000"), "{e}");
+        // Played up to the bound; then only moves already in the tree.
+        let mut s = human();
+        fill(&mut s, &mut rng);
         s.goto(Some(0), None).unwrap();
         let first = s
             .tree()

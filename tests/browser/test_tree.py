@@ -12,6 +12,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 from test_board import (  # noqa: F401 (fixtures)
     at_size,
@@ -240,6 +241,41 @@ def test_load_review_variation_save_and_load_again_gives_everything_back(page, t
     comments = [c.text for c in page.find_elements(By.CSS_SELECTOR, "#moves .comment")]
     assert comments == ["A sharp opening.", "even"], comments
     assert saved_pdn(page) == text, "saved again, the same text"
+
+
+# A game with marks and NAGs of its own, and a blunder (15-18) it marks `!?` (issue 58).
+MARKED = '[GameType "23"]\n1. 11-15?? {a comment} 23-19?! 2. 8-11 $4 22-17 3. 15-18!? *\n'
+
+
+def test_a_review_keeps_the_marks_a_loaded_game_came_with(page):
+    load(page, MARKED)
+    marked = ["11-15??", "23-19?!", "8-11??", "22-17", "15-18!?"]
+    wait(page, lambda d: main_moves(d) == marked, "the loaded game")
+    page.find_element(By.ID, "review-run").click()
+    wait(page, lambda d: d.find_element(By.ID, "review-status").text.startswith("reviewed"),
+         "the review's end")
+    assert main_moves(page) == marked
+    flat = " ".join(saved_pdn(page).split())
+    for note in ("11-15?? {[%eval", "23-19?! {[%eval", "8-11?? {[%eval", "15-18!? {[%eval"):
+        assert note in flat, (note, flat)
+    # The review's own verdict at the blunder, beside the mark the game keeps.
+    goto_text(page, "15-18!?")
+    text = page.find_element(By.ID, "teach-text").text
+    assert "15-18??" in text and "The game's own mark, !?, stays on the move." in text, text
+
+
+def test_a_review_past_the_whole_bound_is_refused_and_nothing_runs(page):
+    load(page, MARKED)
+    wait(page, lambda d: len(main_moves(d)) == 5, "the loaded game")
+    Select(page.find_element(By.ID, "review-kind")).select_by_value("nodes")
+    box = page.find_element(By.ID, "review-value")
+    box.clear()
+    box.send_keys("1000000000")
+    page.find_element(By.ID, "review-run").click()
+    wait(page, lambda d: any("in all: give at most 166666666" in e for e in errors_shown(d)),
+         "the refusal")
+    assert page.find_element(By.ID, "review-status").text == ""
+    assert page.find_element(By.ID, "review-run").is_enabled()
 
 
 def kept(drv):

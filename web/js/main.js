@@ -16,7 +16,7 @@ import { playMoveSound, wireSound } from "./sound.js";
 import { renderBoard, startAnim, stopAnim } from "./draw.js";
 import { renderControls } from "./status.js";
 import { wireTree, stepVariation } from "./tree.js";
-import { onReviewPly, onReviewDone, reviewOnState, wireReview } from "./review.js";
+import { onReviewPly, onReviewDone, onReviewRefused, reviewOnState, wireReview } from "./review.js";
 import { syncTeach, renderTeach, onRetryResult, wireTeach } from "./teach.js";
 import { onInfo, analyzeRequest, closePv, renderPvBoard, renderInfo, renderEvalBar, stepPv, wireAnalysis } from "./analysis.js";
 import { render } from "./render.js";
@@ -56,6 +56,7 @@ function onMessage(msg) {
       break;
     case "error":
       if (ui.setup) ui.setup.sent = false;
+      onReviewRefused();
       if (ui.retry && ui.retry.pending) {
         ui.retry.pending = null;
         renderTeach();

@@ -44,9 +44,14 @@ function saveStrength() {
   }
 }
 
+// What a whole review or retry may search, all its positions together (docs/BOARD.md
+// `review`); a depth gets its share of the nodes from the server.
+const TOTAL = { nodes: 1e9, movetime: 300 };
+
 // The strength typed, as the fields of a `review` or `retry` request ({nodes: N}, {depth: N}
-// or {movetime: S}), or null with a message when it is out of bounds.
-export function reviewBudget() {
+// or {movetime: S}) that searches `positions` positions, or null with a message when it is
+// out of bounds.
+export function reviewBudget(positions) {
   const kind = $("review-kind").value;
   const s = STRENGTH[kind];
   let v = Number($("review-value").value);
@@ -55,7 +60,25 @@ export function reviewBudget() {
     showMessage("error", "review strength: give " + (s ? s.what : "nodes, a depth or seconds"));
     return null;
   }
+  const total = TOTAL[kind];
+  if (total && v * positions > total) {
+    const most = kind === "nodes" ? Math.floor(total / positions) : Math.floor((total / positions) * 1000) / 1000;
+    showMessage("error", "review strength: " + positions + " positions at " + v + (kind === "nodes" ? " nodes" : " s") +
+      " each is more than the " + total + (kind === "nodes" ? " nodes" : " s") + " a review may take in all: give at most " + most);
+    return null;
+  }
   return { [kind]: v };
+}
+
+// The server refused the review just asked for (an `error` before the `state` that accepts
+// it): there is none running.
+export function onReviewRefused() {
+  const r = ui.review;
+  if (!r || !r.asked) return;
+  ui.review = null;
+  renderReview();
+  renderMoves();
+  renderControls();
 }
 
 function startReview() {
@@ -65,9 +88,9 @@ function startReview() {
     showMessage("error", "no moves to review: play or load a game first");
     return;
   }
-  const budget = reviewBudget();
+  const budget = reviewBudget(total + 1);
   if (!budget) return;
-  ui.review = { sig: mainSig(st), plies: {}, total, running: true, stopped: false, done: null, last: 0, live: {} };
+  ui.review = { sig: mainSig(st), plies: {}, total, running: true, stopped: false, done: null, last: 0, live: {}, asked: true };
   ui.retry = null;
   send(Object.assign({ type: "review" }, budget));
   renderReview();
@@ -79,7 +102,9 @@ export function onReviewPly(msg) {
   const r = ui.review;
   if (!r) return;
   r.plies[msg.ply] = Object.assign({}, msg, { mark: msg.mark || null });
-  r.live[msg.node] = { mark: msg.mark || null, eval: msg.score, best: msg.best };
+  // The node keeps a mark it came with (a loaded PDN's): `node_mark` is what it shows now.
+  const shown = msg.node_mark === undefined ? msg.mark : msg.node_mark;
+  r.live[msg.node] = { mark: shown || null, eval: msg.score, best: msg.best };
   r.last = msg.ply;
   renderReview();
   renderMoves();
@@ -101,6 +126,7 @@ export function onReviewDone(msg) {
 export function reviewOnState(st) {
   const r = ui.review;
   if (!r) return;
+  r.asked = false;
   r.live = {};
   if (!r.running && !mainLine(st).some((n) => n.eval !== null && n.eval !== undefined)) ui.review = null;
 }

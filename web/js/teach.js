@@ -116,7 +116,8 @@ export function renderTeach() {
     setText(text, [
       [moveNo(k) + " " + played + p.mark], " (" + MARKS[p.mark] + ", " + mover + "): " + mover + " loses " +
         Number(p.loss).toFixed(2) + " men. After it: Black " + scoreText(p.score) + ". Best was ", [p.best],
-      ": Black " + scoreText(p.best_score) + ".",
+      ": Black " + scoreText(p.best_score) + "." +
+        (p.node_mark && p.node_mark !== p.mark ? " The game's own mark, " + p.node_mark + ", stays on the move." : ""),
     ]);
     setLine(st, k, p);
     return;
@@ -153,7 +154,7 @@ export function retryPlay(m) {
   const t = ui.retry;
   const st = ui.state;
   if (!t || !t.armed || !st || st.ply !== t.ply - 1) return false;
-  const budget = reviewBudget();
+  const budget = reviewBudget(2);
   if (!budget) return true;
   clearMessages();
   t.pending = m.pdn || m.hub;

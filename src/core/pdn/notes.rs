@@ -25,6 +25,17 @@ pub fn nag_mark(nag: u8) -> Option<&'static str> {
     MARKS.iter().find(|(_, n)| *n == nag).map(|&(m, _)| m)
 }
 
+/// Add a review's mark (its NAG) to a move's notes where the move has no mark of its own:
+/// a mark the move came with (a PDN's `??`, `$4`, or a player's) is kept, never replaced,
+/// and the review's goes first, where the writer glues it to the move. True if it was added.
+pub fn add_review_mark(notes: &mut Notes, nag: u8) -> bool {
+    if notes.nags.iter().any(|&n| nag_mark(n).is_some()) {
+        return false;
+    }
+    notes.nags.insert(0, nag);
+    true
+}
+
 /// A move's time as a comment: `{time 0.102s}` (milliseconds, or finer when the time
 /// has more: a time read back is written back as it was).
 pub fn time_comment(t: Duration) -> String {
@@ -352,6 +363,24 @@ mod tests {
             (mark_nag("!!!"), nag_mark(7), nag_mark(0)),
             (None, None, None)
         );
+    }
+
+    #[test]
+    fn a_review_mark_goes_only_where_there_is_none() {
+        let mut plain = Notes {
+            nags: vec![14],
+            ..Notes::default()
+        };
+        assert!(add_review_mark(&mut plain, 6));
+        assert_eq!(plain.nags, [6, 14]);
+        for own in [vec![4], vec![14, 1], vec![2]] {
+            let mut notes = Notes {
+                nags: own.clone(),
+                ..Notes::default()
+            };
+            assert!(!add_review_mark(&mut notes, 6));
+            assert_eq!(notes.nags, own, "the move's own mark stays");
+        }
     }
 
     #[test]
