@@ -58,27 +58,34 @@ fn games_before(path: &Path) -> Result<usize, String> {
         )
     };
     let lines = files::lines(path, pdn::MAX_MOVETEXT).map_err(|e| refuse(e.reason()))?;
-    let mut reader = pdn::Reader::default();
+    // The tags alone: the moves are not replayed.
+    let mut games = pdn::games(lines, pdn::Tags::default());
     let mut pairs = 0;
-    let mut count = |g: pdn::PdnGame| {
+    while let Some(read) = games.next() {
+        let tags = read.map_err(|e| match e {
+            pdn::ReadError::Line(e) => refuse(e.reason()),
+            pdn::ReadError::Pdn(e) if !games.ended() => refuse(format!("not PDN ({e})")),
+            pdn::ReadError::Pdn(_) => refuse(UNFINISHED.into()),
+        })?;
+        if !games.last_closed() {
+            return Err(refuse(UNFINISHED.into()));
+        }
+        // A game of its tags alone, for what they say of its place in the match.
+        let g = pdn::PdnGame {
+            tags: tags.tags,
+            start: crate::core::Position::start(),
+            moves: Vec::new(),
+            times: Vec::new(),
+            result: tags.result,
+        };
         if let Some((pair, _)) = g.pair() {
             pairs = pairs.max(pair + 1);
         }
-    };
-    for line in lines {
-        let line = line.map_err(|e| refuse(e.reason()))?;
-        let games = reader
-            .line(&line)
-            .map_err(|e| refuse(format!("not PDN ({e})")))?;
-        games.into_iter().for_each(&mut count);
     }
-    match reader.finish() {
-        Ok(None) => Ok(2 * pairs),
-        Ok(Some(_)) | Err(_) => Err(refuse(
-            "it ends in an unfinished game (a match still writing it, or one stopped)".into(),
-        )),
-    }
+    Ok(2 * pairs)
 }
+
+const UNFINISHED: &str = "it ends in an unfinished game (a match still writing it, or one stopped)";
 
 #[cfg(test)]
 mod tests {

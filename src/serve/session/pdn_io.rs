@@ -22,29 +22,31 @@ impl Session {
                 ));
             }
         }
-        let games = pdn::read_trees(text).map_err(|e| format!("bad PDN: {e}"))?;
-        if games.is_empty() {
-            return Err("the PDN holds no game".into());
-        }
         let number = number.unwrap_or(1);
-        if number == 0 || number > games.len() {
-            return Err(format!(
-                "game {number} is out of range: the PDN holds {} game{}",
-                games.len(),
-                if games.len() == 1 { "" } else { "s" }
-            ));
-        }
-        let list: Vec<PdnGameTags> = games
-            .iter()
-            .enumerate()
-            .map(|(i, g)| PdnGameTags {
+        // One game at a time: each is built and checked, and only the one loaded is kept.
+        let mut list: Vec<PdnGameTags> = Vec::new();
+        let mut chosen = None;
+        for (i, g) in pdn::games_in(text, pdn::TreeBuilder::default()).enumerate() {
+            let g = g.map_err(|e| format!("bad PDN: {e}"))?;
+            list.push(PdnGameTags {
                 number: i + 1,
                 tags: g.tags.iter().cloned().collect(),
                 plies: g.tree.main_line().len() - 1,
-            })
-            .collect();
-        let count = games.len();
-        let g = games.into_iter().nth(number - 1).expect("checked above");
+            });
+            if i + 1 == number {
+                chosen = Some(g);
+            }
+        }
+        let count = list.len();
+        if count == 0 {
+            return Err("the PDN holds no game".into());
+        }
+        let Some(g) = chosen.filter(|_| number > 0) else {
+            return Err(format!(
+                "game {number} is out of range: the PDN holds {count} game{}",
+                if count == 1 { "" } else { "s" }
+            ));
+        };
         let main = g.tree.main_line();
         if main.len() - 1 > MAX_PLIES {
             return Err(format!(
