@@ -9,6 +9,11 @@
 //! A UTF-8 byte order mark before the first line is skipped. A game whose `Result` tag and
 //! movetext result disagree is an error (which of them is true cannot be told), and so are a
 //! `Result` tag that is not a result.
+//!
+//! Comments before a game's first tag (a file's header, `{...}` or `; ...`) are not a game
+//! of their own (issue 58, item 6): they go to the game after them, as comments before its
+//! first move; after the last game they are left out (a text of comments alone is one game
+//! of them).
 
 use super::error::{ErrorKind, PdnError, Spot};
 use super::lexer::{LexError, Lexer, Spotted, Token};
@@ -195,6 +200,11 @@ impl<V: Visitor> GameReader<V> {
         match token {
             Token::Tag { name, value } => {
                 self.tag(at, name, value)?;
+                Ok(None)
+            }
+            // Before the game's first tag: a header, not a game of its own.
+            Token::Comment(text) if self.game.phase == Phase::Between => {
+                self.game.pending.push((at, text));
                 Ok(None)
             }
             token => {
@@ -565,6 +575,36 @@ mod tests {
 
     fn error(text: &str) -> String {
         read_trees(text).unwrap_err().to_string()
+    }
+
+    /// Issue 58, item 6: comments before the first tag are not a game of their own.
+    #[test]
+    fn comments_before_the_tags_are_not_a_game() {
+        let game = |w: &str| format!("[White \"{w}\"]\n[Black \"b\"]\n1. 11-15 *\n");
+        let root_comment = |g: &TreeGame| g.tree.node(g.tree.root()).unwrap().notes.comment.clone();
+        for header in [
+            "{ header }\n",
+            "; exported\n",
+            "{a}\n; b\n% escape\n",
+            "\u{feff}{ header } ",
+            "{ two\nlines }",
+        ] {
+            let text = format!("{header}{}{}", game("one"), game("two"));
+            let games = read_trees(&text).unwrap();
+            let whites: Vec<_> = games.iter().map(|g| g.tags[0].1.as_str()).collect();
+            assert_eq!(whites, ["one", "two"], "{text}");
+            // Kept, before the first game's first move.
+            assert!(!root_comment(&games[0]).is_empty(), "{text}");
+            assert!(root_comment(&games[1]).is_empty(), "{text}");
+        }
+        // Between games, a comment goes to the next game; after the last, it is left out.
+        let games =
+            read_trees("1. 11-15 * {about two}\n[Event \"2\"]\n1. 9-14 * {end}\n; done").unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(root_comment(&games[1]), "about two");
+        // A game of tags alone takes them too.
+        let games = read_trees("{h}\n[Event \"x\"]\n").unwrap();
+        assert_eq!((games.len(), root_comment(&games[0]).as_str()), (1, "h"));
     }
 
     #[test]
