@@ -414,3 +414,28 @@ fn a_header_comment_is_not_a_game() {
     assert!(stdout.contains("pairs: 1 pentanomial"), "{stdout}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 58, item 7: `annotate` refuses a game of another variant, wherever its tag stands,
+/// naming the game and the place.
+#[test]
+fn another_game_type_is_refused() {
+    let dir = scratch_dir("annotate-gametype");
+    let input = dir.join("other.pdn");
+    let one = game(Position::start(), "11-15 23-19", &[("Event", "one")], "*").write();
+    std::fs::write(
+        &input,
+        format!("{one}[Event \"x\"] [GameType \"21\"]\n1. 32-28 *\n"),
+    )
+    .unwrap();
+    for only in [None, Some("1")] {
+        let mut args = vec!["annotate", "--pdn", input.to_str().unwrap(), "--depth", "1"];
+        args.extend(only.map(|k| ["--game", k]).into_iter().flatten());
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 2, "{stdout}");
+        assert!(
+            stderr.contains("game 2, line 6, column 13: GameType \"21\" is not 23"),
+            "{stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

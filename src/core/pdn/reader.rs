@@ -8,7 +8,9 @@
 //!
 //! A UTF-8 byte order mark before the first line is skipped. A game whose `Result` tag and
 //! movetext result disagree is an error (which of them is true cannot be told), and so are a
-//! `Result` tag that is not a result.
+//! `Result` tag that is not a result, and a `GameType` tag other than 23 (American pool
+//! checkers; `23,...` with the board's details is 23 too) wherever it stands (issue 58,
+//! item 7).
 //!
 //! Comments before a game's first tag (a file's header, `{...}` or `; ...`) are not a game
 //! of their own (issue 58, item 6): they go to the game after them, as comments before its
@@ -218,6 +220,13 @@ impl<V: Visitor> GameReader<V> {
 
     fn tag(&mut self, at: Spot, name: String, value: String) -> Result<(), PdnError> {
         self.game.phase = Phase::Tags;
+        // The moves of another game mean nothing under these rules: refused wherever the tag
+        // stands, whatever reads the text.
+        if name.eq_ignore_ascii_case("GameType")
+            && value.split(',').next().map(str::trim) != Some("23")
+        {
+            return Err(self.error(at, ErrorKind::OtherVariant(value)));
+        }
         if name == "Result" && self.game.result_tag.is_none() {
             self.game.result_tag = Some((at, value.clone()));
         }
@@ -605,6 +614,58 @@ mod tests {
         // A game of tags alone takes them too.
         let games = read_trees("{h}\n[Event \"x\"]\n").unwrap();
         assert_eq!((games.len(), root_comment(&games[0]).as_str()), (1, "h"));
+    }
+
+    /// Issue 58, item 7: a game of another variant is refused wherever its tag stands, and
+    /// whatever visits it (the tags alone too).
+    #[test]
+    fn another_game_type_is_refused_wherever_it_stands() {
+        let game = "[Event \"ok\"]\n[GameType \"23\"]\n1. 11-15 *\n";
+        let cases = [
+            (
+                "[Event \"x\"] [GameType \"21\"]\n1. 11-15 *",
+                "game 1, line 1, column 13",
+            ),
+            (
+                "\u{feff}[GameType \"21\"]\n1. 11-15 *",
+                "game 1, line 1, column 1",
+            ),
+            (
+                "% escape\n[GameType \"21\"]\n1. 11-15 *",
+                "game 1, line 2, column 1",
+            ),
+            (
+                "{note} [GameType \"21\"]\n1. 11-15 *",
+                "game 1, line 1, column 8",
+            ),
+            ("; note\n [gametype \"20\"]", "game 1, line 2, column 2"),
+            (
+                &format!("{game}[GameType \"21\"]\n1. 11-15 *"),
+                "game 2, line 4, column 1",
+            ),
+            (
+                &format!("{game}[Event \"y\"] [GameType \"\"]"),
+                "game 2, line 4, column 13",
+            ),
+        ];
+        for (text, place) in cases {
+            for e in [
+                read_trees(text).map(|_| ()).unwrap_err(),
+                games_in(text, super::super::visitor::Tags::default())
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(|_| ())
+                    .unwrap_err(),
+            ] {
+                let e = e.to_string();
+                assert!(e.starts_with(place), "{text}: {e}");
+                assert!(e.contains("is not 23 (American pool checkers)"), "{e}");
+            }
+        }
+        // 23, with or without the board's details, is taken.
+        let g = read_trees(&format!("{game}[GameType \"23,W,8,8,A1,0\"]\n1. 9-14 *")).unwrap();
+        assert_eq!(g.len(), 2);
+        let long = format!("[GameType \"{}\"]", "2".repeat(500));
+        assert!(error(&long).len() < 150, "{}", error(&long));
     }
 
     #[test]

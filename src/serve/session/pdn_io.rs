@@ -13,15 +13,6 @@ impl Session {
     /// none given), with its variations, comments, marks and tags, shown at the end of its
     /// main line, both sides human. A text of several games leaves their tags in `games`.
     pub fn load_pdn(&mut self, text: &str, number: Option<usize>) -> Result<Done, String> {
-        // The game type first: the moves of another game mean nothing under these rules.
-        if let Some(t) = game_type(text) {
-            if t.split(',').next().map(str::trim) != Some("23") {
-                return Err(format!(
-                    "GameType \"{}\" is not 23 (American pool checkers)",
-                    crate::serve::protocol::short(t)
-                ));
-            }
-        }
         let number = number.unwrap_or(1);
         // One game at a time: each is built and checked, and only the one loaded is kept.
         let mut list: Vec<PdnGameTags> = Vec::new();
@@ -153,19 +144,33 @@ impl Session {
     }
 }
 
-/// The value of the first game's `GameType` tag, if its tags have one.
-fn game_type(pdn: &str) -> Option<&str> {
-    for line in pdn.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let tag = line.strip_prefix('[')?;
-        if let Some(rest) = tag.strip_prefix("GameType") {
-            return rest
-                .trim()
-                .trim_end_matches(']')
-                .trim()
-                .strip_prefix('"')?
-                .split('"')
-                .next();
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn human() -> Session {
+        Session::new(Position::start(), Player::Human, Player::Human)
+    }
+
+    /// Issue 58, item 7: the board refuses a game of another variant wherever its tag stands,
+    /// in any game of the text, and keeps the game it has.
+    #[test]
+    fn another_game_type_is_refused_anywhere_in_the_text() {
+        let ok = "[GameType \"23\"]\n1. 11-15 *\n";
+        for text in [
+            "[Event \"x\"] [GameType \"21\"]\n1. 32-28 *".to_string(),
+            "\u{feff}[GameType \"21\"]\n1. 32-28 *".into(),
+            "% escape\n[GameType \"21\"]\n1. 32-28 *".into(),
+            "{a note}\n[GameType \"21\"]\n1. 32-28 *".into(),
+            format!("{ok}[GameType \"21\"]\n1. 32-28 *"),
+        ] {
+            let mut s = human();
+            s.play_text("9-13").unwrap();
+            let Err(e) = s.load_pdn(&text, None) else {
+                panic!("{text}: loaded")
+            };
+            assert!(e.contains("GameType \"21\" is not 23"), "{text}: {e}");
+            assert_eq!(s.tree.len(), 2, "the game on the board stays");
         }
     }
-    None
 }
