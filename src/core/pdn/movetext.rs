@@ -4,7 +4,9 @@
 //! checks the text's shape; this checks what the moves mean.
 //!
 //! A comment after a move is the move's; one before the first move of a variation is that
-//! move's `before`; one before the game's first move is the root's.
+//! move's `before`; one before the game's first move is the root's. A variation that begins
+//! with the move it stands beside follows that move (the tree holds it once) and goes on
+//! beside the line's next move: the line outside it stays the main line (issue 58, item 3).
 
 use super::error::{ErrorKind, Spot};
 use super::notes;
@@ -183,6 +185,16 @@ impl Visitor for TreeBuilder {
             };
             (at, kind)
         })?;
+        // A line's own move leads its node's children, except a variation's first move (an
+        // alternative to the move it stands beside) and a move played where a line outside
+        // this one stands: that line goes on from there, and its move will lead.
+        let alternative = depth > 0 && line.last.is_none();
+        let outer_here = m.lines[..depth].iter().any(|l| l.at == line.at);
+        if !alternative && !outer_here {
+            while m.tree.children(line.at).first() != Some(&id) {
+                m.tree.promote(id).expect("a live node");
+            }
+        }
         let line = m.line();
         let before = std::mem::take(&mut line.before);
         *line = Line {

@@ -668,6 +668,45 @@ mod tests {
         assert!(error(&long).len() < 150, "{}", error(&long));
     }
 
+    /// Issue 58, item 3: a variation that begins with the main line's move does not take
+    /// the main line's place; what it adds after that move stands beside the main line's
+    /// next move.
+    #[test]
+    fn a_variation_that_begins_with_the_main_move_stays_a_variation() {
+        let g = &read_trees("1. 11-15 (1. 11-15 22-18) 23-19 2. 8-11 *").unwrap()[0];
+        assert_eq!(hub(&g.tree), ["11-15", "23-19", "8-11"]);
+        let first = g.tree.main_line()[1];
+        let replies: Vec<_> = g
+            .tree
+            .children(first)
+            .iter()
+            .map(|&c| g.tree.node(c).unwrap().mv.unwrap().hub())
+            .collect();
+        assert_eq!(replies, ["23-19", "22-18"]);
+        assert_eq!(g.tree.len(), 5);
+        // Deeper: the variation follows two of the main line's moves, inside another one.
+        let text = "1. 11-15 23-19 (1... 22-18 (1... 23-19 2. 9-14) 2. 15x22) 2. 8-11 22-17 *";
+        let g = &read_trees(text).unwrap()[0];
+        assert_eq!(hub(&g.tree), ["11-15", "23-19", "8-11", "22-17"]);
+        let at = g.tree.main_line()[2];
+        let replies: Vec<_> = g
+            .tree
+            .children(at)
+            .iter()
+            .map(|&c| g.tree.node(c).unwrap().mv.unwrap().hub())
+            .collect();
+        assert_eq!(replies, ["8-11", "9-14"]);
+        // And the same line given twice merges into it.
+        let g = &read_trees("1. 11-15 (1. 11-15 23-19) 23-19 *").unwrap()[0];
+        assert_eq!(
+            (hub(&g.tree), g.tree.len()),
+            (vec!["11-15".into(), "23-19".into()], 3)
+        );
+        // What is written reads back the same.
+        let again = &read_trees(&g.write()).unwrap()[0];
+        assert!(again.tree.same_as(&g.tree));
+    }
+
     #[test]
     fn layouts_that_read_to_the_same_tree() {
         let canonical = "[Event \"x\"]\n1. 11-15 23-19?! (1... 22-18 {sharp} 2. 15x22) 2. 8-11 *\n";

@@ -173,4 +173,22 @@ mod tests {
             assert_eq!(s.tree.len(), 2, "the game on the board stays");
         }
     }
+
+    /// Issue 58, item 3: a variation that begins with the main line's move is loaded and
+    /// saved beside the main line, which stays the main line.
+    #[test]
+    fn a_variation_on_the_main_move_keeps_the_main_line() {
+        let mut s = human();
+        s.load_pdn("1. 11-15 (1. 11-15 22-18) 23-19 2. 8-11 *", None)
+            .unwrap();
+        let main: Vec<String> = s.tree.main_moves().iter().map(|m| m.hub()).collect();
+        assert_eq!(main, ["11-15", "23-19", "8-11"]);
+        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+            panic!("no PDN")
+        };
+        assert!(
+            pdn.contains("1. 11-15 23-19 (1... 22-18) 2. 8-11 *"),
+            "{pdn}"
+        );
+    }
 }
