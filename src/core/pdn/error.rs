@@ -51,6 +51,12 @@ pub enum ErrorKind {
         tag: String,
         movetext: String,
     },
+    /// A result (the movetext's, or the `Result` tag's) that the rules contradict at the
+    /// end of the main line, where they ended the game (`rules`).
+    AgainstRules {
+        result: String,
+        rules: GameResult,
+    },
     /// A `GameType` tag of another game than American pool checkers (23): its value.
     OtherVariant(String),
     /// Anything else out of place, said in words.
@@ -82,6 +88,10 @@ impl fmt::Display for ErrorKind {
             ErrorKind::ResultMismatch { tag, movetext } => write!(
                 f,
                 "the Result tag says '{tag}' but the movetext ends '{movetext}'"
+            ),
+            ErrorKind::AgainstRules { result, rules } => write!(
+                f,
+                "the result '{result}' contradicts the rules: at the end of the main line, {rules}"
             ),
             ErrorKind::OtherVariant(value) => {
                 // A value may be as long as a line: say its start.

@@ -7,14 +7,18 @@
 //! move's `before`; one before the game's first move is the root's. A variation that begins
 //! with the move it stands beside follows that move (the tree holds it once) and goes on
 //! beside the line's next move: the line outside it stays the main line (issue 58, item 3).
+//! A result the rules contradict at the end of the main line is an error (issue 58, item 5),
+//! whether the movetext or the `Result` tag gives it: where the side to move has no move,
+//! or a draw rule ended the game, the result must say so (or be `*`, which says nothing).
 
 use super::error::{ErrorKind, Spot};
 use super::notes;
 use super::reader::TreeGame;
 use super::visitor::{Fault, GameEnd, Visit, Visitor};
+use crate::core::game::GameResult;
 use crate::core::notation;
 use crate::core::tree::{GameTree, NodeId, TreeError};
-use crate::core::Position;
+use crate::core::{Color, Position};
 
 /// The results PDN writes, White's score first (`2-0` and the like are the two-point forms
 /// some programs use).
@@ -23,6 +27,17 @@ pub fn is_result(t: &str) -> bool {
         t,
         "1-0" | "0-1" | "1/2-1/2" | "2-0" | "0-2" | "1-1" | "*" | "0-0"
     )
+}
+
+/// What a result says of the game's end: `Some(winner)` for a win (`None` a draw); `None`
+/// when it says neither (`*`, `0-0`).
+fn said(result: &str) -> Option<Option<Color>> {
+    match result {
+        "1-0" | "2-0" => Some(Some(Color::White)),
+        "0-1" | "0-2" => Some(Some(Color::Black)),
+        "1/2-1/2" | "1-1" => Some(None),
+        _ => None,
+    }
 }
 
 /// One line being read: the main line, or a variation inside it.
@@ -215,6 +230,24 @@ impl Visitor for TreeBuilder {
             Some(m) => m.tree,
             None => GameTree::new(self.start()?),
         };
+        // Where the rules ended the game, a result that says otherwise is wrong.
+        let last = *tree.main_line().last().expect("the root at least");
+        let rules = tree.result_at(last).expect("a live node");
+        let agrees = match (rules, said(&end.result)) {
+            (GameResult::Ongoing, _) | (_, None) => true,
+            (GameResult::Win(c), Some(w)) => w == Some(c),
+            (GameResult::Draw(_), Some(w)) => w.is_none(),
+        };
+        if !agrees {
+            let at = end
+                .at
+                .expect("a result that says something stood somewhere");
+            let kind = ErrorKind::AgainstRules {
+                result: end.result.clone(),
+                rules,
+            };
+            return Err((at, kind));
+        }
         self.fen = None;
         Ok(TreeGame {
             tags: std::mem::take(&mut self.tags),

@@ -707,6 +707,51 @@ mod tests {
         assert!(again.tree.same_as(&g.tree));
     }
 
+    /// Issue 58, item 5: a result the rules contradict is refused, from the tag or the
+    /// movetext; the rules' own result, and `*`, are taken.
+    #[test]
+    fn a_result_the_rules_contradict_is_refused() {
+        // White to move has no move: Black has won.
+        let fen = "[FEN \"W:W32:B23,24,27,28\"]";
+        for (text, place) in [
+            (format!("{fen} [Result \"1-0\"] 1-0"), "line 1, column 43"),
+            (format!("{fen}\n[Result \"1-0\"]"), "line 2, column 1"),
+            (
+                format!("{fen}\n[Result \"1/2-1/2\"]\n1/2-1/2"),
+                "line 3, column 1",
+            ),
+            (format!("{fen}\n1-0"), "line 2, column 1"),
+        ] {
+            let e = error(&text);
+            assert_eq!(
+                e,
+                format!(
+                    "game 1, {place}: the result '{}' contradicts the rules: at the end of the \
+                     main line, Black wins: White has no legal move",
+                    if text.contains("1/2") {
+                        "1/2-1/2"
+                    } else {
+                        "1-0"
+                    }
+                ),
+                "{text}"
+            );
+        }
+        for ok in ["0-1", "*", "0-2"] {
+            let g = read_trees(&format!("{fen} [Result \"{ok}\"]")).unwrap();
+            assert_eq!(g[0].result, ok);
+        }
+        // At the end of the main line; a game that goes on may have any result (a
+        // resignation, a forfeit).
+        let e = error("[FEN \"B:W18:B14\"] 1. 14x23 1-0");
+        assert!(e.contains("Black wins"), "{e}");
+        let g = read_trees("[FEN \"B:W32:B1\"] 1. 1-6 1-0").unwrap();
+        assert_eq!(g[0].result, "1-0");
+        // A draw by repetition says 1/2-1/2.
+        let shuffle = "[FEN \"B:WK30:BK3\"]\n1. 3-7 30-26 2. 7-3 26-30 3. 3-7 30-26 4. 7-3 26-30";
+        assert!(error(&format!("{shuffle} 0-1")).contains("draw by threefold repetition"));
+    }
+
     #[test]
     fn layouts_that_read_to_the_same_tree() {
         let canonical = "[Event \"x\"]\n1. 11-15 23-19?! (1... 22-18 {sharp} 2. 15x22) 2. 8-11 *\n";
