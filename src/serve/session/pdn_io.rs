@@ -8,6 +8,10 @@ use crate::core::pdn;
 use crate::core::{notation, Color, GameResult, Position};
 use crate::serve::protocol::{PdnGameTags, Player, Reply};
 
+/// The most games a `games` message lists (with the one shown, if after them): a text of
+/// 1 MB may hold 500,000 games, which the page cannot offer in a list.
+pub const MAX_LISTED: usize = 1000;
+
 impl Session {
     /// `load_pdn`: game `number` (from 1; default the first) of a PDN text (GameType 23, or
     /// none given), with its variations, comments, marks and tags, shown at the end of its
@@ -17,8 +21,14 @@ impl Session {
         // One game at a time: each is built and checked, and only the one loaded is kept.
         let mut list: Vec<PdnGameTags> = Vec::new();
         let mut chosen = None;
+        let mut count = 0;
         for (i, g) in pdn::games_in(text, pdn::TreeBuilder::default()).enumerate() {
             let g = g.map_err(|e| format!("bad PDN: {e}"))?;
+            count += 1;
+            // A text of many games is listed in part: the first ones and the one shown.
+            if i >= MAX_LISTED && i + 1 != number {
+                continue;
+            }
             list.push(PdnGameTags {
                 number: i + 1,
                 tags: g.tags.iter().cloned().collect(),
@@ -28,7 +38,6 @@ impl Session {
                 chosen = Some(g);
             }
         }
-        let count = list.len();
         if count == 0 {
             return Err("the PDN holds no game".into());
         }
@@ -63,7 +72,7 @@ impl Session {
         self.loaded_result = Some((end, g.result));
         self.show(end);
         if count > 1 {
-            self.games = Some((list, number));
+            self.games = Some((list, number, count));
         }
         Ok(Done::Changed { auto: false })
     }
@@ -190,5 +199,26 @@ mod tests {
             pdn.contains("1. 11-15 23-19 (1... 22-18) 2. 8-11 *"),
             "{pdn}"
         );
+    }
+
+    /// Issue 58, item 12: a text of many games is answered with a bounded list, the count,
+    /// and the game shown even when it is past the list.
+    #[test]
+    fn many_games_are_listed_in_part_with_their_count() {
+        let text = "* ".repeat(MAX_LISTED * 3);
+        let mut s = human();
+        s.load_pdn(&text, Some(2500)).unwrap();
+        let (list, loaded, count) = s.games.take().expect("a list");
+        assert_eq!(
+            (loaded, count, list.len()),
+            (2500, MAX_LISTED * 3, MAX_LISTED + 1)
+        );
+        let numbers: Vec<_> = list.iter().map(|g| g.number).collect();
+        assert_eq!((numbers[0], numbers[MAX_LISTED - 1]), (1, MAX_LISTED));
+        assert_eq!(numbers[MAX_LISTED], 2500);
+        let e = s.load_pdn(&text, Some(MAX_LISTED * 3 + 1)).unwrap_err();
+        assert!(e.contains("the PDN holds 3000 games"), "{e}");
+        s.load_pdn("* *", Some(2)).unwrap();
+        assert_eq!(s.games.take().map(|g| (g.0.len(), g.2)), Some((2, 2)));
     }
 }
