@@ -197,3 +197,69 @@ impl<V: Visitor> Visitor for Only<V> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::movetext::TreeBuilder;
+    use super::super::reader::{games, games_in};
+    use super::*;
+
+    /// Counts what reaches it, then builds as `TreeBuilder` does.
+    #[derive(Default)]
+    struct Counted {
+        moves: usize,
+        built: usize,
+        tree: TreeBuilder,
+    }
+
+    impl Visitor for Counted {
+        type Game = super::super::reader::TreeGame;
+        fn tag(&mut self, at: Spot, name: String, value: String) -> Result<(), Fault> {
+            self.tree.tag(at, name, value)
+        }
+        fn begin_movetext(&mut self, at: Spot) -> Result<Visit, Fault> {
+            self.tree.begin_movetext(at)
+        }
+        fn mv(&mut self, at: Spot, text: &str) -> Result<(), Fault> {
+            self.moves += 1;
+            self.tree.mv(at, text)
+        }
+        fn begin_variation(&mut self, at: Spot) -> Result<Visit, Fault> {
+            self.tree.begin_variation(at)
+        }
+        fn end_variation(&mut self, at: Spot) -> Result<(), Fault> {
+            self.tree.end_variation(at)
+        }
+        fn end_game(&mut self, end: &GameEnd) -> Result<Self::Game, Fault> {
+            self.built += 1;
+            self.tree.end_game(end)
+        }
+    }
+
+    /// Issue 58, item 11: one game of a long text is built alone; the others are skipped
+    /// (no move of theirs reaches the builder), so memory holds that game whatever the
+    /// text's length.
+    #[test]
+    fn only_the_chosen_game_is_built() {
+        let game =
+            |i: usize| format!("[Round \"{i}\"]\n1. 11-15 23-19 (1... 22-18 2. 15x22) 2. 8-11 *\n");
+        let text: String = (1..=20_000).map(game).collect();
+        let lines = text.lines().map(Ok::<_, std::convert::Infallible>);
+        let mut games = games(lines, Only::new(2, Counted::default()));
+        let mut chosen = Vec::new();
+        let mut count = 0;
+        for g in games.by_ref() {
+            count += 1;
+            chosen.extend(g.unwrap());
+        }
+        assert_eq!((count, chosen.len()), (20_000, 1));
+        assert_eq!(chosen[0].tags, [("Round".to_string(), "2".to_string())]);
+        assert_eq!(chosen[0].tree.len(), 6);
+        let counted = games.visitor().inner();
+        assert_eq!((counted.built, counted.moves), (1, 5));
+        // A game past the end gives none.
+        assert!(
+            games_in(&text, Only::new(20_001, Counted::default())).all(|g| g.unwrap().is_none())
+        );
+    }
+}
