@@ -378,3 +378,64 @@ fn an_out_that_is_the_input_is_refused_and_the_input_kept() {
     assert!(stderr.contains("is the --pdn file itself"), "{stderr}");
     assert_eq!(std::fs::read(&input).unwrap(), before);
 }
+
+/// Issue 58, item 6: a comment or `;` line before the first tag is not a game of its own,
+/// so `--game K` is game K of the file (and `stats` reads such a file).
+#[test]
+fn a_header_comment_is_not_a_game() {
+    let dir = scratch_dir("annotate-header");
+    let input = dir.join("header.pdn");
+    let one = game(Position::start(), "11-15 23-19", &[("Event", "one")], "*").write();
+    let two = game(Position::start(), "9-14 22-18", &[("Event", "two")], "*").write();
+    for header in ["{ exported by hand }\n", "; exported\n"] {
+        std::fs::write(&input, format!("{header}{one}{two}")).unwrap();
+        let file = input.to_str().unwrap();
+        let (code, stdout, stderr) =
+            run(&["annotate", "--pdn", file, "--depth", "1", "--game", "2"]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.contains("[Event \"two\"]"), "{header}: {stdout}");
+        let (code, _, stderr) = run(&["annotate", "--pdn", file, "--game", "3"]);
+        assert_eq!(code, 2);
+        assert!(stderr.contains("has 2 games"), "{header}: {stderr}");
+    }
+    let match_game = |pair: &str, white: &str, black: &str| {
+        format!(
+            "[White \"{white}\"]\n[Black \"{black}\"]\n[Pair \"{pair}\"]\n1. 11-15 23-19 0-1\n\n"
+        )
+    };
+    let text = format!(
+        "{{ a match }}\n; its games\n{}{}",
+        match_game("1.1", "b", "a"),
+        match_game("1.2", "a", "b")
+    );
+    std::fs::write(&input, text).unwrap();
+    let (code, stdout, stderr) = run(&["stats", input.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("pairs: 1 pentanomial"), "{stdout}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Issue 58, item 7: `annotate` refuses a game of another variant, wherever its tag stands,
+/// naming the game and the place.
+#[test]
+fn another_game_type_is_refused() {
+    let dir = scratch_dir("annotate-gametype");
+    let input = dir.join("other.pdn");
+    let one = game(Position::start(), "11-15 23-19", &[("Event", "one")], "*").write();
+    std::fs::write(
+        &input,
+        format!("{one}[Event \"x\"] [GameType \"21\"]\n1. 32-28 *\n"),
+    )
+    .unwrap();
+    for only in [None, Some("1")] {
+        let mut args = vec!["annotate", "--pdn", input.to_str().unwrap(), "--depth", "1"];
+        args.extend(only.map(|k| ["--game", k]).into_iter().flatten());
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 2, "{stdout}");
+        assert!(
+            stderr.contains("game 2, line 6, column 13: GameType \"21\" is not 23"),
+            "{stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -7,7 +7,7 @@
 //! stopped mid-write), is refused before the match starts: appending to it would make the
 //! file unreadable.
 
-use super::tags::MatchGame;
+use super::tags;
 use crate::core::pdn;
 use crate::files;
 use std::fs::File;
@@ -58,34 +58,30 @@ fn games_before(path: &Path) -> Result<usize, String> {
         )
     };
     let lines = files::lines(path, pdn::MAX_MOVETEXT).map_err(|e| refuse(e.reason()))?;
-    let mut reader = pdn::Reader::default();
+    // The tags alone: the moves are not replayed.
+    let mut games = pdn::games(lines, pdn::Tags::default());
     let mut pairs = 0;
     let mut game = 0;
-    // A pair number past `tags::MAX_PAIR` is refused: the games after it would overflow.
-    let mut count = |g: pdn::PdnGame| {
-        game += 1;
-        match g.pair() {
-            Ok(place) => {
-                pairs = pairs.max(place.map_or(0, |(pair, _)| pair + 1));
-                Ok(())
-            }
-            Err(e) => Err(refuse(format!("game {game}: {e}"))),
+    while let Some(read) = games.next() {
+        let tags = read.map_err(|e| match e {
+            pdn::ReadError::Line(e) => refuse(e.reason()),
+            pdn::ReadError::Pdn(e) if !games.ended() => refuse(format!("not PDN ({e})")),
+            pdn::ReadError::Pdn(_) => refuse(UNFINISHED.into()),
+        })?;
+        if !games.last_closed() {
+            return Err(refuse(UNFINISHED.into()));
         }
-    };
-    for line in lines {
-        let line = line.map_err(|e| refuse(e.reason()))?;
-        let games = reader
-            .line(&line)
-            .map_err(|e| refuse(format!("not PDN ({e})")))?;
-        games.into_iter().try_for_each(&mut count)?;
+        game += 1;
+        // A pair number past `tags::MAX_PAIR` is refused: the games after it would overflow.
+        match tags::place(&tags.tags) {
+            Ok(place) => pairs = pairs.max(place.map_or(0, |(pair, _)| pair + 1)),
+            Err(e) => return Err(refuse(format!("game {game}: {e}"))),
+        }
     }
-    match reader.finish() {
-        Ok(None) => Ok(2 * pairs),
-        Ok(Some(_)) | Err(_) => Err(refuse(
-            "it ends in an unfinished game (a match still writing it, or one stopped)".into(),
-        )),
-    }
+    Ok(2 * pairs)
 }
+
+const UNFINISHED: &str = "it ends in an unfinished game (a match still writing it, or one stopped)";
 
 #[cfg(test)]
 mod tests {

@@ -86,18 +86,37 @@ fn pdn_error(path: &Path, e: PdnError) -> CliError {
     input(format!("{}: {what}", path.display()))
 }
 
-/// Every game of the PDN file, whole (variations and comments too), or the first error.
-fn read_games(path: &Path) -> Result<Vec<TreeGame>, CliError> {
-    let mut reader = pdn::TreeReader::default();
-    let mut games = Vec::new();
+/// The games of the PDN file to review, whole (variations and comments too), each with its
+/// number in the file (from 1): every game, or game `only` alone (the others are skipped,
+/// never built, so memory holds the one game whatever the file's size); and how many games
+/// the file holds. The first error ends the reading.
+fn read_games(
+    path: &Path,
+    only: Option<usize>,
+) -> Result<(Vec<(usize, TreeGame)>, usize), CliError> {
     let lines = crate::files::lines(path, pdn::MAX_MOVETEXT)
         .map_err(|e| input(format!("cannot read {e}")))?;
-    for line in lines {
-        let line = line.map_err(|e| input(format!("cannot read {e}")))?;
-        games.extend(reader.line(&line).map_err(|e| pdn_error(path, e))?);
+    let error = |e: pdn::ReadError<_>| match e {
+        pdn::ReadError::Pdn(e) => pdn_error(path, e),
+        pdn::ReadError::Line(e) => input(format!("cannot read {e}")),
+    };
+    let mut games = Vec::new();
+    let mut count = 0;
+    match only {
+        None => {
+            for g in pdn::games(lines, pdn::TreeBuilder::default()) {
+                count += 1;
+                games.push((count, g.map_err(error)?));
+            }
+        }
+        Some(k) => {
+            for g in pdn::games(lines, pdn::Only::new(k, pdn::TreeBuilder::default())) {
+                count += 1;
+                games.extend(g.map_err(error)?.map(|g| (count, g)));
+            }
+        }
     }
-    games.extend(reader.finish().map_err(|e| pdn_error(path, e))?);
-    Ok(games)
+    Ok((games, count))
 }
 
 impl AnnotateArgs {
@@ -126,28 +145,18 @@ impl AnnotateArgs {
             crate::files::check_output(out).map_err(|e| input(format!("cannot write {e}")))?;
         }
         let weights = self.engine.weights.load()?;
-        let games = read_games(&self.pdn)?;
-        if games.is_empty() {
+        let only = self.game.map(|k| usize::try_from(k).unwrap_or(usize::MAX));
+        let (chosen, count) = read_games(&self.pdn, only)?;
+        if count == 0 {
             return Err(input(format!("{}: no games", self.pdn.display())));
         }
-        // (number in the file from 1, game)
-        let chosen: Vec<(usize, &TreeGame)> = match self.game {
-            None => games.iter().enumerate().map(|(i, g)| (i + 1, g)).collect(),
-            Some(k) => {
-                let i = usize::try_from(k).unwrap_or(usize::MAX);
-                match games.get(i.wrapping_sub(1)) {
-                    Some(g) => vec![(i, g)],
-                    None => {
-                        return Err(input(format!(
-                            "--game {k}: {} has {} game{}",
-                            self.pdn.display(),
-                            games.len(),
-                            if games.len() == 1 { "" } else { "s" }
-                        )))
-                    }
-                }
-            }
-        };
+        if let (Some(k), true) = (self.game, chosen.is_empty()) {
+            return Err(input(format!(
+                "--game {k}: {} has {count} game{}",
+                self.pdn.display(),
+                if count == 1 { "" } else { "s" }
+            )));
+        }
         let mut engine = self.engine.search.engine()?;
         engine.weights = weights;
         engine.egdb = self.egdb.open(true)?;
@@ -169,7 +178,7 @@ impl AnnotateArgs {
             bar.set_message(format!("game {}/{}", n + 1, chosen.len()));
             engine.clear();
             // The main line is reviewed; the variations are written back as they were.
-            let main = PdnGame::from((*game).clone());
+            let main = PdnGame::from(game.clone());
             let mut notes = Vec::with_capacity(main.moves.len());
             let summary = review::review(&main.replay(), budget, &engine, &control, |ply| {
                 notes.push(ply.note());

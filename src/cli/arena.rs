@@ -385,7 +385,6 @@ impl StatsArgs {
         let mut merger = arena::merge::Merger::new(self.engine.as_deref());
         for path in &self.files {
             let bad = |e: pdn::PdnError| input(format!("{}: {e}", path.display()));
-            let mut reader = pdn::Reader::default();
             let mut n = 0;
             let mut add = |g: pdn::PdnGame| {
                 n += 1;
@@ -393,29 +392,28 @@ impl StatsArgs {
                     .add(&g, &format!("{}: game {n}", path.display()))
                     .map_err(input)
             };
-            let mut lines = crate::files::lines(path, pdn::MAX_MOVETEXT)
-                .map_err(|e| input(format!("cannot read {e}")))?
-                .peekable();
+            let lines = crate::files::lines(path, pdn::MAX_MOVETEXT)
+                .map_err(|e| input(format!("cannot read {e}")))?;
+            let mut games = pdn::games(lines, pdn::TreeBuilder::default());
             // A match still writing the file may have written part of its last game: an error
             // on the file's last line (unless that line ends the game with a result) leaves that
-            // game out, counted in a note, instead of failing the whole summary.
+            // game out, counted in a note, instead of failing the whole summary. A game still
+            // open at the end had no result to end its movetext: a match writes one after
+            // every game, so this one was cut off too, however well it reads.
             let mut cut = false;
-            while let Some(line) = lines.next() {
-                let line = line.map_err(|e| input(format!("cannot read {e}")))?;
-                match reader.line(&line) {
-                    Ok(games) => {
-                        for g in games {
-                            add(g)?;
-                        }
+            while let Some(read) = games.next() {
+                match read {
+                    Ok(_) if !games.last_closed() => cut = true,
+                    Ok(g) => add(pdn::PdnGame::from(g))?,
+                    Err(pdn::ReadError::Line(e)) => return Err(input(format!("cannot read {e}"))),
+                    Err(pdn::ReadError::Pdn(_)) if games.ended() => cut = true,
+                    Err(pdn::ReadError::Pdn(_))
+                        if games.at_end() && !pdn::ends_game(games.last_line()) =>
+                    {
+                        cut = true
                     }
-                    Err(_) if lines.peek().is_none() && !pdn::ends_game(&line) => cut = true,
-                    Err(e) => return Err(bad(e)),
+                    Err(pdn::ReadError::Pdn(e)) => return Err(bad(e)),
                 }
-            }
-            // A game still open at the end had no result to end its movetext: a match writes
-            // one after every game, so this one was cut off too, however well it reads.
-            if !cut && !matches!(reader.finish(), Ok(None)) {
-                cut = true;
             }
             if cut {
                 merger.cut_off();

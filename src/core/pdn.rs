@@ -3,8 +3,9 @@
 //! games (GameType 23, American pool checkers) as their main line. The match runner's own
 //! tags (pairs, forfeits) are `arena::tags`'s.
 //!
-//! One reader (`reader`, on `lexer` and `movetext`) and one writer (`writer`) serve every
-//! use: `PdnGame` is a game's main line, read from the tree and written as one. Moves are
+//! One reader (`reader`, on `lexer`, calling a `visitor`: `movetext`'s tree builder, or
+//! tags alone) and one writer (`writer`) serve every use: `games` is the one iterator of
+//! games, streaming; `PdnGame` is a game's main line, read from the tree and written as one. Moves are
 //! written in PDN notation with their landing squares, so any PDN reader can follow them;
 //! the reader replays every move with the rules core, so a file that reads back is a file of
 //! legal games. A match writes the time each move took as a comment after it,
@@ -16,11 +17,14 @@ mod lexer;
 mod movetext;
 pub mod notes;
 pub mod reader;
+pub mod visitor;
 pub mod writer;
 
 pub use error::{ErrorKind, PdnError, Spot};
+pub use movetext::TreeBuilder;
 pub use notes::time_comment;
-pub use reader::{read_trees, TreeGame, TreeReader};
+pub use reader::{games, games_in, read_trees, GameReader, Games, ReadError, TreeGame};
+pub use visitor::{GameEnd, GameTags, Only, Tags, Visit, Visitor};
 
 use crate::core::tree::{self, GameTree};
 use crate::core::{Color, Game, Move, Position};
@@ -192,26 +196,9 @@ pub fn ends_game(line: &str) -> bool {
             .is_some_and(movetext::is_result)
 }
 
-/// Read every game of a PDN text, each as its main line (see `Reader`).
+/// Read every game of a PDN text, each as its main line (see `read_trees`).
 pub fn read(text: &str) -> Result<Vec<PdnGame>, PdnError> {
     Ok(read_trees(text)?.into_iter().map(PdnGame::from).collect())
-}
-
-/// Reads games line by line as their main lines, holding one game at a time, so that a file
-/// of a million games needs the memory of one (`TreeReader`, which keeps the whole trees).
-#[derive(Default)]
-pub struct Reader(TreeReader);
-
-impl Reader {
-    /// Take the next line (without its line break): the games it ends, in order.
-    pub fn line(&mut self, line: &str) -> Result<Vec<PdnGame>, PdnError> {
-        Ok(self.0.line(line)?.into_iter().map(PdnGame::from).collect())
-    }
-
-    /// The text has ended: the game still open, if any.
-    pub fn finish(&mut self) -> Result<Option<PdnGame>, PdnError> {
-        Ok(self.0.finish()?.map(PdnGame::from))
-    }
 }
 
 #[cfg(test)]
@@ -389,9 +376,8 @@ mod tests {
         );
         // Either alone gives the result.
         assert_eq!(read("[Result \"0-1\"]\n1. 11-15").unwrap()[0].result, "0-1");
-        let mut r = Reader::default();
         let long = "1. 11-15 ".repeat(MAX_MOVETEXT / 9 + 1);
-        let e = r.line(&long).unwrap_err();
+        let e = read(&long).unwrap_err();
         assert_eq!((e.game, e.kind), (1, ErrorKind::TooLong));
     }
 

@@ -459,8 +459,12 @@ impl Connection {
             Ok(Done::Reply(r)) => self.out.push(r),
             Ok(Done::Changed { auto }) => {
                 self.next_search(auto);
-                if let Some((games, loaded)) = self.session.games.take() {
-                    self.out.push(Reply::Games { games, loaded });
+                if let Some((games, loaded, count)) = self.session.games.take() {
+                    self.out.push(Reply::Games {
+                        games,
+                        loaded,
+                        count,
+                    });
                 }
                 self.push_state();
             }

@@ -454,10 +454,12 @@ pub enum Reply {
     Pdn {
         pdn: String,
     },
-    /// After a `load_pdn` of a text of several games: every game's tags, and which is shown.
+    /// After a `load_pdn` of a text of several games: the tags of the first games (at most
+    /// `session::MAX_LISTED`, and the one shown), which is shown, and how many the text holds.
     Games {
         games: Vec<PdnGameTags>,
         loaded: usize,
+        count: usize,
     },
     Error {
         message: String,

@@ -105,9 +105,10 @@ pub struct Session {
     pub analyzing: bool,
     /// Analysis lines (1 to `MAX_MULTIPV`); kept like `analyzing`.
     pub multipv: usize,
-    /// After a `load_pdn` of several games: their tags and the number shown, for the
-    /// server to send once (`Reply::Games`).
-    pub games: Option<(Vec<PdnGameTags>, usize)>,
+    /// After a `load_pdn` of several games: the first games' tags (`pdn_io::MAX_LISTED`),
+    /// the number shown and how many there are, for the server to send once
+    /// (`Reply::Games`).
+    pub games: Option<(Vec<PdnGameTags>, usize, usize)>,
     /// A timed game's clock (set by `new` with a time control).
     clock: Option<Clock>,
     /// The side that lost on time and the node where its flag fell (its side to move).
@@ -1513,7 +1514,7 @@ mod tests {
         let two = "[Event \"a\"]\n1. 11-15 *\n\n[Event \"b\"]\n1. 9-13 22-18 *\n";
         s.load_pdn(two, Some(2)).unwrap();
         assert_eq!(s.state().history[0].pdn, "9-13");
-        let (games, loaded) = s.games.take().expect("the list of games");
+        let (games, loaded, _) = s.games.take().expect("the list of games");
         assert_eq!(loaded, 2);
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].tags["Event"], "a");

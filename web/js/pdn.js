@@ -18,10 +18,19 @@ export function onGames(msg) {
       g.number + ". " + [names, t.Event, t.Date, t.Result].filter(Boolean).join(", ") + " (" + g.plies + " plies)";
     sel.appendChild(o);
   }
+  // The server lists the first games only (and the one shown): say how many more there are.
+  const listed = (msg.games || []).length;
+  const count = msg.count || listed;
+  if (count > listed) {
+    const o = document.createElement("option");
+    o.disabled = true;
+    o.textContent = "… " + (count - listed) + " more games not listed";
+    sel.appendChild(o);
+  }
   sel.value = String(msg.loaded);
   $("games-row").hidden = false;
-  $("games-note").textContent = "game " + msg.loaded + " of " + (msg.games || []).length + " loaded";
-  showMessage("note", "the PDN holds " + (msg.games || []).length + " games: game " + msg.loaded + " is shown; choose another in the PDN panel");
+  $("games-note").textContent = "game " + msg.loaded + " of " + count + " loaded";
+  showMessage("note", "the PDN holds " + count + " games: game " + msg.loaded + " is shown; choose another in the PDN panel");
 }
 
 // The server's PDN of the game: offered as a download and shown in the box.

@@ -51,6 +51,14 @@ pub enum ErrorKind {
         tag: String,
         movetext: String,
     },
+    /// A result (the movetext's, or the `Result` tag's) that the rules contradict at the
+    /// end of the main line, where they ended the game (`rules`).
+    AgainstRules {
+        result: String,
+        rules: GameResult,
+    },
+    /// A `GameType` tag of another game than American pool checkers (23): its value.
+    OtherVariant(String),
     /// Anything else out of place, said in words.
     Syntax(String),
 }
@@ -81,6 +89,19 @@ impl fmt::Display for ErrorKind {
                 f,
                 "the Result tag says '{tag}' but the movetext ends '{movetext}'"
             ),
+            ErrorKind::AgainstRules { result, rules } => write!(
+                f,
+                "the result '{result}' contradicts the rules: at the end of the main line, {rules}"
+            ),
+            ErrorKind::OtherVariant(value) => {
+                // A value may be as long as a line: say its start.
+                let short: String = value.chars().take(40).collect();
+                let more = if short.len() < value.len() { "..." } else { "" };
+                write!(
+                    f,
+                    "GameType \"{short}{more}\" is not 23 (American pool checkers)"
+                )
+            }
             ErrorKind::Syntax(s) => f.write_str(s),
         }
     }

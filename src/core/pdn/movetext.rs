@@ -1,17 +1,24 @@
-//! The movetext of one game, token by token, into a `GameTree`: moves with their numbers and
-//! marks, NAGs, comments, variations in parentheses to any depth (each an alternative to the
-//! move before it) and the result that ends the game.
+//! The visitor that builds a game as a `GameTree` and checks it by the rules: each move is
+//! replayed, variations in parentheses to any depth (each an alternative to the move before
+//! it), with their NAGs and comments; a `FEN` tag gives the start. The reader (`reader`)
+//! checks the text's shape; this checks what the moves mean.
 //!
 //! A comment after a move is the move's; one before the first move of a variation is that
-//! move's `before`; one before the game's first move is the root's. Move numbers are
-//! skipped, not checked: writers differ in how they number a game that White starts.
+//! move's `before`; one before the game's first move is the root's. A variation that begins
+//! with the move it stands beside follows that move (the tree holds it once) and goes on
+//! beside the line's next move: the line outside it stays the main line (issue 58, item 3).
+//! A result the rules contradict at the end of the main line is an error (issue 58, item 5),
+//! whether the movetext or the `Result` tag gives it: where the side to move has no move,
+//! or a draw rule ended the game, the result must say so (or be `*`, which says nothing).
 
 use super::error::{ErrorKind, Spot};
-use super::lexer::Token;
 use super::notes;
+use super::reader::TreeGame;
+use super::visitor::{Fault, GameEnd, Visit, Visitor};
+use crate::core::game::GameResult;
 use crate::core::notation;
 use crate::core::tree::{GameTree, NodeId, TreeError};
-use crate::core::Position;
+use crate::core::{Color, Position};
 
 /// The results PDN writes, White's score first (`2-0` and the like are the two-point forms
 /// some programs use).
@@ -22,11 +29,16 @@ pub fn is_result(t: &str) -> bool {
     )
 }
 
-/// A fault in the movetext and where it starts.
-pub type Fault = (Spot, ErrorKind);
-
-/// A finished movetext: its tree, and its result with where it stood.
-pub type Finished = (GameTree, Option<(Spot, String)>);
+/// What a result says of the game's end: `Some(winner)` for a win (`None` a draw); `None`
+/// when it says neither (`*`, `0-0`).
+fn said(result: &str) -> Option<Option<Color>> {
+    match result {
+        "1-0" | "2-0" => Some(Some(Color::White)),
+        "0-1" | "0-2" => Some(Some(Color::Black)),
+        "1/2-1/2" | "1-1" => Some(None),
+        _ => None,
+    }
+}
 
 /// One line being read: the main line, or a variation inside it.
 struct Line {
@@ -39,172 +51,148 @@ struct Line {
     last: Option<NodeId>,
     /// Comments met at a variation's start, for its first move.
     before: String,
-    /// Where the line's `(` was (the main line: its first token).
-    open: Spot,
 }
 
-/// A game's movetext being read.
-pub struct Builder {
+/// The movetext of the game being read.
+struct Moves {
     tree: GameTree,
     lines: Vec<Line>,
-    result: Option<(Spot, String)>,
 }
 
-/// What a token did to the game.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Step {
-    More,
-    /// A result outside every variation ended the game.
-    End,
+/// Builds each game as a `TreeGame`, checking it by the rules (see the module's doc).
+#[derive(Default)]
+pub struct TreeBuilder {
+    tags: Vec<(String, String)>,
+    /// Where the first `FEN` tag stood, and its index in `tags`.
+    fen: Option<(Spot, usize)>,
+    moves: Option<Moves>,
 }
 
-impl Builder {
-    pub fn new(start: Position, at: Spot) -> Builder {
-        let tree = GameTree::new(start);
+impl TreeBuilder {
+    /// The start position: the `FEN` tag's, or the usual start.
+    fn start(&self) -> Result<Position, Fault> {
+        match self.fen {
+            Some((at, i)) => {
+                notation::parse_fen(&self.tags[i].1).map_err(|e| (at, ErrorKind::BadFen(e)))
+            }
+            None => Ok(Position::start()),
+        }
+    }
+
+    fn moves(&mut self) -> &mut Moves {
+        self.moves
+            .as_mut()
+            .expect("the reader starts the movetext first")
+    }
+
+    fn syntax(at: Spot, what: &str) -> Fault {
+        (at, ErrorKind::Syntax(what.into()))
+    }
+}
+
+impl Moves {
+    fn line(&mut self) -> &mut Line {
+        self.lines
+            .last_mut()
+            .expect("the main line is always there")
+    }
+}
+
+impl Visitor for TreeBuilder {
+    type Game = TreeGame;
+
+    fn tag(&mut self, at: Spot, name: String, value: String) -> Result<(), Fault> {
+        if self.fen.is_none() && name.eq_ignore_ascii_case("FEN") {
+            self.fen = Some((at, self.tags.len()));
+        }
+        self.tags.push((name, value));
+        Ok(())
+    }
+
+    fn begin_movetext(&mut self, _at: Spot) -> Result<Visit, Fault> {
+        let tree = GameTree::new(self.start()?);
         let root = tree.root();
-        Builder {
+        self.moves = Some(Moves {
             tree,
             lines: vec![Line {
                 at: root,
                 ply: 0,
                 last: Some(root),
                 before: String::new(),
-                open: at,
             }],
-            result: None,
-        }
+        });
+        Ok(Visit::Read)
     }
 
-    fn line(&mut self) -> &mut Line {
-        self.lines
-            .last_mut()
-            .expect("the main line is always there")
-    }
-
-    /// Take the next token (a tag is not movetext: the reader keeps those).
-    pub fn token(&mut self, at: Spot, token: Token) -> Result<Step, Fault> {
-        let syntax = |s: &str| Err((at, ErrorKind::Syntax(s.into())));
-        match token {
-            Token::Tag { .. } => return syntax("a tag inside the movetext"),
-            Token::Comment(text) => {
-                let line = self.line();
-                match line.last {
-                    Some(id) => {
-                        let n = self.tree.notes_mut(id).expect("a live node");
-                        notes::add_comment(n, &text);
-                    }
-                    None => notes::join(&mut line.before, &text),
-                }
-            }
-            Token::Nag(nag) => self.nag(at, nag)?,
-            Token::Open => {
-                let line = self.line();
-                let last = line.last.filter(|&id| id != self.tree.root());
-                let Some(last) = last else {
-                    return syntax("a variation with no move before it to stand for");
-                };
-                let at_node = self.tree.node(last).and_then(|n| n.parent);
-                let at_node = at_node.expect("a move has a parent");
-                let ply = self.line().ply - 1;
-                self.lines.push(Line {
-                    at: at_node,
-                    ply,
-                    last: None,
-                    before: String::new(),
-                    open: at,
-                });
-            }
-            Token::Close => {
-                if self.lines.len() == 1 {
-                    return syntax("')' with no '(' before it");
-                }
-                if self.line().last.is_none() {
-                    return syntax("an empty variation");
-                }
-                self.lines.pop();
-            }
-            Token::Word(w) => return self.word(at, &w),
+    fn comment(&mut self, _at: Spot, text: String) -> Result<(), Fault> {
+        let m = self.moves();
+        let line = m.lines.last_mut().expect("the main line is always there");
+        match line.last {
+            Some(id) => notes::add_comment(m.tree.notes_mut(id).expect("a live node"), &text),
+            None => notes::join(&mut line.before, &text),
         }
-        Ok(Step::More)
+        Ok(())
     }
 
     fn nag(&mut self, at: Spot, nag: u8) -> Result<(), Fault> {
-        let root = self.tree.root();
-        match self.line().last.filter(|&id| id != root) {
+        let m = self.moves();
+        let root = m.tree.root();
+        match m.line().last.filter(|&id| id != root) {
             Some(id) => {
-                self.tree.notes_mut(id).expect("a live node").nags.push(nag);
+                m.tree.notes_mut(id).expect("a live node").nags.push(nag);
                 Ok(())
             }
-            None => Err((
+            None => Err(Self::syntax(
                 at,
-                ErrorKind::Syntax("a move mark or NAG with no move before it".into()),
+                "a move mark or NAG with no move before it",
             )),
         }
     }
 
-    fn word(&mut self, at: Spot, word: &str) -> Result<Step, Fault> {
-        if is_result(word) {
-            if self.lines.len() > 1 {
-                return Err((
-                    at,
-                    ErrorKind::Syntax(format!("result '{word}' inside a variation")),
-                ));
-            }
-            self.result = Some((at, word.to_string()));
-            return Ok(Step::End);
-        }
-        // A move number ("12." or "12...") alone or glued to its move ("12.11-15").
-        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
-        let rest = &word[digits..];
-        let rest = if digits > 0 && rest.starts_with('.') {
-            rest.trim_start_matches('.')
-        } else {
-            word
-        };
-        if rest.is_empty() {
-            return Ok(Step::More);
-        }
-        let column = at.column + word.chars().count() - rest.chars().count();
-        let at = Spot { column, ..at };
-        let body = rest.trim_end_matches(['!', '?']);
-        let mark = &rest[body.len()..];
-        let nag = if mark.is_empty() {
-            None
-        } else {
-            let mark_at = Spot {
-                column: at.column + body.chars().count(),
-                ..at
-            };
-            Some(notes::mark_nag(mark).ok_or_else(|| {
-                (
-                    mark_at,
-                    ErrorKind::Syntax(format!("'{mark}' is not a move mark (! ? !! ?? !? ?!)")),
-                )
-            })?)
-        };
-        if body.is_empty() {
-            // A mark standing apart from its move.
-            self.nag(at, nag.expect("a word is not empty"))?;
-            return Ok(Step::More);
-        }
-        let line = self.lines.last().expect("the main line is always there");
-        let ply = line.ply + 1;
-        let pos = self.tree.node(line.at).expect("a live node").position;
-        let mv = notation::parse_pdn_move(&pos, body).map_err(|error| {
-            (
+    fn begin_variation(&mut self, at: Spot) -> Result<Visit, Fault> {
+        let m = self.moves();
+        let root = m.tree.root();
+        let Some(last) = m.line().last.filter(|&id| id != root) else {
+            return Err(Self::syntax(
                 at,
-                ErrorKind::BadMove {
-                    ply,
-                    text: body.to_string(),
-                    error,
-                },
-            )
+                "a variation with no move before it to stand for",
+            ));
+        };
+        let parent = m.tree.node(last).and_then(|n| n.parent);
+        let ply = m.line().ply - 1;
+        m.lines.push(Line {
+            at: parent.expect("a move has a parent"),
+            ply,
+            last: None,
+            before: String::new(),
+        });
+        Ok(Visit::Read)
+    }
+
+    fn end_variation(&mut self, at: Spot) -> Result<(), Fault> {
+        let m = self.moves();
+        if m.lines.len() == 1 {
+            return Err(Self::syntax(at, "')' with no '(' before it"));
+        }
+        m.lines.pop();
+        Ok(())
+    }
+
+    fn mv(&mut self, at: Spot, text: &str) -> Result<(), Fault> {
+        let m = self.moves();
+        let depth = m.lines.len() - 1;
+        let line = &m.lines[depth];
+        let ply = line.ply + 1;
+        let pos = m.tree.node(line.at).expect("a live node").position;
+        let mv = notation::parse_pdn_move(&pos, text).map_err(|error| {
+            let text = text.to_string();
+            (at, ErrorKind::BadMove { ply, text, error })
         })?;
-        let id = self.tree.play(line.at, mv).map_err(|e| {
+        let id = m.tree.play(line.at, mv).map_err(|e| {
             let kind = match e {
                 TreeError::GameOver(end) => ErrorKind::AfterEnd {
                     ply,
-                    text: body.to_string(),
+                    text: text.to_string(),
                     end,
                 },
                 TreeError::Full => ErrorKind::TooManyMoves,
@@ -212,28 +200,59 @@ impl Builder {
             };
             (at, kind)
         })?;
-        let line = self.line();
+        // A line's own move leads its node's children, except a variation's first move (an
+        // alternative to the move it stands beside) and a move played where a line outside
+        // this one stands: that line goes on from there, and its move will lead.
+        let alternative = depth > 0 && line.last.is_none();
+        let outer_here = m.lines[..depth].iter().any(|l| l.at == line.at);
+        if !alternative && !outer_here {
+            while m.tree.children(line.at).first() != Some(&id) {
+                m.tree.promote(id).expect("a live node");
+            }
+        }
+        let line = m.line();
         let before = std::mem::take(&mut line.before);
         *line = Line {
             at: id,
             ply,
             last: Some(id),
             before: String::new(),
-            open: line.open,
         };
-        let n = self.tree.notes_mut(id).expect("a live node");
-        notes::join(&mut n.before, &before);
-        n.nags.extend(nag);
-        Ok(Step::More)
+        notes::join(
+            &mut m.tree.notes_mut(id).expect("a live node").before,
+            &before,
+        );
+        Ok(())
     }
 
-    /// The movetext has ended (at its result or where the next game starts): the tree and
-    /// the result it gave, with where that stood.
-    pub fn finish(self) -> Result<Finished, Fault> {
-        if self.lines.len() > 1 {
-            let open = self.lines.last().expect("checked").open;
-            return Err((open, ErrorKind::Unterminated("variation")));
+    fn end_game(&mut self, end: &GameEnd) -> Result<TreeGame, Fault> {
+        let tree = match self.moves.take() {
+            Some(m) => m.tree,
+            None => GameTree::new(self.start()?),
+        };
+        // Where the rules ended the game, a result that says otherwise is wrong.
+        let last = *tree.main_line().last().expect("the root at least");
+        let rules = tree.result_at(last).expect("a live node");
+        let agrees = match (rules, said(&end.result)) {
+            (GameResult::Ongoing, _) | (_, None) => true,
+            (GameResult::Win(c), Some(w)) => w == Some(c),
+            (GameResult::Draw(_), Some(w)) => w.is_none(),
+        };
+        if !agrees {
+            let at = end
+                .at
+                .expect("a result that says something stood somewhere");
+            let kind = ErrorKind::AgainstRules {
+                result: end.result.clone(),
+                rules,
+            };
+            return Err((at, kind));
         }
-        Ok((self.tree, self.result))
+        self.fen = None;
+        Ok(TreeGame {
+            tags: std::mem::take(&mut self.tags),
+            tree,
+            result: end.result.clone(),
+        })
     }
 }

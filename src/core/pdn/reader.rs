@@ -1,18 +1,32 @@
 //! Reading PDN games line by line, one game held at a time, so that a file of a million
-//! games needs the memory of one: tags, then the movetext (`movetext`), up to the result or
-//! the next game's first tag. Every error names the game, the line and the column.
+//! games needs the memory of one: tags, then the movetext, up to the result or the next
+//! game's first tag. The reader checks the text's shape (tags, brackets, move numbers and
+//! marks, results) and tells a `Visitor` what it finds; the visitor makes each game's value
+//! (a tree checked by the rules, `movetext::TreeBuilder`, or its tags alone,
+//! `visitor::Tags`). `games` is the one iterator of games that every command and the board
+//! read through. Every error names the game, the line and the column.
 //!
 //! A UTF-8 byte order mark before the first line is skipped. A game whose `Result` tag and
 //! movetext result disagree is an error (which of them is true cannot be told), and so are a
-//! `Result` tag that is not a result and a move after the rules ended the game.
+//! `Result` tag that is not a result, and a `GameType` tag other than 23 (American pool
+//! checkers; `23,...` with the board's details is 23 too) wherever it stands (issue 58,
+//! item 7).
+//!
+//! Comments before a game's first tag (a file's header, `{...}` or `; ...`) are not a game
+//! of their own (issue 58, item 6): they go to the game after them, as comments before its
+//! first move; after the last game they are left out (a text of comments alone is one game
+//! of them).
 
 use super::error::{ErrorKind, PdnError, Spot};
-use super::lexer::{Lexer, Token};
-use super::movetext::{is_result, Builder, Step};
+use super::lexer::{LexError, Lexer, Spotted, Token};
+use super::movetext::{is_result, TreeBuilder};
+use super::notes;
+use super::visitor::{GameEnd, Visit, Visitor};
 use super::MAX_MOVETEXT;
-use crate::core::notation;
 use crate::core::tree::GameTree;
-use crate::core::Position;
+use std::convert::Infallible;
+use std::fmt;
+use std::iter::Peekable;
 
 /// One game as read: its tags in order, its tree and its result (`*` when neither the
 /// movetext nor a `Result` tag gives one).
@@ -23,68 +37,143 @@ pub struct TreeGame {
     pub result: String,
 }
 
+/// Where the open game is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Phase {
+    /// Nothing of it yet but comments, if any.
+    #[default]
+    Between,
+    Tags,
+    Movetext,
+}
+
+/// A line of the open game's movetext: the main line or a variation.
+struct Depth {
+    /// Whether a move has been read in it.
+    moved: bool,
+    /// Where it started (a variation: its `(`).
+    open: Spot,
+}
+
 /// The game being read.
 #[derive(Default)]
 struct Open {
-    tags: Vec<(String, String)>,
-    /// Where each tag stood, for the errors about them.
-    tag_spots: Vec<Spot>,
-    /// Once the movetext has started.
-    moves: Option<Builder>,
+    phase: Phase,
+    /// Comments before the first tag, for the movetext.
+    pending: Vec<(Spot, String)>,
+    /// The first `Result` tag, and where it stood.
+    result_tag: Option<(Spot, String)>,
+    /// The movetext's result, and where it stood.
+    result: Option<(Spot, String)>,
+    lines: Vec<Depth>,
+    /// The visitor skips the movetext.
+    skip: bool,
+    /// The visitor skips the variation at this depth (`lines.len()` inside it).
+    skip_from: Option<usize>,
 }
 
-/// Reads games line by line (see the module's doc).
-#[derive(Default)]
-pub struct TreeReader {
+/// Reads games line by line, calling `V` (see the module's doc): give it a line with
+/// `line`, then take the games the line ended with `next_game` until it gives none; at the
+/// end of the text, `finish`. After an error, read no further.
+pub struct GameReader<V> {
+    visitor: V,
     lexer: Lexer,
     game: Open,
     /// Bytes of the open game's lines so far.
     bytes: usize,
     /// Games finished so far.
     games: usize,
-    tokens: Vec<(Spot, Token)>,
+    /// The current line's tokens, and the next one to take.
+    tokens: Vec<Spotted>,
+    next: usize,
+    /// A fault the lexer found after the current line's tokens.
+    lex_error: Option<LexError>,
+    /// Whether the last game was closed by its result or the next game (not by the end).
+    last_closed: bool,
 }
 
-impl TreeReader {
-    /// Take the next line (without its line break): the games it ends, in order.
-    pub fn line(&mut self, line: &str) -> Result<Vec<TreeGame>, PdnError> {
+impl<V: Visitor> GameReader<V> {
+    pub fn new(visitor: V) -> GameReader<V> {
+        GameReader {
+            visitor,
+            lexer: Lexer::default(),
+            game: Open::default(),
+            bytes: 0,
+            games: 0,
+            tokens: Vec::new(),
+            next: 0,
+            lex_error: None,
+            last_closed: true,
+        }
+    }
+
+    /// The visitor, as the games so far left it.
+    pub fn visitor(&self) -> &V {
+        &self.visitor
+    }
+
+    /// Whether the last game given was closed by its result or by the next game's tags,
+    /// rather than cut off by the end of the text.
+    pub fn last_closed(&self) -> bool {
+        self.last_closed
+    }
+
+    /// Take the next line (without its line break); its games come from `next_game`.
+    pub fn line(&mut self, line: &str) -> Result<(), PdnError> {
+        debug_assert!(
+            self.next == self.tokens.len(),
+            "a line's games not all taken"
+        );
         let line = if self.lexer.line_number() == 0 {
             line.strip_prefix('\u{feff}').unwrap_or(line)
         } else {
             line
         };
-        let game = self.games + 1;
         if self.bytes + line.len() > MAX_MOVETEXT {
-            return Err(PdnError {
-                game,
-                at: Spot {
-                    line: self.lexer.line_number() + 1,
-                    column: 1,
-                },
-                kind: ErrorKind::TooLong,
-            });
+            let at = Spot {
+                line: self.lexer.line_number() + 1,
+                column: 1,
+            };
+            return Err(self.error(at, ErrorKind::TooLong));
         }
         self.bytes += line.len() + 1;
-        let mut tokens = std::mem::take(&mut self.tokens);
-        tokens.clear();
-        let lexed = self.lexer.line(line, &mut tokens);
-        let mut done = Vec::new();
-        // The tokens before a fault still count: a game they end is returned first.
-        let result = tokens
-            .drain(..)
-            .try_for_each(|(at, t)| self.token(at, t, &mut done));
-        self.tokens = tokens;
-        result?;
-        lexed.map_err(|(at, kind)| self.error(at, kind))?;
-        Ok(done)
+        self.tokens.clear();
+        self.next = 0;
+        self.lex_error = self.lexer.line(line, &mut self.tokens).err();
+        Ok(())
+    }
+
+    /// The next game the lines so far end, if any; the tokens before a fault still count, so
+    /// a game they end comes before the fault.
+    pub fn next_game(&mut self) -> Option<Result<V::Game, PdnError>> {
+        while self.next < self.tokens.len() {
+            let at = self.tokens[self.next].0;
+            let ends = matches!(self.tokens[self.next].1, Token::Tag { .. })
+                && self.game.phase == Phase::Movetext;
+            // A tag after the movetext ends the game; it is taken again for the next one.
+            let step = if ends {
+                self.end_game(true)
+            } else {
+                let token = std::mem::replace(&mut self.tokens[self.next].1, Token::Open);
+                self.next += 1;
+                self.token(at, token)
+            };
+            match step {
+                Ok(None) => {}
+                Ok(Some(game)) => return Some(Ok(game)),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        let (at, kind) = self.lex_error.take()?;
+        Some(Err(self.error(at, kind)))
     }
 
     /// The text has ended: the game still open, if any.
-    pub fn finish(&mut self) -> Result<Option<TreeGame>, PdnError> {
-        self.lexer
-            .finish()
-            .map_err(|(at, kind)| self.error(at, kind))?;
-        self.end_game()
+    pub fn finish(&mut self) -> Option<Result<V::Game, PdnError>> {
+        if let Err((at, kind)) = self.lexer.finish() {
+            return Some(Err(self.error(at, kind)));
+        }
+        self.end_game(false).transpose()
     }
 
     fn error(&self, at: Spot, kind: ErrorKind) -> PdnError {
@@ -95,101 +184,393 @@ impl TreeReader {
         }
     }
 
-    fn token(&mut self, at: Spot, token: Token, done: &mut Vec<TreeGame>) -> Result<(), PdnError> {
-        if let Token::Tag { name, value } = token {
-            if self.game.moves.is_some() {
-                done.extend(self.end_game()?);
+    fn syntax(&self, at: Spot, what: impl Into<String>) -> PdnError {
+        self.error(at, ErrorKind::Syntax(what.into()))
+    }
+
+    /// A visitor's answer, with the game added to its fault.
+    fn visit<T>(&self, r: Result<T, (Spot, ErrorKind)>) -> Result<T, PdnError> {
+        r.map_err(|(at, kind)| self.error(at, kind))
+    }
+
+    /// Whether the visitor reads what comes now.
+    fn visiting(&self) -> bool {
+        !self.game.skip && self.game.skip_from.is_none()
+    }
+
+    fn token(&mut self, at: Spot, token: Token) -> Result<Option<V::Game>, PdnError> {
+        match token {
+            Token::Tag { name, value } => {
+                self.tag(at, name, value)?;
+                Ok(None)
             }
-            self.game.tags.push((name, value));
-            self.game.tag_spots.push(at);
-            return Ok(());
+            // Before the game's first tag: a header, not a game of its own.
+            Token::Comment(text) if self.game.phase == Phase::Between => {
+                self.game.pending.push((at, text));
+                Ok(None)
+            }
+            token => {
+                if self.game.phase != Phase::Movetext {
+                    self.begin_movetext(at)?;
+                }
+                self.movetext(at, token)
+            }
         }
-        if self.game.moves.is_none() {
-            let start = self.start()?;
-            self.game.moves = Some(Builder::new(start, at));
+    }
+
+    fn tag(&mut self, at: Spot, name: String, value: String) -> Result<(), PdnError> {
+        self.game.phase = Phase::Tags;
+        // The moves of another game mean nothing under these rules: refused wherever the tag
+        // stands, whatever reads the text.
+        if name.eq_ignore_ascii_case("GameType")
+            && value.split(',').next().map(str::trim) != Some("23")
+        {
+            return Err(self.error(at, ErrorKind::OtherVariant(value)));
         }
-        let moves = self.game.moves.as_mut().expect("made above");
-        let step = moves
-            .token(at, token)
-            .map_err(|(at, kind)| self.error(at, kind))?;
-        if step == Step::End {
-            done.extend(self.end_game()?);
+        if name == "Result" && self.game.result_tag.is_none() {
+            self.game.result_tag = Some((at, value.clone()));
+        }
+        let r = self.visitor.tag(at, name, value);
+        self.visit(r)
+    }
+
+    /// The movetext starts at `at`, with the comments before the game's tags, if any.
+    fn begin_movetext(&mut self, at: Spot) -> Result<(), PdnError> {
+        let pending = std::mem::take(&mut self.game.pending);
+        let at = pending.first().map_or(at, |&(a, _)| a);
+        self.game.phase = Phase::Movetext;
+        self.game.lines = vec![Depth {
+            moved: false,
+            open: at,
+        }];
+        let r = self.visitor.begin_movetext(at);
+        self.game.skip = self.visit(r)? == Visit::Skip;
+        if !self.game.skip {
+            for (at, text) in pending {
+                let r = self.visitor.comment(at, text);
+                self.visit(r)?;
+            }
         }
         Ok(())
     }
 
-    /// The start position: the `FEN` tag's, or the usual start.
-    fn start(&self) -> Result<Position, PdnError> {
-        let g = &self.game;
-        match g
-            .tags
-            .iter()
-            .position(|(k, _)| k.eq_ignore_ascii_case("FEN"))
-        {
-            Some(i) => notation::parse_fen(&g.tags[i].1)
-                .map_err(|e| self.error(g.tag_spots[i], ErrorKind::BadFen(e))),
-            None => Ok(Position::start()),
-        }
+    fn top(&mut self) -> &mut Depth {
+        self.game
+            .lines
+            .last_mut()
+            .expect("the main line is always there")
     }
 
-    /// End the open game, if there is one: at its result, or where the next game or the
-    /// text starts or ends.
-    fn end_game(&mut self) -> Result<Option<TreeGame>, PdnError> {
-        if self.game.moves.is_none() && self.game.tags.is_empty() {
+    fn movetext(&mut self, at: Spot, token: Token) -> Result<Option<V::Game>, PdnError> {
+        let visiting = self.visiting();
+        match token {
+            Token::Tag { .. } => unreachable!("a tag ends the movetext"),
+            Token::Comment(text) => {
+                if visiting {
+                    let r = self.visitor.comment(at, text);
+                    self.visit(r)?;
+                }
+            }
+            Token::Nag(nag) => self.nag(at, nag, visiting)?,
+            Token::Open => {
+                if !self.top().moved {
+                    return Err(self.syntax(at, "a variation with no move before it to stand for"));
+                }
+                self.game.lines.push(Depth {
+                    moved: false,
+                    open: at,
+                });
+                if visiting {
+                    let r = self.visitor.begin_variation(at);
+                    if self.visit(r)? == Visit::Skip {
+                        self.game.skip_from = Some(self.game.lines.len());
+                    }
+                }
+            }
+            Token::Close => {
+                let depth = self.game.lines.len();
+                if depth == 1 {
+                    return Err(self.syntax(at, "')' with no '(' before it"));
+                }
+                if !self.top().moved {
+                    return Err(self.syntax(at, "an empty variation"));
+                }
+                self.game.lines.pop();
+                if self.game.skip_from == Some(depth) {
+                    self.game.skip_from = None;
+                } else if visiting {
+                    let r = self.visitor.end_variation(at);
+                    self.visit(r)?;
+                }
+            }
+            Token::Word(w) => return self.word(at, w, visiting),
+        }
+        Ok(None)
+    }
+
+    fn nag(&mut self, at: Spot, nag: u8, visiting: bool) -> Result<(), PdnError> {
+        if !self.top().moved {
+            return Err(self.syntax(at, "a move mark or NAG with no move before it"));
+        }
+        if visiting {
+            let r = self.visitor.nag(at, nag);
+            self.visit(r)?;
+        }
+        Ok(())
+    }
+
+    /// A result, a move number, a move with its mark, or a mark alone.
+    fn word(
+        &mut self,
+        at: Spot,
+        word: String,
+        visiting: bool,
+    ) -> Result<Option<V::Game>, PdnError> {
+        if is_result(&word) {
+            if self.game.lines.len() > 1 {
+                return Err(self.syntax(at, format!("result '{word}' inside a variation")));
+            }
+            if visiting {
+                let r = self.visitor.result(at, &word);
+                self.visit(r)?;
+            }
+            self.game.result = Some((at, word));
+            return self.end_game(true);
+        }
+        // A move number ("12." or "12...") alone or glued to its move ("12.11-15").
+        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        let rest = &word[digits..];
+        let rest = if digits > 0 && rest.starts_with('.') {
+            rest.trim_start_matches('.')
+        } else {
+            &word
+        };
+        if rest.is_empty() {
             return Ok(None);
         }
-        let (tree, result) = match self.game.moves.take() {
-            Some(b) => b.finish().map_err(|(at, kind)| self.error(at, kind))?,
-            None => (GameTree::new(self.start()?), None),
+        let column = at.column + word.chars().count() - rest.chars().count();
+        let at = Spot { column, ..at };
+        let body = rest.trim_end_matches(['!', '?']);
+        let mark = &rest[body.len()..];
+        let mark_at = Spot {
+            column: at.column + body.chars().count(),
+            ..at
         };
-        let g = std::mem::take(&mut self.game);
-        self.bytes = 0;
-        // The Result tag and where it stands.
-        let result_tag = g
-            .tags
-            .iter()
-            .position(|(k, _)| k == "Result")
-            .map(|i| (i, &g.tags[i].1));
+        let nag = if mark.is_empty() {
+            None
+        } else {
+            let nag = notes::mark_nag(mark).ok_or_else(|| {
+                self.syntax(
+                    mark_at,
+                    format!("'{mark}' is not a move mark (! ? !! ?? !? ?!)"),
+                )
+            })?;
+            Some(nag)
+        };
+        if body.is_empty() {
+            // A mark standing apart from its move.
+            self.nag(at, nag.expect("a word is not empty"), visiting)?;
+            return Ok(None);
+        }
+        self.top().moved = true;
+        if visiting {
+            let r = self.visitor.mv(at, body);
+            self.visit(r)?;
+            if let Some(nag) = nag {
+                let r = self.visitor.nag(mark_at, nag);
+                self.visit(r)?;
+            }
+        }
+        Ok(None)
+    }
+
+    /// End the open game, if there is one: at its result (`closed`), where the next game
+    /// starts (`closed`), or where the text ends.
+    fn end_game(&mut self, closed: bool) -> Result<Option<V::Game>, PdnError> {
+        let g = &mut self.game;
+        if g.phase == Phase::Between && (g.pending.is_empty() || self.games > 0) {
+            // Nothing, or comments after the last game.
+            g.pending.clear();
+            return Ok(None);
+        }
+        if g.phase != Phase::Movetext && !g.pending.is_empty() {
+            let at = g.pending[0].0;
+            self.begin_movetext(at)?;
+        }
+        let g = &self.game;
+        if g.lines.len() > 1 {
+            let open = g.lines.last().expect("checked").open;
+            return Err(self.error(open, ErrorKind::Unterminated("variation")));
+        }
         // What the tag says becomes the game's result when the movetext gives none, and is
         // written back as the movetext's last word: it must be one.
-        if let Some((i, t)) = result_tag.filter(|(_, t)| !is_result(t)) {
+        if let Some((at, t)) = g.result_tag.as_ref().filter(|(_, t)| !is_result(t)) {
             let kind = ErrorKind::Syntax(format!(
                 "the Result tag says '{t}', which is not a result (1-0, 0-1, 1/2-1/2, *, \
                  or 2-0, 0-2, 1-1, 0-0)"
             ));
-            return Err(self.error(g.tag_spots[i], kind));
+            return Err(self.error(*at, kind));
         }
-        let tag = result_tag.map(|(_, t)| t);
-        let result = match (result, tag) {
-            (Some((at, m)), Some(t)) if m != *t => {
+        let (result, at) = match (&g.result, &g.result_tag) {
+            (Some((at, m)), Some((_, t))) if m != t => {
                 let kind = ErrorKind::ResultMismatch {
                     tag: t.clone(),
-                    movetext: m,
+                    movetext: m.clone(),
                 };
-                return Err(self.error(at, kind));
+                return Err(self.error(*at, kind));
             }
-            (Some((_, r)), _) => r,
-            (None, Some(t)) => t.clone(),
-            (None, None) => "*".into(),
+            (Some((at, r)), _) | (None, Some((at, r))) => (r.clone(), Some(*at)),
+            (None, None) => ("*".to_string(), None),
         };
+        let end = GameEnd { result, at, closed };
+        let r = self.visitor.end_game(&end);
+        let game = self.visit(r)?;
+        self.game = Open::default();
+        self.bytes = 0;
         self.games += 1;
-        Ok(Some(TreeGame {
-            tags: g.tags,
-            tree,
-            result,
-        }))
+        self.last_closed = closed;
+        Ok(Some(game))
     }
 }
 
-/// Every game of a PDN text, as trees.
-pub fn read_trees(text: &str) -> Result<Vec<TreeGame>, PdnError> {
-    let mut reader = TreeReader::default();
-    let mut games = Vec::new();
-    for line in text.lines() {
-        games.extend(reader.line(line)?);
+/// A fault in reading games from lines: in the PDN, or in getting a line (`E`).
+#[derive(Debug)]
+pub enum ReadError<E> {
+    Pdn(PdnError),
+    Line(E),
+}
+
+impl<E: fmt::Display> fmt::Display for ReadError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Pdn(e) => e.fmt(f),
+            ReadError::Line(e) => e.fmt(f),
+        }
     }
-    games.extend(reader.finish()?);
-    Ok(games)
+}
+
+/// The games of a text given as lines, one at a time (see `games`).
+pub struct Games<I: Iterator, V> {
+    lines: Peekable<I>,
+    reader: GameReader<V>,
+    /// The last line read.
+    last: Option<I::Item>,
+    /// Every line has been read, and the text's end taken.
+    ended: bool,
+    done: bool,
+}
+
+/// Every game of a text given as lines (without their line breaks: `BufRead::lines`,
+/// `files::lines`, `str::lines`), each as `visitor` makes it, read as a stream: memory
+/// holds one line and one game. The first error ends the games.
+pub fn games<I, S, E, V>(lines: I, visitor: V) -> Games<I::IntoIter, V>
+where
+    I: IntoIterator<Item = Result<S, E>>,
+    S: AsRef<str>,
+    V: Visitor,
+{
+    Games {
+        lines: lines.into_iter().peekable(),
+        reader: GameReader::new(visitor),
+        last: None,
+        ended: false,
+        done: false,
+    }
+}
+
+impl<I, S, E, V> Games<I, V>
+where
+    I: Iterator<Item = Result<S, E>>,
+    S: AsRef<str>,
+    V: Visitor,
+{
+    /// Whether every line has been read.
+    pub fn at_end(&mut self) -> bool {
+        self.lines.peek().is_none()
+    }
+
+    /// Whether every line has been read and the text's end taken (an error now is one at
+    /// the end of the text: an unterminated comment, the last game cut off).
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// The last line read (empty before the first).
+    pub fn last_line<'a>(&'a self) -> &'a str
+    where
+        S: 'a,
+    {
+        match &self.last {
+            Some(Ok(line)) => line.as_ref(),
+            _ => "",
+        }
+    }
+
+    /// See `GameReader::last_closed`.
+    pub fn last_closed(&self) -> bool {
+        self.reader.last_closed()
+    }
+
+    /// The visitor, as the games so far left it.
+    pub fn visitor(&self) -> &V {
+        self.reader.visitor()
+    }
+}
+
+impl<I, S, E, V> Iterator for Games<I, V>
+where
+    I: Iterator<Item = Result<S, E>>,
+    S: AsRef<str>,
+    V: Visitor,
+{
+    type Item = Result<V::Game, ReadError<E>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            if let Some(game) = self.reader.next_game() {
+                self.done = game.is_err();
+                return Some(game.map_err(ReadError::Pdn));
+            }
+            match self.lines.next() {
+                Some(Ok(line)) => {
+                    let read = self.reader.line(line.as_ref());
+                    self.last = Some(Ok(line));
+                    if let Err(e) = read {
+                        self.done = true;
+                        return Some(Err(ReadError::Pdn(e)));
+                    }
+                }
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(ReadError::Line(e)));
+                }
+                None => {
+                    self.done = true;
+                    self.ended = true;
+                    return self.reader.finish().map(|g| g.map_err(ReadError::Pdn));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The games of a PDN text (see `games`).
+pub fn games_in<'a, V: Visitor + 'a>(
+    text: &'a str,
+    visitor: V,
+) -> impl Iterator<Item = Result<V::Game, PdnError>> + 'a {
+    games(text.lines().map(Ok::<_, Infallible>), visitor).map(|g| {
+        g.map_err(|e| match e {
+            ReadError::Pdn(e) => e,
+            ReadError::Line(never) => match never {},
+        })
+    })
+}
+
+/// Every game of a PDN text, as trees checked by the rules.
+pub fn read_trees(text: &str) -> Result<Vec<TreeGame>, PdnError> {
+    games_in(text, TreeBuilder::default()).collect()
 }
 
 #[cfg(test)]
@@ -203,6 +584,172 @@ mod tests {
 
     fn error(text: &str) -> String {
         read_trees(text).unwrap_err().to_string()
+    }
+
+    /// Issue 58, item 6: comments before the first tag are not a game of their own.
+    #[test]
+    fn comments_before_the_tags_are_not_a_game() {
+        let game = |w: &str| format!("[White \"{w}\"]\n[Black \"b\"]\n1. 11-15 *\n");
+        let root_comment = |g: &TreeGame| g.tree.node(g.tree.root()).unwrap().notes.comment.clone();
+        for header in [
+            "{ header }\n",
+            "; exported\n",
+            "{a}\n; b\n% escape\n",
+            "\u{feff}{ header } ",
+            "{ two\nlines }",
+        ] {
+            let text = format!("{header}{}{}", game("one"), game("two"));
+            let games = read_trees(&text).unwrap();
+            let whites: Vec<_> = games.iter().map(|g| g.tags[0].1.as_str()).collect();
+            assert_eq!(whites, ["one", "two"], "{text}");
+            // Kept, before the first game's first move.
+            assert!(!root_comment(&games[0]).is_empty(), "{text}");
+            assert!(root_comment(&games[1]).is_empty(), "{text}");
+        }
+        // Between games, a comment goes to the next game; after the last, it is left out.
+        let games =
+            read_trees("1. 11-15 * {about two}\n[Event \"2\"]\n1. 9-14 * {end}\n; done").unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(root_comment(&games[1]), "about two");
+        // A game of tags alone takes them too.
+        let games = read_trees("{h}\n[Event \"x\"]\n").unwrap();
+        assert_eq!((games.len(), root_comment(&games[0]).as_str()), (1, "h"));
+    }
+
+    /// Issue 58, item 7: a game of another variant is refused wherever its tag stands, and
+    /// whatever visits it (the tags alone too).
+    #[test]
+    fn another_game_type_is_refused_wherever_it_stands() {
+        let game = "[Event \"ok\"]\n[GameType \"23\"]\n1. 11-15 *\n";
+        let cases = [
+            (
+                "[Event \"x\"] [GameType \"21\"]\n1. 11-15 *",
+                "game 1, line 1, column 13",
+            ),
+            (
+                "\u{feff}[GameType \"21\"]\n1. 11-15 *",
+                "game 1, line 1, column 1",
+            ),
+            (
+                "% escape\n[GameType \"21\"]\n1. 11-15 *",
+                "game 1, line 2, column 1",
+            ),
+            (
+                "{note} [GameType \"21\"]\n1. 11-15 *",
+                "game 1, line 1, column 8",
+            ),
+            ("; note\n [gametype \"20\"]", "game 1, line 2, column 2"),
+            (
+                &format!("{game}[GameType \"21\"]\n1. 11-15 *"),
+                "game 2, line 4, column 1",
+            ),
+            (
+                &format!("{game}[Event \"y\"] [GameType \"\"]"),
+                "game 2, line 4, column 13",
+            ),
+        ];
+        for (text, place) in cases {
+            for e in [
+                read_trees(text).map(|_| ()).unwrap_err(),
+                games_in(text, super::super::visitor::Tags::default())
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(|_| ())
+                    .unwrap_err(),
+            ] {
+                let e = e.to_string();
+                assert!(e.starts_with(place), "{text}: {e}");
+                assert!(e.contains("is not 23 (American pool checkers)"), "{e}");
+            }
+        }
+        // 23, with or without the board's details, is taken.
+        let g = read_trees(&format!("{game}[GameType \"23,W,8,8,A1,0\"]\n1. 9-14 *")).unwrap();
+        assert_eq!(g.len(), 2);
+        let long = format!("[GameType \"{}\"]", "2".repeat(500));
+        assert!(error(&long).len() < 150, "{}", error(&long));
+    }
+
+    /// Issue 58, item 3: a variation that begins with the main line's move does not take
+    /// the main line's place; what it adds after that move stands beside the main line's
+    /// next move.
+    #[test]
+    fn a_variation_that_begins_with_the_main_move_stays_a_variation() {
+        let g = &read_trees("1. 11-15 (1. 11-15 22-18) 23-19 2. 8-11 *").unwrap()[0];
+        assert_eq!(hub(&g.tree), ["11-15", "23-19", "8-11"]);
+        let first = g.tree.main_line()[1];
+        let replies: Vec<_> = g
+            .tree
+            .children(first)
+            .iter()
+            .map(|&c| g.tree.node(c).unwrap().mv.unwrap().hub())
+            .collect();
+        assert_eq!(replies, ["23-19", "22-18"]);
+        assert_eq!(g.tree.len(), 5);
+        // Deeper: the variation follows two of the main line's moves, inside another one.
+        let text = "1. 11-15 23-19 (1... 22-18 (1... 23-19 2. 9-14) 2. 15x22) 2. 8-11 22-17 *";
+        let g = &read_trees(text).unwrap()[0];
+        assert_eq!(hub(&g.tree), ["11-15", "23-19", "8-11", "22-17"]);
+        let at = g.tree.main_line()[2];
+        let replies: Vec<_> = g
+            .tree
+            .children(at)
+            .iter()
+            .map(|&c| g.tree.node(c).unwrap().mv.unwrap().hub())
+            .collect();
+        assert_eq!(replies, ["8-11", "9-14"]);
+        // And the same line given twice merges into it.
+        let g = &read_trees("1. 11-15 (1. 11-15 23-19) 23-19 *").unwrap()[0];
+        assert_eq!(
+            (hub(&g.tree), g.tree.len()),
+            (vec!["11-15".into(), "23-19".into()], 3)
+        );
+        // What is written reads back the same.
+        let again = &read_trees(&g.write()).unwrap()[0];
+        assert!(again.tree.same_as(&g.tree));
+    }
+
+    /// Issue 58, item 5: a result the rules contradict is refused, from the tag or the
+    /// movetext; the rules' own result, and `*`, are taken.
+    #[test]
+    fn a_result_the_rules_contradict_is_refused() {
+        // White to move has no move: Black has won.
+        let fen = "[FEN \"W:W32:B23,24,27,28\"]";
+        for (text, place) in [
+            (format!("{fen} [Result \"1-0\"] 1-0"), "line 1, column 43"),
+            (format!("{fen}\n[Result \"1-0\"]"), "line 2, column 1"),
+            (
+                format!("{fen}\n[Result \"1/2-1/2\"]\n1/2-1/2"),
+                "line 3, column 1",
+            ),
+            (format!("{fen}\n1-0"), "line 2, column 1"),
+        ] {
+            let e = error(&text);
+            assert_eq!(
+                e,
+                format!(
+                    "game 1, {place}: the result '{}' contradicts the rules: at the end of the \
+                     main line, Black wins: White has no legal move",
+                    if text.contains("1/2") {
+                        "1/2-1/2"
+                    } else {
+                        "1-0"
+                    }
+                ),
+                "{text}"
+            );
+        }
+        for ok in ["0-1", "*", "0-2"] {
+            let g = read_trees(&format!("{fen} [Result \"{ok}\"]")).unwrap();
+            assert_eq!(g[0].result, ok);
+        }
+        // At the end of the main line; a game that goes on may have any result (a
+        // resignation, a forfeit).
+        let e = error("[FEN \"B:W18:B14\"] 1. 14x23 1-0");
+        assert!(e.contains("Black wins"), "{e}");
+        let g = read_trees("[FEN \"B:W32:B1\"] 1. 1-6 1-0").unwrap();
+        assert_eq!(g[0].result, "1-0");
+        // A draw by repetition says 1/2-1/2.
+        let shuffle = "[FEN \"B:WK30:BK3\"]\n1. 3-7 30-26 2. 7-3 26-30 3. 3-7 30-26 4. 7-3 26-30";
+        assert!(error(&format!("{shuffle} 0-1")).contains("draw by threefold repetition"));
     }
 
     #[test]
@@ -318,7 +865,7 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(error(text), want, "{text}");
         }
-        let mut r = TreeReader::default();
+        let mut r = GameReader::new(TreeBuilder::default());
         let long = "1. 11-15 ".repeat(MAX_MOVETEXT / 9 + 1);
         let e = r.line(&long).unwrap_err();
         assert_eq!(
@@ -331,18 +878,20 @@ mod tests {
     /// with the number of games read.
     #[test]
     fn games_stream_through() {
-        let mut r = TreeReader::default();
+        let mut r = GameReader::new(TreeBuilder::default());
         let mut n = 0;
         for i in 0..2000 {
-            n += r.line(&format!("[Round \"{i}\"]")).unwrap().len();
-            n += r
-                .line("1. 11-15 23-19 (1... 22-18) 2. 8-11 1-0")
-                .unwrap()
-                .len();
+            r.line(&format!("[Round \"{i}\"]")).unwrap();
+            assert!(r.next_game().is_none());
+            r.line("1. 11-15 23-19 (1... 22-18) 2. 8-11 1-0").unwrap();
+            while let Some(g) = r.next_game() {
+                g.unwrap();
+                n += 1;
+            }
             assert_eq!(n, i + 1);
-            assert!(r.game.tags.is_empty() && r.game.moves.is_none());
+            assert!(r.game.phase == Phase::Between && r.game.lines.is_empty());
         }
         assert!(r.tokens.capacity() < 64);
-        assert_eq!(r.finish().unwrap(), None);
+        assert!(r.finish().is_none());
     }
 }

@@ -386,7 +386,14 @@ mod tests {
                 .iter()
                 .filter(|&&n| !tree.is_main_line(n))
                 .count();
-            let result = *rng.pick(&["1-0", "0-1", "1/2-1/2", "*"]);
+            let picked = *rng.pick(&["1-0", "0-1", "1/2-1/2", "*"]);
+            // Where the rules ended the game, only their result reads back.
+            let end = *tree.main_line().last().unwrap();
+            let result = match tree.result_at(end).unwrap() {
+                GameResult::Ongoing => picked,
+                GameResult::Win(c) => super::super::result_text(Some(c)),
+                GameResult::Draw(_) => "1/2-1/2",
+            };
             let mut list = vec![
                 ("GameType".to_string(), "23".to_string()),
                 ("Round".into(), g.to_string()),

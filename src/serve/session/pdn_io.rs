@@ -8,43 +8,45 @@ use crate::core::pdn;
 use crate::core::{notation, Color, GameResult, Position};
 use crate::serve::protocol::{PdnGameTags, Player, Reply};
 
+/// The most games a `games` message lists (with the one shown, if after them): a text of
+/// 1 MB may hold 500,000 games, which the page cannot offer in a list.
+pub const MAX_LISTED: usize = 1000;
+
 impl Session {
     /// `load_pdn`: game `number` (from 1; default the first) of a PDN text (GameType 23, or
     /// none given), with its variations, comments, marks and tags, shown at the end of its
     /// main line, both sides human. A text of several games leaves their tags in `games`.
     pub fn load_pdn(&mut self, text: &str, number: Option<usize>) -> Result<Done, String> {
-        // The game type first: the moves of another game mean nothing under these rules.
-        if let Some(t) = game_type(text) {
-            if t.split(',').next().map(str::trim) != Some("23") {
-                return Err(format!(
-                    "GameType \"{}\" is not 23 (American pool checkers)",
-                    crate::serve::protocol::short(t)
-                ));
-            }
-        }
-        let games = pdn::read_trees(text).map_err(|e| format!("bad PDN: {e}"))?;
-        if games.is_empty() {
-            return Err("the PDN holds no game".into());
-        }
         let number = number.unwrap_or(1);
-        if number == 0 || number > games.len() {
-            return Err(format!(
-                "game {number} is out of range: the PDN holds {} game{}",
-                games.len(),
-                if games.len() == 1 { "" } else { "s" }
-            ));
-        }
-        let list: Vec<PdnGameTags> = games
-            .iter()
-            .enumerate()
-            .map(|(i, g)| PdnGameTags {
+        // One game at a time: each is built and checked, and only the one loaded is kept.
+        let mut list: Vec<PdnGameTags> = Vec::new();
+        let mut chosen = None;
+        let mut count = 0;
+        for (i, g) in pdn::games_in(text, pdn::TreeBuilder::default()).enumerate() {
+            let g = g.map_err(|e| format!("bad PDN: {e}"))?;
+            count += 1;
+            // A text of many games is listed in part: the first ones and the one shown.
+            if i >= MAX_LISTED && i + 1 != number {
+                continue;
+            }
+            list.push(PdnGameTags {
                 number: i + 1,
                 tags: g.tags.iter().cloned().collect(),
                 plies: g.tree.main_line().len() - 1,
-            })
-            .collect();
-        let count = games.len();
-        let g = games.into_iter().nth(number - 1).expect("checked above");
+            });
+            if i + 1 == number {
+                chosen = Some(g);
+            }
+        }
+        if count == 0 {
+            return Err("the PDN holds no game".into());
+        }
+        let Some(g) = chosen.filter(|_| number > 0) else {
+            return Err(format!(
+                "game {number} is out of range: the PDN holds {count} game{}",
+                if count == 1 { "" } else { "s" }
+            ));
+        };
         let main = g.tree.main_line();
         if main.len() - 1 > MAX_PLIES {
             return Err(format!(
@@ -70,7 +72,7 @@ impl Session {
         self.loaded_result = Some((end, g.result));
         self.show(end);
         if count > 1 {
-            self.games = Some((list, number));
+            self.games = Some((list, number, count));
         }
         Ok(Done::Changed { auto: false })
     }
@@ -151,19 +153,72 @@ impl Session {
     }
 }
 
-/// The value of the first game's `GameType` tag, if its tags have one.
-fn game_type(pdn: &str) -> Option<&str> {
-    for line in pdn.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let tag = line.strip_prefix('[')?;
-        if let Some(rest) = tag.strip_prefix("GameType") {
-            return rest
-                .trim()
-                .trim_end_matches(']')
-                .trim()
-                .strip_prefix('"')?
-                .split('"')
-                .next();
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn human() -> Session {
+        Session::new(Position::start(), Player::Human, Player::Human)
+    }
+
+    /// Issue 58, item 7: the board refuses a game of another variant wherever its tag stands,
+    /// in any game of the text, and keeps the game it has.
+    #[test]
+    fn another_game_type_is_refused_anywhere_in_the_text() {
+        let ok = "[GameType \"23\"]\n1. 11-15 *\n";
+        for text in [
+            "[Event \"x\"] [GameType \"21\"]\n1. 32-28 *".to_string(),
+            "\u{feff}[GameType \"21\"]\n1. 32-28 *".into(),
+            "% escape\n[GameType \"21\"]\n1. 32-28 *".into(),
+            "{a note}\n[GameType \"21\"]\n1. 32-28 *".into(),
+            format!("{ok}[GameType \"21\"]\n1. 32-28 *"),
+        ] {
+            let mut s = human();
+            s.play_text("9-13").unwrap();
+            let Err(e) = s.load_pdn(&text, None) else {
+                panic!("{text}: loaded")
+            };
+            assert!(e.contains("GameType \"21\" is not 23"), "{text}: {e}");
+            assert_eq!(s.tree.len(), 2, "the game on the board stays");
         }
     }
-    None
+
+    /// Issue 58, item 3: a variation that begins with the main line's move is loaded and
+    /// saved beside the main line, which stays the main line.
+    #[test]
+    fn a_variation_on_the_main_move_keeps_the_main_line() {
+        let mut s = human();
+        s.load_pdn("1. 11-15 (1. 11-15 22-18) 23-19 2. 8-11 *", None)
+            .unwrap();
+        let main: Vec<String> = s.tree.main_moves().iter().map(|m| m.hub()).collect();
+        assert_eq!(main, ["11-15", "23-19", "8-11"]);
+        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+            panic!("no PDN")
+        };
+        assert!(
+            pdn.contains("1. 11-15 23-19 (1... 22-18) 2. 8-11 *"),
+            "{pdn}"
+        );
+    }
+
+    /// Issue 58, item 12: a text of many games is answered with a bounded list, the count,
+    /// and the game shown even when it is past the list.
+    #[test]
+    fn many_games_are_listed_in_part_with_their_count() {
+        let text = "* ".repeat(MAX_LISTED * 3);
+        let mut s = human();
+        s.load_pdn(&text, Some(2500)).unwrap();
+        let (list, loaded, count) = s.games.take().expect("a list");
+        assert_eq!(
+            (loaded, count, list.len()),
+            (2500, MAX_LISTED * 3, MAX_LISTED + 1)
+        );
+        let numbers: Vec<_> = list.iter().map(|g| g.number).collect();
+        assert_eq!((numbers[0], numbers[MAX_LISTED - 1]), (1, MAX_LISTED));
+        assert_eq!(numbers[MAX_LISTED], 2500);
+        let e = s.load_pdn(&text, Some(MAX_LISTED * 3 + 1)).unwrap_err();
+        assert!(e.contains("the PDN holds 3000 games"), "{e}");
+        s.load_pdn("* *", Some(2)).unwrap();
+        assert_eq!(s.games.take().map(|g| (g.0.len(), g.2)), Some((2, 2)));
+    }
 }
