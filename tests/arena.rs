@@ -439,6 +439,9 @@ fn match_appends_to_its_pdn_and_stats_reads_both_runs() {
 
     let notes = tmp("notes.pdn");
     std::fs::write(&notes, "my notes: [keep them\n").unwrap();
+    // An earlier run's engine log beside it stays as it was too.
+    let log = notes.with_extension("engine1.log");
+    std::fs::write(&log, "an earlier run's log\n").unwrap();
     let (code, _, err) = play(&notes);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("writes over nothing"), "{err}");
@@ -446,6 +449,11 @@ fn match_appends_to_its_pdn_and_stats_reads_both_runs() {
         std::fs::read_to_string(&notes).unwrap(),
         "my notes: [keep them\n"
     );
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "an earlier run's log\n"
+    );
+    let _ = std::fs::remove_file(&log);
     let _ = std::fs::remove_file(&pdn_path);
     let _ = std::fs::remove_file(&notes);
 }

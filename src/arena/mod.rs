@@ -117,6 +117,15 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
     if cfg.openings.is_empty() {
         return Err("no openings".into());
     }
+    // The PDN file is checked first: a file the match refuses leaves the engines' logs of an
+    // earlier run as they were.
+    let (mut pdn_file, before) = match &cfg.pdn {
+        Some(p) => {
+            let out = pdn_out::open(p)?;
+            (Some(out.file), out.offset)
+        }
+        None => (None, 0),
+    };
     let mut engines = cfg.engines.clone();
     for (i, spec) in engines.iter_mut().enumerate() {
         let path = spec
@@ -146,13 +155,6 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
         names[0] = format!("{} [1]", names[0]);
         names[1] = format!("{} [2]", names[1]);
     }
-    let (mut pdn_file, before) = match &cfg.pdn {
-        Some(p) => {
-            let out = pdn_out::open(p)?;
-            (Some(out.file), out.offset)
-        }
-        None => (None, 0),
-    };
     let order = shard_games(cfg.games, cfg.shard);
     let order = &order;
     let next = AtomicUsize::new(0);
