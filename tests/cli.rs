@@ -6,6 +6,26 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use support::{run_cli as run, scratch_dir};
 
+/// `--version` names Cargo.toml's version and the commit the binary was built from: the one
+/// git names here, or "unknown" where the build had no git.
+#[test]
+fn version_names_the_version_and_the_commit() {
+    let (code, out, _) = run(&["--version"]);
+    assert_eq!(code, 0);
+    let commit = Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".to_string());
+    assert_eq!(
+        out,
+        format!("poolshark {} ({commit})\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
 #[test]
 fn perft_prints_one_line_per_depth() {
     let (code, out, _) = run(&["perft", "--depth", "4"]);

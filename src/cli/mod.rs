@@ -42,10 +42,18 @@ use clap::{Parser, Subcommand};
 use std::fmt;
 use std::process::ExitCode;
 
+/// `--version`: Cargo.toml's version and the commit built (build.rs; "unknown" outside git).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("POOLSHARK_COMMIT"),
+    ")"
+);
+
 #[derive(Parser)]
 #[command(
     name = "poolshark",
-    version,
+    version = VERSION,
     about = "An engine for American Pool Checkers"
 )]
 struct Cli {
