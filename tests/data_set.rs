@@ -430,23 +430,8 @@ fn no_command_writes_its_output_over_its_input() {
     ok(&["data", "convert", s(&data), "--out", s(&packed)]);
     let net = dir.join("s.bin");
     let learn = |data: &str, out: &str, extra: &[&str]| {
-        let mut args = vec![
-            "learn",
-            "--data",
-            data,
-            "--out",
-            out,
-            "--epochs",
-            "1",
-            "--hidden",
-            "16",
-            "--batch",
-            "256",
-            "--threads",
-            "1",
-        ];
-        args.extend_from_slice(extra);
-        run(&args)
+        let args = learn_args(data, out, extra);
+        run(&args.iter().map(String::as_str).collect::<Vec<_>>())
     };
     let (code, _, err) = learn(s(&data), s(&net), &[]);
     assert_eq!(code, 0, "{err}");
