@@ -15,21 +15,14 @@
 // Every unsafe block says why it is sound (`// SAFETY: ...`).
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub use poolshark_engine::{
+    bench, book, checksum, clock, core, echo, egdb, eval, files, machine, review, search,
+};
+
 pub mod arena;
-pub mod bench;
-pub mod book;
-pub mod checksum;
 pub mod cli;
-pub mod core;
-pub mod echo;
-pub mod egdb;
-pub mod eval;
-pub mod files;
 pub mod hub;
 pub mod hub_syntax;
-pub mod machine;
 pub mod perft;
-pub mod review;
-pub mod search;
 pub mod serve;
 pub mod tune;

@@ -100,7 +100,7 @@ pub struct SpsaArgs {
     #[arg(long, default_value_t = 4.0, value_parser = parse_seconds)]
     c_min: f64,
     /// Search parameters to tune as well, comma separated, by their names in
-    /// src/search/params.rs (e.g. lmr_divisor,probcut_margin), each perturbed at the end by
+    /// crates/engine/src/search/params.rs (e.g. lmr_divisor,probcut_margin), each perturbed at the end by
     /// its step there. With `--fix all`, only these are tuned.
     #[arg(long, default_value = "")]
     search: String,

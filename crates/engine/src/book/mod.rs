@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// The book built into the binary (books/README.md says how it was made).
-pub static DEFAULT_BOOK: &[u8] = include_bytes!("../../books/poolshark.book");
+pub static DEFAULT_BOOK: &[u8] = include_bytes!("../../../../books/poolshark.book");
 
 /// A book move and its score: hundredths of a man, from the side to move in the position
 /// the move is played from, minimaxed through the book.

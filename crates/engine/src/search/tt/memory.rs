@@ -194,6 +194,11 @@ impl Readiness {
     /// Wait at most `limit`; whether the table is ready.
     pub fn wait_for(&self, limit: Duration) -> bool {
         let done = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        // Ready already (always so where no thread could be started, as in the browser, whose
+        // std has no clock for a timed wait).
+        if *done {
+            return true;
+        }
         let (done, _) = self
             .changed
             .wait_timeout_while(done, limit, |d| !*d)

@@ -33,6 +33,7 @@ use crate::egdb::params::{MIN_PACK_BLOCK, PACK_BLOCK, PACK_LEVEL};
 use crate::egdb::value::{self, MAX_DTC};
 use crate::egdb::Wdl50;
 use rayon::prelude::*;
+#[cfg(feature = "native")]
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -173,6 +174,7 @@ fn fill(values: impl Iterator<Item = Option<u16>> + Clone) -> Vec<u16> {
 }
 
 /// One block's stored form: one byte when all its bytes are equal, else a zstd frame.
+#[cfg(feature = "native")]
 fn compress(raw: &[u8], level: i32) -> Vec<u8> {
     match raw.first() {
         Some(&b) if raw.iter().all(|&x| x == b) => vec![b],
@@ -180,6 +182,17 @@ fn compress(raw: &[u8], level: i32) -> Vec<u8> {
     }
 }
 
+/// Without the `native` feature (the browser's build) there is no zstd: a block that is not
+/// one repeated byte cannot be stored. Nothing in that build writes tables.
+#[cfg(not(feature = "native"))]
+fn compress(raw: &[u8], _level: i32) -> Vec<u8> {
+    match raw.first() {
+        Some(&b) if raw.iter().all(|&x| x == b) => vec![b],
+        _ => panic!("this build has no zstd and writes no endgame tables"),
+    }
+}
+
+#[cfg(feature = "native")]
 thread_local! {
     /// One decompression context a thread, reused (creating one costs more than a block).
     static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
@@ -194,6 +207,16 @@ fn decompress(frame: &[u8], len: usize, out: &mut Vec<u8>) -> Result<(), String>
         return Ok(());
     }
     out.reserve(len);
+    inflate(frame, out)?;
+    if out.len() != len {
+        return Err(format!("a block of {} bytes, {len} expected", out.len()));
+    }
+    Ok(())
+}
+
+/// A zstd frame's bytes, appended to `out`.
+#[cfg(feature = "native")]
+fn inflate(frame: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
     DECOMPRESSOR.with(|d| {
         let mut d = d.borrow_mut();
         if d.is_none() {
@@ -203,10 +226,13 @@ fn decompress(frame: &[u8], len: usize, out: &mut Vec<u8>) -> Result<(), String>
         d.decompress_to_buffer(frame, out)
             .map_err(|e| e.to_string())
     })?;
-    if out.len() != len {
-        return Err(format!("a block of {} bytes, {len} expected", out.len()));
-    }
     Ok(())
+}
+
+/// Without zstd (the browser's build, which has no table files) a compressed block is refused.
+#[cfg(not(feature = "native"))]
+fn inflate(_frame: &[u8], _out: &mut Vec<u8>) -> Result<(), String> {
+    Err("this build has no zstd and reads no compressed endgame table blocks".into())
 }
 
 /// A group's compressed values, as read from its file (`file::decode` checks it first).

@@ -22,13 +22,14 @@ pub mod time;
 pub mod tt;
 mod worker;
 
+use crate::clock::Instant;
 use crate::core::{Game, Move};
 use crate::eval::Weights;
 use params::SearchParams;
 pub use score::Score;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tt::{TableError, TranspositionTable};
 pub use worker::{tt_key, ThreadStats};
 use worker::{Shared, ThreadResult, Worker};

@@ -13,7 +13,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 /// A set of squares.
 ///
 /// ```
-/// use poolshark::core::{Bitboard, Square};
+/// use poolshark_engine::core::{Bitboard, Square};
 /// let (one, eleven) = (Square::from_number(1).unwrap(), Square::from_number(11).unwrap());
 /// let set = Bitboard::from_square(one) | Bitboard::from_square(eleven);
 /// assert_eq!(set.0, 0b100_0000_0001);

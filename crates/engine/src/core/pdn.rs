@@ -160,10 +160,7 @@ pub struct MoveNote {
 
 /// Today's date as PDN's `Date` tag writes it (`YYYY.MM.DD`, UTC).
 pub fn pdn_date() -> String {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() / 86_400)
-        .unwrap_or(0) as i64;
+    let days = (crate::clock::unix_time().as_secs() / 86_400) as i64;
     date_of_day(days)
 }
 

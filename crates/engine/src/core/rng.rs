@@ -73,11 +73,8 @@ impl SplitMix64 {
     /// Seeded from the clock and the process id, for choices that should differ between
     /// runs (the opening book's).
     pub fn from_clock() -> SplitMix64 {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1);
-        SplitMix64::new(nanos ^ std::process::id() as u64)
+        let nanos = crate::clock::unix_time().as_nanos() as u64;
+        SplitMix64::new(nanos ^ crate::clock::process_id() as u64)
     }
 
     #[inline]

@@ -239,7 +239,7 @@ pub fn clamp_value(i: usize, x: f64) -> f64 {
 }
 
 /// The weights file built into the binary.
-pub const BUILTIN: &str = include_str!("../../tuning/weights.txt");
+pub const BUILTIN: &str = include_str!("../../../../tuning/weights.txt");
 
 impl Default for Weights {
     /// The built-in weights file. It is checked by a test, so it cannot fail here.
@@ -253,7 +253,7 @@ impl Default for Weights {
 
 /// The network built into the binary (`tuning/network.bin`, made by `learn --model
 /// network`).
-pub const BUILTIN_NETWORK: &[u8] = include_bytes!("../../tuning/network.bin");
+pub const BUILTIN_NETWORK: &[u8] = include_bytes!("../../../../tuning/network.bin");
 
 impl Weights {
     /// What the engine plays with when no weights file is named: the learned network of
@@ -408,7 +408,7 @@ mod tests {
             },
             Weights::default()
         );
-        let handset = include_str!("../../tuning/handset.txt");
+        let handset = include_str!("../../../../tuning/handset.txt");
         assert_eq!(file::parse(handset).unwrap(), Weights::handset());
     }
 }

@@ -19,6 +19,8 @@
 //! Three kings against a lone king under the 13-move rule (R19) is a separate small table,
 //! `lone_king`.
 
+// The builder shows its progress with indicatif and runs only where tables are written.
+#[cfg(feature = "native")]
 pub mod build;
 pub mod file;
 pub mod index;
@@ -34,6 +36,7 @@ use crate::core::position::Position;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+#[cfg(feature = "native")]
 pub use build::build;
 pub use tables::Tables;
 

@@ -378,7 +378,7 @@ pub fn generate_quiet(pos: &Position, list: &mut MoveList) {
 /// Calls `f` with each non-capturing move, in `generate_quiet` order. Perft's next-to-last
 /// ply plays them straight from here, without a list.
 #[inline]
-pub(crate) fn for_each_quiet(pos: &Position, mut f: impl FnMut(Move)) {
+pub fn for_each_quiet(pos: &Position, mut f: impl FnMut(Move)) {
     let empty = pos.empty();
     let men = pos.us() & !pos.kings();
     let (a, b) = forward_dirs(pos.side());
@@ -480,7 +480,7 @@ mod tests {
 
     #[test]
     fn count_moves_and_the_capture_tests_match_the_move_list() {
-        let text = include_str!("../../tests/data/perft_random.txt");
+        let text = include_str!("../../../../tests/data/perft_random.txt");
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let fen = line.split(" ; ").next().unwrap();
             check_tree(&parse_fen(fen).unwrap(), 3);

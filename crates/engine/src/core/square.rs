@@ -6,7 +6,7 @@ use std::fmt;
 /// A playable square, stored as its bit index 0..32 (square number minus one, docs/RULES.md R2).
 ///
 /// ```
-/// use poolshark::core::{Direction, Square};
+/// use poolshark_engine::core::{Direction, Square};
 /// let sq = Square::from_number(11).unwrap();
 /// assert_eq!(sq.index(), 10);
 /// assert_eq!((sq.row(), sq.file()), (2, 5));

@@ -12,7 +12,7 @@ use std::fmt;
 /// The pieces and the side to move. `play` makes a new position (copy-make).
 ///
 /// ```
-/// use poolshark::core::{movegen, Bitboard, Color, Position, PositionError, Square};
+/// use poolshark_engine::core::{movegen, Bitboard, Color, Position, PositionError, Square};
 /// let start = Position::start();
 /// assert_eq!(start.side(), Color::Black);
 /// assert_eq!((start.black().count(), start.white().count()), (12, 12));

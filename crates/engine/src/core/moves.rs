@@ -13,7 +13,7 @@ use std::fmt;
 /// A move as masks: origin, destination and the pieces it captures.
 ///
 /// ```
-/// use poolshark::core::{movegen, Bitboard, Move, Position, Square};
+/// use poolshark_engine::core::{movegen, Bitboard, Move, Position, Square};
 /// let sq = |n| Square::from_number(n).unwrap();
 /// let quiet = Move::quiet(sq(11), sq(15));
 /// assert_eq!(quiet.hub(), "11-15");

@@ -1,0 +1,15 @@
+//! poolshark in the browser: the engine and the board's session compiled to WebAssembly,
+//! with a handful of exported functions and one import, so that the page's JavaScript
+//! (`webapp/engine/`) loads it without generated glue.
+//!
+//! - `host`: the bridge. Text goes in through memory the module hands out
+//!   (`poolshark_alloc`), and comes out through the import `env.poolshark_emit(channel, ptr,
+//!   len)`, each text on a numbered channel (`host::Channel`). The clock comes in through
+//!   `env.poolshark_now_ms` and `env.poolshark_unix_ms` (`poolshark_engine::clock`).
+//! - `bench`: `poolshark bench` as the command line runs it, for `scripts/web-bench.sh`.
+//!
+//! Every function here runs to its end before it returns: a WebAssembly module in a worker
+//! has no threads, so the page stops a search by ending the worker that runs it.
+
+pub mod bench;
+pub mod host;
