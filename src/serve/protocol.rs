@@ -352,13 +352,14 @@ pub struct SideReport {
 }
 
 /// A move judged against the best move of its position: a reviewed move of the game
-/// (`review_ply`) or a move tried instead of it (`retry_result`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// (`review_ply`) or a move tried instead of it (`retry_result`). It travels from a review's
+/// search to the board as data too (`board::JobEvent`), hence `Deserialize`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Judgement {
     pub ply: usize,
     /// A reviewed move's node on the main line, which keeps its mark and score
     /// (`TreeNode`); absent for a retry.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node: Option<u64>,
     /// The move judged, PDN notation.
     #[serde(rename = "move")]
@@ -378,12 +379,47 @@ pub struct Judgement {
     /// As good as the best: `loss` under the `?!` margin.
     pub good: bool,
     /// `?!`, `?` or `??`; None for an unmarked move.
-    pub mark: Option<&'static str>,
+    #[serde(deserialize_with = "mark_suffix")]
+    pub mark: Option<MarkText>,
     /// A reviewed move's mark as its node keeps it from now on (`TreeNode::mark`): the
     /// move's own where it came with one (a loaded PDN's), which the review leaves, else
     /// `mark`; absent for a retry.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub node_mark: Option<Option<&'static str>>,
+    #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
+    pub node_mark: Option<Option<MarkText>>,
+}
+
+/// A mark's text (`?!`, `?`, `??`). Named, not written `&'static str`, so that serde's derive
+/// does not take it for text borrowed from the input (which only a `'static` input could
+/// give): `mark_suffix` reads it back as one of the marks' own.
+pub type MarkText = &'static str;
+
+/// A review mark read back: one of the marks' suffixes (`review::marks::Mark`), or none.
+fn mark_suffix<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'static str>, D::Error> {
+    use crate::review::marks::Mark;
+    match Option::<String>::deserialize(d)? {
+        None => Ok(None),
+        Some(text) => Mark::from_suffix(&text)
+            .map(|m| Some(m.suffix()))
+            .ok_or_else(|| serde::de::Error::custom(format!("no review mark '{text}'"))),
+    }
+}
+
+/// One search iteration (`info`): what a search reports as it deepens. It travels from a
+/// search to the board as data too (`board::JobEvent::Info`), hence `Deserialize`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchInfo {
+    pub depth: u32,
+    /// In men, from the side to move's view, as the CLI prints it.
+    pub score: String,
+    /// The same score from Black's view (Black moves first).
+    pub score_black: String,
+    pub nodes: u64,
+    pub time: f64,
+    pub pv: Vec<String>,
+    pub pv_pdn: Vec<String>,
+    /// Which line (1 the best) when analysis asks for more than one; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multipv: Option<usize>,
 }
 
 /// The whole state after any change.
@@ -426,20 +462,7 @@ pub enum Reply {
         version: &'static str,
     },
     State(Box<State>),
-    Info {
-        depth: u32,
-        /// In men, from the side to move's view, as the CLI prints it.
-        score: String,
-        /// The same score from Black's view (Black moves first).
-        score_black: String,
-        nodes: u64,
-        time: f64,
-        pv: Vec<String>,
-        pv_pdn: Vec<String>,
-        /// Which line (1 the best) when analysis asks for more than one; absent otherwise.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        multipv: Option<usize>,
-    },
+    Info(Box<SearchInfo>),
     /// One move of a review, in the game's order (ply 1 is its first move).
     ReviewPly(Box<Judgement>),
     /// A review's end: each side's summary over the plies reported, and whether it was

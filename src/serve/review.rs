@@ -1,18 +1,21 @@
 //! A board's game review (`review` message) and its "find a better move" (`retry`): the
 //! budget the page asks for, checked, the move a retry tries, found in the game, and the
 //! messages they send, `review_ply` per move, `review_done` with each side's summary over
-//! the moves reported, and `retry_result`. The server runs `crate::review::review` (or
-//! `try_move`) on its own thread and keeps a `Tally` of what it forwarded, so that a
-//! stopped review's summary is that of the plies the page got.
+//! the moves reported, and `retry_result`. A review's job (`board::run_job`, which runs
+//! `crate::review::review` or `try_move`) reports a `PlyReport` per move, and the board keeps
+//! a `Tally` of what it forwarded, so that a stopped review's summary is that of the plies
+//! the page got.
 
 use crate::core::tree::NodeId;
-use crate::core::{notation, Game, Move, Position};
+use crate::core::{notation, Color, Game, Move, Position};
+use crate::review::marks::Mark;
 use crate::review::{Budget, GameSummary, PlyReview, SideSummary};
 use crate::serve::protocol::{
     BudgetFields, Judgement, Reply, SideReport, MAX_REVIEW_DEPTH, MAX_REVIEW_MOVETIME,
     MAX_REVIEW_NODES, MAX_REVIEW_TOTAL_NODES, MAX_REVIEW_TOTAL_SECONDS,
 };
 use crate::serve::session::{legal_move, Session};
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// The budget per position of a `what` (`review` or `retry`) that searches `positions`
@@ -132,36 +135,56 @@ fn round(x: f64, unit: f64) -> f64 {
     (x * unit).round() / unit
 }
 
-/// One reviewed move as the server forwards it: the message and the move's review for
-/// the tally.
-#[derive(Clone, Debug)]
+/// One reviewed move as a review's search reports it to the board (`board::JobEvent`, plain
+/// data, so that it can cross from a search worker as JSON): the message, and what the
+/// tally counts (the mover, and the loss and accuracy before rounding).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlyReport {
-    pub reply: Reply,
-    pub review: PlyReview,
+    pub judgement: Judgement,
+    /// The side that played the move.
+    pub mover: Side,
+    /// The men it gave away, as `PlyReview::loss` (the judgement's is rounded).
+    pub loss: f64,
+    /// Its accuracy in %, as `PlyReview::accuracy`.
+    pub accuracy: f64,
 }
 
-impl PlyReport {
-    /// The report of `ply`, played in `pos`, whose move is the main line's `node`.
-    pub fn new(ply: &PlyReview, pos: &Position, node: u64) -> PlyReport {
-        let mut judged = judgement(ply, pos);
-        judged.node = Some(node);
-        PlyReport {
-            reply: Reply::ReviewPly(Box::new(judged)),
-            review: ply.clone(),
+/// A side, as data that crosses to the board (`core::Color` is the engine's own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Black,
+    White,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::Black => Side::Black,
+            Color::White => Side::White,
         }
     }
 }
 
 impl PlyReport {
-    /// Keep the move's verdict in its node (`Session::record_review`), and say in the
-    /// message the mark the node shows from now on (`node_mark`).
-    pub fn record(&mut self, session: &mut Session) {
-        if let Reply::ReviewPly(j) = &mut self.reply {
-            if let Some(node) = j.node {
-                let node = NodeId::from_index(node);
-                j.node_mark = session.record_review(node, j.mark, &j.score, &j.best);
-            }
+    /// The report of `ply`, played in `pos`.
+    pub fn new(ply: &PlyReview, pos: &Position) -> PlyReport {
+        PlyReport {
+            judgement: judgement(ply, pos),
+            mover: ply.mover.into(),
+            loss: ply.loss,
+            accuracy: ply.accuracy,
         }
+    }
+
+    /// The `review_ply` message for the main line's `node`, whose verdict it keeps
+    /// (`Session::record_review`), saying the mark the node shows from now on
+    /// (`node_mark`).
+    pub fn record(mut self, session: &mut Session, node: NodeId) -> Reply {
+        let j = &mut self.judgement;
+        j.node = Some(node.index());
+        j.node_mark = session.record_review(node, j.mark, &j.score, &j.best);
+        Reply::ReviewPly(Box::new(self.judgement))
     }
 }
 
@@ -173,7 +196,12 @@ pub struct Tally {
 
 impl Tally {
     pub fn add(&mut self, report: &PlyReport) {
-        self.summary.add(&report.review);
+        let side = match report.mover {
+            Side::Black => &mut self.summary.black,
+            Side::White => &mut self.summary.white,
+        };
+        let mark = report.judgement.mark.and_then(Mark::from_suffix);
+        side.count(mark, report.loss, report.accuracy);
     }
 
     /// The `review_done` message.
@@ -201,7 +229,6 @@ fn side_report(s: &SideSummary) -> SideReport {
 mod tests {
     use super::*;
     use crate::core::notation::parse_fen;
-    use crate::review::marks::Mark;
     use crate::review::BestMove;
     use crate::search::Score;
 
@@ -386,7 +413,7 @@ mod tests {
     fn the_tally_sums_each_side() {
         let pos = parse_fen("W:W24,27:B19,11,12,23").unwrap();
         let report =
-            |loss, mark| PlyReport::new(&reviewed(&pos, "27x18", "24x15x8", loss, mark), &pos, 4);
+            |loss, mark| PlyReport::new(&reviewed(&pos, "27x18", "24x15x8", loss, mark), &pos);
         let mut t = Tally::default();
         t.add(&report(1.5, Some(Mark::Blunder)));
         t.add(&report(0.4, Some(Mark::Inaccuracy)));

@@ -27,7 +27,7 @@ use crate::search::Limits;
 use crate::serve::clock::{Clock, TimeControl};
 use crate::serve::protocol::{
     ClockSpec, ClockState, Counts, GameEnd, HistoryMove, LegalMove, Level, Limit, PdnGameTags,
-    Player, Reply, State, TreeNode, Verdict, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
+    Player, Reply, SearchInfo, State, TreeNode, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -755,32 +755,6 @@ fn history_move(before: &Position, mv: &Move) -> HistoryMove {
     }
 }
 
-/// The endgame tables' verdict on `pos` for Black, or None where no table covers it (or
-/// its group is not read yet).
-pub fn verdict(egdb: &crate::egdb::Egdb, pos: &Position) -> Option<Verdict> {
-    use crate::egdb::{Wdl, Wdl50};
-    let probe = egdb.probe(pos)?;
-    let flip = pos.side() == Color::White;
-    let wdl = match (probe.wdl, flip) {
-        (Wdl::Win, false) | (Wdl::Loss, true) => "win",
-        (Wdl::Loss, false) | (Wdl::Win, true) => "loss",
-        (Wdl::Draw, _) => "draw",
-    };
-    let wdl50 = match (probe.wdl50, flip) {
-        (w, false) => w,
-        (Wdl50::Win, true) => Wdl50::Loss,
-        (Wdl50::CursedWin, true) => Wdl50::BlessedLoss,
-        (Wdl50::Draw, true) => Wdl50::Draw,
-        (Wdl50::BlessedLoss, true) => Wdl50::CursedWin,
-        (Wdl50::Loss, true) => Wdl50::Win,
-    };
-    Some(Verdict {
-        black: wdl,
-        dtc: probe.dtc,
-        black50: wdl50.name(),
-    })
-}
-
 fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "white",
@@ -819,6 +793,11 @@ pub(crate) fn legal_move(pos: &Position, mv: &Move) -> LegalMove {
 
 /// The `info` message for one search iteration from `root`.
 pub fn info_reply(root: &Position, info: &crate::search::Info) -> Reply {
+    Reply::Info(Box::new(search_info(root, info)))
+}
+
+/// One search iteration from `root` as the page gets it (`info`).
+pub fn search_info(root: &Position, info: &crate::search::Info) -> SearchInfo {
     let mut pos = *root;
     let mut pv_pdn = Vec::new();
     for mv in &info.pv {
@@ -829,7 +808,7 @@ pub fn info_reply(root: &Position, info: &crate::search::Info) -> Reply {
         Color::Black => info.score,
         Color::White => -info.score,
     };
-    Reply::Info {
+    SearchInfo {
         depth: info.depth,
         score: info.score.hub(),
         score_black: black.hub(),
@@ -1121,18 +1100,15 @@ mod tests {
             &ReviewControl::new(),
             |ply| {
                 let pos = &game.positions()[ply.ply - 1];
-                reports.push(PlyReport::new(ply, pos, nodes[ply.ply].index()));
+                reports.push((PlyReport::new(ply, pos), nodes[ply.ply]));
             },
         );
         assert!(summary.complete);
         reports
             .into_iter()
-            .map(|mut r| {
-                r.record(s);
-                match r.reply {
-                    Reply::ReviewPly(j) => *j,
-                    other => panic!("{other:?}"),
-                }
+            .map(|(r, node)| match r.record(s, node) {
+                Reply::ReviewPly(j) => *j,
+                other => panic!("{other:?}"),
             })
             .collect()
     }
@@ -1551,16 +1527,11 @@ mod tests {
             multipv: None,
         };
         let white = notation::parse_fen("W:W21-32:B1-12").unwrap();
-        let Reply::Info {
+        let SearchInfo {
             score, score_black, ..
-        } = info_reply(&white, &info)
-        else {
-            panic!("an info reply")
-        };
+        } = search_info(&white, &info);
         assert_eq!((score.as_str(), score_black.as_str()), ("0.25", "-0.25"));
-        let Reply::Info { score_black, .. } = info_reply(&Position::start(), &info) else {
-            panic!("an info reply")
-        };
+        let SearchInfo { score_black, .. } = search_info(&Position::start(), &info);
         assert_eq!(score_black, "0.25");
     }
 

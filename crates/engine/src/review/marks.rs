@@ -48,6 +48,14 @@ pub enum Mark {
 }
 
 impl Mark {
+    /// Every mark, the mildest first.
+    pub const ALL: [Mark; 3] = [Mark::Inaccuracy, Mark::Mistake, Mark::Blunder];
+
+    /// The mark whose suffix is `text`, if any (the inverse of `suffix`).
+    pub fn from_suffix(text: &str) -> Option<Mark> {
+        Mark::ALL.into_iter().find(|m| m.suffix() == text)
+    }
+
     /// The PDN suffix glued to the move.
     pub fn suffix(self) -> &'static str {
         match self {

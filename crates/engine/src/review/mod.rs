@@ -222,10 +222,16 @@ impl SideSummary {
 
     /// Count one of the side's moves.
     pub fn add(&mut self, ply: &PlyReview) {
+        self.count(ply.mark, ply.loss, ply.accuracy);
+    }
+
+    /// Count one of the side's moves from its verdict alone: its mark, the men it gave away
+    /// and its accuracy (%), as `PlyReview` has them (a board's tally gets no more).
+    pub fn count(&mut self, mark: Option<Mark>, loss: f64, accuracy: f64) {
         self.moves += 1;
-        self.total_loss += ply.loss;
-        self.total_accuracy += ply.accuracy;
-        match ply.mark {
+        self.total_loss += loss;
+        self.total_accuracy += accuracy;
+        match mark {
             Some(Mark::Inaccuracy) => self.inaccuracies += 1,
             Some(Mark::Mistake) => self.mistakes += 1,
             Some(Mark::Blunder) => self.blunders += 1,
