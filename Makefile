@@ -3,7 +3,7 @@ CARGO ?= cargo
 BIN := target/release/poolshark
 
 .PHONY: all build run serve test test-deep bench lint fmt clean pytest browser-test cluster-test egdb data \
-	windows windows-test dist dist-test
+	windows windows-test dist dist-test web web-test
 
 all: build
 
@@ -19,17 +19,29 @@ run: build
 serve: build
 	$(BIN) serve
 
-# The whole suite, optimised (profile ci: release without LTO), the Hub and browser tests,
+# The whole suite, optimised (profile ci: release without LTO), the Hub tests, the static page
+# (`make web`) with its engine under node, the browser tests (the served and the static page),
 # the deep (#[ignore]d) tests CI runs, then the Windows exe under wine and the release
 # archives (both from ci builds, sparing fat LTO; each says SKIPPED where it cannot run).
 test:
 	$(CARGO) test --profile ci
 	./scripts/pytest.sh
 	./scripts/cluster-test.sh
+	./scripts/web-test.sh
 	./scripts/browser-test.sh
 	$(CARGO) test --profile ci --test perft -- --ignored start_position_depth_12
 	./scripts/windows-test.sh
 	./scripts/dist-test.sh
+
+# The board as a static page in target/web/: the page, the engine as WebAssembly, a manifest
+# and a service worker. Serve it with: python3 -m http.server --directory target/web
+web:
+	./scripts/web-build.sh
+
+# make web, then its engine under node (tests/web): the board's messages, its review beside
+# poolshark serve's.
+web-test:
+	./scripts/web-test.sh
 
 # poolshark.exe for x86_64 Windows, cross-built with mingw-w64 (installed with apt-get where
 # missing): target/x86_64-pc-windows-gnu/release/poolshark.exe. The release profile as on

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make dist`'s archives, checked (run by `make test`, with the ci builds: PROFILE=ci): they
-# match SHA256SUMS; each holds LICENSE, README.txt and the docs; the zip holds poolshark.exe
+# match SHA256SUMS; each holds LICENSE, README.txt and the docs (the web archive its page and
+# engine instead of docs); the zip holds poolshark.exe
 # and not the wine tests' stand-in bcryptprimitives.dll; and the Linux archive's binary,
 # unpacked, benches the node count of the native build. A mismatch exits 1.
 set -euo pipefail
@@ -53,13 +54,22 @@ else
     echo "dist test SKIPPED: no $windows (see dist's message above)"
 fi
 
+web=poolshark-$VERSION-web.zip
+if [ -f "$OUT/$web" ]; then
+    listing=$(python3 -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' "$OUT/$web")
+    has "$listing" "$web" index.html poolshark.wasm sw.js manifest.webmanifest engine/board-worker.js \
+        js/main.js LICENSE README.txt
+else
+    echo "dist test SKIPPED: no $web (see dist's message above)"
+fi
+
 unpacked=target/dist-test
 rm -rf "$unpacked"
 mkdir -p "$unpacked"
 tar -C "$unpacked" -xzf "$OUT/$linux"
 [ ! -f "$OUT/$windows" ] || python3 -m zipfile -e "$OUT/$windows" "$unpacked"
 # Each README names its version and tells how to open the board and attach the Hub engine.
-for readme in "$unpacked"/poolshark-*/README.txt; do
+for readme in "$unpacked"/poolshark-*-x86_64-*/README.txt; do
     if grep -q "poolshark $VERSION for" "$readme" && grep -q "poolshark serve" "$readme" \
         && grep -q "http://127.0.0.1:8080/" "$readme" && grep -q "poolshark hub" "$readme"; then
         pass "$readme: version, serve and hub"

@@ -2,7 +2,9 @@
 # The release archives in target/dist/ (`make dist`):
 #   poolshark-VERSION-x86_64-linux.tar.gz   poolshark, LICENSE, README.txt, docs/
 #   poolshark-VERSION-x86_64-windows.zip    poolshark.exe, LICENSE, README.txt, docs/
-#   SHA256SUMS                              over both
+#   poolshark-VERSION-web.zip               the board as a static page (`make web`), LICENSE,
+#                                           README.txt
+#   SHA256SUMS                              over them all
 # each unpacking into a folder poolshark-VERSION-PLATFORM/. VERSION is Cargo.toml's. The
 # READMEs are packaging/README-PLATFORM.txt. PROFILE (default release) picks the builds; the check
 # in `make test` (scripts/dist-test.sh) packs its ci builds instead, to spare the LTO.
@@ -44,6 +46,19 @@ if windows_env; then
     (cd "$OUT/stage" && python3 -m zipfile -c "../poolshark-$VERSION-x86_64-windows.zip" "$(basename "$dir")")
 else
     echo "dist: windows archive SKIPPED: $WIN_WHY"
+fi
+
+# The static page, where the wasm32 toolchain can be had (WEB_PROFILE as make web's).
+. scripts/lib/wasm-env.sh
+if wasm_toolchain; then
+    ./scripts/web-build.sh
+    dir=$OUT/stage/poolshark-$VERSION-web
+    cp -r target/web "$dir"
+    cp LICENSE "$dir/LICENSE"
+    sed "s/VERSION/$VERSION/g" packaging/README-web.txt >"$dir/README.txt"
+    (cd "$OUT/stage" && python3 -m zipfile -c "../poolshark-$VERSION-web.zip" "$(basename "$dir")")
+else
+    echo "dist: web archive SKIPPED: $WASM_WHY"
 fi
 
 rm -rf "$OUT/stage"

@@ -79,7 +79,10 @@ fn the_module_map_names_every_module_and_no_other() {
     let doc_text = read("docs/DEVELOPMENT.md");
     let doc: BTreeSet<String> = backticked(&doc_text)
         .into_iter()
-        .filter(|t| (t.starts_with("src/") && *t != "src/") || (t.starts_with("crates/") && t.contains("/src/") && !t.contains('*')))
+        .filter(|t| {
+            (t.starts_with("src/") && *t != "src/")
+                || (t.starts_with("crates/") && t.contains("/src/") && !t.contains('*'))
+        })
         .filter(|t| t.ends_with(".rs") || t.ends_with('/'))
         .map(str::to_string)
         .collect();

@@ -14,10 +14,9 @@
 //! - tables: the endgame tables answer the board (`board::Tables`) from files read in the
 //!   background.
 
-use crate::core::{Color, Position};
 use crate::search::Engine;
 use crate::serve::board::{run_job, Board, BoardConfig, Job, JobControl, JobEvent, JobId, Out};
-use crate::serve::protocol::{Reply, Verdict};
+use crate::serve::protocol::Reply;
 use crate::serve::server::App;
 use axum::extract::ws::{Message, WebSocket};
 use std::sync::{Arc, Mutex};
@@ -274,40 +273,4 @@ impl Host {
             self.running = None;
         }
     }
-}
-
-impl crate::serve::board::Tables for crate::egdb::Egdb {
-    fn verdict(&self, pos: &Position) -> Option<Verdict> {
-        verdict(self, pos)
-    }
-
-    fn covers(&self, pos: &Position) -> bool {
-        pos.occupied().count() <= self.max_pieces()
-    }
-}
-
-/// The endgame tables' verdict on `pos` for Black, or None where no table covers it (or
-/// its group is not read yet).
-fn verdict(egdb: &crate::egdb::Egdb, pos: &Position) -> Option<Verdict> {
-    use crate::egdb::{Wdl, Wdl50};
-    let probe = egdb.probe(pos)?;
-    let flip = pos.side() == Color::White;
-    let wdl = match (probe.wdl, flip) {
-        (Wdl::Win, false) | (Wdl::Loss, true) => "win",
-        (Wdl::Loss, false) | (Wdl::Win, true) => "loss",
-        (Wdl::Draw, _) => "draw",
-    };
-    let wdl50 = match (probe.wdl50, flip) {
-        (w, false) => w,
-        (Wdl50::Win, true) => Wdl50::Loss,
-        (Wdl50::CursedWin, true) => Wdl50::BlessedLoss,
-        (Wdl50::Draw, true) => Wdl50::Draw,
-        (Wdl50::BlessedLoss, true) => Wdl50::CursedWin,
-        (Wdl50::Loss, true) => Wdl50::Win,
-    };
-    Some(Verdict {
-        black: wdl,
-        dtc: probe.dtc,
-        black50: wdl50.name(),
-    })
 }

@@ -9,14 +9,12 @@
 //! HTTP side (routes, request checks), and `connection` one WebSocket: the native host of a
 //! board, which runs its jobs on a thread.
 
+// The board's session core lives in the engine crate (no I/O), re-exported here so that
+// `serve::session` and the rest keep their paths.
+pub use poolshark_engine::board::{self, clock, limits, protocol, review, session};
+
 pub mod assets;
-pub mod board;
 pub mod boards;
-pub mod clock;
 pub mod connection;
-pub mod limits;
 pub mod origin;
-pub mod protocol;
-pub mod review;
 pub mod server;
-pub mod session;

@@ -1,30 +1,60 @@
-// The WebSocket to the server (docs/BOARD.md): one per page, JSON both ways. A closed socket
-// is not reopened: the server's game is gone with it, and the page says to reload.
+// The page's line to its board (docs/BOARD.md), JSON both ways, over one of two transports:
+// the WebSocket to `poolshark serve`, or, where the page is a static copy (`make web`), a
+// worker running the same board in WebAssembly (webapp/engine/board-worker.js). Either way the page
+// sees the same messages, and scripts and tests reach them as `window.boardTransport`:
+// `send(text)` takes one message's JSON text, `onMessage(fn)` calls `fn` with each reply's.
+// A closed socket is not reopened: the server's game is gone with it, and the page says to
+// reload.
 
 import { $, ui } from "./state.js";
 import { showMessage } from "./messages.js";
 
-// Open the socket; `onMessage` gets each message parsed, `onClose` runs once it closes.
-export function connect(onMessage, onClose) {
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(proto + "://" + location.host + "/ws");
-  ui.ws = ws;
-  ws.addEventListener("open", () => {
-    ui.connected = true;
-    setConn("connected", "connected");
-  });
-  ws.addEventListener("message", (ev) => {
+const listeners = [];
+let sendText = null;
+
+// Which transport this copy of the page uses: "worker" where `make web` marked its copy of
+// index.html (`<meta name="poolshark-transport" content="worker">`), else "websocket".
+function transportKind() {
+  const mark = document.querySelector('meta[name="poolshark-transport"]');
+  return mark && mark.content === "worker" ? "worker" : "websocket";
+}
+
+// Open the transport; `onMessage` gets each message parsed, `onClose` runs once it closes.
+export async function connect(onMessage, onClose) {
+  const deliver = (text) => {
+    for (const fn of listeners) fn(text);
     let msg;
     try {
-      msg = JSON.parse(ev.data);
+      msg = JSON.parse(text);
     } catch (e) {
-      showMessage("error", "the server sent something that is not JSON");
+      showMessage("error", "the board sent something that is not JSON");
       return;
     }
     onMessage(msg);
+  };
+  window.boardTransport = {
+    send: (text) => {
+      if (!sendText) throw new Error("the board is not connected");
+      sendText(String(text));
+    },
+    onMessage: (fn) => listeners.push(fn),
+  };
+  if (transportKind() === "worker") await openWorker(deliver, onClose);
+  else openSocket(deliver, onClose);
+}
+
+function openSocket(deliver, onClose) {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(proto + "://" + location.host + "/ws");
+  ws.addEventListener("open", () => {
+    ui.connected = true;
+    sendText = (text) => ws.send(text);
+    setConn("connected", "connected");
   });
+  ws.addEventListener("message", (ev) => deliver(ev.data));
   ws.addEventListener("close", () => {
     ui.connected = false;
+    sendText = null;
     setConn("disconnected", "disconnected: reload the page to start again");
     onClose();
   });
@@ -33,12 +63,40 @@ export function connect(onMessage, onClose) {
   });
 }
 
-export function send(msg) {
-  if (!ui.ws || ui.ws.readyState !== WebSocket.OPEN) {
-    showMessage("error", "not connected to the server");
+async function openWorker(deliver, onClose) {
+  let module;
+  try {
+    const res = await fetch("poolshark.wasm");
+    if (!res.ok) throw new Error("poolshark.wasm: HTTP " + res.status);
+    module = await WebAssembly.compile(await res.arrayBuffer());
+  } catch (e) {
+    setConn("disconnected", "the engine could not be loaded: " + e.message);
+    onClose();
     return;
   }
-  ui.ws.send(JSON.stringify(msg));
+  const worker = new Worker("engine/board-worker.js", { type: "module" });
+  worker.addEventListener("message", (ev) => deliver(ev.data));
+  worker.addEventListener("error", (ev) => {
+    ui.connected = false;
+    sendText = null;
+    setConn("disconnected", "the engine stopped: " + (ev.message || "an error") + "; reload the page");
+    onClose();
+  });
+  worker.postMessage({ module });
+  sendText = (text) => worker.postMessage(text);
+  ui.connected = true;
+  setConn("connected", "in this browser");
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("sw.js").catch((e) => console.warn("no offline copy:", e));
+  }
+}
+
+export function send(msg) {
+  if (!sendText) {
+    showMessage("error", "not connected to the board");
+    return;
+  }
+  sendText(JSON.stringify(msg));
 }
 
 function setConn(cls, text) {
@@ -47,7 +105,7 @@ function setConn(cls, text) {
   c.textContent = text;
 }
 
-// The server's version, from its `hello`.
+// The board's version, from its `hello`.
 export function onHello(msg) {
   $("conn").title = "poolshark " + (msg.version || "");
 }

@@ -8,6 +8,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bench;
+pub mod board;
 pub mod book;
 pub mod checksum;
 pub mod clock;

@@ -35,20 +35,27 @@
 //!   search waits for a file), the board looks again every `TABLES_LOOK_EVERY` and sends a
 //!   state of its own once the verdict is in, rather than at the next request.
 
+pub mod clock;
 pub mod job;
+pub mod limits;
+pub mod protocol;
+pub mod review;
+pub mod session;
+pub mod tables;
 
+use crate::board::limits::{TABLES_LOOK_EVERY, TABLES_LOOK_FOR};
+use crate::board::review::Tally;
+use crate::board::session::{Done, Now, Session};
 use crate::book::{Book, Policy, Rng};
+use crate::clock::Instant;
 use crate::core::tree::NodeId;
 use crate::core::{movegen, Game, Move, Position};
 use crate::review::Budget;
-use crate::serve::limits::{TABLES_LOOK_EVERY, TABLES_LOOK_FOR};
-use crate::serve::protocol::{self, Reply, Request, Verdict};
-use crate::serve::review::Tally;
-use crate::serve::session::{Done, Now, Session};
 pub use job::{run_job, GameData, Job, JobControl, JobEvent, JobId, JobKind};
+use protocol::{Reply, Request, Verdict};
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The endgame tables as the board asks them: the host's (files read in the background).
 pub trait Tables: Send + Sync {
@@ -81,6 +88,15 @@ impl BoardConfig {
             level_rng: crate::search::level::rng_from_env(),
             now: Arc::new(Instant::now),
             tables: None,
+        }
+    }
+
+    /// The browser's board (crates/web): the built-in opening book, as `poolshark serve`
+    /// plays with by default, no tables, the page's clock, generators seeded from the clock.
+    pub fn browser() -> BoardConfig {
+        BoardConfig {
+            book: crate::book::Book::builtin().ok().map(Arc::new),
+            ..BoardConfig::plain()
         }
     }
 }
@@ -364,7 +380,7 @@ impl Board {
                 Ok(Done::Changed { auto: false })
             }
             Request::Review { budget } => {
-                let positions = crate::serve::review::review_positions(&self.session.main_game());
+                let positions = crate::board::review::review_positions(&self.session.main_game());
                 self.judge_budget(budget, positions, "review")
                     .map(|budget| {
                         self.stop();
@@ -374,10 +390,10 @@ impl Board {
             }
             Request::Retry { ply, text, budget } => {
                 let whole = self.session.main_game();
-                let positions = crate::serve::review::RETRY_POSITIONS;
+                let positions = crate::board::review::RETRY_POSITIONS;
                 self.judge_budget(budget, positions, "retry")
                     .and_then(|budget| {
-                        let (game, mv) = crate::serve::review::retry_position(&whole, ply, &text)?;
+                        let (game, mv) = crate::board::review::retry_position(&whole, ply, &text)?;
                         Ok((budget, game, mv))
                     })
                     .map(|(budget, game, mv)| {
@@ -556,7 +572,7 @@ impl Board {
         positions: usize,
         what: &'static str,
     ) -> Result<Budget, BoardError> {
-        let budget = crate::serve::review::budget(fields, positions, what)?;
+        let budget = crate::board::review::budget(fields, positions, what)?;
         if self.session.thinking {
             return Err(BoardError::Thinking(what));
         }

@@ -17,6 +17,12 @@
 //! which a test replaces. While it runs the game cannot be walked (no take-backs), so its
 //! moves make the main line, each with the mover's clock after it in its notes (`[%clk]`).
 
+use crate::board::clock::{Clock, TimeControl};
+use crate::board::protocol::{
+    ClockSpec, ClockState, Counts, GameEnd, HistoryMove, LegalMove, Level, Limit, PdnGameTags,
+    Player, Reply, SearchInfo, State, TreeNode, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
+};
+use crate::clock::Instant;
 use crate::core::game::DrawReason;
 use crate::core::pdn::notes as pdn_notes;
 use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES};
@@ -24,14 +30,9 @@ use crate::core::tree::{GameTree, NodeId, TreeError};
 use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
 use crate::search::level::PlayLevel;
 use crate::search::Limits;
-use crate::serve::clock::{Clock, TimeControl};
-use crate::serve::protocol::{
-    ClockSpec, ClockState, Counts, GameEnd, HistoryMove, LegalMove, Level, Limit, PdnGameTags,
-    Player, Reply, SearchInfo, State, TreeNode, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
-};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod pdn_io;
 
@@ -823,9 +824,9 @@ pub fn search_info(root: &Position, info: &crate::search::Info) -> SearchInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::protocol::Judgement;
     use crate::core::pdn;
     use crate::core::tree::MAX_NODES;
-    use crate::serve::protocol::Judgement;
 
     fn human() -> Session {
         Session::new(Position::start(), Player::Human, Player::Human)
@@ -1088,8 +1089,8 @@ mod tests {
     /// Review the board's main line as the server does (one thread, a fixed node budget,
     /// each move's verdict recorded as it is forwarded): the `review_ply` messages.
     fn review_on_board(s: &mut Session) -> Vec<Judgement> {
+        use crate::board::review::PlyReport;
         use crate::review::{self, Budget, ReviewControl};
-        use crate::serve::review::PlyReport;
         let engine = crate::search::Engine::new(4, 1);
         let (game, nodes) = (s.main_game(), s.main_line());
         let mut reports = Vec::new();
@@ -1352,7 +1353,7 @@ mod tests {
     /// docs/BOARD.md gives the bounds the board enforces.
     #[test]
     fn the_docs_give_the_trees_bounds() {
-        let doc = include_str!("../../docs/BOARD.md");
+        let doc = include_str!("../../../../docs/BOARD.md");
         for said in [
             format!("Refused once the tree holds {MAX_MOVES} moves"),
             format!("The tree holds at most {MAX_MOVES} moves at once"),

@@ -7,14 +7,14 @@
 //! A review and a retry start from a cleared table, so that at a fixed node budget on one
 //! thread every host gets the same review ply by ply.
 
+use crate::board::protocol::{Judgement, SearchInfo};
+use crate::board::review::{judgement, PlyReport};
+use crate::board::session::search_info;
 use crate::core::game::DrawCounts;
 use crate::core::{notation, Game, Move, Position};
 use crate::review::{Budget, ReviewControl};
 use crate::search::level::PlayLevel;
 use crate::search::{Engine, Limits, SearchControl};
-use crate::serve::protocol::{Judgement, SearchInfo};
-use crate::serve::review::{judgement, PlyReport};
-use crate::serve::session::search_info;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Duration;

@@ -6,15 +6,15 @@
 //! a `Tally` of what it forwarded, so that a stopped review's summary is that of the plies
 //! the page got.
 
+use crate::board::protocol::{
+    BudgetFields, Judgement, Reply, SideReport, MAX_REVIEW_DEPTH, MAX_REVIEW_MOVETIME,
+    MAX_REVIEW_NODES, MAX_REVIEW_TOTAL_NODES, MAX_REVIEW_TOTAL_SECONDS,
+};
+use crate::board::session::{legal_move, Session};
 use crate::core::tree::NodeId;
 use crate::core::{notation, Color, Game, Move, Position};
 use crate::review::marks::Mark;
 use crate::review::{Budget, GameSummary, PlyReview, SideSummary};
-use crate::serve::protocol::{
-    BudgetFields, Judgement, Reply, SideReport, MAX_REVIEW_DEPTH, MAX_REVIEW_MOVETIME,
-    MAX_REVIEW_NODES, MAX_REVIEW_TOTAL_NODES, MAX_REVIEW_TOTAL_SECONDS,
-};
-use crate::serve::session::{legal_move, Session};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -282,7 +282,7 @@ mod tests {
         assert_eq!(nodes(16_393_442, 61), Ok(Budget::Nodes(16_393_442)));
         assert!(nodes(16_393_443, 61).is_err());
         // The default reviews the longest main line a board holds.
-        let longest = crate::serve::session::MAX_MOVES + 1;
+        let longest = crate::board::session::MAX_MOVES + 1;
         let default = budget(fields(None, None, None), longest, "review");
         assert_eq!(default, Ok(Budget::DEFAULT));
         // A retry searches two positions.

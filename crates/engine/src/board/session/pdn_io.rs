@@ -4,9 +4,9 @@
 //! themselves are `core::pdn`'s.
 
 use super::{Done, Session, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
+use crate::board::protocol::{PdnGameTags, Player, Reply};
 use crate::core::pdn;
 use crate::core::{notation, Color, GameResult, Position};
-use crate::serve::protocol::{PdnGameTags, Player, Reply};
 
 /// The most games a `games` message lists (with the one shown, if after them): a text of
 /// 1 MB may hold 500,000 games, which the page cannot offer in a list.

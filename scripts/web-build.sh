@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The board as a static page (`make web`): the page, its modules, the engine as WebAssembly
+# (crates/web), a web app manifest and a service worker, in target/web/. Serve it with any
+# static file server: python3 -m http.server --directory target/web
+#
+# The wasm32 standard library: where rustup has the target, it is used. Otherwise Debian's
+# rustc-web, cargo-web, rust-web-src and lld (a Rust 1.96 with the standard library's source)
+# build it from source (-Zbuild-std), installed with apt-get where missing and we are root.
+# WEB_PROFILE (default wasm: release with panic=abort) picks the cargo profile.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib/wasm-env.sh
+PROFILE=${WEB_PROFILE:-wasm}
+OUT=target/web
+
+wasm_toolchain || { echo "make web: $WASM_WHY" >&2; exit 2; }
+echo "make web: building the engine for wasm32 (profile $PROFILE) with $WASM_CARGO_DESC"
+wasm_cargo build --profile "$PROFILE" --target wasm32-unknown-unknown -p poolshark-web
+WASM="$CARGO_TARGET_DIR_WASM/wasm32-unknown-unknown/$PROFILE/poolshark_web.wasm"
+
+rm -rf "$OUT.new"
+mkdir -p "$OUT.new"
+cp -r web/style.css web/js webapp/engine "$OUT.new/"
+cp webapp/manifest.webmanifest webapp/icon.svg webapp/icon-*.png "$OUT.new/"
+# The page as `poolshark serve` serves it, marked to use the worker (web/js/socket.js), with
+# its manifest (the server has none to serve).
+sed 's|</head>|<meta name="poolshark-transport" content="worker">\n<link rel="manifest" href="manifest.webmanifest">\n<meta name="theme-color" content="#1d2021">\n</head>|' \
+    web/index.html >"$OUT.new/index.html"
+grep -q 'name="poolshark-transport"' "$OUT.new/index.html" || { echo "make web: could not mark index.html" >&2; exit 1; }
+cp "$WASM" "$OUT.new/poolshark.wasm"
+python3 scripts/web-sw.py "$OUT.new" webapp/sw.js >"$OUT.new/sw.js"
+rm -rf "$OUT"
+mv "$OUT.new" "$OUT"
+echo "make web: $OUT ($(du -sh "$OUT" | cut -f1)); serve it with: python3 -m http.server --directory $OUT"

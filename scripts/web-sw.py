@@ -1,0 +1,25 @@
+"""Writes the static page's service worker (scripts/web-build.sh): the template
+webapp/sw.js with VERSION, a hash of every file of the build, and FILES, the list of
+them (the page itself as "./"), so that the page works offline and a new build replaces the
+old copy. Usage: web-sw.py OUT_DIR TEMPLATE > OUT_DIR/sw.js"""
+import hashlib
+import json
+import os
+import sys
+
+out, template = sys.argv[1], sys.argv[2]
+files = []
+digest = hashlib.sha256()
+for root, _, names in sorted(os.walk(out)):
+    for name in sorted(names):
+        path = os.path.join(root, name)
+        rel = os.path.relpath(path, out).replace(os.sep, "/")
+        if rel == "sw.js":
+            continue
+        files.append("./" if rel == "index.html" else rel)
+        digest.update(rel.encode() + b"\0")
+        with open(path, "rb") as f:
+            digest.update(f.read())
+text = open(template).read()
+text = text.replace("@VERSION@", digest.hexdigest()[:16]).replace("@FILES@", json.dumps(files))
+sys.stdout.write(text)

@@ -1,0 +1,192 @@
+"""The board as a static page (`make web`, target/web) in headless Chromium, served by
+`python3 -m http.server` with no poolshark process: the engine runs in the page's workers as
+WebAssembly. The same tests as the served page's (imported from test_board, run here against
+the static copy), then what only the static page does: work after its server stops (the
+service worker's copy), and the same `window.boardTransport` on both transports.
+
+Skipped where target/web was not built (scripts/web-test.sh builds it first in `make test`).
+"""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from test_board import (  # noqa: F401  (fixtures and tests run here against the static page)
+    browser, page, wait, move_list, load_pdn, shot, new_driver, severe, start_server, stop_server,
+    at_size, set_level_depth, new_game, play_any_move,
+    test_play_a_short_game_against_the_engine_and_take_back,
+    test_choose_between_two_capture_paths,
+    test_load_pdn_and_go_to_a_move,
+    test_analysis_and_screenshot,
+    test_review_marks_the_moves_draws_the_graph_and_steps_to_mistakes,
+    test_a_marked_move_shows_the_best_move_along_its_jumps_and_retry_judges,
+    test_a_timed_game_between_two_people_runs_to_a_flag_fall,
+    test_a_pdn_of_several_games_offers_a_choice,
+    test_reload_keeps_the_game_and_the_strength,
+    BLUNDER_PDN, BLUNDER_PLIES,
+)
+
+WEB = os.environ.get("POOLSHARK_WEB", "target/web")
+
+pytestmark = pytest.mark.skipif(not os.path.exists(os.path.join(WEB, "poolshark.wasm")),
+                                reason=f"{WEB} not built (make web)")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_static(port=None):
+    port = port or free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1",
+                             "--directory", WEB, str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/"
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return proc, url
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise AssertionError("the static server did not start")
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The static page's address (the name the imported tests ask for)."""
+    proc, url = start_static()
+    yield url
+    stop_server(proc)
+
+
+def transport_exchange(drv, messages, until_type):
+    """Send `messages` through window.boardTransport and collect the replies' JSON texts up to
+    the first of type `until_type`."""
+    return drv.execute_async_script("""
+        const [messages, until, done] = arguments;
+        const got = [];
+        window.boardTransport.onMessage((text) => {
+          got.push(text);
+          if (JSON.parse(text).type === until) done(got);
+        });
+        for (const m of messages) window.boardTransport.send(JSON.stringify(m));
+    """, messages, until_type)
+
+
+def test_the_static_page_runs_the_engine_in_the_browser(page):
+    conn = page.find_element(By.ID, "conn")
+    assert conn.text == "in this browser"
+    assert page.execute_script(
+        "return document.querySelector('meta[name=poolshark-transport]').content") == "worker"
+
+
+def test_board_transport_is_the_same_on_both_transports(browser, server):
+    proc, served = start_server()
+    try:
+        replies = {}
+        for name, url in (("worker", server), ("websocket", served)):
+            browser.get(url + "style.css")
+            browser.execute_script("localStorage.clear()")
+            browser.get(url)
+            wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+            browser.set_script_timeout(60)
+            texts = transport_exchange(browser, [
+                {"type": "ping"},
+                {"type": "setup", "fen": "W:W26:B6,8,14,15,21,22,23"},
+                {"type": "save_pdn"},
+            ], "pdn")
+            msgs = [json.loads(t) for t in texts]
+            assert all(isinstance(t, str) for t in texts)
+            replies[name] = [m["type"] for m in msgs], msgs[-1]["pdn"]
+        assert replies["worker"][0] == replies["websocket"][0] == ["pong", "state", "pdn"]
+        # The same game text, but for the date each writes.
+        strip = lambda pdn: [l for l in pdn.splitlines() if not l.startswith("[Date")]
+        assert strip(replies["worker"][1]) == strip(replies["websocket"][1])
+    finally:
+        stop_server(proc)
+
+
+def test_stop_ends_the_analysis_in_the_worker(page):
+    page.set_script_timeout(60)
+    took = page.execute_async_script("""
+        const done = arguments[0];
+        let asked = null;
+        window.boardTransport.onMessage((text) => {
+          const m = JSON.parse(text);
+          if (m.type === "info" && m.depth >= 4 && asked === null) {
+            asked = performance.now();
+            window.boardTransport.send(JSON.stringify({type: "stop"}));
+          } else if (asked !== null && m.type === "state" && !m.analyzing) {
+            done(performance.now() - asked);
+          }
+        });
+        window.boardTransport.send(JSON.stringify({type: "analyze", on: true}));
+    """)
+    print(f"stop answered after {took:.1f} ms")
+    shown = page.find_element(By.ID, "info-depth").text
+    time.sleep(0.5)
+    assert page.find_element(By.ID, "info-depth").text == shown, "analysis went on after stop"
+
+
+def test_the_static_page_works_after_its_server_stops():
+    proc, url = start_static()
+    drv = new_driver()
+    try:
+        drv.get(url)
+        wait(drv, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+        drv.set_script_timeout(60)
+        # The service worker has its copy once it is active and controls the page.
+        drv.execute_async_script("""
+            const done = arguments[0];
+            navigator.serviceWorker.ready.then(() => done(true));
+        """)
+        drv.get(url)
+        wait(drv, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"),
+             "the service worker to control the page")
+        stop_server(proc)
+        drv.get(url)
+        wait(drv, lambda d: d.find_element(By.ID, "fen").text != "", "the page, offline")
+        load_pdn(drv, BLUNDER_PDN)
+        wait(drv, lambda d: len(move_list(d)) == BLUNDER_PLIES, "the loaded game, offline")
+        drv.find_element(By.ID, "review-run").click()
+        wait(drv, lambda d: d.find_element(By.ID, "review-status").text.startswith("reviewed"),
+             "the review's end, offline")
+        shot(drv, "static-offline-review.png")
+        drv.find_element(By.ID, "pdn-save").click()
+        wait(drv, lambda d: "[%eval" in d.find_element(By.ID, "pdn-input").get_attribute("value"),
+             "the saved PDN with the review's scores")
+        assert not [e for e in severe(drv) if "/js/" in e.get("message", "")
+                    or "engine" in e.get("message", "")]
+    finally:
+        drv.quit()
+        if proc.poll() is None:
+            stop_server(proc)
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
+def test_screenshots_of_the_static_page_at_desktop_and_phone_size(browser, server, size):
+    with at_size(browser, server, size):
+        name = "desktop" if size[0] > 700 else "phone"
+        load_pdn(browser, BLUNDER_PDN)
+        wait(browser, lambda d: len(move_list(d)) == BLUNDER_PLIES, "the loaded game")
+        browser.find_element(By.ID, "review-run").click()
+        wait(browser, lambda d: d.find_element(By.ID, "review-status").text.startswith("reviewed"),
+             "the review's end")
+        browser.find_element(By.ID, "analyze").click()
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")) >= 4,
+             "a line")
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width, \
+            "the page scrolls sideways"
+        browser.execute_script("window.scrollTo(0, 0)")
+        shot(browser, f"static-{name}.png")
+        browser.find_element(By.ID, "analyze").click()

@@ -1,0 +1,104 @@
+// Two ways to a board for the node tests, each as { send(msg), inbox, close() }: the
+// WebAssembly board as the page's worker runs it (webapp/engine/board-host.js, its searches in
+// worker_threads), and `poolshark serve`'s over its WebSocket (node's WebSocket, which node 20
+// has behind --experimental-websocket).
+import { Worker } from "node:worker_threads";
+import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { BoardHost } from "../../webapp/engine/board-host.js";
+
+// Replies as they come, and a way to wait for one.
+export class Inbox {
+  constructor() {
+    this.all = [];
+    this.waiters = [];
+  }
+  push(msg) {
+    this.all.push(msg);
+    for (const w of this.waiters.slice()) w.check();
+  }
+  // The first message from index `from` on that `pred` accepts (its index in `at`); an error
+  // after `ms` (a guard against a hang, not a measure of speed).
+  until(pred, from = 0, ms = 60000) {
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        check: () => {
+          for (let i = from; i < this.all.length; i++) {
+            if (pred(this.all[i])) {
+              this.waiters.splice(this.waiters.indexOf(waiter), 1);
+              clearTimeout(waiter.timer);
+              resolve({ msg: this.all[i], at: i });
+              return;
+            }
+          }
+        },
+      };
+      waiter.timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        reject(new Error("no such message within " + ms + " ms; got: " + JSON.stringify(this.all.slice(from)).slice(0, 2000)));
+      }, ms);
+      this.waiters.push(waiter);
+      waiter.check();
+    });
+  }
+}
+
+export async function workerBoard(wasmPath) {
+  const module = await WebAssembly.compile(await readFile(wasmPath));
+  const inbox = new Inbox();
+  const workers = new Set();
+  const host = new BoardHost({
+    module,
+    post: (text) => inbox.push(JSON.parse(text)),
+    log: (text) => process.stderr.write("wasm: " + text + "\n"),
+    spawnSearch: () => {
+      const w = new Worker(new URL("./node-search-worker.mjs", import.meta.url));
+      workers.add(w);
+      return {
+        post: (m) => w.postMessage(m),
+        terminate: () => {
+          workers.delete(w);
+          w.terminate();
+        },
+        onMessage: (fn) => w.on("message", fn),
+      };
+    },
+  });
+  await host.start();
+  return {
+    send: (msg) => host.request(typeof msg === "string" ? msg : JSON.stringify(msg)),
+    inbox,
+    close: async () => {
+      host.close();
+      await Promise.all([...workers].map((w) => w.terminate()));
+    },
+  };
+}
+
+export async function serverBoard(binary) {
+  const child = spawn(binary, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/http:\/\/([^/\s]+)\//);
+      if (m) resolve("ws://" + m[1] + "/ws");
+    });
+    child.on("exit", (code) => reject(new Error("poolshark serve exited: " + code)));
+  });
+  const inbox = new Inbox();
+  const ws = new WebSocket(url);
+  ws.addEventListener("message", (ev) => inbox.push(JSON.parse(ev.data)));
+  await new Promise((resolve, reject) => {
+    ws.addEventListener("open", resolve);
+    ws.addEventListener("error", reject);
+  });
+  return {
+    send: (msg) => ws.send(typeof msg === "string" ? msg : JSON.stringify(msg)),
+    inbox,
+    close: async () => {
+      ws.close();
+      child.kill();
+    },
+  };
+}

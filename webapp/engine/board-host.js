@@ -1,0 +1,105 @@
+// The board's session in a worker (board-worker.js in the page; tests/web under node): the
+// WebAssembly module's board (crates/web's `poolshark_board_*`, over the session core that
+// `poolshark serve` runs too) takes docs/BOARD.md messages as JSON text and answers on
+// channels: a reply for the page, a search job to start, a job to stop. Jobs run in a second
+// worker (search.js) so that this one keeps reading the page's messages while the engine
+// thinks; a stop ends that worker at once (a fresh one, with a fresh table, takes the next
+// job) and the board carries on from the events it already had.
+
+import { load, CHANNEL } from "./module.js";
+
+export class BoardHost {
+  // module: the compiled WebAssembly.Module; post(text): a reply to the page; spawnSearch():
+  // a new search worker as { post(msg), terminate(), onMessage(fn) }; log(text): diagnostics.
+  constructor({ module, post, spawnSearch, log }) {
+    this.module = module;
+    this.post = post;
+    this.spawnSearch = spawnSearch;
+    this.log = log || (() => {});
+    this.search = null;
+    this.job = null; // the id of the job the search worker runs
+    this.timer = null;
+    this.queue = []; // texts sent before the module was ready
+    this.wasm = null;
+  }
+
+  async start() {
+    this.wasm = await load(this.module, (channel, text) => this.onEmit(channel, text));
+    this.spare = this.newSearch();
+    this.wasm.exports.poolshark_board_new();
+    this.wasm.exports.poolshark_board_open();
+    this.afterCall();
+    for (const text of this.queue.splice(0)) this.request(text);
+  }
+
+  request(text) {
+    if (!this.wasm) {
+      this.queue.push(text);
+      return;
+    }
+    this.wasm.call("poolshark_board_request", text);
+    this.afterCall();
+  }
+
+  onEmit(channel, text) {
+    if (channel === CHANNEL.reply) this.post(text);
+    else if (channel === CHANNEL.start) this.startJob(text);
+    else if (channel === CHANNEL.stop) this.stopJob(Number(text));
+    else this.log(text);
+  }
+
+  newSearch() {
+    const search = this.spawnSearch();
+    search.onMessage((msg) => {
+      if (search !== this.search) return; // a stopped worker's last words
+      if (msg.event) {
+        this.wasm.call("poolshark_board_event", msg.event);
+        this.afterCall();
+      } else if (msg.log) {
+        this.log(msg.log);
+      }
+    });
+    search.post({ module: this.module });
+    return search;
+  }
+
+  startJob(text) {
+    if (!this.search) {
+      this.search = this.spare || this.newSearch();
+      this.spare = null;
+    }
+    this.job = JSON.parse(text).id;
+    this.search.post({ job: text });
+  }
+
+  stopJob(id) {
+    if (this.search && this.job === id) {
+      this.search.terminate();
+      this.search = null;
+      this.job = null;
+      this.spare = this.spare || this.newSearch();
+    }
+  }
+
+  // End the searches and the timer (the page's worker never needs this; node's tests do).
+  close() {
+    for (const s of [this.search, this.spare]) if (s) s.terminate();
+    this.search = this.spare = null;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  // After each call into the board: wake it for its next timer (a clock's flag).
+  afterCall() {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    const ms = this.wasm.exports.poolshark_board_next_wake_ms();
+    if (ms >= 0) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.wasm.exports.poolshark_board_tick();
+        this.afterCall();
+      }, Math.min(ms, 2 ** 31 - 1));
+    }
+  }
+}

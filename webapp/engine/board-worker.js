@@ -1,0 +1,30 @@
+// The page's board worker: the session core in WebAssembly (board-host.js), with searches in
+// a worker of its own (search-worker.js). The page posts { module } first, then each
+// docs/BOARD.md message's JSON text; this worker posts each reply's JSON text back.
+import { BoardHost } from "./board-host.js";
+
+let host = null;
+const early = [];
+self.onmessage = (ev) => {
+  const msg = ev.data;
+  if (msg && msg.module) {
+    host = new BoardHost({
+      module: msg.module,
+      post: (text) => self.postMessage(text),
+      log: (text) => console.warn("poolshark:", text),
+      spawnSearch: () => {
+        const w = new Worker(new URL("./search-worker.js", import.meta.url), { type: "module" });
+        return {
+          post: (m) => w.postMessage(m),
+          terminate: () => w.terminate(),
+          onMessage: (fn) => (w.onmessage = (e) => fn(e.data)),
+        };
+      },
+    });
+    for (const text of early.splice(0)) host.request(text);
+    host.start();
+  } else if (typeof msg === "string") {
+    if (host) host.request(msg);
+    else early.push(msg);
+  }
+};
