@@ -18,19 +18,10 @@
 
 use super::{INPUTS, PLANES, QA};
 
-/// Lanes of one chunk: one AVX2 register of `i16`.
-pub const LANES: usize = 16;
+mod kernels;
 
-/// Sixteen `i16`, aligned to 32 bytes so that AVX2 loads and stores are aligned. Every
-/// accumulator and weight row is a slice of chunks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C, align(32))]
-pub struct Chunk(pub [i16; LANES]);
-
-/// A feature as White sees it XOR this is the same piece as Black sees it: the plane's
-/// colours swap (plane `p` to `p ^ 2`, bit 6 of the feature) and the board turns half a
-/// turn (square `s` to `31 - s`, the low five bits).
-pub const FLIP: u8 = 0b101_1111;
+pub use kernels::{Chunk, FLIP, LANES};
+use kernels::{Job, Scalar};
 
 /// The instruction sets the loops come in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -210,20 +201,6 @@ impl Features {
     }
 }
 
-/// The two views' destinations and sources, and the row table: what every update loop takes.
-/// View 0 is White's, view 1 Black's (its rows are the features `^ FLIP`). `dst[v]` and
-/// `src[v]` may be the same accumulator.
-#[derive(Clone, Copy)]
-struct Job<'a> {
-    dst: [*mut Chunk; 2],
-    src: [*const Chunk; 2],
-    w1: *const Chunk,
-    /// Chunks of one accumulator (and one row).
-    n: usize,
-    adds: &'a [u8],
-    subs: &'a [u8],
-}
-
 /// `acc` holds both views' accumulators (`2 n` chunks, White's first); each moves by the
 /// rows of `adds` (added) and `subs` (subtracted): `n = acc.len() / 2`, `w1` is `INPUTS`
 /// rows of `n` chunks.
@@ -305,7 +282,7 @@ unsafe fn run(level: Level, job: Job) {
             Level::Avx512 => avx512::update(job),
             #[cfg(target_arch = "x86_64")]
             Level::Avx2 => avx2::update(job),
-            _ => scalar::update(job),
+            _ => scalar_update(job),
         }
     }
 }
@@ -324,55 +301,18 @@ pub fn screlu_dot(level: Level, us: &[Chunk], them: &[Chunk], w: &[Chunk]) -> i3
             Level::Avx512 => avx512::screlu_dot(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
             #[cfg(target_arch = "x86_64")]
             Level::Avx2 => avx2::screlu_dot(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
-            _ => scalar::screlu_dot(us, them, w),
+            _ => kernels::screlu_dot::<Scalar>(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
         }
     }
 }
 
-/// The reference versions, plain Rust (which the compiler vectorises for the baseline CPU).
-mod scalar {
-    use super::{Chunk, Job, FLIP, QA};
-
-    /// # Safety
-    /// As `Job` says.
-    pub unsafe fn update(job: Job) {
-        let n = job.n;
-        for v in 0..2 {
-            let flip = if v == 0 { 0 } else { FLIP };
-            for c in 0..n {
-                // SAFETY: chunk `c < n` of each accumulator and row (the caller's promise);
-                // each chunk is read before it is written, so `dst` may be `src`.
-                unsafe {
-                    let mut a = (*job.src[v].add(c)).0;
-                    for &f in job.adds {
-                        let r = &(*job.w1.add((f ^ flip) as usize * n + c)).0;
-                        for (x, y) in a.iter_mut().zip(r) {
-                            *x = x.wrapping_add(*y);
-                        }
-                    }
-                    for &f in job.subs {
-                        let r = &(*job.w1.add((f ^ flip) as usize * n + c)).0;
-                        for (x, y) in a.iter_mut().zip(r) {
-                            *x = x.wrapping_sub(*y);
-                        }
-                    }
-                    (*job.dst[v].add(c)).0 = a;
-                }
-            }
-        }
-    }
-
-    pub fn screlu_dot(us: &[Chunk], them: &[Chunk], w: &[Chunk]) -> i32 {
-        let mut sum = 0i32;
-        for (a, w) in us.iter().chain(them).zip(w) {
-            for (&x, &y) in a.0.iter().zip(&w.0) {
-                let v = x.clamp(0, QA as i16);
-                // `v * y` wraps as an i16, as the SIMD paths multiply it.
-                sum = sum.wrapping_add((v.wrapping_mul(y) as i32) * v as i32);
-            }
-        }
-        sum
-    }
+/// `kernels::update` on `Scalar` (one copy, called by every entry point).
+///
+/// # Safety
+/// `job` as `Job` says.
+unsafe fn scalar_update(job: Job) {
+    // SAFETY: the caller's promises; scalar needs no instruction set.
+    unsafe { kernels::update::<Scalar>(job) }
 }
 
 /// The AVX2 versions.
