@@ -2,10 +2,12 @@
 //! first-layer rows (an update from another position's accumulators, or a refresh from the
 //! biases), and the output's SCReLU dot product over both views.
 //!
-//! Each loop has three twins: scalar (always compiled, the reference), AVX2 and AVX-512
-//! (F and BW) on x86_64. `Level::detect` asks the CPU once which it has; the caller reads
-//! that once per evaluation and passes it down, so one evaluation branches on it twice (the
-//! update, the output), not in any loop. All three give exactly the same results: the
+//! Each loop is written once, in `kernels`, over a few register operations (`kernels::Lanes`:
+//! load, store, add, subtract, min, max, multiply, multiply-add, sums), and each instruction
+//! set is an instance of those: `kernels::Scalar` (always compiled, the reference), AVX2 and
+//! AVX-512 (F and BW) on x86_64 (`x86`). `Level::detect` asks the CPU once which it has; the
+//! caller reads that once per evaluation and passes it down, so one evaluation branches on
+//! it twice (the update, the output), not in any loop. All give exactly the same results: the
 //! accumulator arithmetic wraps (exact and reversible; the weight limits keep the true
 //! values inside `i16` anyway), in the dot product `v * w` fits an `i16` (`v <= QA = 127`,
 //! `|w| <= 128`) and the `i32` sum cannot overflow (network.rs), so the order of the
@@ -19,6 +21,8 @@
 use super::{INPUTS, PLANES, QA};
 
 mod kernels;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 pub use kernels::{Chunk, FLIP, LANES};
 use kernels::{Job, Scalar};
@@ -279,9 +283,9 @@ unsafe fn run(level: Level, job: Job) {
     unsafe {
         match level.runnable() {
             #[cfg(target_arch = "x86_64")]
-            Level::Avx512 => avx512::update(job),
+            Level::Avx512 => x86::update_avx512(job),
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => avx2::update(job),
+            Level::Avx2 => x86::update_avx2(job),
             _ => scalar_update(job),
         }
     }
@@ -298,9 +302,9 @@ pub fn screlu_dot(level: Level, us: &[Chunk], them: &[Chunk], w: &[Chunk]) -> i3
     unsafe {
         match level.runnable() {
             #[cfg(target_arch = "x86_64")]
-            Level::Avx512 => avx512::screlu_dot(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
+            Level::Avx512 => x86::screlu_dot_avx512(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => avx2::screlu_dot(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
+            Level::Avx2 => x86::screlu_dot_avx2(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
             _ => kernels::screlu_dot::<Scalar>(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
         }
     }
@@ -313,252 +317,6 @@ pub fn screlu_dot(level: Level, us: &[Chunk], them: &[Chunk], w: &[Chunk]) -> i3
 unsafe fn scalar_update(job: Job) {
     // SAFETY: the caller's promises; scalar needs no instruction set.
     unsafe { kernels::update::<Scalar>(job) }
-}
-
-/// The AVX2 versions.
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use super::{Chunk, Job, FLIP, QA};
-    use std::arch::x86_64::*;
-
-    /// `B` chunks at offset `at` of view `v`: loaded, moved by the rows in registers,
-    /// stored.
-    ///
-    /// # Safety
-    /// AVX2; chunks `at..at + B` lie inside the width of `job`.
-    #[inline(always)]
-    pub(super) unsafe fn block<const B: usize>(job: &Job, v: usize, at: usize) {
-        let flip = if v == 0 { 0 } else { FLIP };
-        // SAFETY: the caller's promises; every chunk is 32-byte aligned.
-        unsafe {
-            let src = job.src[v].add(at) as *const __m256i;
-            let mut r: [__m256i; B] = std::array::from_fn(|i| _mm256_load_si256(src.add(i)));
-            let w1 = job.w1.add(at);
-            for &f in job.adds {
-                let row = w1.add((f ^ flip) as usize * job.n) as *const __m256i;
-                for (i, x) in r.iter_mut().enumerate() {
-                    *x = _mm256_add_epi16(*x, _mm256_load_si256(row.add(i)));
-                }
-            }
-            for &f in job.subs {
-                let row = w1.add((f ^ flip) as usize * job.n) as *const __m256i;
-                for (i, x) in r.iter_mut().enumerate() {
-                    *x = _mm256_sub_epi16(*x, _mm256_load_si256(row.add(i)));
-                }
-            }
-            let dst = job.dst[v].add(at) as *mut __m256i;
-            for (i, x) in r.iter().enumerate() {
-                _mm256_store_si256(dst.add(i), *x);
-            }
-        }
-    }
-
-    /// Each view in blocks of 8 chunks (half the registers), then 4, 2 and 1.
-    ///
-    /// # Safety
-    /// AVX2, and `job` as `Job` says.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn update(job: Job) {
-        let n = job.n;
-        for v in 0..2 {
-            let mut at = 0;
-            // SAFETY: each block lies inside the `n` chunks.
-            unsafe {
-                while at + 8 <= n {
-                    block::<8>(&job, v, at);
-                    at += 8;
-                }
-                if at + 4 <= n {
-                    block::<4>(&job, v, at);
-                    at += 4;
-                }
-                if at + 2 <= n {
-                    block::<2>(&job, v, at);
-                    at += 2;
-                }
-                if at < n {
-                    block::<1>(&job, v, at);
-                }
-            }
-        }
-    }
-
-    /// One chunk's SCReLU products, added pairwise into eight `i32`.
-    ///
-    /// # Safety
-    /// AVX2; `a` and `w` point to a chunk each.
-    #[inline(always)]
-    pub(super) unsafe fn dot_chunk(a: *const Chunk, w: *const Chunk) -> __m256i {
-        // SAFETY: the caller's promises; chunks are 32-byte aligned.
-        unsafe {
-            let zero = _mm256_setzero_si256();
-            let qa = _mm256_set1_epi16(QA as i16);
-            let v = _mm256_min_epi16(_mm256_max_epi16(_mm256_load_si256(a as _), zero), qa);
-            // v * w fits an i16; madd multiplies by v again and adds pairs into i32.
-            let vw = _mm256_mullo_epi16(v, _mm256_load_si256(w as _));
-            _mm256_madd_epi16(vw, v)
-        }
-    }
-
-    /// The eight `i32` of `x` summed.
-    ///
-    /// # Safety
-    /// AVX2.
-    #[inline(always)]
-    pub(super) unsafe fn hsum(x: __m256i) -> i32 {
-        // SAFETY: register arithmetic only.
-        unsafe {
-            let x = _mm_add_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256::<1>(x));
-            let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b01_00_11_10>(x));
-            let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b10_11_00_01>(x));
-            _mm_cvtsi128_si32(x)
-        }
-    }
-
-    /// See `super::screlu_dot`.
-    ///
-    /// # Safety
-    /// AVX2; `us`, `them` point to `n` chunks, `w` to `2 n`.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn screlu_dot(
-        us: *const Chunk,
-        them: *const Chunk,
-        w: *const Chunk,
-        n: usize,
-    ) -> i32 {
-        // SAFETY: the caller's promises.
-        unsafe {
-            // Two sums, to overlap the multiplies.
-            let (mut s0, mut s1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
-            for i in 0..n {
-                s0 = _mm256_add_epi32(s0, dot_chunk(us.add(i), w.add(i)));
-                s1 = _mm256_add_epi32(s1, dot_chunk(them.add(i), w.add(n + i)));
-            }
-            hsum(_mm256_add_epi32(s0, s1))
-        }
-    }
-}
-
-/// The AVX-512 versions: two chunks a register, an odd last chunk in an AVX2 register.
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use super::{avx2, Chunk, Job, FLIP, QA};
-    use std::arch::x86_64::*;
-
-    /// `B` registers (`2 B` chunks) at chunk `at` of view `v`, as `avx2::block`.
-    ///
-    /// # Safety
-    /// AVX-512 F and BW; chunks `at..at + 2 B` lie inside the width of `job`.
-    #[inline(always)]
-    unsafe fn block<const B: usize>(job: &Job, v: usize, at: usize) {
-        let flip = if v == 0 { 0 } else { FLIP };
-        // SAFETY: the caller's promises (loads and stores unaligned: a chunk is only
-        // 32-byte aligned).
-        unsafe {
-            let src = job.src[v].add(at) as *const __m512i;
-            let mut r: [__m512i; B] = std::array::from_fn(|i| _mm512_loadu_si512(src.add(i)));
-            let w1 = job.w1.add(at);
-            for &f in job.adds {
-                let row = w1.add((f ^ flip) as usize * job.n) as *const __m512i;
-                for (i, x) in r.iter_mut().enumerate() {
-                    *x = _mm512_add_epi16(*x, _mm512_loadu_si512(row.add(i)));
-                }
-            }
-            for &f in job.subs {
-                let row = w1.add((f ^ flip) as usize * job.n) as *const __m512i;
-                for (i, x) in r.iter_mut().enumerate() {
-                    *x = _mm512_sub_epi16(*x, _mm512_loadu_si512(row.add(i)));
-                }
-            }
-            let dst = job.dst[v].add(at) as *mut __m512i;
-            for (i, x) in r.iter().enumerate() {
-                _mm512_storeu_si512(dst.add(i), *x);
-            }
-        }
-    }
-
-    /// Each view in blocks of 8 registers (a quarter of them: 256 `i16`, today's width, is
-    /// one block of 8), then 4, 2, 1 and an odd chunk.
-    ///
-    /// # Safety
-    /// AVX-512 F and BW, and `job` as `Job` says.
-    #[target_feature(enable = "avx2,avx512f,avx512bw")]
-    pub unsafe fn update(job: Job) {
-        let n = job.n;
-        for v in 0..2 {
-            let mut at = 0;
-            // SAFETY: each block lies inside the `n` chunks.
-            unsafe {
-                while at + 16 <= n {
-                    block::<8>(&job, v, at);
-                    at += 16;
-                }
-                if at + 8 <= n {
-                    block::<4>(&job, v, at);
-                    at += 8;
-                }
-                if at + 4 <= n {
-                    block::<2>(&job, v, at);
-                    at += 4;
-                }
-                if at + 2 <= n {
-                    block::<1>(&job, v, at);
-                    at += 2;
-                }
-                if at < n {
-                    avx2::block::<1>(&job, v, at);
-                }
-            }
-        }
-    }
-
-    /// Two chunks' SCReLU products, added pairwise into sixteen `i32`.
-    ///
-    /// # Safety
-    /// AVX-512 F and BW; `a` and `w` point to two chunks each.
-    #[inline(always)]
-    unsafe fn dot2(a: *const Chunk, w: *const Chunk) -> __m512i {
-        // SAFETY: the caller's promises.
-        unsafe {
-            let zero = _mm512_setzero_si512();
-            let qa = _mm512_set1_epi16(QA as i16);
-            let v = _mm512_min_epi16(_mm512_max_epi16(_mm512_loadu_si512(a as _), zero), qa);
-            let vw = _mm512_mullo_epi16(v, _mm512_loadu_si512(w as _));
-            _mm512_madd_epi16(vw, v)
-        }
-    }
-
-    /// See `super::screlu_dot`.
-    ///
-    /// # Safety
-    /// AVX-512 F and BW; `us`, `them` point to `n` chunks, `w` to `2 n`.
-    #[target_feature(enable = "avx2,avx512f,avx512bw")]
-    pub unsafe fn screlu_dot(
-        us: *const Chunk,
-        them: *const Chunk,
-        w: *const Chunk,
-        n: usize,
-    ) -> i32 {
-        // SAFETY: the caller's promises.
-        unsafe {
-            let (mut s0, mut s1) = (_mm512_setzero_si512(), _mm512_setzero_si512());
-            let mut i = 0;
-            while i + 2 <= n {
-                s0 = _mm512_add_epi32(s0, dot2(us.add(i), w.add(i)));
-                s1 = _mm512_add_epi32(s1, dot2(them.add(i), w.add(n + i)));
-                i += 2;
-            }
-            let mut sum = _mm512_reduce_add_epi32(_mm512_add_epi32(s0, s1));
-            if i < n {
-                let odd = _mm256_add_epi32(
-                    avx2::dot_chunk(us.add(i), w.add(i)),
-                    avx2::dot_chunk(them.add(i), w.add(n + i)),
-                );
-                sum = sum.wrapping_add(avx2::hsum(odd));
-            }
-            sum
-        }
-    }
 }
 
 #[cfg(test)]
@@ -688,6 +446,98 @@ mod tests {
     #[test]
     fn avx512_equals_scalar() {
         levels_equal_scalar(Level::Avx512);
+    }
+
+    /// Plain Rust with a register two chunks wide, blocks of four and a one-chunk tail: the
+    /// shape of the AVX-512 instance, so that the kernels' paths for it (wide registers, the
+    /// odd last chunk) are checked on every CPU.
+    struct Double;
+
+    impl kernels::Lanes for Double {
+        type V = [i16; 2 * LANES];
+        type S = [i32; LANES];
+        type Tail = Scalar;
+        const WIDTH: usize = 2 * LANES;
+        const BLOCK: usize = 4;
+
+        unsafe fn load(p: *const i16) -> Self::V {
+            // SAFETY: `p` points to `WIDTH` lanes (the trait's contract).
+            unsafe { p.cast::<Self::V>().read() }
+        }
+        unsafe fn store(p: *mut i16, x: Self::V) {
+            // SAFETY: as `load`.
+            unsafe { p.cast::<Self::V>().write(x) }
+        }
+        unsafe fn splat(x: i16) -> Self::V {
+            [x; 2 * LANES]
+        }
+        unsafe fn add(a: Self::V, b: Self::V) -> Self::V {
+            std::array::from_fn(|i| a[i].wrapping_add(b[i]))
+        }
+        unsafe fn sub(a: Self::V, b: Self::V) -> Self::V {
+            std::array::from_fn(|i| a[i].wrapping_sub(b[i]))
+        }
+        unsafe fn min(a: Self::V, b: Self::V) -> Self::V {
+            std::array::from_fn(|i| a[i].min(b[i]))
+        }
+        unsafe fn max(a: Self::V, b: Self::V) -> Self::V {
+            std::array::from_fn(|i| a[i].max(b[i]))
+        }
+        unsafe fn mul(a: Self::V, b: Self::V) -> Self::V {
+            std::array::from_fn(|i| a[i].wrapping_mul(b[i]))
+        }
+        unsafe fn madd(a: Self::V, b: Self::V) -> Self::S {
+            let p = |i: usize| a[i] as i32 * b[i] as i32;
+            std::array::from_fn(|k| p(2 * k).wrapping_add(p(2 * k + 1)))
+        }
+        unsafe fn zero_sums() -> Self::S {
+            [0; LANES]
+        }
+        unsafe fn add_sums(a: Self::S, b: Self::S) -> Self::S {
+            std::array::from_fn(|i| a[i].wrapping_add(b[i]))
+        }
+        unsafe fn total(s: Self::S) -> i32 {
+            s.iter().fold(0, |t, &x| t.wrapping_add(x))
+        }
+    }
+
+    #[test]
+    fn a_register_of_two_chunks_equals_scalar() {
+        let mut rng = SplitMix64::new(5);
+        for n in [1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31] {
+            let w1 = chunks(&mut rng, INPUTS * n, i16::MIN, i16::MAX);
+            for _ in 0..20 {
+                let (adds, subs) = Features::diff(&planes(&mut rng), &planes(&mut rng));
+                let src = chunks(&mut rng, 2 * n, i16::MIN, i16::MAX);
+                let (mut a, mut b) = (vec![Chunk::default(); 2 * n], src.clone());
+                let job = |dst: &mut [Chunk], src: &[Chunk]| Job {
+                    dst: [dst.as_mut_ptr(), dst[n..].as_mut_ptr()],
+                    src: [src.as_ptr(), src[n..].as_ptr()],
+                    w1: w1.as_ptr(),
+                    n,
+                    adds: adds.as_slice(),
+                    subs: subs.as_slice(),
+                };
+                // SAFETY: every pointer covers `n` chunks, each row `n` chunks of `w1`.
+                unsafe {
+                    kernels::update::<Scalar>(job(&mut a, &src));
+                    kernels::update::<Double>(job(&mut b, &src));
+                }
+                assert_eq!(a, b, "update, width {n}");
+                let us = chunks(&mut rng, n, -300, 300);
+                let them = chunks(&mut rng, n, -300, 300);
+                let w = chunks(&mut rng, 2 * n, -128, 128);
+                let (us, them, wp) = (us.as_ptr(), them.as_ptr(), w.as_ptr());
+                // SAFETY: `us`, `them` are `n` chunks, `w` `2 n`.
+                unsafe {
+                    assert_eq!(
+                        kernels::screlu_dot::<Scalar>(us, them, wp, n),
+                        kernels::screlu_dot::<Double>(us, them, wp, n),
+                        "dot, width {n}"
+                    );
+                }
+            }
+        }
     }
 
     /// The lists hold what the planes say, and `FLIP` takes White's feature to Black's.
