@@ -5,13 +5,13 @@
 //! Each loop is written once, in `kernels`, over a few register operations (`kernels::Lanes`:
 //! load, store, add, subtract, min, max, multiply, multiply-add, sums), and each instruction
 //! set is an instance of those: `kernels::Scalar` (always compiled, the reference), AVX2 and
-//! AVX-512 (F and BW) on x86_64 (`x86`). `Level::detect` asks the CPU once which it has; the
-//! caller reads that once per evaluation and passes it down, so one evaluation branches on
-//! it twice (the update, the output), not in any loop. All give exactly the same results: the
-//! accumulator arithmetic wraps (exact and reversible; the weight limits keep the true
-//! values inside `i16` anyway), in the dot product `v * w` fits an `i16` (`v <= QA = 127`,
-//! `|w| <= 128`) and the `i32` sum cannot overflow (network.rs), so the order of the
-//! additions does not matter.
+//! AVX-512 (F and BW) on x86_64 (`x86`), SIMD128 on WebAssembly built with it (`wasm`).
+//! `Level::detect` asks the CPU once which it has; the caller reads that once per evaluation
+//! and passes it down, so one evaluation branches on it twice (the update, the output), not
+//! in any loop. All give exactly the same results: the accumulator arithmetic wraps (exact
+//! and reversible; the weight limits keep the true values inside `i16` anyway), in the dot
+//! product `v * w` fits an `i16` (`v <= QA = 127`, `|w| <= 128`) and the `i32` sum cannot
+//! overflow (network.rs), so the order of the additions does not matter.
 //!
 //! Every row a loop reads is named by a feature of a `Features` list, which only the
 //! functions here fill, from four 32-bit planes: a feature is below `INPUTS` by
@@ -21,23 +21,29 @@
 use super::{INPUTS, PLANES, QA};
 
 mod kernels;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
 pub use kernels::{Chunk, FLIP, LANES};
 use kernels::{Job, Scalar};
 
-/// The instruction sets the loops come in.
+/// The instruction sets the loops come in, in the order of preference (SIMD128 and the x86
+/// sets never run on the same machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
     Scalar,
+    /// WebAssembly SIMD128, where the build enables it (`-C target-feature=+simd128`).
+    Simd128,
     Avx2,
     /// AVX-512 F and BW (512-bit `i16` adds, `madd`), with AVX2 for an odd chunk.
     Avx512,
 }
 
 impl Level {
-    /// The best level this CPU runs, asked once. `POOLSHARK_SIMD=avx2` or `=scalar` asks
+    /// The best level this CPU runs, asked once. `POOLSHARK_SIMD=avx2` or `=scalar` (any
+    /// word of `parse`) asks
     /// for a lower one (to measure the twins against each other); a level the CPU lacks, or
     /// another word, is refused with a warning on stderr and the best level is used.
     #[inline]
@@ -52,8 +58,8 @@ impl Level {
                     Some(l) if l.is_available() => l,
                     _ => {
                         log::warn!(
-                            "POOLSHARK_SIMD={word}: not one of scalar, avx2, avx512 that this \
-                             CPU runs; using {best:?}"
+                            "POOLSHARK_SIMD={word}: not one of scalar, simd128, avx2, avx512 \
+                             that this CPU runs; using {best:?}"
                         );
                         best
                     }
@@ -84,6 +90,7 @@ impl Level {
     fn parse(word: &str) -> Option<Level> {
         match word.trim().to_ascii_lowercase().as_str() {
             "scalar" => Some(Level::Scalar),
+            "simd128" => Some(Level::Simd128),
             "avx2" => Some(Level::Avx2),
             "avx512" => Some(Level::Avx512),
             _ => None,
@@ -94,6 +101,7 @@ impl Level {
     pub fn name(self) -> &'static str {
         match self {
             Level::Scalar => "scalar",
+            Level::Simd128 => "SIMD128",
             Level::Avx2 => "AVX2",
             Level::Avx512 => "AVX-512",
         }
@@ -103,6 +111,7 @@ impl Level {
     pub fn is_available(self) -> bool {
         match self {
             Level::Scalar => true,
+            Level::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
             #[cfg(target_arch = "x86_64")]
             Level::Avx2 => is_x86_feature_detected!("avx2"),
             #[cfg(target_arch = "x86_64")]
@@ -112,13 +121,13 @@ impl Level {
                     && is_x86_feature_detected!("avx512bw")
             }
             #[cfg(not(target_arch = "x86_64"))]
-            _ => false,
+            Level::Avx2 | Level::Avx512 => false,
         }
     }
 
     /// The levels this CPU runs, lowest first.
     pub fn available() -> Vec<Level> {
-        [Level::Scalar, Level::Avx2, Level::Avx512]
+        [Level::Scalar, Level::Simd128, Level::Avx2, Level::Avx512]
             .into_iter()
             .filter(|l| l.is_available())
             .collect()
@@ -286,6 +295,8 @@ unsafe fn run(level: Level, job: Job) {
             Level::Avx512 => x86::update_avx512(job),
             #[cfg(target_arch = "x86_64")]
             Level::Avx2 => x86::update_avx2(job),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Level::Simd128 => wasm::update(job),
             _ => scalar_update(job),
         }
     }
@@ -305,18 +316,38 @@ pub fn screlu_dot(level: Level, us: &[Chunk], them: &[Chunk], w: &[Chunk]) -> i3
             Level::Avx512 => x86::screlu_dot_avx512(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
             #[cfg(target_arch = "x86_64")]
             Level::Avx2 => x86::screlu_dot_avx2(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
-            _ => kernels::screlu_dot::<Scalar>(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Level::Simd128 => wasm::screlu_dot(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
+            _ => scalar_screlu_dot(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
         }
     }
 }
 
-/// `kernels::update` on `Scalar` (one copy, called by every entry point).
+/// `kernels::update` on `Scalar`: one copy, out of line like the scalar loops below.
 ///
 /// # Safety
 /// `job` as `Job` says.
+#[inline(never)]
 unsafe fn scalar_update(job: Job) {
     // SAFETY: the caller's promises; scalar needs no instruction set.
     unsafe { kernels::update::<Scalar>(job) }
+}
+
+/// `kernels::screlu_dot` on `Scalar`, out of line: inlined into `Network::output`, LLVM
+/// vectorised its loop across chunks instead of within one (a lane of eight chunks gathered
+/// into a register), and the scalar evaluation took three times as long.
+///
+/// # Safety
+/// `us`, `them` point to `n` chunks, `w` to `2 n`.
+#[inline(never)]
+unsafe fn scalar_screlu_dot(
+    us: *const Chunk,
+    them: *const Chunk,
+    w: *const Chunk,
+    n: usize,
+) -> i32 {
+    // SAFETY: the caller's promises; scalar needs no instruction set.
+    unsafe { kernels::screlu_dot::<Scalar>(us, them, w, n) }
 }
 
 #[cfg(test)]
@@ -446,6 +477,11 @@ mod tests {
     #[test]
     fn avx512_equals_scalar() {
         levels_equal_scalar(Level::Avx512);
+    }
+
+    #[test]
+    fn simd128_equals_scalar() {
+        levels_equal_scalar(Level::Simd128);
     }
 
     /// Plain Rust with a register two chunks wide, blocks of four and a one-chunk tail: the

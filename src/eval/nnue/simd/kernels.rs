@@ -74,7 +74,9 @@ pub trait Lanes {
     unsafe fn max(a: Self::V, b: Self::V) -> Self::V;
     /// The low 16 bits of each lane's product.
     unsafe fn mul(a: Self::V, b: Self::V) -> Self::V;
-    /// Lane `k` of the sums: `a[2k] * b[2k] + a[2k + 1] * b[2k + 1]` in `i32`, wrapping.
+    /// The lanes' products `a[i] * b[i]` in `i32`, each lane of the sums the sum of some of
+    /// them (pairs on x86 and SIMD128, `a[2k] * b[2k] + a[2k + 1] * b[2k + 1]`, wrapping):
+    /// only `total` reads them, and its sum is the same either way.
     unsafe fn madd(a: Self::V, b: Self::V) -> Self::S;
     unsafe fn zero_sums() -> Self::S;
     /// Lane by lane, wrapping.
@@ -229,7 +231,8 @@ pub struct Scalar;
 
 impl Lanes for Scalar {
     type V = [i16; LANES];
-    type S = [i32; LANES / 2];
+    // A sum a lane: pairing the products costs shuffles that SSE2 has no need of.
+    type S = [i32; LANES];
     type Tail = Scalar;
     const WIDTH: usize = LANES;
     const BLOCK: usize = 1;
@@ -270,12 +273,11 @@ impl Lanes for Scalar {
     }
     #[inline(always)]
     unsafe fn madd(a: Self::V, b: Self::V) -> Self::S {
-        let p = |i: usize| a[i] as i32 * b[i] as i32;
-        std::array::from_fn(|k| p(2 * k).wrapping_add(p(2 * k + 1)))
+        std::array::from_fn(|i| a[i] as i32 * b[i] as i32)
     }
     #[inline(always)]
     unsafe fn zero_sums() -> Self::S {
-        [0; LANES / 2]
+        [0; LANES]
     }
     #[inline(always)]
     unsafe fn add_sums(a: Self::S, b: Self::S) -> Self::S {
