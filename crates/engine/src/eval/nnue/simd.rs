@@ -2,14 +2,16 @@
 //! first-layer rows (an update from another position's accumulators, or a refresh from the
 //! biases), and the output's SCReLU dot product over both views.
 //!
-//! Each loop has three twins: scalar (always compiled, the reference), AVX2 and AVX-512
-//! (F and BW) on x86_64. `Level::detect` asks the CPU once which it has; the caller reads
-//! that once per evaluation and passes it down, so one evaluation branches on it twice (the
-//! update, the output), not in any loop. All three give exactly the same results: the
-//! accumulator arithmetic wraps (exact and reversible; the weight limits keep the true
-//! values inside `i16` anyway), in the dot product `v * w` fits an `i16` (`v <= QA = 127`,
-//! `|w| <= 128`) and the `i32` sum cannot overflow (network.rs), so the order of the
-//! additions does not matter.
+//! Each loop is written once, in `kernels`, over a few register operations (`kernels::Lanes`:
+//! load, store, add, subtract, min, max, multiply, multiply-add, sums), and each instruction
+//! set is an instance of those: `kernels::Scalar` (always compiled, the reference), AVX2 and
+//! AVX-512 (F and BW) on x86_64 (`x86`), SIMD128 on WebAssembly built with it (`wasm`).
+//! `Level::detect` asks the CPU once which it has; the caller reads that once per evaluation
+//! and passes it down, so one evaluation branches on it twice (the update, the output), not
+//! in any loop. All give exactly the same results: the accumulator arithmetic wraps (exact
+//! and reversible; the weight limits keep the true values inside `i16` anyway), in the dot
+//! product `v * w` fits an `i16` (`v <= QA = 127`, `|w| <= 128`) and the `i32` sum cannot
+//! overflow (network.rs), so the order of the additions does not matter.
 //!
 //! Every row a loop reads is named by a feature of a `Features` list, which only the
 //! functions here fill, from four 32-bit planes: a feature is below `INPUTS` by
@@ -18,31 +20,30 @@
 
 use super::{INPUTS, PLANES, QA};
 
-/// Lanes of one chunk: one AVX2 register of `i16`.
-pub const LANES: usize = 16;
+mod kernels;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
-/// Sixteen `i16`, aligned to 32 bytes so that AVX2 loads and stores are aligned. Every
-/// accumulator and weight row is a slice of chunks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C, align(32))]
-pub struct Chunk(pub [i16; LANES]);
+pub use kernels::{Chunk, FLIP, LANES};
+use kernels::{Job, Scalar};
 
-/// A feature as White sees it XOR this is the same piece as Black sees it: the plane's
-/// colours swap (plane `p` to `p ^ 2`, bit 6 of the feature) and the board turns half a
-/// turn (square `s` to `31 - s`, the low five bits).
-pub const FLIP: u8 = 0b101_1111;
-
-/// The instruction sets the loops come in.
+/// The instruction sets the loops come in, in the order of preference (SIMD128 and the x86
+/// sets never run on the same machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
     Scalar,
+    /// WebAssembly SIMD128, where the build enables it (`-C target-feature=+simd128`).
+    Simd128,
     Avx2,
     /// AVX-512 F and BW (512-bit `i16` adds, `madd`), with AVX2 for an odd chunk.
     Avx512,
 }
 
 impl Level {
-    /// The best level this CPU runs, asked once. `POOLSHARK_SIMD=avx2` or `=scalar` asks
+    /// The best level this CPU runs, asked once. `POOLSHARK_SIMD=avx2` or `=scalar` (any
+    /// word of `parse`) asks
     /// for a lower one (to measure the twins against each other); a level the CPU lacks, or
     /// another word, is refused with a warning on stderr and the best level is used.
     #[inline]
@@ -57,8 +58,8 @@ impl Level {
                     Some(l) if l.is_available() => l,
                     _ => {
                         log::warn!(
-                            "POOLSHARK_SIMD={word}: not one of scalar, avx2, avx512 that this \
-                             CPU runs; using {best:?}"
+                            "POOLSHARK_SIMD={word}: not one of scalar, simd128, avx2, avx512 \
+                             that this CPU runs; using {best:?}"
                         );
                         best
                     }
@@ -89,6 +90,7 @@ impl Level {
     fn parse(word: &str) -> Option<Level> {
         match word.trim().to_ascii_lowercase().as_str() {
             "scalar" => Some(Level::Scalar),
+            "simd128" => Some(Level::Simd128),
             "avx2" => Some(Level::Avx2),
             "avx512" => Some(Level::Avx512),
             _ => None,
@@ -99,6 +101,7 @@ impl Level {
     pub fn name(self) -> &'static str {
         match self {
             Level::Scalar => "scalar",
+            Level::Simd128 => "SIMD128",
             Level::Avx2 => "AVX2",
             Level::Avx512 => "AVX-512",
         }
@@ -108,6 +111,7 @@ impl Level {
     pub fn is_available(self) -> bool {
         match self {
             Level::Scalar => true,
+            Level::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
             #[cfg(target_arch = "x86_64")]
             Level::Avx2 => is_x86_feature_detected!("avx2"),
             #[cfg(target_arch = "x86_64")]
@@ -117,13 +121,13 @@ impl Level {
                     && is_x86_feature_detected!("avx512bw")
             }
             #[cfg(not(target_arch = "x86_64"))]
-            _ => false,
+            Level::Avx2 | Level::Avx512 => false,
         }
     }
 
     /// The levels this CPU runs, lowest first.
     pub fn available() -> Vec<Level> {
-        [Level::Scalar, Level::Avx2, Level::Avx512]
+        [Level::Scalar, Level::Simd128, Level::Avx2, Level::Avx512]
             .into_iter()
             .filter(|l| l.is_available())
             .collect()
@@ -210,20 +214,6 @@ impl Features {
     }
 }
 
-/// The two views' destinations and sources, and the row table: what every update loop takes.
-/// View 0 is White's, view 1 Black's (its rows are the features `^ FLIP`). `dst[v]` and
-/// `src[v]` may be the same accumulator.
-#[derive(Clone, Copy)]
-struct Job<'a> {
-    dst: [*mut Chunk; 2],
-    src: [*const Chunk; 2],
-    w1: *const Chunk,
-    /// Chunks of one accumulator (and one row).
-    n: usize,
-    adds: &'a [u8],
-    subs: &'a [u8],
-}
-
 /// `acc` holds both views' accumulators (`2 n` chunks, White's first); each moves by the
 /// rows of `adds` (added) and `subs` (subtracted): `n = acc.len() / 2`, `w1` is `INPUTS`
 /// rows of `n` chunks.
@@ -302,10 +292,12 @@ unsafe fn run(level: Level, job: Job) {
     unsafe {
         match level.runnable() {
             #[cfg(target_arch = "x86_64")]
-            Level::Avx512 => avx512::update(job),
+            Level::Avx512 => x86::update_avx512(job),
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => avx2::update(job),
-            _ => scalar::update(job),
+            Level::Avx2 => x86::update_avx2(job),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Level::Simd128 => wasm::update(job),
+            _ => scalar_update(job),
         }
     }
 }
@@ -321,304 +313,41 @@ pub fn screlu_dot(level: Level, us: &[Chunk], them: &[Chunk], w: &[Chunk]) -> i3
     unsafe {
         match level.runnable() {
             #[cfg(target_arch = "x86_64")]
-            Level::Avx512 => avx512::screlu_dot(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
+            Level::Avx512 => x86::screlu_dot_avx512(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => avx2::screlu_dot(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
-            _ => scalar::screlu_dot(us, them, w),
+            Level::Avx2 => x86::screlu_dot_avx2(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Level::Simd128 => wasm::screlu_dot(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
+            _ => scalar_screlu_dot(us.as_ptr(), them.as_ptr(), w.as_ptr(), n),
         }
     }
 }
 
-/// The reference versions, plain Rust (which the compiler vectorises for the baseline CPU).
-mod scalar {
-    use super::{Chunk, Job, FLIP, QA};
-
-    /// # Safety
-    /// As `Job` says.
-    pub unsafe fn update(job: Job) {
-        let n = job.n;
-        for v in 0..2 {
-            let flip = if v == 0 { 0 } else { FLIP };
-            for c in 0..n {
-                // SAFETY: chunk `c < n` of each accumulator and row (the caller's promise);
-                // each chunk is read before it is written, so `dst` may be `src`.
-                unsafe {
-                    let mut a = (*job.src[v].add(c)).0;
-                    for &f in job.adds {
-                        let r = &(*job.w1.add((f ^ flip) as usize * n + c)).0;
-                        for (x, y) in a.iter_mut().zip(r) {
-                            *x = x.wrapping_add(*y);
-                        }
-                    }
-                    for &f in job.subs {
-                        let r = &(*job.w1.add((f ^ flip) as usize * n + c)).0;
-                        for (x, y) in a.iter_mut().zip(r) {
-                            *x = x.wrapping_sub(*y);
-                        }
-                    }
-                    (*job.dst[v].add(c)).0 = a;
-                }
-            }
-        }
-    }
-
-    pub fn screlu_dot(us: &[Chunk], them: &[Chunk], w: &[Chunk]) -> i32 {
-        let mut sum = 0i32;
-        for (a, w) in us.iter().chain(them).zip(w) {
-            for (&x, &y) in a.0.iter().zip(&w.0) {
-                let v = x.clamp(0, QA as i16);
-                // `v * y` wraps as an i16, as the SIMD paths multiply it.
-                sum = sum.wrapping_add((v.wrapping_mul(y) as i32) * v as i32);
-            }
-        }
-        sum
-    }
+/// `kernels::update` on `Scalar`: one copy, out of line like the scalar loops below.
+///
+/// # Safety
+/// `job` as `Job` says.
+#[inline(never)]
+unsafe fn scalar_update(job: Job) {
+    // SAFETY: the caller's promises; scalar needs no instruction set.
+    unsafe { kernels::update::<Scalar>(job) }
 }
 
-/// The AVX2 versions.
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use super::{Chunk, Job, FLIP, QA};
-    use std::arch::x86_64::*;
-
-    /// `B` chunks at offset `at` of view `v`: loaded, moved by the rows in registers,
-    /// stored.
-    ///
-    /// # Safety
-    /// AVX2; chunks `at..at + B` lie inside the width of `job`.
-    #[inline(always)]
-    pub(super) unsafe fn block<const B: usize>(job: &Job, v: usize, at: usize) {
-        let flip = if v == 0 { 0 } else { FLIP };
-        // SAFETY: the caller's promises; every chunk is 32-byte aligned.
-        unsafe {
-            let src = job.src[v].add(at) as *const __m256i;
-            let mut r: [__m256i; B] = std::array::from_fn(|i| _mm256_load_si256(src.add(i)));
-            let w1 = job.w1.add(at);
-            for &f in job.adds {
-                let row = w1.add((f ^ flip) as usize * job.n) as *const __m256i;
-                for (i, x) in r.iter_mut().enumerate() {
-                    *x = _mm256_add_epi16(*x, _mm256_load_si256(row.add(i)));
-                }
-            }
-            for &f in job.subs {
-                let row = w1.add((f ^ flip) as usize * job.n) as *const __m256i;
-                for (i, x) in r.iter_mut().enumerate() {
-                    *x = _mm256_sub_epi16(*x, _mm256_load_si256(row.add(i)));
-                }
-            }
-            let dst = job.dst[v].add(at) as *mut __m256i;
-            for (i, x) in r.iter().enumerate() {
-                _mm256_store_si256(dst.add(i), *x);
-            }
-        }
-    }
-
-    /// Each view in blocks of 8 chunks (half the registers), then 4, 2 and 1.
-    ///
-    /// # Safety
-    /// AVX2, and `job` as `Job` says.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn update(job: Job) {
-        let n = job.n;
-        for v in 0..2 {
-            let mut at = 0;
-            // SAFETY: each block lies inside the `n` chunks.
-            unsafe {
-                while at + 8 <= n {
-                    block::<8>(&job, v, at);
-                    at += 8;
-                }
-                if at + 4 <= n {
-                    block::<4>(&job, v, at);
-                    at += 4;
-                }
-                if at + 2 <= n {
-                    block::<2>(&job, v, at);
-                    at += 2;
-                }
-                if at < n {
-                    block::<1>(&job, v, at);
-                }
-            }
-        }
-    }
-
-    /// One chunk's SCReLU products, added pairwise into eight `i32`.
-    ///
-    /// # Safety
-    /// AVX2; `a` and `w` point to a chunk each.
-    #[inline(always)]
-    pub(super) unsafe fn dot_chunk(a: *const Chunk, w: *const Chunk) -> __m256i {
-        // SAFETY: the caller's promises; chunks are 32-byte aligned.
-        unsafe {
-            let zero = _mm256_setzero_si256();
-            let qa = _mm256_set1_epi16(QA as i16);
-            let v = _mm256_min_epi16(_mm256_max_epi16(_mm256_load_si256(a as _), zero), qa);
-            // v * w fits an i16; madd multiplies by v again and adds pairs into i32.
-            let vw = _mm256_mullo_epi16(v, _mm256_load_si256(w as _));
-            _mm256_madd_epi16(vw, v)
-        }
-    }
-
-    /// The eight `i32` of `x` summed.
-    ///
-    /// # Safety
-    /// AVX2.
-    #[inline(always)]
-    pub(super) unsafe fn hsum(x: __m256i) -> i32 {
-        // SAFETY: register arithmetic only.
-        unsafe {
-            let x = _mm_add_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256::<1>(x));
-            let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b01_00_11_10>(x));
-            let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b10_11_00_01>(x));
-            _mm_cvtsi128_si32(x)
-        }
-    }
-
-    /// See `super::screlu_dot`.
-    ///
-    /// # Safety
-    /// AVX2; `us`, `them` point to `n` chunks, `w` to `2 n`.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn screlu_dot(
-        us: *const Chunk,
-        them: *const Chunk,
-        w: *const Chunk,
-        n: usize,
-    ) -> i32 {
-        // SAFETY: the caller's promises.
-        unsafe {
-            // Two sums, to overlap the multiplies.
-            let (mut s0, mut s1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
-            for i in 0..n {
-                s0 = _mm256_add_epi32(s0, dot_chunk(us.add(i), w.add(i)));
-                s1 = _mm256_add_epi32(s1, dot_chunk(them.add(i), w.add(n + i)));
-            }
-            hsum(_mm256_add_epi32(s0, s1))
-        }
-    }
-}
-
-/// The AVX-512 versions: two chunks a register, an odd last chunk in an AVX2 register.
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use super::{avx2, Chunk, Job, FLIP, QA};
-    use std::arch::x86_64::*;
-
-    /// `B` registers (`2 B` chunks) at chunk `at` of view `v`, as `avx2::block`.
-    ///
-    /// # Safety
-    /// AVX-512 F and BW; chunks `at..at + 2 B` lie inside the width of `job`.
-    #[inline(always)]
-    unsafe fn block<const B: usize>(job: &Job, v: usize, at: usize) {
-        let flip = if v == 0 { 0 } else { FLIP };
-        // SAFETY: the caller's promises (loads and stores unaligned: a chunk is only
-        // 32-byte aligned).
-        unsafe {
-            let src = job.src[v].add(at) as *const __m512i;
-            let mut r: [__m512i; B] = std::array::from_fn(|i| _mm512_loadu_si512(src.add(i)));
-            let w1 = job.w1.add(at);
-            for &f in job.adds {
-                let row = w1.add((f ^ flip) as usize * job.n) as *const __m512i;
-                for (i, x) in r.iter_mut().enumerate() {
-                    *x = _mm512_add_epi16(*x, _mm512_loadu_si512(row.add(i)));
-                }
-            }
-            for &f in job.subs {
-                let row = w1.add((f ^ flip) as usize * job.n) as *const __m512i;
-                for (i, x) in r.iter_mut().enumerate() {
-                    *x = _mm512_sub_epi16(*x, _mm512_loadu_si512(row.add(i)));
-                }
-            }
-            let dst = job.dst[v].add(at) as *mut __m512i;
-            for (i, x) in r.iter().enumerate() {
-                _mm512_storeu_si512(dst.add(i), *x);
-            }
-        }
-    }
-
-    /// Each view in blocks of 8 registers (a quarter of them: 256 `i16`, today's width, is
-    /// one block of 8), then 4, 2, 1 and an odd chunk.
-    ///
-    /// # Safety
-    /// AVX-512 F and BW, and `job` as `Job` says.
-    #[target_feature(enable = "avx2,avx512f,avx512bw")]
-    pub unsafe fn update(job: Job) {
-        let n = job.n;
-        for v in 0..2 {
-            let mut at = 0;
-            // SAFETY: each block lies inside the `n` chunks.
-            unsafe {
-                while at + 16 <= n {
-                    block::<8>(&job, v, at);
-                    at += 16;
-                }
-                if at + 8 <= n {
-                    block::<4>(&job, v, at);
-                    at += 8;
-                }
-                if at + 4 <= n {
-                    block::<2>(&job, v, at);
-                    at += 4;
-                }
-                if at + 2 <= n {
-                    block::<1>(&job, v, at);
-                    at += 2;
-                }
-                if at < n {
-                    avx2::block::<1>(&job, v, at);
-                }
-            }
-        }
-    }
-
-    /// Two chunks' SCReLU products, added pairwise into sixteen `i32`.
-    ///
-    /// # Safety
-    /// AVX-512 F and BW; `a` and `w` point to two chunks each.
-    #[inline(always)]
-    unsafe fn dot2(a: *const Chunk, w: *const Chunk) -> __m512i {
-        // SAFETY: the caller's promises.
-        unsafe {
-            let zero = _mm512_setzero_si512();
-            let qa = _mm512_set1_epi16(QA as i16);
-            let v = _mm512_min_epi16(_mm512_max_epi16(_mm512_loadu_si512(a as _), zero), qa);
-            let vw = _mm512_mullo_epi16(v, _mm512_loadu_si512(w as _));
-            _mm512_madd_epi16(vw, v)
-        }
-    }
-
-    /// See `super::screlu_dot`.
-    ///
-    /// # Safety
-    /// AVX-512 F and BW; `us`, `them` point to `n` chunks, `w` to `2 n`.
-    #[target_feature(enable = "avx2,avx512f,avx512bw")]
-    pub unsafe fn screlu_dot(
-        us: *const Chunk,
-        them: *const Chunk,
-        w: *const Chunk,
-        n: usize,
-    ) -> i32 {
-        // SAFETY: the caller's promises.
-        unsafe {
-            let (mut s0, mut s1) = (_mm512_setzero_si512(), _mm512_setzero_si512());
-            let mut i = 0;
-            while i + 2 <= n {
-                s0 = _mm512_add_epi32(s0, dot2(us.add(i), w.add(i)));
-                s1 = _mm512_add_epi32(s1, dot2(them.add(i), w.add(n + i)));
-                i += 2;
-            }
-            let mut sum = _mm512_reduce_add_epi32(_mm512_add_epi32(s0, s1));
-            if i < n {
-                let odd = _mm256_add_epi32(
-                    avx2::dot_chunk(us.add(i), w.add(i)),
-                    avx2::dot_chunk(them.add(i), w.add(n + i)),
-                );
-                sum = sum.wrapping_add(avx2::hsum(odd));
-            }
-            sum
-        }
-    }
+/// `kernels::screlu_dot` on `Scalar`, out of line: inlined into `Network::output`, LLVM
+/// vectorised its loop across chunks instead of within one (a lane of eight chunks gathered
+/// into a register), and the scalar evaluation took three times as long.
+///
+/// # Safety
+/// `us`, `them` point to `n` chunks, `w` to `2 n`.
+#[inline(never)]
+unsafe fn scalar_screlu_dot(
+    us: *const Chunk,
+    them: *const Chunk,
+    w: *const Chunk,
+    n: usize,
+) -> i32 {
+    // SAFETY: the caller's promises; scalar needs no instruction set.
+    unsafe { kernels::screlu_dot::<Scalar>(us, them, w, n) }
 }
 
 #[cfg(test)]
@@ -748,6 +477,103 @@ mod tests {
     #[test]
     fn avx512_equals_scalar() {
         levels_equal_scalar(Level::Avx512);
+    }
+
+    #[test]
+    fn simd128_equals_scalar() {
+        levels_equal_scalar(Level::Simd128);
+    }
+
+    /// Plain Rust with a register two chunks wide, blocks of four and a one-chunk tail: the
+    /// shape of the AVX-512 instance, so that the kernels' paths for it (wide registers, the
+    /// odd last chunk) are checked on every CPU.
+    struct Double;
+
+    impl kernels::Lanes for Double {
+        type V = [i16; 2 * LANES];
+        type S = [i32; LANES];
+        type Tail = Scalar;
+        const WIDTH: usize = 2 * LANES;
+        const BLOCK: usize = 4;
+
+        unsafe fn load(p: *const i16) -> Self::V {
+            // SAFETY: `p` points to `WIDTH` lanes (the trait's contract).
+            unsafe { p.cast::<Self::V>().read() }
+        }
+        unsafe fn store(p: *mut i16, x: Self::V) {
+            // SAFETY: as `load`.
+            unsafe { p.cast::<Self::V>().write(x) }
+        }
+        unsafe fn splat(x: i16) -> Self::V {
+            [x; 2 * LANES]
+        }
+        unsafe fn add(a: Self::V, b: Self::V) -> Self::V {
+            std::array::from_fn(|i| a[i].wrapping_add(b[i]))
+        }
+        unsafe fn sub(a: Self::V, b: Self::V) -> Self::V {
+            std::array::from_fn(|i| a[i].wrapping_sub(b[i]))
+        }
+        unsafe fn min(a: Self::V, b: Self::V) -> Self::V {
+            std::array::from_fn(|i| a[i].min(b[i]))
+        }
+        unsafe fn max(a: Self::V, b: Self::V) -> Self::V {
+            std::array::from_fn(|i| a[i].max(b[i]))
+        }
+        unsafe fn mul(a: Self::V, b: Self::V) -> Self::V {
+            std::array::from_fn(|i| a[i].wrapping_mul(b[i]))
+        }
+        unsafe fn madd(a: Self::V, b: Self::V) -> Self::S {
+            let p = |i: usize| a[i] as i32 * b[i] as i32;
+            std::array::from_fn(|k| p(2 * k).wrapping_add(p(2 * k + 1)))
+        }
+        unsafe fn zero_sums() -> Self::S {
+            [0; LANES]
+        }
+        unsafe fn add_sums(a: Self::S, b: Self::S) -> Self::S {
+            std::array::from_fn(|i| a[i].wrapping_add(b[i]))
+        }
+        unsafe fn total(s: Self::S) -> i32 {
+            s.iter().fold(0, |t, &x| t.wrapping_add(x))
+        }
+    }
+
+    #[test]
+    fn a_register_of_two_chunks_equals_scalar() {
+        let mut rng = SplitMix64::new(5);
+        for n in [1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31] {
+            let w1 = chunks(&mut rng, INPUTS * n, i16::MIN, i16::MAX);
+            for _ in 0..20 {
+                let (adds, subs) = Features::diff(&planes(&mut rng), &planes(&mut rng));
+                let src = chunks(&mut rng, 2 * n, i16::MIN, i16::MAX);
+                let (mut a, mut b) = (vec![Chunk::default(); 2 * n], src.clone());
+                let job = |dst: &mut [Chunk], src: &[Chunk]| Job {
+                    dst: [dst.as_mut_ptr(), dst[n..].as_mut_ptr()],
+                    src: [src.as_ptr(), src[n..].as_ptr()],
+                    w1: w1.as_ptr(),
+                    n,
+                    adds: adds.as_slice(),
+                    subs: subs.as_slice(),
+                };
+                // SAFETY: every pointer covers `n` chunks, each row `n` chunks of `w1`.
+                unsafe {
+                    kernels::update::<Scalar>(job(&mut a, &src));
+                    kernels::update::<Double>(job(&mut b, &src));
+                }
+                assert_eq!(a, b, "update, width {n}");
+                let us = chunks(&mut rng, n, -300, 300);
+                let them = chunks(&mut rng, n, -300, 300);
+                let w = chunks(&mut rng, 2 * n, -128, 128);
+                let (us, them, wp) = (us.as_ptr(), them.as_ptr(), w.as_ptr());
+                // SAFETY: `us`, `them` are `n` chunks, `w` `2 n`.
+                unsafe {
+                    assert_eq!(
+                        kernels::screlu_dot::<Scalar>(us, them, wp, n),
+                        kernels::screlu_dot::<Double>(us, them, wp, n),
+                        "dot, width {n}"
+                    );
+                }
+            }
+        }
     }
 
     /// The lists hold what the planes say, and `FLIP` takes White's feature to Black's.
