@@ -5,7 +5,9 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
 import { workerBoard, serverBoard } from "./boards.mjs";
+import { load, CHANNEL } from "../../webapp/engine/module.js";
 
 const WASM = process.env.POOLSHARK_WASM || "target/web/poolshark.wasm";
 const BINARY = process.env.POOLSHARK;
@@ -89,4 +91,18 @@ test("the worker's review equals the server's ply by ply", { skip: !BINARY && "P
     await w.close();
     await s.close();
   }
+});
+
+// The network's SIMD128 loops, the search and the table in WebAssembly, held to the native
+// build: the bench's node count steers on every evaluation, so one wrong lane changes it.
+test("the WebAssembly bench searches the native bench's nodes", { skip: !BINARY && "POOLSHARK (the native binary) not set" }, async () => {
+  const lines = [];
+  const { exports } = await load(await readFile(WASM), (channel, text) => {
+    if (channel === CHANNEL.out) lines.push(text);
+  });
+  assert.equal(exports.poolshark_bench(11, 16), 0);
+  const native = execFileSync(BINARY, ["bench"], { stdio: ["ignore", "pipe", "ignore"] }).toString();
+  const nodes = (text) => text.match(/^nodes (\d+) nps/m)[1];
+  assert.equal(nodes(lines.join("\n")), nodes(native));
+  console.log(`wasm: ${lines.at(-1)}; native: ${native.trim().split("\n").at(-1)}`);
 });
