@@ -31,6 +31,13 @@ from test_board import (  # noqa: F401  (fixtures and tests run here against the
     test_reload_keeps_the_game_and_the_strength,
     BLUNDER_PDN, BLUNDER_PLIES,
 )
+from test_levels import (  # noqa: F401
+    test_a_level_plays_a_game_is_kept_on_reload_and_full_strength_comes_back,
+)
+from test_tree import (  # noqa: F401
+    test_load_review_variation_save_and_load_again_gives_everything_back,
+    test_a_reload_after_a_review_keeps_marks_scores_comments_and_tags,
+)
 
 WEB = os.environ.get("POOLSHARK_WEB", "target/web")
 
