@@ -7,9 +7,10 @@ use poolshark::search::Engine;
 use poolshark::serve::board::{
     run_job, Board, BoardConfig, Job, JobControl, JobEvent, JobId, JobKind, Out,
 };
+use poolshark::serve::clock::Moment;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A board, an engine for its jobs, and what the board asked for.
 struct Driver {
@@ -373,7 +374,7 @@ fn a_retry_is_judged_by_its_job() {
 
 #[test]
 fn the_flag_falls_on_a_tick_and_stops_the_engines_search() {
-    let t = Arc::new(Mutex::new(Instant::now()));
+    let t = Arc::new(Mutex::new(Moment::default()));
     let clock = Arc::clone(&t);
     let mut config = BoardConfig::plain();
     config.now = Arc::new(move || *clock.lock().unwrap());

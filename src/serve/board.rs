@@ -4,23 +4,32 @@
 //! the socket, the clock's timer and the engine.
 //!
 //! The API a host codes against:
-//! - `Board::new(BoardConfig)`: the book and its policy's random generators, the time source
-//!   (`session::Now`) and, where the host has endgame tables, a `Tables` to ask.
+//! - `Board::new(BoardConfig)`: the book and the generators of its picks and of a playing
+//!   level's, the time source (`clock::Now`: moments from an origin the host picks) and,
+//!   where the host has endgame tables, a `Tables` to ask.
 //! - `open()`: the messages for a page that has just connected (`hello`, `state`).
-//! - `request(text)`: one request as JSON text; a bad one is answered with an `error`.
-//! - `event(JobEvent)`: what the running job reported (`job::run_job` makes the events).
-//! - `tick()` when `next_wake()` has passed: a timed game's flag, and the tables looked at
-//!   again while the group of the position shown is being read.
+//! - `request(text)`: one docs/BOARD.md request as JSON text; a bad one is answered with
+//!   the `error` it always got.
+//! - `event(JobEvent)`: what the running job reported.
+//! - `next_wake()`: how long from now until `tick()` is due (a timed game's flag, the tables'
+//!   next look), or None; `tick()` does what is due and may be called early.
 //! - Each returns `Out`s, to be acted on in order: `Send` a reply (`Reply::to_json` is its
-//!   text), `Start` a job (run `job::run_job` with the board's engine), `Stop` a job.
+//!   text), `Start` a job, `Stop` a job.
+//!
+//! Jobs (`job`): `Job` and `JobEvent` are plain data that serialise to JSON, so a host may
+//! run a job in another worker. A host runs a job with `run_job(engine, job, control,
+//! emit)`, which emits `Info`, `ReviewPly` or `RetryDone` as it goes and `Finished` (or
+//! `Failed`, for a job that does not fit its game) last. A host that cannot run a job, or
+//! whose job dies (a panic), reports `Finished { best: None }` or `Failed { message }`
+//! itself. Jobs run one at a time with one engine: a host starts a job only once the one
+//! before has ended (stopped or not).
 //!
 //! At most one job runs. `Stop` needs no help from the job: the board decides what it meant
 //! from the events already received (a stopped engine move plays the first move of the last
-//! `info`, or the book move, or before any `info` the first legal move; a stopped review's
-//! `review_done` counts the plies forwarded),
-//! treats the job as over at once and drops any later event with its id. The host stops the
-//! job's search (or ends its worker) and must let it end before it starts the next job with
-//! the same engine.
+//! `info`, else the book move, else, before any `info`, the first legal move; a stopped
+//! review's `review_done` counts the plies forwarded), treats the job as over at once and
+//! drops any later event with its id. The host then stops the job's search (`JobControl`)
+//! or ends its worker.
 //!
 //! - order: a review pauses analysis (which resumes when it ends), is refused while the
 //!   engine thinks about its move, and runs on while the page walks the game (undo, redo,
@@ -41,14 +50,15 @@ use crate::book::{Book, Policy, Rng};
 use crate::core::tree::NodeId;
 use crate::core::{movegen, Game, Move, Position};
 use crate::review::Budget;
+use crate::serve::clock::{Moment, Now};
 use crate::serve::limits::{TABLES_LOOK_EVERY, TABLES_LOOK_FOR};
 use crate::serve::protocol::{self, Reply, Request, Verdict};
 use crate::serve::review::Tally;
-use crate::serve::session::{Done, Now, Session};
+use crate::serve::session::{Done, Session};
 pub use job::{run_job, GameData, Job, JobControl, JobEvent, JobId, JobKind};
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The endgame tables as the board asks them: the host's (files read in the background).
 pub trait Tables: Send + Sync {
@@ -79,7 +89,7 @@ impl BoardConfig {
             book: None,
             book_rng: crate::book::rng_from_env(),
             level_rng: crate::search::level::rng_from_env(),
-            now: Arc::new(Instant::now),
+            now: crate::serve::clock::system_now(),
             tables: None,
         }
     }
@@ -201,7 +211,7 @@ pub struct Board {
     tables: Option<Arc<dyn Tables>>,
     /// While the tables cover the position shown but have not answered yet (its group is
     /// being read): when to look again, and when to stop looking.
-    tables_look: Option<(Instant, Instant)>,
+    tables_look: Option<(Moment, Moment)>,
     /// A new game began: the next job clears the engine's table.
     clear: bool,
 }

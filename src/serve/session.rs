@@ -24,19 +24,16 @@ use crate::core::tree::{GameTree, NodeId, TreeError};
 use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
 use crate::search::level::PlayLevel;
 use crate::search::Limits;
-use crate::serve::clock::{Clock, TimeControl};
+use crate::serve::clock::{Clock, Moment, Now, TimeControl};
 use crate::serve::protocol::{
     ClockSpec, ClockState, Counts, GameEnd, HistoryMove, LegalMove, Level, Limit, PdnGameTags,
     Player, Reply, SearchInfo, State, TreeNode, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod pdn_io;
-
-/// Where a session reads the time for its clock: the real time, or a test's hand.
-pub type Now = Arc<dyn Fn() -> Instant + Send + Sync>;
 
 /// The reason a flag fall gives in `GameEnd`.
 pub const TIME_FORFEIT: &str = "time forfeit";
@@ -145,11 +142,12 @@ impl Session {
             games: None,
             clock: None,
             flag: None,
-            now: Arc::new(Instant::now),
+            now: crate::serve::clock::system_now(),
         }
     }
 
-    /// The session with its clock reading the time from `now` (for tests).
+    /// The session with its clock reading the time from `now` (the host's, or a test's
+    /// hand).
     pub fn with_time_source(mut self, now: Now) -> Session {
         self.now = now;
         self
@@ -338,7 +336,7 @@ impl Session {
     }
 
     /// When the running clock reaches zero, if one runs.
-    pub fn flag_at(&self) -> Option<Instant> {
+    pub fn flag_at(&self) -> Option<Moment> {
         self.clock.as_ref().and_then(Clock::flag_at)
     }
 
@@ -1633,8 +1631,8 @@ mod tests {
     }
 
     /// A session whose clock reads a time moved by hand, and the hand.
-    fn timed(white: Player, base: f64, inc: f64) -> (Session, Arc<std::sync::Mutex<Instant>>) {
-        let t = Arc::new(std::sync::Mutex::new(Instant::now()));
+    fn timed(white: Player, base: f64, inc: f64) -> (Session, Arc<std::sync::Mutex<Moment>>) {
+        let t = Arc::new(std::sync::Mutex::new(Moment::default()));
         let hand = Arc::clone(&t);
         let mut s = Session::new(Position::start(), Player::Human, Player::Human)
             .with_time_source(Arc::new(move || *hand.lock().unwrap()));
@@ -1643,7 +1641,7 @@ mod tests {
         (s, t)
     }
 
-    fn wait(t: &std::sync::Mutex<Instant>, ms: u64) {
+    fn wait(t: &std::sync::Mutex<Moment>, ms: u64) {
         *t.lock().unwrap() += Duration::from_millis(ms);
     }
 
@@ -1784,7 +1782,7 @@ mod tests {
 
     #[test]
     fn a_result_by_the_rules_stops_the_clock() {
-        let t = Arc::new(std::sync::Mutex::new(Instant::now()));
+        let t = Arc::new(std::sync::Mutex::new(Moment::default()));
         let hand = Arc::clone(&t);
         let mut s = human().with_time_source(Arc::new(move || *hand.lock().unwrap()));
         let clock = Some(ClockSpec {
