@@ -138,7 +138,7 @@ fn bad_requests_get_the_errors_they_always_got() {
         let why = match parse(text) {
             Err(e) => e,
             Ok(_) => match Session::default().play_text("11-20") {
-                Err(e) => e,
+                Err(e) => e.to_string(),
                 Ok(_) => panic!("11-20 is not legal at the start"),
             },
         };

@@ -53,7 +53,7 @@ use crate::review::Budget;
 use crate::serve::clock::{Moment, Now};
 use crate::serve::protocol::{self, Reply, Request, Verdict};
 use crate::serve::review::Tally;
-use crate::serve::session::{Done, Session};
+use crate::serve::session::{Done, Session, SessionError};
 pub use job::{run_job, GameData, Job, JobControl, JobEvent, JobId, JobKind};
 use std::fmt;
 use std::sync::Arc;
@@ -113,7 +113,7 @@ pub enum Out {
 }
 
 /// Why the board refused a request; its text is the `error` message.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum BoardError {
     /// The game has ended (the reason, as `state` gives it): the engine has no move.
     GameOver(String),
@@ -125,8 +125,10 @@ pub enum BoardError {
     NoMove,
     /// A job could not run: its `what` (search, review, retry) and why.
     JobFailed(&'static str, String),
-    /// A request the session (or the protocol) refused, with its text.
-    Refused(String),
+    /// A request the session refused.
+    Session(SessionError),
+    /// A review's or retry's budget or move refused (`serve::review`'s text).
+    Review(String),
 }
 
 impl fmt::Display for BoardError {
@@ -148,14 +150,22 @@ impl fmt::Display for BoardError {
             }
             BoardError::NoMove => f.write_str("the engine found no move"),
             BoardError::JobFailed(what, why) => write!(f, "cannot start a {what}: {why}"),
-            BoardError::Refused(text) => f.write_str(text),
+            BoardError::Session(e) => e.fmt(f),
+            BoardError::Review(text) => f.write_str(text),
         }
     }
 }
 
+impl From<SessionError> for BoardError {
+    fn from(e: SessionError) -> BoardError {
+        BoardError::Session(e)
+    }
+}
+
 impl From<String> for BoardError {
+    /// `serve::review`'s refusals, which are text still.
     fn from(text: String) -> BoardError {
-        BoardError::Refused(text)
+        BoardError::Review(text)
     }
 }
 

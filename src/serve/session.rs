@@ -33,7 +33,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
+mod error;
 mod pdn_io;
+
+pub use error::SessionError;
 
 /// The reason a flag fall gives in `GameEnd`.
 pub const TIME_FORFEIT: &str = "time forfeit";
@@ -224,10 +227,10 @@ impl Session {
     }
 
     /// `analyze`'s lines: 1 when not given, else 1 to `MAX_MULTIPV`.
-    pub fn set_multipv(&mut self, multipv: Option<u64>) -> Result<(), String> {
+    pub fn set_multipv(&mut self, multipv: Option<u64>) -> Result<(), SessionError> {
         let n = multipv.unwrap_or(1);
         if !(1..=MAX_MULTIPV).contains(&n) {
-            return Err(format!("multipv {n} is not from 1 to {MAX_MULTIPV}"));
+            return Err(SessionError::Multipv(n));
         }
         self.multipv = n as usize;
         Ok(())
@@ -296,27 +299,24 @@ impl Session {
         black: Player,
         fen: Option<&str>,
         clock: Option<ClockSpec>,
-    ) -> Result<Done, String> {
+    ) -> Result<Done, SessionError> {
         let start = match fen {
             Some(f) => parse_fen(f)?,
             None => Position::start(),
         };
         let control = clock
             .map(|c| TimeControl::from_seconds(c.base, c.inc))
-            .transpose()?;
+            .transpose()
+            .map_err(SessionError::Clock)?;
         self.restart(start, white, black);
         self.clock = control.map(Clock::new);
         Ok(Done::Changed { auto: true })
     }
 
     /// Refuse to walk the game while its clock is live: a timed game has no take-backs.
-    fn walk_allowed(&self) -> Result<(), String> {
+    fn walk_allowed(&self) -> Result<(), SessionError> {
         match &self.clock {
-            Some(c) if c.is_live() => Err(
-                "a timed game is on: no taking back or stepping through it until it ends \
-                 (or start a new game)"
-                    .into(),
-            ),
+            Some(c) if c.is_live() => Err(SessionError::TimedGame),
             _ => Ok(()),
         }
     }
@@ -352,13 +352,10 @@ impl Session {
 
     /// The clock's part of a move by the side to move, before it is played: an error if
     /// that side's flag has fallen (the move does not count).
-    fn clock_allows_move(&mut self) -> Result<(), String> {
+    fn clock_allows_move(&mut self) -> Result<(), SessionError> {
         self.check_flag();
         if let Some(end) = self.end() {
-            return Err(format!(
-                "the game is over ({}): no more moves; take back or start a new game",
-                end.reason
-            ));
+            return Err(SessionError::GameOver(end.reason.to_string()));
         }
         Ok(())
     }
@@ -382,14 +379,14 @@ impl Session {
 
     /// `players`: who plays each side from the position shown on; the game is kept, and
     /// the engine moves next if it plays the side to move.
-    pub fn set_players(&mut self, white: Player, black: Player) -> Result<Done, String> {
+    pub fn set_players(&mut self, white: Player, black: Player) -> Result<Done, SessionError> {
         self.white = white;
         self.black = black;
         Ok(Done::Changed { auto: true })
     }
 
     /// `setup`: a position to study, both sides human.
-    pub fn setup(&mut self, fen: &str) -> Result<Done, String> {
+    pub fn setup(&mut self, fen: &str) -> Result<Done, SessionError> {
         self.new_game(Player::Human, Player::Human, Some(fen), None)?;
         Ok(Done::Changed { auto: false })
     }
@@ -402,38 +399,28 @@ impl Session {
         movetime: Option<f64>,
         depth: Option<u32>,
         level: Option<u64>,
-    ) -> Result<Done, String> {
+    ) -> Result<Done, SessionError> {
         let limit = match (movetime, depth) {
             (Some(s), None) if s.is_finite() && s > 0.0 && s <= MAX_MOVETIME => Limit::Movetime(s),
-            (Some(s), None) => {
-                return Err(format!(
-                    "movetime {s} is not a number of seconds above 0 and at most {MAX_MOVETIME}"
-                ))
-            }
+            (Some(s), None) => return Err(SessionError::Movetime(s)),
             (None, Some(d)) if (1..=MAX_DEPTH).contains(&d) => Limit::Depth(d),
-            (None, Some(d)) => return Err(format!("depth {d} is not from 1 to {MAX_DEPTH}")),
+            (None, Some(d)) => return Err(SessionError::Depth(d)),
             (None, None) if level.is_some() => self.level.limit,
-            _ => {
-                return Err(format!(
-                    "a level is either movetime (seconds) or depth, not both, with or without a \
-                     playing level from 1 to {} (0: full strength), or a playing level alone",
-                    crate::search::level::MAX
-                ))
-            }
+            _ => return Err(SessionError::LevelShape),
         };
         let level = match level {
             None | Some(0) => None,
-            Some(n) => Some(PlayLevel::new(n)?),
+            Some(n) => Some(PlayLevel::new(n).map_err(SessionError::PlayLevel)?),
         };
         self.level = Level { limit, level };
         Ok(Done::Changed { auto: false })
     }
 
     /// `move`: a human move in Hub or PDN notation.
-    pub fn play_text(&mut self, text: &str) -> Result<Done, String> {
+    pub fn play_text(&mut self, text: &str) -> Result<Done, SessionError> {
         self.clock_allows_move()?;
         let mv = notation::parse_move(self.game.position(), text)
-            .map_err(|e| format!("illegal move {}: {e}", super::protocol::short(text)))?;
+            .map_err(|e| SessionError::IllegalMove(text.to_string(), e.to_string()))?;
         let side = self.game.position().side();
         self.play(mv)?;
         self.clock_moved(side);
@@ -442,20 +429,17 @@ impl Session {
 
     /// Play a legal move in the position shown: the same move as one already played here
     /// follows it, another adds a variation (refused when the tree holds `MAX_MOVES`).
-    pub fn play(&mut self, mv: Move) -> Result<(), String> {
+    pub fn play(&mut self, mv: Move) -> Result<(), SessionError> {
         let known = self
             .tree
             .children(self.at)
             .iter()
             .any(|&c| self.tree.node(c).and_then(|n| n.mv) == Some(mv));
         if !known && self.tree.len() > MAX_MOVES {
-            return Err(format!(
-                "the game tree holds {MAX_MOVES} moves, the most a board keeps: delete a \
-                 variation or start a new game"
-            ));
+            return Err(SessionError::TreeFull);
         }
         let before = *self.game.position();
-        let id = self.tree.play(self.at, mv).map_err(|e| e.to_string())?;
+        let id = self.tree.play(self.at, mv)?;
         self.shown
             .entry(id)
             .or_insert_with(|| history_move(&before, &mv));
@@ -467,10 +451,10 @@ impl Session {
 
     /// The engine's move, found for node `node` (position key `key`): played if that node
     /// is still the one shown, the move is legal there, and the engine's flag has not fallen.
-    pub fn play_engine(&mut self, mv: Move, node: NodeId, key: u64) -> Result<(), String> {
+    pub fn play_engine(&mut self, mv: Move, node: NodeId, key: u64) -> Result<(), SessionError> {
         let pos = self.game.position();
         if self.at != node || pos.key() != key || !movegen::legal_moves(pos).contains(&mv) {
-            return Err(format!("engine move {mv} no longer fits"));
+            return Err(SessionError::StaleEngineMove(mv));
         }
         self.clock_allows_move()?;
         let side = self.game.position().side();
@@ -480,10 +464,10 @@ impl Session {
     }
 
     /// `undo`: the position before, on the same line.
-    pub fn undo(&mut self) -> Result<Done, String> {
+    pub fn undo(&mut self) -> Result<Done, SessionError> {
         self.walk_allowed()?;
         let Some(parent) = self.tree.node(self.at).and_then(|n| n.parent) else {
-            return Err("nothing to take back: this is the first position".into());
+            return Err(SessionError::NothingToTakeBack);
         };
         let mut game = std::mem::replace(&mut self.game, Game::new(self.tree.start()));
         game.undo();
@@ -492,10 +476,10 @@ impl Session {
     }
 
     /// `redo`: the next move of the current line.
-    pub fn redo(&mut self) -> Result<Done, String> {
+    pub fn redo(&mut self) -> Result<Done, SessionError> {
         self.walk_allowed()?;
         let Some(&next) = self.line().get(self.ply() + 1) else {
-            return Err("nothing to play forward: this is the last position".into());
+            return Err(SessionError::NothingToPlayForward);
         };
         let mv = self.tree.node(next).and_then(|n| n.mv).expect("a move");
         let mut game = std::mem::replace(&mut self.game, Game::new(self.tree.start()));
@@ -506,55 +490,50 @@ impl Session {
 
     /// `goto`: a node of the tree by its id, or the position after `ply` plies of the
     /// current line.
-    pub fn goto(&mut self, ply: Option<usize>, node: Option<u64>) -> Result<Done, String> {
+    pub fn goto(&mut self, ply: Option<usize>, node: Option<u64>) -> Result<Done, SessionError> {
         self.walk_allowed()?;
         let id = match (ply, node) {
             (Some(ply), None) => {
                 let line = self.line();
-                *line.get(ply).ok_or_else(|| {
-                    format!(
-                        "ply {ply} is out of range: the line has {} plies",
-                        line.len() - 1
-                    )
+                *line.get(ply).ok_or(SessionError::PlyOutOfRange {
+                    ply,
+                    plies: line.len() - 1,
                 })?
             }
             (None, Some(n)) => self.live(n)?,
-            _ => return Err("goto takes a ply of the current line or a node, one of them".into()),
+            _ => return Err(SessionError::GotoShape),
         };
         self.show(id);
         Ok(Done::Changed { auto: false })
     }
 
     /// The node a client names, if it is in the tree.
-    fn live(&self, n: u64) -> Result<NodeId, String> {
+    fn live(&self, n: u64) -> Result<NodeId, SessionError> {
         let id = NodeId::from_index(n);
         match self.tree.node(id) {
             Some(_) => Ok(id),
-            None => Err(TreeError::NoSuchNode(id).to_string()),
+            None => Err(TreeError::NoSuchNode(id).into()),
         }
     }
 
     /// `promote`: a variation one place up among its siblings, or (`to_main`) into the main
     /// line. The position shown and the current line stay.
-    pub fn promote(&mut self, node: u64, to_main: bool) -> Result<Done, String> {
+    pub fn promote(&mut self, node: u64, to_main: bool) -> Result<Done, SessionError> {
         self.walk_allowed()?;
         let id = NodeId::from_index(node);
         let done = match to_main {
             true => self.tree.promote_to_main(id),
             false => self.tree.promote(id),
         };
-        done.map_err(|e| e.to_string())?;
+        done?;
         Ok(Done::Changed { auto: false })
     }
 
     /// `delete`: a node and every move after it. Where the position shown goes with them,
     /// the board shows the position before the deleted move.
-    pub fn delete(&mut self, node: u64) -> Result<Done, String> {
+    pub fn delete(&mut self, node: u64) -> Result<Done, SessionError> {
         self.walk_allowed()?;
-        let parent = self
-            .tree
-            .delete(NodeId::from_index(node))
-            .map_err(|e| e.to_string())?;
+        let parent = self.tree.delete(NodeId::from_index(node))?;
         if self.tree.node(self.tip).is_none() {
             self.tip = parent;
         }
@@ -760,8 +739,8 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
-fn parse_fen(fen: &str) -> Result<Position, String> {
-    notation::parse_fen(fen).map_err(|e| format!("bad FEN '{}': {e}", super::protocol::short(fen)))
+fn parse_fen(fen: &str) -> Result<Position, SessionError> {
+    notation::parse_fen(fen).map_err(|e| SessionError::Fen(fen.to_string(), e.to_string()))
 }
 
 /// A legal move as the page gets it. Of several paths that take the same pieces (one move,
@@ -882,6 +861,7 @@ mod tests {
         assert!(s
             .play_text("1-5")
             .unwrap_err()
+            .to_string()
             .starts_with("illegal move 1-5"));
         assert_eq!(s.ply(), 2);
         assert!(s.goto(None, None).is_err() && s.goto(Some(0), Some(0)).is_err());
@@ -986,7 +966,7 @@ mod tests {
         );
         // Unknown ids are refused and change nothing.
         for bad in [999, u64::from(u32::MAX), u64::MAX] {
-            let e = s.goto(None, Some(bad)).unwrap_err();
+            let e = s.goto(None, Some(bad)).unwrap_err().to_string();
             assert_eq!(e, format!("no node {bad} in the game tree"));
         }
         assert_eq!(s.node(), var[4]);
@@ -1016,8 +996,13 @@ mod tests {
         assert!(s
             .promote(0, false)
             .unwrap_err()
+            .to_string()
             .contains("cannot be deleted or promoted"));
-        assert!(s.promote(77, true).unwrap_err().contains("no node 77"));
+        assert!(s
+            .promote(77, true)
+            .unwrap_err()
+            .to_string()
+            .contains("no node 77"));
         // Delete the line shown: the board goes to the position before it.
         s.delete(b.index()).unwrap();
         assert_eq!(s.node(), main[1]);
@@ -1025,8 +1010,16 @@ mod tests {
         assert_eq!(s.main_line(), main, "the old main line is first again");
         assert_eq!(s.tree().len(), 5);
         assert!(s.goto(None, Some(b2.index())).is_err());
-        assert!(s.delete(b.index()).unwrap_err().contains("no node"));
-        assert!(s.delete(0).unwrap_err().contains("start position"));
+        assert!(s
+            .delete(b.index())
+            .unwrap_err()
+            .to_string()
+            .contains("no node"));
+        assert!(s
+            .delete(0)
+            .unwrap_err()
+            .to_string()
+            .contains("start position"));
         // Deleting a line elsewhere leaves the position shown and its line.
         s.goto(None, Some(main[3].index())).unwrap();
         s.delete(a.index()).unwrap();
@@ -1316,7 +1309,7 @@ mod tests {
         s.goto(Some(3), None).unwrap();
         let before = s.state();
         let bad = "[Event \"a\"]\n1. 11-15 *\n\n[Event \"b\"]\n1. 11-15 23-19\n2. 8-11 (2. 9-14 22-18 (2... 22-17 3. 14-23)) *\n";
-        let e = s.load_pdn(bad, Some(1)).unwrap_err();
+        let e = s.load_pdn(bad, Some(1)).unwrap_err().to_string();
         assert_eq!(
             e,
             "bad PDN: game 2, line 6, column 39: move 5 '14-23': illegal move '14-23'"
@@ -1339,7 +1332,7 @@ mod tests {
             }
             match s.play(*rng.pick(legal.as_slice())) {
                 Ok(()) => played += 1,
-                Err(e) => break e,
+                Err(e) => break e.to_string(),
             }
         };
         assert!(full.contains("holds 4000 moves"), "{full}");
@@ -1393,9 +1386,9 @@ mod tests {
         assert_eq!(pdns(&s, &s.line()), ["11-15", "22-18"]);
         for old in gone {
             let e = format!("no node {} in the game tree", old.index());
-            assert_eq!(s.goto(None, Some(old.index())).unwrap_err(), e);
-            assert_eq!(s.delete(old.index()).unwrap_err(), e);
-            assert_eq!(s.promote(old.index(), true).unwrap_err(), e);
+            assert_eq!(s.goto(None, Some(old.index())).unwrap_err().to_string(), e);
+            assert_eq!(s.delete(old.index()).unwrap_err().to_string(), e);
+            assert_eq!(s.promote(old.index(), true).unwrap_err().to_string(), e);
         }
         assert_eq!(s.node(), s.line()[2], "nothing moved");
         // The documented bound still holds, with its message.
@@ -1407,7 +1400,7 @@ mod tests {
         let mut rng = crate::core::rng::SplitMix64::new(9);
         let big = random_tree(&mut rng, MAX_MOVES + 2);
         let text = pdn::writer::write(&[], &big, "*");
-        let e = human().load_pdn(&text, None).unwrap_err();
+        let e = human().load_pdn(&text, None).unwrap_err().to_string();
         assert!(e.contains("the board loads at most 4000"), "{e}");
         // Played up to the bound; then only moves already in the tree.
         let mut s = human();
@@ -1451,7 +1444,11 @@ mod tests {
             (Some("white"), "no pieces left (R16)")
         );
         assert!(st.legal.is_empty());
-        assert!(s.play_text("5-1").unwrap_err().contains("the game is over"));
+        assert!(s
+            .play_text("5-1")
+            .unwrap_err()
+            .to_string()
+            .contains("the game is over"));
         s.undo().unwrap();
         assert!(s.state().result.is_none());
     }
@@ -1496,6 +1493,7 @@ mod tests {
         assert!(s
             .load_pdn(two, Some(3))
             .unwrap_err()
+            .to_string()
             .contains("out of range"));
         s.load_pdn("1. 11-15 *", None).unwrap();
         assert!(s.games.is_none(), "one game: no list");
@@ -1583,6 +1581,7 @@ mod tests {
         assert!(t
             .load_pdn("[GameType \"21\"]\n*", None)
             .unwrap_err()
+            .to_string()
             .contains("GameType"));
         assert!(t
             .load_pdn("[GameType \"23,W,8,8,A1,0\"]\n1. 11-15 *", None)
@@ -1590,6 +1589,7 @@ mod tests {
         assert!(t
             .load_pdn("1. 11-17 *", None)
             .unwrap_err()
+            .to_string()
             .starts_with("bad PDN"));
         // Two kings walking to and fro, as long as a board loads: each move is legal text,
         // but the third repetition ends the game, and a move after it is refused.
@@ -1598,7 +1598,7 @@ mod tests {
             long.push_str("30-26 3-7 26-30 7-3 ");
         }
         long.push('*');
-        let e = t.load_pdn(&long, None).unwrap_err();
+        let e = t.load_pdn(&long, None).unwrap_err().to_string();
         assert!(e.contains("after the game ended"), "{e}");
         assert_eq!(
             t.state().history.len(),
@@ -1682,7 +1682,11 @@ mod tests {
         assert!(st.legal.is_empty());
         let c = st.clock.unwrap();
         assert_eq!((c.white_ms, c.running), (0, None));
-        assert!(s.play_text("22-18").unwrap_err().contains(TIME_FORFEIT));
+        assert!(s
+            .play_text("22-18")
+            .unwrap_err()
+            .to_string()
+            .contains(TIME_FORFEIT));
         let pdn = pdn_of(&s);
         assert!(pdn.contains("[Result \"0-1\"]"), "{pdn}");
         assert!(pdn.contains("[TimeControl \"2+0\"]"), "{pdn}");
@@ -1696,7 +1700,7 @@ mod tests {
         play(&mut s, "11-15");
         wait(&t, 2500);
         // No timer has looked yet: the move itself finds the flag.
-        let e = s.play_text("22-18").unwrap_err();
+        let e = s.play_text("22-18").unwrap_err().to_string();
         assert!(e.contains(TIME_FORFEIT), "{e}");
         assert_eq!(s.ply(), 1);
         assert_eq!(s.end().unwrap().winner, Some("black"));
@@ -1747,7 +1751,7 @@ mod tests {
             s.promote(ids[2].index(), true),
             s.delete(ids[2].index()),
         ] {
-            assert!(e.unwrap_err().starts_with("a timed game is on"));
+            assert!(e.unwrap_err().to_string().starts_with("a timed game is on"));
         }
         assert_eq!(s.ply(), 2);
         wait(&t, 60_000);
@@ -1840,7 +1844,8 @@ mod tests {
             let clock = Some(ClockSpec { base, inc });
             let e = s
                 .new_game(Player::Human, Player::Human, None, clock)
-                .unwrap_err();
+                .unwrap_err()
+                .to_string();
             assert!(e.starts_with("clock "), "{e}");
         }
         assert_eq!(s.ply(), 1);
