@@ -13,8 +13,8 @@
 //! A review reviews the main line, and its marks and scores are kept in the main line's
 //! nodes (`record_review`), so they stay with their moves whatever else is played.
 //!
-//! A timed game's clock (`clock`) reads the time from the session's time source (`Now`),
-//! which a test replaces. While it runs the game cannot be walked (no take-backs), so its
+//! A timed game (`timed`: its clocks and flag) reads the time from the session's time source
+//! (`Now`), which the host gives and a test replaces. While it runs the game cannot be walked (no take-backs), so its
 //! moves make the main line, each with the mover's clock after it in its notes (`[%clk]`).
 
 use crate::core::game::DrawReason;
@@ -24,19 +24,20 @@ use crate::core::tree::{GameTree, NodeId, TreeError};
 use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
 use crate::search::level::PlayLevel;
 use crate::search::Limits;
-use crate::serve::clock::{Clock, Moment, Now, TimeControl};
+use crate::serve::clock::{Moment, Now, TimeControl};
 use crate::serve::protocol::{
-    ClockSpec, ClockState, Counts, GameEnd, HistoryMove, LegalMove, Level, Limit, PdnGameTags,
-    Player, Reply, SearchInfo, State, TreeNode, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
+    ClockSpec, Counts, GameEnd, HistoryMove, LegalMove, Level, Limit, PdnGameTags, Player, Reply,
+    SearchInfo, State, TreeNode, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
 };
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
 use std::time::Duration;
 
 mod error;
 mod pdn_io;
+mod timed;
 
 pub use error::SessionError;
+use timed::TimedGame;
 
 /// The reason a flag fall gives in `GameEnd`.
 pub const TIME_FORFEIT: &str = "time forfeit";
@@ -109,11 +110,8 @@ pub struct Session {
     /// the number shown and how many there are, for the server to send once
     /// (`Reply::Games`).
     pub games: Option<(Vec<PdnGameTags>, usize, usize)>,
-    /// A timed game's clock (set by `new` with a time control).
-    clock: Option<Clock>,
-    /// The side that lost on time and the node where its flag fell (its side to move).
-    flag: Option<(Color, NodeId)>,
-    now: Now,
+    /// The clocks of a timed game (set by `new` with a time control) and its flag.
+    timed: TimedGame,
 }
 
 impl Default for Session {
@@ -143,16 +141,14 @@ impl Session {
             analyzing: false,
             multipv: 1,
             games: None,
-            clock: None,
-            flag: None,
-            now: crate::serve::clock::system_now(),
+            timed: TimedGame::new(crate::serve::clock::system_now()),
         }
     }
 
     /// The session with its clock reading the time from `now` (the host's, or a test's
     /// hand).
     pub fn with_time_source(mut self, now: Now) -> Session {
-        self.now = now;
+        self.timed = TimedGame::new(now);
         self
     }
 
@@ -160,12 +156,11 @@ impl Session {
     /// source; untimed.
     fn restart(&mut self, start: Position, white: Player, black: Player) {
         let (level, analyzing, multipv) = (self.level, self.analyzing, self.multipv);
-        let now = Arc::clone(&self.now);
-        *self = Session::new(start, white, black);
+        let now = self.timed.time_source();
+        *self = Session::new(start, white, black).with_time_source(now);
         self.level = level;
         self.analyzing = analyzing;
         self.multipv = multipv;
-        self.now = now;
     }
 
     /// The game up to the position shown, for the search.
@@ -267,8 +262,7 @@ impl Session {
     /// own time management (a depth level still caps the depth); else the level. A playing
     /// level, if one is set, further limits them (`play_level`).
     pub fn move_limits(&self) -> Limits {
-        if let Some(c) = self.clock.as_ref().filter(|c| c.is_live()) {
-            let mut limits = c.limits(self.game.position().side(), (self.now)());
+        if let Some(mut limits) = self.timed.limits(self.game.position().side()) {
             if let Limit::Depth(d) = self.level.limit {
                 limits.depth = Some(d);
             }
@@ -309,44 +303,30 @@ impl Session {
             .transpose()
             .map_err(SessionError::Clock)?;
         self.restart(start, white, black);
-        self.clock = control.map(Clock::new);
+        self.timed.restart(control);
         Ok(Done::Changed { auto: true })
     }
 
     /// Refuse to walk the game while its clock is live: a timed game has no take-backs.
     fn walk_allowed(&self) -> Result<(), SessionError> {
-        match &self.clock {
-            Some(c) if c.is_live() => Err(SessionError::TimedGame),
-            _ => Ok(()),
-        }
+        self.timed.walk_allowed()
     }
 
     /// Let the flag fall if the running clock has reached zero. True if it fell now: at the
     /// node shown, which is the last move of a game that could not be walked.
     pub fn check_flag(&mut self) -> bool {
-        let now = (self.now)();
-        let fell = match &mut self.clock {
-            Some(c) if c.flag().is_none() => c.check_flag(now),
-            _ => None,
-        };
-        if let Some(loser) = fell {
-            self.flag = Some((loser, self.at));
-        }
-        fell.is_some()
+        self.timed.check_flag(self.at)
     }
 
     /// When the running clock reaches zero, if one runs.
     pub fn flag_at(&self) -> Option<Moment> {
-        self.clock.as_ref().and_then(Clock::flag_at)
+        self.timed.flag_at()
     }
 
     /// Stop the clock for good if the game at the position shown has ended by the rules.
     fn stop_clock_at_the_end(&mut self) {
         if self.game.result() != GameResult::Ongoing {
-            let now = (self.now)();
-            if let Some(c) = &mut self.clock {
-                c.stop(now);
-            }
+            self.timed.stop();
         }
     }
 
@@ -363,15 +343,9 @@ impl Session {
     /// The clock's part of a move just played by `side` (the node shown): the mover's clock
     /// after it goes into the move's notes, for `[%clk]`.
     fn clock_moved(&mut self, side: Color) {
-        let now = (self.now)();
-        if let Some(c) = &mut self.clock {
-            // The flag was checked just before the move, so this cannot fail but for a
-            // clock stepped past zero in between; the move stands, as the check allowed it.
-            if let Ok(Some(_)) = c.moved(side, now) {
-                let reading = c.times().last().copied();
-                if let Some(notes) = self.tree.notes_mut(self.at) {
-                    notes.clock = reading;
-                }
+        if let Some(reading) = self.timed.moved(side) {
+            if let Some(notes) = self.tree.notes_mut(self.at) {
+                notes.clock = Some(reading);
             }
         }
         self.stop_clock_at_the_end();
@@ -540,13 +514,8 @@ impl Session {
         if self.tree.node(self.at).is_none() {
             self.show(parent);
         }
-        if self
-            .flag
-            .is_some_and(|(_, at)| self.tree.node(at).is_none())
-        {
-            self.flag = None;
-        }
         let tree = &self.tree;
+        self.timed.keep_flag_if(|at| tree.node(at).is_some());
         self.shown.retain(|&id, _| tree.node(id).is_some());
         self.reviewed.retain(|&id, _| tree.node(id).is_some());
         Ok(Done::Changed { auto: false })
@@ -585,24 +554,10 @@ impl Session {
         Some(shown)
     }
 
-    /// The clocks for the `state` message.
-    fn clock_state(&self) -> Option<ClockState> {
-        let c = self.clock.as_ref()?;
-        let now = (self.now)();
-        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
-        Some(ClockState {
-            black_ms: ms(c.left(Color::Black, now)),
-            white_ms: ms(c.left(Color::White, now)),
-            running: c.running().map(color_name),
-            base_ms: ms(c.control().base),
-            inc_ms: ms(c.control().inc),
-        })
-    }
-
     /// How the game at the position shown has ended, if it has.
     pub fn end(&self) -> Option<GameEnd> {
         let (winner, reason) = match self.game.result() {
-            GameResult::Ongoing => match self.flag {
+            GameResult::Ongoing => match self.timed.flag() {
                 Some((loser, at)) if at == self.at => {
                     (Some(color_name(loser.flip())), TIME_FORFEIT)
                 }
@@ -716,7 +671,7 @@ impl Session {
             },
             level: self.level,
             egdb: None,
-            clock: self.clock_state(),
+            clock: self.timed.state(),
         }
     }
 }
@@ -803,6 +758,7 @@ mod tests {
     use crate::core::pdn;
     use crate::core::tree::MAX_NODES;
     use crate::serve::protocol::Judgement;
+    use std::sync::Arc;
 
     fn human() -> Session {
         Session::new(Position::start(), Player::Human, Player::Human)

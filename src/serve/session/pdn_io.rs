@@ -70,7 +70,7 @@ impl Session {
 
     /// The side that lost on time at the main line's end, if a flag fell there.
     fn main_flag(&self) -> Option<Color> {
-        let (loser, at) = self.flag?;
+        let (loser, at) = self.timed.flag()?;
         (self.tree.children(at).is_empty() && self.tree.is_main_line(at)).then_some(loser)
     }
 
@@ -134,7 +134,7 @@ impl Session {
             tags.push(("SetUp".into(), "1".into()));
             tags.push(("FEN".into(), notation::write_fen(&start)));
         }
-        if let Some(c) = &self.clock {
+        if let Some(c) = self.timed.clock() {
             tags.push(("TimeControl".into(), c.control().tag()));
             if self.main_flag().is_some() {
                 tags.push(("Termination".into(), TIME_FORFEIT.into()));
