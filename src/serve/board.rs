@@ -51,6 +51,7 @@ use crate::core::tree::NodeId;
 use crate::core::{movegen, Game, Move, Position};
 use crate::review::Budget;
 use crate::serve::clock::{Moment, Now};
+use crate::serve::limits::{TABLES_LOOK_EVERY, TABLES_LOOK_FOR};
 use crate::serve::protocol::{self, Reply, Request, Verdict};
 use crate::serve::review::Tally;
 use crate::serve::session::{Done, Session, SessionError};
@@ -58,13 +59,6 @@ pub use job::{run_job, GameData, Job, JobControl, JobEvent, JobId, JobKind};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// How often a board looks again at the endgame tables while the group of the position
-/// shown is being read in the background, to send the verdict as soon as it is in...
-pub const TABLES_LOOK_EVERY: Duration = Duration::from_millis(100);
-/// ...and for how long after the state, at most (a group the loader never fills, say).
-/// (Here, not in `limits`, which reads the machine: the board reads nothing.)
-pub const TABLES_LOOK_FOR: Duration = Duration::from_secs(120);
 
 /// The endgame tables as the board asks them: the host's (files read in the background).
 pub trait Tables: Send + Sync {

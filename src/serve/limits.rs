@@ -30,6 +30,12 @@ pub struct ServeLimits {
     pub ping_timeout: Duration,
 }
 
+/// How often a board looks again at the endgame tables while the group of the position
+/// shown is being read in the background, to send the verdict as soon as it is in...
+pub const TABLES_LOOK_EVERY: Duration = Duration::from_millis(100);
+/// ...and for how long after the state, at most (a group the loader never fills, say).
+pub const TABLES_LOOK_FOR: Duration = Duration::from_secs(120);
+
 impl ServeLimits {
     pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
     pub const PING_INTERVAL: Duration = Duration::from_secs(20);
