@@ -7,10 +7,9 @@ use poolshark::search::Engine;
 use poolshark::serve::board::{
     run_job, Board, BoardConfig, Job, JobControl, JobEvent, JobId, JobKind, Out,
 };
-use poolshark::serve::clock::Moment;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A board, an engine for its jobs, and what the board asked for.
 struct Driver {
@@ -374,7 +373,7 @@ fn a_retry_is_judged_by_its_job() {
 
 #[test]
 fn the_flag_falls_on_a_tick_and_stops_the_engines_search() {
-    let t = Arc::new(Mutex::new(Moment::default()));
+    let t = Arc::new(Mutex::new(Instant::now()));
     let clock = Arc::clone(&t);
     let mut config = BoardConfig::plain();
     config.now = Arc::new(move || *clock.lock().unwrap());

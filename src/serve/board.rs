@@ -5,8 +5,8 @@
 //!
 //! The API a host codes against:
 //! - `Board::new(BoardConfig)`: the book and the generators of its picks and of a playing
-//!   level's, the time source (`clock::Now`: moments from an origin the host picks) and,
-//!   where the host has endgame tables, a `Tables` to ask.
+//!   level's, the time source (`session::Now`) and, where the host has endgame tables, a
+//!   `Tables` to ask.
 //! - `open()`: the messages for a page that has just connected (`hello`, `state`).
 //! - `request(text)`: one docs/BOARD.md request as JSON text; a bad one is answered with
 //!   the `error` it always got.
@@ -50,15 +50,14 @@ use crate::book::{Book, Policy, Rng};
 use crate::core::tree::NodeId;
 use crate::core::{movegen, Game, Move, Position};
 use crate::review::Budget;
-use crate::serve::clock::{Moment, Now};
 use crate::serve::limits::{TABLES_LOOK_EVERY, TABLES_LOOK_FOR};
 use crate::serve::protocol::{self, Reply, Request, Verdict};
 use crate::serve::review::Tally;
-use crate::serve::session::{Done, Session, SessionError};
+use crate::serve::session::{Done, Now, Session, SessionError};
 pub use job::{run_job, GameData, Job, JobControl, JobEvent, JobId, JobKind};
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The endgame tables as the board asks them: the host's (files read in the background).
 pub trait Tables: Send + Sync {
@@ -89,7 +88,7 @@ impl BoardConfig {
             book: None,
             book_rng: crate::book::rng_from_env(),
             level_rng: crate::search::level::rng_from_env(),
-            now: crate::serve::clock::system_now(),
+            now: Arc::new(Instant::now),
             tables: None,
         }
     }
@@ -221,7 +220,7 @@ pub struct Board {
     tables: Option<Arc<dyn Tables>>,
     /// While the tables cover the position shown but have not answered yet (its group is
     /// being read): when to look again, and when to stop looking.
-    tables_look: Option<(Moment, Moment)>,
+    tables_look: Option<(Instant, Instant)>,
     /// A new game began: the next job clears the engine's table.
     clear: bool,
 }

@@ -1,9 +1,8 @@
 //! A board game's chess clock: a time control (base + increment, checked), both sides' time
 //! left, which clock runs, the flag, and each move's clock reading for the PDN (`[%clk]`).
 //!
-//! The clock reads no time by itself: every call that needs the time is given `now`, a
-//! `Moment` on the host's clock, so the session decides where the time comes from (the
-//! server's `system_now`, a browser's own) and a test moves it by hand. Its rules
+//! The clock reads no time by itself: every call that needs the time is given `now`, so the
+//! session decides where the time comes from and a test moves it by hand. Its rules
 //! (docs/BOARD.md, "Clocks"):
 //! - the first move of the game starts the clocks: it takes no time and gets no increment,
 //!   and from then on the side to move's clock runs;
@@ -15,45 +14,7 @@
 
 use crate::core::Color;
 use crate::search::Limits;
-use std::ops::{Add, AddAssign};
-use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
-
-/// A moment on a board's clock: the time since an origin its host chose. Not
-/// `std::time::Instant`, which a browser's WebAssembly cannot read: a host there counts
-/// from its own origin (`performance.now()`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Moment(pub Duration);
-
-impl Moment {
-    /// The time from `earlier` to this moment; zero if `earlier` is later.
-    pub fn saturating_duration_since(self, earlier: Moment) -> Duration {
-        self.0.saturating_sub(earlier.0)
-    }
-}
-
-impl Add<Duration> for Moment {
-    type Output = Moment;
-    fn add(self, d: Duration) -> Moment {
-        Moment(self.0 + d)
-    }
-}
-
-impl AddAssign<Duration> for Moment {
-    fn add_assign(&mut self, d: Duration) {
-        self.0 += d;
-    }
-}
-
-/// Where a board reads the time (`Session`, `board::BoardConfig`).
-pub type Now = Arc<dyn Fn() -> Moment + Send + Sync>;
-
-/// The system's steady clock, counted from the first time it is read in this process (so
-/// that making it reads nothing: where there is no system clock it is never called).
-pub fn system_now() -> Now {
-    static ORIGIN: OnceLock<Instant> = OnceLock::new();
-    Arc::new(|| Moment(ORIGIN.get_or_init(Instant::now).elapsed()))
-}
 
 /// The shortest base time a page may ask for, and the longest.
 pub const MIN_BASE: f64 = 1.0;
@@ -104,7 +65,7 @@ enum Phase {
     /// Before the first move: no clock runs.
     Waiting,
     /// `side`'s clock runs since `since`.
-    Running { side: Color, since: Moment },
+    Running { side: Color, since: Instant },
     /// The game has ended (or a flag fell): no clock runs again.
     Stopped,
 }
@@ -146,7 +107,7 @@ impl Clock {
     }
 
     /// `side`'s time left at `now` (zero once its flag fell).
-    pub fn left(&self, side: Color, now: Moment) -> Duration {
+    pub fn left(&self, side: Color, now: Instant) -> Duration {
         let stored = self.left[side_index(side)];
         match self.phase {
             Phase::Running { side: s, since } if s == side => {
@@ -176,7 +137,7 @@ impl Clock {
     }
 
     /// When the running clock reaches zero, if one runs: the moment to check the flag.
-    pub fn flag_at(&self) -> Option<Moment> {
+    pub fn flag_at(&self) -> Option<Instant> {
         match self.phase {
             Phase::Running { side, since } => Some(since + self.left[side_index(side)]),
             _ => None,
@@ -185,7 +146,7 @@ impl Clock {
 
     /// Let the flag fall if the running clock has reached zero at `now`. Returns the side
     /// that lost on time (now or before).
-    pub fn check_flag(&mut self, now: Moment) -> Option<Color> {
+    pub fn check_flag(&mut self, now: Instant) -> Option<Color> {
         if let Phase::Running { side, .. } = self.phase {
             if self.left(side, now).is_zero() {
                 self.left[side_index(side)] = Duration::ZERO;
@@ -200,7 +161,7 @@ impl Clock {
     /// starts. The mover's clock after the move is recorded and returned. Err with the side
     /// whose flag fell if `side`'s time ran out before the move (the move does not count).
     /// A move after the clocks stopped for good is untimed: Ok(None).
-    pub fn moved(&mut self, side: Color, now: Moment) -> Result<Option<Duration>, Color> {
+    pub fn moved(&mut self, side: Color, now: Instant) -> Result<Option<Duration>, Color> {
         if let Some(loser) = self.check_flag(now) {
             return Err(loser);
         }
@@ -229,7 +190,7 @@ impl Clock {
 
     /// The game ended at `now` (by the rules): the running clock is charged and stopped,
     /// for good.
-    pub fn stop(&mut self, now: Moment) {
+    pub fn stop(&mut self, now: Instant) {
         if let Phase::Running { side, since } = self.phase {
             let i = side_index(side);
             self.left[i] = self.left[i].saturating_sub(now.saturating_duration_since(since));
@@ -258,7 +219,7 @@ impl Clock {
 
     /// The search limits for `side`'s move at `now`: its time left and the increment, for
     /// the search's own time management (`search::time`), as the Hub passes a clock.
-    pub fn limits(&self, side: Color, now: Moment) -> Limits {
+    pub fn limits(&self, side: Color, now: Instant) -> Limits {
         Limits {
             time: Some(self.left(side, now)),
             inc: self.control.inc,
@@ -304,7 +265,7 @@ mod tests {
 
     #[test]
     fn the_first_move_starts_the_clocks_and_each_move_adds_the_increment() {
-        let t0 = Moment::default();
+        let t0 = Instant::now();
         let mut c = Clock::new(five_three());
         assert_eq!(c.running(), None);
         assert_eq!(c.flag_at(), None);
@@ -328,7 +289,7 @@ mod tests {
 
     #[test]
     fn readings_for_the_pdn_are_cut_to_tenths() {
-        let t0 = Moment::default();
+        let t0 = Instant::now();
         let mut c = Clock::new(TimeControl::from_seconds(60.0, 0.0).unwrap());
         c.moved(Color::Black, t0).unwrap();
         c.moved(Color::White, t0 + MS(1_234)).unwrap();
@@ -338,13 +299,13 @@ mod tests {
 
     #[test]
     fn a_flag_falls_at_zero_and_stops_the_clocks() {
-        let t0 = Moment::default();
+        let t0 = Instant::now();
         let mut c = Clock::new(TimeControl::from_seconds(2.0, 0.0).unwrap());
         c.moved(Color::Black, t0).unwrap();
         let at = c.flag_at().unwrap();
         assert_eq!(at, t0 + S(2));
-        assert_eq!(c.check_flag(t0 + MS(1999)), None);
-        assert_eq!(c.left(Color::White, t0 + MS(1999)), MS(1));
+        assert_eq!(c.check_flag(at - MS(1)), None);
+        assert_eq!(c.left(Color::White, at - MS(1)), MS(1));
         assert_eq!(c.check_flag(at), Some(Color::White));
         assert_eq!(c.left(Color::White, at + S(5)), Duration::ZERO);
         assert_eq!(c.running(), None);
@@ -363,7 +324,7 @@ mod tests {
 
     #[test]
     fn the_end_of_the_game_stops_the_clocks_for_good() {
-        let t0 = Moment::default();
+        let t0 = Instant::now();
         let mut c = Clock::new(five_three());
         c.moved(Color::Black, t0).unwrap();
         c.stop(t0 + S(7));
@@ -377,7 +338,7 @@ mod tests {
     /// own time management plans well inside the time left, whatever the clock shows.
     #[test]
     fn the_engine_budget_stays_inside_its_clock() {
-        let t0 = Moment::default();
+        let t0 = Instant::now();
         let p = SearchParams::default();
         for (base, inc) in [(2.0, 0.0), (60.0, 1.0), (300.0, 3.0), (900.0, 10.0)] {
             let mut c = Clock::new(TimeControl::from_seconds(base, inc).unwrap());

@@ -82,7 +82,7 @@ pub(super) async fn run(mut socket: WebSocket, app: Arc<App>) {
         book: app.config.book.clone(),
         book_rng: crate::book::rng_from_env(),
         level_rng: crate::search::level::rng_from_env(),
-        now: crate::serve::clock::system_now(),
+        now: Arc::new(Instant::now),
         tables: tables.map(|db| db as Arc<dyn crate::serve::board::Tables>),
     };
     let mut board = Board::new(config);

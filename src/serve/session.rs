@@ -14,7 +14,7 @@
 //! nodes (`record_review`), so they stay with their moves whatever else is played.
 //!
 //! A timed game (`timed`: its clocks and flag) reads the time from the session's time source
-//! (`Now`), which the host gives and a test replaces. While it runs the game cannot be walked (no take-backs), so its
+//! (`Now`), which a test replaces. While it runs the game cannot be walked (no take-backs), so its
 //! moves make the main line, each with the mover's clock after it in its notes (`[%clk]`).
 
 use crate::core::game::DrawReason;
@@ -24,13 +24,14 @@ use crate::core::tree::{GameTree, NodeId, TreeError};
 use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
 use crate::search::level::PlayLevel;
 use crate::search::Limits;
-use crate::serve::clock::{Moment, Now, TimeControl};
+use crate::serve::clock::TimeControl;
 use crate::serve::protocol::{
     ClockSpec, Counts, GameEnd, HistoryMove, LegalMove, Level, Limit, PdnGameTags, Player, Reply,
     SearchInfo, State, TreeNode, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
 };
 use std::collections::{BTreeMap, HashMap};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 mod error;
 mod pdn_io;
@@ -38,6 +39,9 @@ mod timed;
 
 pub use error::SessionError;
 use timed::TimedGame;
+
+/// Where a session reads the time for its clock: the real time, or a test's hand.
+pub type Now = Arc<dyn Fn() -> Instant + Send + Sync>;
 
 /// The reason a flag fall gives in `GameEnd`.
 pub const TIME_FORFEIT: &str = "time forfeit";
@@ -141,7 +145,7 @@ impl Session {
             analyzing: false,
             multipv: 1,
             games: None,
-            timed: TimedGame::new(crate::serve::clock::system_now()),
+            timed: TimedGame::new(Arc::new(Instant::now)),
         }
     }
 
@@ -319,7 +323,7 @@ impl Session {
     }
 
     /// When the running clock reaches zero, if one runs.
-    pub fn flag_at(&self) -> Option<Moment> {
+    pub fn flag_at(&self) -> Option<Instant> {
         self.timed.flag_at()
     }
 
@@ -758,7 +762,6 @@ mod tests {
     use crate::core::pdn;
     use crate::core::tree::MAX_NODES;
     use crate::serve::protocol::Judgement;
-    use std::sync::Arc;
 
     fn human() -> Session {
         Session::new(Position::start(), Player::Human, Player::Human)
@@ -1587,8 +1590,8 @@ mod tests {
     }
 
     /// A session whose clock reads a time moved by hand, and the hand.
-    fn timed(white: Player, base: f64, inc: f64) -> (Session, Arc<std::sync::Mutex<Moment>>) {
-        let t = Arc::new(std::sync::Mutex::new(Moment::default()));
+    fn timed(white: Player, base: f64, inc: f64) -> (Session, Arc<std::sync::Mutex<Instant>>) {
+        let t = Arc::new(std::sync::Mutex::new(Instant::now()));
         let hand = Arc::clone(&t);
         let mut s = Session::new(Position::start(), Player::Human, Player::Human)
             .with_time_source(Arc::new(move || *hand.lock().unwrap()));
@@ -1597,7 +1600,7 @@ mod tests {
         (s, t)
     }
 
-    fn wait(t: &std::sync::Mutex<Moment>, ms: u64) {
+    fn wait(t: &std::sync::Mutex<Instant>, ms: u64) {
         *t.lock().unwrap() += Duration::from_millis(ms);
     }
 
@@ -1742,7 +1745,7 @@ mod tests {
 
     #[test]
     fn a_result_by_the_rules_stops_the_clock() {
-        let t = Arc::new(std::sync::Mutex::new(Moment::default()));
+        let t = Arc::new(std::sync::Mutex::new(Instant::now()));
         let hand = Arc::clone(&t);
         let mut s = human().with_time_source(Arc::new(move || *hand.lock().unwrap()));
         let clock = Some(ClockSpec {

@@ -3,11 +3,12 @@
 //! its flag fell. The session tells it when a move is played or the game ends; it knows
 //! nothing of the tree but the node of the flag.
 
-use super::SessionError;
+// The session's `Instant`, whichever clock it reads.
+use super::{Instant, Now, SessionError};
 use crate::core::tree::NodeId;
 use crate::core::Color;
 use crate::search::Limits;
-use crate::serve::clock::{Clock, Moment, Now, TimeControl};
+use crate::serve::clock::{Clock, TimeControl};
 use crate::serve::protocol::ClockState;
 use std::sync::Arc;
 use std::time::Duration;
@@ -78,7 +79,7 @@ impl TimedGame {
     }
 
     /// When the running clock reaches zero, if one runs.
-    pub fn flag_at(&self) -> Option<Moment> {
+    pub fn flag_at(&self) -> Option<Instant> {
         self.clock.as_ref().and_then(Clock::flag_at)
     }
 
