@@ -137,7 +137,7 @@ fn bad_requests_get_the_errors_they_always_got() {
         let why = match parse(text) {
             Err(e) => e,
             Ok(_) => match Session::default().play_text("11-20") {
-                Err(e) => e,
+                Err(e) => e.to_string(),
                 Ok(_) => panic!("11-20 is not legal at the start"),
             },
         };
@@ -416,4 +416,36 @@ fn a_new_game_clears_the_table_for_the_next_job() {
     assert!(d.job().clear, "the first job of a new game starts afresh");
     d.send(json!({"type":"move","move":"11-15"}));
     assert!(!d.job().clear);
+}
+
+#[test]
+fn a_game_crosses_as_data_with_its_start_and_counts() {
+    use poolshark::core::Game;
+    use poolshark::serve::board::GameData;
+    // Kings only, 30 quiet plies already (a position from a protocol message): a job's game
+    // must carry the 40-move count (R18), as it carries the set-up position and every move.
+    let start = poolshark::core::notation::parse_fen("W:WK30,K31:BK1,K2").unwrap();
+    let counts = poolshark::core::game::DrawCounts {
+        quiet_king_plies: 30,
+        lone_king_moves: None,
+    };
+    let mut game = Game::with_counts(start, counts);
+    for _ in 0..4 {
+        let mv = poolshark::core::movegen::legal_moves(game.position()).as_slice()[0];
+        game.play(&mv);
+    }
+    let data = GameData::of(&game);
+    let text = serde_json::to_string(&data).unwrap();
+    let back = serde_json::from_str::<GameData>(&text)
+        .unwrap()
+        .game()
+        .unwrap();
+    assert_eq!(back.positions(), game.positions());
+    assert_eq!(back.moves(), game.moves());
+    assert_eq!(back.counts(), game.counts());
+    assert_eq!(game.counts().quiet_king_plies, 34);
+    // A move that does not fit is refused, not played.
+    let mut bad = data.clone();
+    bad.moves.insert(0, "11-15".into());
+    assert!(bad.game().is_err());
 }

@@ -4,23 +4,32 @@
 //! the socket, the clock's timer and the engine.
 //!
 //! The API a host codes against:
-//! - `Board::new(BoardConfig)`: the book and its policy's random generators, the time source
-//!   (`session::Now`) and, where the host has endgame tables, a `Tables` to ask.
+//! - `Board::new(BoardConfig)`: the book and the generators of its picks and of a playing
+//!   level's, the time source (`session::Now`) and, where the host has endgame tables, a
+//!   `Tables` to ask.
 //! - `open()`: the messages for a page that has just connected (`hello`, `state`).
-//! - `request(text)`: one request as JSON text; a bad one is answered with an `error`.
-//! - `event(JobEvent)`: what the running job reported (`job::run_job` makes the events).
-//! - `tick()` when `next_wake()` has passed: a timed game's flag, and the tables looked at
-//!   again while the group of the position shown is being read.
+//! - `request(text)`: one docs/BOARD.md request as JSON text; a bad one is answered with
+//!   the `error` it always got.
+//! - `event(JobEvent)`: what the running job reported.
+//! - `next_wake()`: how long from now until `tick()` is due (a timed game's flag, the tables'
+//!   next look), or None; `tick()` does what is due and may be called early.
 //! - Each returns `Out`s, to be acted on in order: `Send` a reply (`Reply::to_json` is its
-//!   text), `Start` a job (run `job::run_job` with the board's engine), `Stop` a job.
+//!   text), `Start` a job, `Stop` a job.
+//!
+//! Jobs (`job`): `Job` and `JobEvent` are plain data that serialise to JSON, so a host may
+//! run a job in another worker. A host runs a job with `run_job(engine, job, control,
+//! emit)`, which emits `Info`, `ReviewPly` or `RetryDone` as it goes and `Finished` (or
+//! `Failed`, for a job that does not fit its game) last. A host that cannot run a job, or
+//! whose job dies (a panic), reports `Finished { best: None }` or `Failed { message }`
+//! itself. Jobs run one at a time with one engine: a host starts a job only once the one
+//! before has ended (stopped or not).
 //!
 //! At most one job runs. `Stop` needs no help from the job: the board decides what it meant
 //! from the events already received (a stopped engine move plays the first move of the last
-//! `info`, or the book move, or before any `info` the first legal move; a stopped review's
-//! `review_done` counts the plies forwarded),
-//! treats the job as over at once and drops any later event with its id. The host stops the
-//! job's search (or ends its worker) and must let it end before it starts the next job with
-//! the same engine.
+//! `info`, else the book move, else, before any `info`, the first legal move; a stopped
+//! review's `review_done` counts the plies forwarded), treats the job as over at once and
+//! drops any later event with its id. The host then stops the job's search (`JobControl`)
+//! or ends its worker.
 //!
 //! - order: a review pauses analysis (which resumes when it ends), is refused while the
 //!   engine thinks about its move, and runs on while the page walks the game (undo, redo,
@@ -45,7 +54,7 @@ pub mod tables;
 
 use crate::board::limits::{TABLES_LOOK_EVERY, TABLES_LOOK_FOR};
 use crate::board::review::Tally;
-use crate::board::session::{Done, Now, Session};
+use crate::board::session::{Done, Now, Session, SessionError};
 use crate::book::{Book, Policy, Rng};
 use crate::clock::Instant;
 use crate::core::tree::NodeId;
@@ -113,7 +122,7 @@ pub enum Out {
 }
 
 /// Why the board refused a request; its text is the `error` message.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum BoardError {
     /// The game has ended (the reason, as `state` gives it): the engine has no move.
     GameOver(String),
@@ -125,8 +134,10 @@ pub enum BoardError {
     NoMove,
     /// A job could not run: its `what` (search, review, retry) and why.
     JobFailed(&'static str, String),
-    /// A request the session (or the protocol) refused, with its text.
-    Refused(String),
+    /// A request the session refused.
+    Session(SessionError),
+    /// A review's or retry's budget or move refused (`serve::review`'s text).
+    Review(String),
 }
 
 impl fmt::Display for BoardError {
@@ -148,14 +159,22 @@ impl fmt::Display for BoardError {
             }
             BoardError::NoMove => f.write_str("the engine found no move"),
             BoardError::JobFailed(what, why) => write!(f, "cannot start a {what}: {why}"),
-            BoardError::Refused(text) => f.write_str(text),
+            BoardError::Session(e) => e.fmt(f),
+            BoardError::Review(text) => f.write_str(text),
         }
     }
 }
 
+impl From<SessionError> for BoardError {
+    fn from(e: SessionError) -> BoardError {
+        BoardError::Session(e)
+    }
+}
+
 impl From<String> for BoardError {
+    /// `serve::review`'s refusals, which are text still.
     fn from(text: String) -> BoardError {
-        BoardError::Refused(text)
+        BoardError::Review(text)
     }
 }
 

@@ -13,14 +13,14 @@
 //! A review reviews the main line, and its marks and scores are kept in the main line's
 //! nodes (`record_review`), so they stay with their moves whatever else is played.
 //!
-//! A timed game's clock (`clock`) reads the time from the session's time source (`Now`),
-//! which a test replaces. While it runs the game cannot be walked (no take-backs), so its
+//! A timed game (`timed`: its clocks and flag) reads the time from the session's time source
+//! (`Now`), which a test replaces. While it runs the game cannot be walked (no take-backs), so its
 //! moves make the main line, each with the mover's clock after it in its notes (`[%clk]`).
 
-use crate::board::clock::{Clock, TimeControl};
+use crate::board::clock::TimeControl;
 use crate::board::protocol::{
-    ClockSpec, ClockState, Counts, GameEnd, HistoryMove, LegalMove, Level, Limit, PdnGameTags,
-    Player, Reply, SearchInfo, State, TreeNode, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
+    ClockSpec, Counts, GameEnd, HistoryMove, LegalMove, Level, Limit, PdnGameTags, Player, Reply,
+    SearchInfo, State, TreeNode, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
 };
 use crate::clock::Instant;
 use crate::core::game::DrawReason;
@@ -34,7 +34,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
+mod error;
 mod pdn_io;
+mod timed;
+
+pub use error::SessionError;
+use timed::TimedGame;
 
 /// Where a session reads the time for its clock: the real time, or a test's hand.
 pub type Now = Arc<dyn Fn() -> Instant + Send + Sync>;
@@ -110,11 +115,8 @@ pub struct Session {
     /// the number shown and how many there are, for the server to send once
     /// (`Reply::Games`).
     pub games: Option<(Vec<PdnGameTags>, usize, usize)>,
-    /// A timed game's clock (set by `new` with a time control).
-    clock: Option<Clock>,
-    /// The side that lost on time and the node where its flag fell (its side to move).
-    flag: Option<(Color, NodeId)>,
-    now: Now,
+    /// The clocks of a timed game (set by `new` with a time control) and its flag.
+    timed: TimedGame,
 }
 
 impl Default for Session {
@@ -144,15 +146,14 @@ impl Session {
             analyzing: false,
             multipv: 1,
             games: None,
-            clock: None,
-            flag: None,
-            now: Arc::new(Instant::now),
+            timed: TimedGame::new(Arc::new(Instant::now)),
         }
     }
 
-    /// The session with its clock reading the time from `now` (for tests).
+    /// The session with its clock reading the time from `now` (the host's, or a test's
+    /// hand).
     pub fn with_time_source(mut self, now: Now) -> Session {
-        self.now = now;
+        self.timed = TimedGame::new(now);
         self
     }
 
@@ -160,12 +161,11 @@ impl Session {
     /// source; untimed.
     fn restart(&mut self, start: Position, white: Player, black: Player) {
         let (level, analyzing, multipv) = (self.level, self.analyzing, self.multipv);
-        let now = Arc::clone(&self.now);
-        *self = Session::new(start, white, black);
+        let now = self.timed.time_source();
+        *self = Session::new(start, white, black).with_time_source(now);
         self.level = level;
         self.analyzing = analyzing;
         self.multipv = multipv;
-        self.now = now;
     }
 
     /// The game up to the position shown, for the search.
@@ -227,10 +227,10 @@ impl Session {
     }
 
     /// `analyze`'s lines: 1 when not given, else 1 to `MAX_MULTIPV`.
-    pub fn set_multipv(&mut self, multipv: Option<u64>) -> Result<(), String> {
+    pub fn set_multipv(&mut self, multipv: Option<u64>) -> Result<(), SessionError> {
         let n = multipv.unwrap_or(1);
         if !(1..=MAX_MULTIPV).contains(&n) {
-            return Err(format!("multipv {n} is not from 1 to {MAX_MULTIPV}"));
+            return Err(SessionError::Multipv(n));
         }
         self.multipv = n as usize;
         Ok(())
@@ -267,8 +267,7 @@ impl Session {
     /// own time management (a depth level still caps the depth); else the level. A playing
     /// level, if one is set, further limits them (`play_level`).
     pub fn move_limits(&self) -> Limits {
-        if let Some(c) = self.clock.as_ref().filter(|c| c.is_live()) {
-            let mut limits = c.limits(self.game.position().side(), (self.now)());
+        if let Some(mut limits) = self.timed.limits(self.game.position().side()) {
             if let Limit::Depth(d) = self.level.limit {
                 limits.depth = Some(d);
             }
@@ -299,69 +298,49 @@ impl Session {
         black: Player,
         fen: Option<&str>,
         clock: Option<ClockSpec>,
-    ) -> Result<Done, String> {
+    ) -> Result<Done, SessionError> {
         let start = match fen {
             Some(f) => parse_fen(f)?,
             None => Position::start(),
         };
         let control = clock
             .map(|c| TimeControl::from_seconds(c.base, c.inc))
-            .transpose()?;
+            .transpose()
+            .map_err(SessionError::Clock)?;
         self.restart(start, white, black);
-        self.clock = control.map(Clock::new);
+        self.timed.restart(control);
         Ok(Done::Changed { auto: true })
     }
 
     /// Refuse to walk the game while its clock is live: a timed game has no take-backs.
-    fn walk_allowed(&self) -> Result<(), String> {
-        match &self.clock {
-            Some(c) if c.is_live() => Err(
-                "a timed game is on: no taking back or stepping through it until it ends \
-                 (or start a new game)"
-                    .into(),
-            ),
-            _ => Ok(()),
-        }
+    fn walk_allowed(&self) -> Result<(), SessionError> {
+        self.timed.walk_allowed()
     }
 
     /// Let the flag fall if the running clock has reached zero. True if it fell now: at the
     /// node shown, which is the last move of a game that could not be walked.
     pub fn check_flag(&mut self) -> bool {
-        let now = (self.now)();
-        let fell = match &mut self.clock {
-            Some(c) if c.flag().is_none() => c.check_flag(now),
-            _ => None,
-        };
-        if let Some(loser) = fell {
-            self.flag = Some((loser, self.at));
-        }
-        fell.is_some()
+        self.timed.check_flag(self.at)
     }
 
     /// When the running clock reaches zero, if one runs.
     pub fn flag_at(&self) -> Option<Instant> {
-        self.clock.as_ref().and_then(Clock::flag_at)
+        self.timed.flag_at()
     }
 
     /// Stop the clock for good if the game at the position shown has ended by the rules.
     fn stop_clock_at_the_end(&mut self) {
         if self.game.result() != GameResult::Ongoing {
-            let now = (self.now)();
-            if let Some(c) = &mut self.clock {
-                c.stop(now);
-            }
+            self.timed.stop();
         }
     }
 
     /// The clock's part of a move by the side to move, before it is played: an error if
     /// that side's flag has fallen (the move does not count).
-    fn clock_allows_move(&mut self) -> Result<(), String> {
+    fn clock_allows_move(&mut self) -> Result<(), SessionError> {
         self.check_flag();
         if let Some(end) = self.end() {
-            return Err(format!(
-                "the game is over ({}): no more moves; take back or start a new game",
-                end.reason
-            ));
+            return Err(SessionError::GameOver(end.reason.to_string()));
         }
         Ok(())
     }
@@ -369,15 +348,9 @@ impl Session {
     /// The clock's part of a move just played by `side` (the node shown): the mover's clock
     /// after it goes into the move's notes, for `[%clk]`.
     fn clock_moved(&mut self, side: Color) {
-        let now = (self.now)();
-        if let Some(c) = &mut self.clock {
-            // The flag was checked just before the move, so this cannot fail but for a
-            // clock stepped past zero in between; the move stands, as the check allowed it.
-            if let Ok(Some(_)) = c.moved(side, now) {
-                let reading = c.times().last().copied();
-                if let Some(notes) = self.tree.notes_mut(self.at) {
-                    notes.clock = reading;
-                }
+        if let Some(reading) = self.timed.moved(side) {
+            if let Some(notes) = self.tree.notes_mut(self.at) {
+                notes.clock = Some(reading);
             }
         }
         self.stop_clock_at_the_end();
@@ -385,14 +358,14 @@ impl Session {
 
     /// `players`: who plays each side from the position shown on; the game is kept, and
     /// the engine moves next if it plays the side to move.
-    pub fn set_players(&mut self, white: Player, black: Player) -> Result<Done, String> {
+    pub fn set_players(&mut self, white: Player, black: Player) -> Result<Done, SessionError> {
         self.white = white;
         self.black = black;
         Ok(Done::Changed { auto: true })
     }
 
     /// `setup`: a position to study, both sides human.
-    pub fn setup(&mut self, fen: &str) -> Result<Done, String> {
+    pub fn setup(&mut self, fen: &str) -> Result<Done, SessionError> {
         self.new_game(Player::Human, Player::Human, Some(fen), None)?;
         Ok(Done::Changed { auto: false })
     }
@@ -405,38 +378,28 @@ impl Session {
         movetime: Option<f64>,
         depth: Option<u32>,
         level: Option<u64>,
-    ) -> Result<Done, String> {
+    ) -> Result<Done, SessionError> {
         let limit = match (movetime, depth) {
             (Some(s), None) if s.is_finite() && s > 0.0 && s <= MAX_MOVETIME => Limit::Movetime(s),
-            (Some(s), None) => {
-                return Err(format!(
-                    "movetime {s} is not a number of seconds above 0 and at most {MAX_MOVETIME}"
-                ))
-            }
+            (Some(s), None) => return Err(SessionError::Movetime(s)),
             (None, Some(d)) if (1..=MAX_DEPTH).contains(&d) => Limit::Depth(d),
-            (None, Some(d)) => return Err(format!("depth {d} is not from 1 to {MAX_DEPTH}")),
+            (None, Some(d)) => return Err(SessionError::Depth(d)),
             (None, None) if level.is_some() => self.level.limit,
-            _ => {
-                return Err(format!(
-                    "a level is either movetime (seconds) or depth, not both, with or without a \
-                     playing level from 1 to {} (0: full strength), or a playing level alone",
-                    crate::search::level::MAX
-                ))
-            }
+            _ => return Err(SessionError::LevelShape),
         };
         let level = match level {
             None | Some(0) => None,
-            Some(n) => Some(PlayLevel::new(n)?),
+            Some(n) => Some(PlayLevel::new(n).map_err(SessionError::PlayLevel)?),
         };
         self.level = Level { limit, level };
         Ok(Done::Changed { auto: false })
     }
 
     /// `move`: a human move in Hub or PDN notation.
-    pub fn play_text(&mut self, text: &str) -> Result<Done, String> {
+    pub fn play_text(&mut self, text: &str) -> Result<Done, SessionError> {
         self.clock_allows_move()?;
         let mv = notation::parse_move(self.game.position(), text)
-            .map_err(|e| format!("illegal move {}: {e}", super::protocol::short(text)))?;
+            .map_err(|e| SessionError::IllegalMove(text.to_string(), e.to_string()))?;
         let side = self.game.position().side();
         self.play(mv)?;
         self.clock_moved(side);
@@ -445,20 +408,17 @@ impl Session {
 
     /// Play a legal move in the position shown: the same move as one already played here
     /// follows it, another adds a variation (refused when the tree holds `MAX_MOVES`).
-    pub fn play(&mut self, mv: Move) -> Result<(), String> {
+    pub fn play(&mut self, mv: Move) -> Result<(), SessionError> {
         let known = self
             .tree
             .children(self.at)
             .iter()
             .any(|&c| self.tree.node(c).and_then(|n| n.mv) == Some(mv));
         if !known && self.tree.len() > MAX_MOVES {
-            return Err(format!(
-                "the game tree holds {MAX_MOVES} moves, the most a board keeps: delete a \
-                 variation or start a new game"
-            ));
+            return Err(SessionError::TreeFull);
         }
         let before = *self.game.position();
-        let id = self.tree.play(self.at, mv).map_err(|e| e.to_string())?;
+        let id = self.tree.play(self.at, mv)?;
         self.shown
             .entry(id)
             .or_insert_with(|| history_move(&before, &mv));
@@ -470,10 +430,10 @@ impl Session {
 
     /// The engine's move, found for node `node` (position key `key`): played if that node
     /// is still the one shown, the move is legal there, and the engine's flag has not fallen.
-    pub fn play_engine(&mut self, mv: Move, node: NodeId, key: u64) -> Result<(), String> {
+    pub fn play_engine(&mut self, mv: Move, node: NodeId, key: u64) -> Result<(), SessionError> {
         let pos = self.game.position();
         if self.at != node || pos.key() != key || !movegen::legal_moves(pos).contains(&mv) {
-            return Err(format!("engine move {mv} no longer fits"));
+            return Err(SessionError::StaleEngineMove(mv));
         }
         self.clock_allows_move()?;
         let side = self.game.position().side();
@@ -483,10 +443,10 @@ impl Session {
     }
 
     /// `undo`: the position before, on the same line.
-    pub fn undo(&mut self) -> Result<Done, String> {
+    pub fn undo(&mut self) -> Result<Done, SessionError> {
         self.walk_allowed()?;
         let Some(parent) = self.tree.node(self.at).and_then(|n| n.parent) else {
-            return Err("nothing to take back: this is the first position".into());
+            return Err(SessionError::NothingToTakeBack);
         };
         let mut game = std::mem::replace(&mut self.game, Game::new(self.tree.start()));
         game.undo();
@@ -495,10 +455,10 @@ impl Session {
     }
 
     /// `redo`: the next move of the current line.
-    pub fn redo(&mut self) -> Result<Done, String> {
+    pub fn redo(&mut self) -> Result<Done, SessionError> {
         self.walk_allowed()?;
         let Some(&next) = self.line().get(self.ply() + 1) else {
-            return Err("nothing to play forward: this is the last position".into());
+            return Err(SessionError::NothingToPlayForward);
         };
         let mv = self.tree.node(next).and_then(|n| n.mv).expect("a move");
         let mut game = std::mem::replace(&mut self.game, Game::new(self.tree.start()));
@@ -509,68 +469,58 @@ impl Session {
 
     /// `goto`: a node of the tree by its id, or the position after `ply` plies of the
     /// current line.
-    pub fn goto(&mut self, ply: Option<usize>, node: Option<u64>) -> Result<Done, String> {
+    pub fn goto(&mut self, ply: Option<usize>, node: Option<u64>) -> Result<Done, SessionError> {
         self.walk_allowed()?;
         let id = match (ply, node) {
             (Some(ply), None) => {
                 let line = self.line();
-                *line.get(ply).ok_or_else(|| {
-                    format!(
-                        "ply {ply} is out of range: the line has {} plies",
-                        line.len() - 1
-                    )
+                *line.get(ply).ok_or(SessionError::PlyOutOfRange {
+                    ply,
+                    plies: line.len() - 1,
                 })?
             }
             (None, Some(n)) => self.live(n)?,
-            _ => return Err("goto takes a ply of the current line or a node, one of them".into()),
+            _ => return Err(SessionError::GotoShape),
         };
         self.show(id);
         Ok(Done::Changed { auto: false })
     }
 
     /// The node a client names, if it is in the tree.
-    fn live(&self, n: u64) -> Result<NodeId, String> {
+    fn live(&self, n: u64) -> Result<NodeId, SessionError> {
         let id = NodeId::from_index(n);
         match self.tree.node(id) {
             Some(_) => Ok(id),
-            None => Err(TreeError::NoSuchNode(id).to_string()),
+            None => Err(TreeError::NoSuchNode(id).into()),
         }
     }
 
     /// `promote`: a variation one place up among its siblings, or (`to_main`) into the main
     /// line. The position shown and the current line stay.
-    pub fn promote(&mut self, node: u64, to_main: bool) -> Result<Done, String> {
+    pub fn promote(&mut self, node: u64, to_main: bool) -> Result<Done, SessionError> {
         self.walk_allowed()?;
         let id = NodeId::from_index(node);
         let done = match to_main {
             true => self.tree.promote_to_main(id),
             false => self.tree.promote(id),
         };
-        done.map_err(|e| e.to_string())?;
+        done?;
         Ok(Done::Changed { auto: false })
     }
 
     /// `delete`: a node and every move after it. Where the position shown goes with them,
     /// the board shows the position before the deleted move.
-    pub fn delete(&mut self, node: u64) -> Result<Done, String> {
+    pub fn delete(&mut self, node: u64) -> Result<Done, SessionError> {
         self.walk_allowed()?;
-        let parent = self
-            .tree
-            .delete(NodeId::from_index(node))
-            .map_err(|e| e.to_string())?;
+        let parent = self.tree.delete(NodeId::from_index(node))?;
         if self.tree.node(self.tip).is_none() {
             self.tip = parent;
         }
         if self.tree.node(self.at).is_none() {
             self.show(parent);
         }
-        if self
-            .flag
-            .is_some_and(|(_, at)| self.tree.node(at).is_none())
-        {
-            self.flag = None;
-        }
         let tree = &self.tree;
+        self.timed.keep_flag_if(|at| tree.node(at).is_some());
         self.shown.retain(|&id, _| tree.node(id).is_some());
         self.reviewed.retain(|&id, _| tree.node(id).is_some());
         Ok(Done::Changed { auto: false })
@@ -609,24 +559,10 @@ impl Session {
         Some(shown)
     }
 
-    /// The clocks for the `state` message.
-    fn clock_state(&self) -> Option<ClockState> {
-        let c = self.clock.as_ref()?;
-        let now = (self.now)();
-        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
-        Some(ClockState {
-            black_ms: ms(c.left(Color::Black, now)),
-            white_ms: ms(c.left(Color::White, now)),
-            running: c.running().map(color_name),
-            base_ms: ms(c.control().base),
-            inc_ms: ms(c.control().inc),
-        })
-    }
-
     /// How the game at the position shown has ended, if it has.
     pub fn end(&self) -> Option<GameEnd> {
         let (winner, reason) = match self.game.result() {
-            GameResult::Ongoing => match self.flag {
+            GameResult::Ongoing => match self.timed.flag() {
                 Some((loser, at)) if at == self.at => {
                     (Some(color_name(loser.flip())), TIME_FORFEIT)
                 }
@@ -740,7 +676,7 @@ impl Session {
             },
             level: self.level,
             egdb: None,
-            clock: self.clock_state(),
+            clock: self.timed.state(),
         }
     }
 }
@@ -763,8 +699,8 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
-fn parse_fen(fen: &str) -> Result<Position, String> {
-    notation::parse_fen(fen).map_err(|e| format!("bad FEN '{}': {e}", super::protocol::short(fen)))
+fn parse_fen(fen: &str) -> Result<Position, SessionError> {
+    notation::parse_fen(fen).map_err(|e| SessionError::Fen(fen.to_string(), e.to_string()))
 }
 
 /// A legal move as the page gets it. Of several paths that take the same pieces (one move,
@@ -885,6 +821,7 @@ mod tests {
         assert!(s
             .play_text("1-5")
             .unwrap_err()
+            .to_string()
             .starts_with("illegal move 1-5"));
         assert_eq!(s.ply(), 2);
         assert!(s.goto(None, None).is_err() && s.goto(Some(0), Some(0)).is_err());
@@ -989,7 +926,7 @@ mod tests {
         );
         // Unknown ids are refused and change nothing.
         for bad in [999, u64::from(u32::MAX), u64::MAX] {
-            let e = s.goto(None, Some(bad)).unwrap_err();
+            let e = s.goto(None, Some(bad)).unwrap_err().to_string();
             assert_eq!(e, format!("no node {bad} in the game tree"));
         }
         assert_eq!(s.node(), var[4]);
@@ -1019,8 +956,13 @@ mod tests {
         assert!(s
             .promote(0, false)
             .unwrap_err()
+            .to_string()
             .contains("cannot be deleted or promoted"));
-        assert!(s.promote(77, true).unwrap_err().contains("no node 77"));
+        assert!(s
+            .promote(77, true)
+            .unwrap_err()
+            .to_string()
+            .contains("no node 77"));
         // Delete the line shown: the board goes to the position before it.
         s.delete(b.index()).unwrap();
         assert_eq!(s.node(), main[1]);
@@ -1028,8 +970,16 @@ mod tests {
         assert_eq!(s.main_line(), main, "the old main line is first again");
         assert_eq!(s.tree().len(), 5);
         assert!(s.goto(None, Some(b2.index())).is_err());
-        assert!(s.delete(b.index()).unwrap_err().contains("no node"));
-        assert!(s.delete(0).unwrap_err().contains("start position"));
+        assert!(s
+            .delete(b.index())
+            .unwrap_err()
+            .to_string()
+            .contains("no node"));
+        assert!(s
+            .delete(0)
+            .unwrap_err()
+            .to_string()
+            .contains("start position"));
         // Deleting a line elsewhere leaves the position shown and its line.
         s.goto(None, Some(main[3].index())).unwrap();
         s.delete(a.index()).unwrap();
@@ -1319,7 +1269,7 @@ mod tests {
         s.goto(Some(3), None).unwrap();
         let before = s.state();
         let bad = "[Event \"a\"]\n1. 11-15 *\n\n[Event \"b\"]\n1. 11-15 23-19\n2. 8-11 (2. 9-14 22-18 (2... 22-17 3. 14-23)) *\n";
-        let e = s.load_pdn(bad, Some(1)).unwrap_err();
+        let e = s.load_pdn(bad, Some(1)).unwrap_err().to_string();
         assert_eq!(
             e,
             "bad PDN: game 2, line 6, column 39: move 5 '14-23': illegal move '14-23'"
@@ -1342,7 +1292,7 @@ mod tests {
             }
             match s.play(*rng.pick(legal.as_slice())) {
                 Ok(()) => played += 1,
-                Err(e) => break e,
+                Err(e) => break e.to_string(),
             }
         };
         assert!(full.contains("holds 4000 moves"), "{full}");
@@ -1396,9 +1346,9 @@ mod tests {
         assert_eq!(pdns(&s, &s.line()), ["11-15", "22-18"]);
         for old in gone {
             let e = format!("no node {} in the game tree", old.index());
-            assert_eq!(s.goto(None, Some(old.index())).unwrap_err(), e);
-            assert_eq!(s.delete(old.index()).unwrap_err(), e);
-            assert_eq!(s.promote(old.index(), true).unwrap_err(), e);
+            assert_eq!(s.goto(None, Some(old.index())).unwrap_err().to_string(), e);
+            assert_eq!(s.delete(old.index()).unwrap_err().to_string(), e);
+            assert_eq!(s.promote(old.index(), true).unwrap_err().to_string(), e);
         }
         assert_eq!(s.node(), s.line()[2], "nothing moved");
         // The documented bound still holds, with its message.
@@ -1410,7 +1360,7 @@ mod tests {
         let mut rng = crate::core::rng::SplitMix64::new(9);
         let big = random_tree(&mut rng, MAX_MOVES + 2);
         let text = pdn::writer::write(&[], &big, "*");
-        let e = human().load_pdn(&text, None).unwrap_err();
+        let e = human().load_pdn(&text, None).unwrap_err().to_string();
         assert!(e.contains("the board loads at most 4000"), "{e}");
         // Played up to the bound; then only moves already in the tree.
         let mut s = human();
@@ -1454,7 +1404,11 @@ mod tests {
             (Some("white"), "no pieces left (R16)")
         );
         assert!(st.legal.is_empty());
-        assert!(s.play_text("5-1").unwrap_err().contains("the game is over"));
+        assert!(s
+            .play_text("5-1")
+            .unwrap_err()
+            .to_string()
+            .contains("the game is over"));
         s.undo().unwrap();
         assert!(s.state().result.is_none());
     }
@@ -1499,6 +1453,7 @@ mod tests {
         assert!(s
             .load_pdn(two, Some(3))
             .unwrap_err()
+            .to_string()
             .contains("out of range"));
         s.load_pdn("1. 11-15 *", None).unwrap();
         assert!(s.games.is_none(), "one game: no list");
@@ -1586,6 +1541,7 @@ mod tests {
         assert!(t
             .load_pdn("[GameType \"21\"]\n*", None)
             .unwrap_err()
+            .to_string()
             .contains("GameType"));
         assert!(t
             .load_pdn("[GameType \"23,W,8,8,A1,0\"]\n1. 11-15 *", None)
@@ -1593,6 +1549,7 @@ mod tests {
         assert!(t
             .load_pdn("1. 11-17 *", None)
             .unwrap_err()
+            .to_string()
             .starts_with("bad PDN"));
         // Two kings walking to and fro, as long as a board loads: each move is legal text,
         // but the third repetition ends the game, and a move after it is refused.
@@ -1601,7 +1558,7 @@ mod tests {
             long.push_str("30-26 3-7 26-30 7-3 ");
         }
         long.push('*');
-        let e = t.load_pdn(&long, None).unwrap_err();
+        let e = t.load_pdn(&long, None).unwrap_err().to_string();
         assert!(e.contains("after the game ended"), "{e}");
         assert_eq!(
             t.state().history.len(),
@@ -1685,7 +1642,11 @@ mod tests {
         assert!(st.legal.is_empty());
         let c = st.clock.unwrap();
         assert_eq!((c.white_ms, c.running), (0, None));
-        assert!(s.play_text("22-18").unwrap_err().contains(TIME_FORFEIT));
+        assert!(s
+            .play_text("22-18")
+            .unwrap_err()
+            .to_string()
+            .contains(TIME_FORFEIT));
         let pdn = pdn_of(&s);
         assert!(pdn.contains("[Result \"0-1\"]"), "{pdn}");
         assert!(pdn.contains("[TimeControl \"2+0\"]"), "{pdn}");
@@ -1699,7 +1660,7 @@ mod tests {
         play(&mut s, "11-15");
         wait(&t, 2500);
         // No timer has looked yet: the move itself finds the flag.
-        let e = s.play_text("22-18").unwrap_err();
+        let e = s.play_text("22-18").unwrap_err().to_string();
         assert!(e.contains(TIME_FORFEIT), "{e}");
         assert_eq!(s.ply(), 1);
         assert_eq!(s.end().unwrap().winner, Some("black"));
@@ -1750,7 +1711,7 @@ mod tests {
             s.promote(ids[2].index(), true),
             s.delete(ids[2].index()),
         ] {
-            assert!(e.unwrap_err().starts_with("a timed game is on"));
+            assert!(e.unwrap_err().to_string().starts_with("a timed game is on"));
         }
         assert_eq!(s.ply(), 2);
         wait(&t, 60_000);
@@ -1843,7 +1804,8 @@ mod tests {
             let clock = Some(ClockSpec { base, inc });
             let e = s
                 .new_game(Player::Human, Player::Human, None, clock)
-                .unwrap_err();
+                .unwrap_err()
+                .to_string();
             assert!(e.starts_with("clock "), "{e}");
         }
         assert_eq!(s.ply(), 1);

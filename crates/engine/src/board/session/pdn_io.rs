@@ -3,7 +3,7 @@
 //! brought (its `Result` brought up to date) or the board's own. The reading and writing
 //! themselves are `core::pdn`'s.
 
-use super::{Done, Session, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
+use super::{Done, Session, SessionError, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
 use crate::board::protocol::{PdnGameTags, Player, Reply};
 use crate::core::pdn;
 use crate::core::{notation, Color, GameResult, Position};
@@ -16,14 +16,14 @@ impl Session {
     /// `load_pdn`: game `number` (from 1; default the first) of a PDN text (GameType 23, or
     /// none given), with its variations, comments, marks and tags, shown at the end of its
     /// main line, both sides human. A text of several games leaves their tags in `games`.
-    pub fn load_pdn(&mut self, text: &str, number: Option<usize>) -> Result<Done, String> {
+    pub fn load_pdn(&mut self, text: &str, number: Option<usize>) -> Result<Done, SessionError> {
         let number = number.unwrap_or(1);
         // One game at a time: each is built and checked, and only the one loaded is kept.
         let mut list: Vec<PdnGameTags> = Vec::new();
         let mut chosen = None;
         let mut count = 0;
         for (i, g) in pdn::games_in(text, pdn::TreeBuilder::default()).enumerate() {
-            let g = g.map_err(|e| format!("bad PDN: {e}"))?;
+            let g = g.map_err(|e| SessionError::Pdn(e.to_string()))?;
             count += 1;
             // A text of many games is listed in part: the first ones and the one shown.
             if i >= MAX_LISTED && i + 1 != number {
@@ -39,26 +39,17 @@ impl Session {
             }
         }
         if count == 0 {
-            return Err("the PDN holds no game".into());
+            return Err(SessionError::NoGame);
         }
         let Some(g) = chosen.filter(|_| number > 0) else {
-            return Err(format!(
-                "game {number} is out of range: the PDN holds {count} game{}",
-                if count == 1 { "" } else { "s" }
-            ));
+            return Err(SessionError::GameOutOfRange { number, count });
         };
         let main = g.tree.main_line();
         if main.len() - 1 > MAX_PLIES {
-            return Err(format!(
-                "the game has {} plies; the board loads at most {MAX_PLIES}",
-                main.len() - 1
-            ));
+            return Err(SessionError::TooManyPlies(main.len() - 1));
         }
         if g.tree.len() - 1 > MAX_MOVES {
-            return Err(format!(
-                "the game has {} moves with its variations; the board loads at most {MAX_MOVES}",
-                g.tree.len() - 1
-            ));
+            return Err(SessionError::TooManyMoves(g.tree.len() - 1));
         }
         self.restart(g.tree.start(), Player::Human, Player::Human);
         let end = *main.last().expect("the root at least");
@@ -79,7 +70,7 @@ impl Session {
 
     /// The side that lost on time at the main line's end, if a flag fell there.
     fn main_flag(&self) -> Option<Color> {
-        let (loser, at) = self.flag?;
+        let (loser, at) = self.timed.flag()?;
         (self.tree.children(at).is_empty() && self.tree.is_main_line(at)).then_some(loser)
     }
 
@@ -143,7 +134,7 @@ impl Session {
             tags.push(("SetUp".into(), "1".into()));
             tags.push(("FEN".into(), notation::write_fen(&start)));
         }
-        if let Some(c) = &self.clock {
+        if let Some(c) = self.timed.clock() {
             tags.push(("TimeControl".into(), c.control().tag()));
             if self.main_flag().is_some() {
                 tags.push(("Termination".into(), TIME_FORFEIT.into()));
@@ -175,7 +166,7 @@ mod tests {
         ] {
             let mut s = human();
             s.play_text("9-13").unwrap();
-            let Err(e) = s.load_pdn(&text, None) else {
+            let Err(e) = s.load_pdn(&text, None).map_err(|e| e.to_string()) else {
                 panic!("{text}: loaded")
             };
             assert!(e.contains("GameType \"21\" is not 23"), "{text}: {e}");
@@ -216,7 +207,10 @@ mod tests {
         let numbers: Vec<_> = list.iter().map(|g| g.number).collect();
         assert_eq!((numbers[0], numbers[MAX_LISTED - 1]), (1, MAX_LISTED));
         assert_eq!(numbers[MAX_LISTED], 2500);
-        let e = s.load_pdn(&text, Some(MAX_LISTED * 3 + 1)).unwrap_err();
+        let e = s
+            .load_pdn(&text, Some(MAX_LISTED * 3 + 1))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("the PDN holds 3000 games"), "{e}");
         s.load_pdn("* *", Some(2)).unwrap();
         assert_eq!(s.games.take().map(|g| (g.0.len(), g.2)), Some((2, 2)));
