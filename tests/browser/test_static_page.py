@@ -197,3 +197,16 @@ def test_screenshots_of_the_static_page_at_desktop_and_phone_size(browser, serve
         browser.execute_script("window.scrollTo(0, 0)")
         shot(browser, f"static-{name}.png")
         browser.find_element(By.ID, "analyze").click()
+
+
+def test_the_static_page_is_installable(page):
+    """Chromium's own verdict (what it checks before it offers "Install app" or "Add to Home
+    screen"): a manifest it can read, with a name, icons of 192 and 512 pixels, a start URL and
+    a display mode, and a service worker, on a secure origin (127.0.0.1 counts)."""
+    page.set_script_timeout(60)
+    page.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0](true));")
+    manifest = page.execute_cdp_cmd("Page.getAppManifest", {})
+    assert manifest["url"].endswith("/manifest.webmanifest"), manifest
+    assert not manifest.get("errors"), manifest["errors"]
+    found = page.execute_cdp_cmd("Page.getInstallabilityErrors", {})
+    assert found["installabilityErrors"] == [], found
