@@ -51,6 +51,33 @@ test("the engine answers a move on its own search worker", async () => {
   }
 });
 
+test("a search worker that dies ends its job with an error, and the board goes on", async () => {
+  // A stand-in for a worker whose module traps on its first job.
+  const dying = () => {
+    let onError = null;
+    return {
+      post: (m) => m.job && setTimeout(() => onError("RuntimeError: unreachable"), 0),
+      terminate: () => {},
+      onMessage: () => {},
+      onError: (fn) => (onError = fn),
+    };
+  };
+  const b = await workerBoard(WASM, dying);
+  try {
+    await b.inbox.until(isState);
+    const from = b.inbox.all.length;
+    b.send({ type: "engine_move" });
+    const { msg, at } = await b.inbox.until((m) => m.type === "error", from);
+    assert.match(msg.message, /the engine stopped: RuntimeError: unreachable/);
+    await b.inbox.until((m) => isState(m) && !m.thinking, at);
+    const next = b.inbox.all.length;
+    b.send({ type: "move", move: "11-15" });
+    await b.inbox.until((m) => isState(m) && m.history.length === 1, next);
+  } finally {
+    await b.close();
+  }
+});
+
 test("analysis sends info, and after stop no more", async () => {
   const b = await workerBoard(WASM);
   try {

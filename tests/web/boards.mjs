@@ -43,7 +43,8 @@ export class Inbox {
   }
 }
 
-export async function workerBoard(wasmPath) {
+// `spawn` (optional) replaces the search worker, for a test of one that fails.
+export async function workerBoard(wasmPath, spawn) {
   const module = await WebAssembly.compile(await readFile(wasmPath));
   const inbox = new Inbox();
   const workers = new Set();
@@ -51,7 +52,7 @@ export async function workerBoard(wasmPath) {
     module,
     post: (text) => inbox.push(JSON.parse(text)),
     log: (text) => process.stderr.write("wasm: " + text + "\n"),
-    spawnSearch: () => {
+    spawnSearch: spawn || (() => {
       const w = new Worker(new URL("./node-search-worker.mjs", import.meta.url));
       workers.add(w);
       return {
@@ -61,8 +62,9 @@ export async function workerBoard(wasmPath) {
           w.terminate();
         },
         onMessage: (fn) => w.on("message", fn),
+        onError: (fn) => w.on("error", (e) => fn(e.message)),
       };
-    },
+    }),
   });
   await host.start();
   return {

@@ -10,7 +10,8 @@ import { load, CHANNEL } from "./module.js";
 
 export class BoardHost {
   // module: the compiled WebAssembly.Module; post(text): a reply to the page; spawnSearch():
-  // a new search worker as { post(msg), terminate(), onMessage(fn) }; log(text): diagnostics.
+  // a new search worker as { post(msg), terminate(), onMessage(fn), onError(fn) };
+  // log(text): diagnostics.
   constructor({ module, post, spawnSearch, log }) {
     this.module = module;
     this.post = post;
@@ -57,6 +58,21 @@ export class BoardHost {
         this.afterCall();
       } else if (msg.log) {
         this.log(msg.log);
+      }
+    });
+    // A search worker that dies (the module trapped on a panic) ends its job as failed, so
+    // the board says so and takes requests again; a fresh worker takes the next job.
+    search.onError((message) => {
+      if (search === this.spare) this.spare = null;
+      if (search !== this.search) return;
+      const id = this.job;
+      this.search = null;
+      this.job = null;
+      search.terminate();
+      if (id !== null) {
+        const text = JSON.stringify({ event: "failed", id, message: "the engine stopped: " + message });
+        this.wasm.call("poolshark_board_event", text);
+        this.afterCall();
       }
     });
     search.post({ module: this.module });

@@ -18,6 +18,10 @@ self.onmessage = (ev) => {
           post: (m) => w.postMessage(m),
           terminate: () => w.terminate(),
           onMessage: (fn) => (w.onmessage = (e) => fn(e.data)),
+          onError: (fn) => (w.onerror = (e) => {
+            e.preventDefault();
+            fn(e.message || "an error");
+          }),
         };
       },
     });
