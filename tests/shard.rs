@@ -258,7 +258,7 @@ fn stats_refuses_what_it_cannot_read() {
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains(
-            "game 1, line 5, column 56: move 9 '3-7' after the game ended (draw by threefold repetition)"
+            "game 1, line 5, column 56: move 5. '3-7' (ply 9) after the game ended (draw by threefold repetition)"
         ),
         "{err}"
     );

@@ -4,7 +4,7 @@
 
 use super::args::{parse_seconds, EgdbArg, EngineArgs};
 use super::{input, runtime, CliError};
-use crate::core::pdn::{self, ErrorKind, PdnError, PdnGame, TreeGame};
+use crate::core::pdn::{self, move_number, ErrorKind, PdnError, PdnGame, TreeGame};
 use crate::review::marks::{BLUNDER_MEN, INACCURACY_MEN, MISTAKE_MEN};
 use crate::review::{self, Budget, ReviewControl};
 use std::path::{Path, PathBuf};
@@ -54,17 +54,6 @@ pub struct AnnotateArgs {
     /// Write the annotated games here (saved whole at the end) instead of to stdout.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-}
-
-/// The PDN numbering of ply `ply` (from 1): moves go in pairs from the game's first move,
-/// `3.` the first of pair 3 and `3...` the second, as `PdnGame::write` numbers them.
-fn move_number(ply: usize) -> String {
-    let n = ply.div_ceil(2);
-    if ply % 2 == 1 {
-        format!("{n}.")
-    } else {
-        format!("{n}...")
-    }
 }
 
 /// A PDN error as annotate reports it: the file, the game, a bad move by its number and

@@ -182,7 +182,7 @@ def test_a_reload_keeps_the_variations_and_a_bad_pdn_changes_nothing(page):
     # on the board stays.
     load_pdn(page, '[GameType "23"]\n1. 11-15 23-19\n2. 8-11 (2. 9-14 22-18 (2... 22-17 3. 14-23)) *\n')
     wait(page, lambda d: errors_shown(d), "the error")
-    assert "game 1, line 3, column 39: move 5 '14-23': illegal move" in errors_shown(page)[0]
+    assert "game 1, line 3, column 39: move 3. '14-23' (ply 5): illegal move" in errors_shown(page)[0]
     assert variations(page) == lines and current(page) == "9-13"
 
 

@@ -1272,7 +1272,7 @@ mod tests {
         let e = s.load_pdn(bad, Some(1)).unwrap_err().to_string();
         assert_eq!(
             e,
-            "bad PDN: game 2, line 6, column 39: move 5 '14-23': illegal move '14-23'"
+            "bad PDN: game 2, line 6, column 39: move 3. '14-23' (ply 5): illegal move '14-23'"
         );
         let after = s.state();
         assert_eq!((after.node, &after.line), (before.node, &before.line));

@@ -20,7 +20,7 @@ pub mod reader;
 pub mod visitor;
 pub mod writer;
 
-pub use error::{ErrorKind, PdnError, Spot};
+pub use error::{move_number, ErrorKind, PdnError, Spot};
 pub use movetext::TreeBuilder;
 pub use notes::time_comment;
 pub use reader::{games, games_in, read_trees, GameReader, Games, ReadError, TreeGame};
@@ -395,7 +395,7 @@ mod tests {
         );
         assert_eq!(
             e.to_string(),
-            "game 1, line 2, column 56: move 9 '3-7' after the game ended (draw by threefold repetition)"
+            "game 1, line 2, column 56: move 5. '3-7' (ply 9) after the game ended (draw by threefold repetition)"
         );
     }
 

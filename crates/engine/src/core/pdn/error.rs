@@ -63,6 +63,17 @@ pub enum ErrorKind {
     Syntax(String),
 }
 
+/// Ply `ply` (from 1) as the movetext numbers it: `3.` the first of pair 3 and `3...` the
+/// second, as `PdnGame::write` writes them, so that an error names the move as the text does.
+pub fn move_number(ply: usize) -> String {
+    let n = ply.div_ceil(2);
+    if ply % 2 == 1 {
+        format!("{n}.")
+    } else {
+        format!("{n}...")
+    }
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -70,10 +81,18 @@ impl fmt::Display for ErrorKind {
                 write!(f, "bad tag '{t}' (expected [Name \"value\"] on one line)")
             }
             ErrorKind::BadFen(e) => write!(f, "bad FEN tag: {e}"),
-            ErrorKind::BadMove { ply, text, error } => write!(f, "move {ply} '{text}': {error}"),
-            ErrorKind::AfterEnd { ply, text, end } => {
-                write!(f, "move {ply} '{text}' after the game ended ({end})")
+            ErrorKind::BadMove { ply, text, error } => {
+                write!(
+                    f,
+                    "move {} '{text}' (ply {ply}): {error}",
+                    move_number(*ply)
+                )
             }
+            ErrorKind::AfterEnd { ply, text, end } => write!(
+                f,
+                "move {} '{text}' (ply {ply}) after the game ended ({end})",
+                move_number(*ply)
+            ),
             ErrorKind::Unterminated(what) => write!(f, "unterminated {what}"),
             ErrorKind::TooLong => write!(
                 f,

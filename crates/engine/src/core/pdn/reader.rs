@@ -816,7 +816,7 @@ mod tests {
         assert_eq!(g[0].tree.main_moves().len(), 8);
         assert_eq!(
             error(&format!("{shuffle} 5. 3-7 1/2-1/2")),
-            "game 1, line 2, column 56: move 9 '3-7' after the game ended (draw by threefold repetition)"
+            "game 1, line 2, column 56: move 5. '3-7' (ply 9) after the game ended (draw by threefold repetition)"
         );
     }
 
@@ -842,11 +842,11 @@ mod tests {
             ),
             (
                 "1. 11-15 *\n\n1. 11-15 23-19\n  2. 9-14 22-17 3. 14-19 *",
-                "game 2, line 4, column 20: move 5 '14-19': illegal move '14-19'",
+                "game 2, line 4, column 20: move 3. '14-19' (ply 5): illegal move '14-19'",
             ),
             (
                 "1. 11-15 23-19 (2. 8-11 22-17) *",
-                "game 1, line 1, column 20: move 2 '8-11': illegal move '8-11'",
+                "game 1, line 1, column 20: move 1... '8-11' (ply 2): illegal move '8-11'",
             ),
             (
                 "1. 11-15 23-19 (1... 22-18 2. 15x22 25x18 (2... 26x17 {open\n comment} 3. 8-11",
@@ -860,7 +860,7 @@ mod tests {
             ("$3 1. 11-15 *", "game 1, line 1, column 1: a move mark or NAG with no move before it"),
             ("1. 11-15!!! *", "game 1, line 1, column 9: '!!!' is not a move mark (! ? !! ?? !? ?!)"),
             ("1. 11-15 *\n[Event \"x\"] 1. 9-14 { *", "game 2, line 2, column 21: unterminated comment"),
-            ("1. 11-15 [Event \"x\"] 22-18 *", "game 2, line 1, column 22: move 1 '22-18': illegal move '22-18'"),
+            ("1. 11-15 [Event \"x\"] 22-18 *", "game 2, line 1, column 22: move 1. '22-18' (ply 1): illegal move '22-18'"),
         ];
         for (text, want) in cases {
             assert_eq!(error(text), want, "{text}");
