@@ -1,6 +1,6 @@
 // Everything drawn again from `ui`: after a new state, or a change of mode on the page.
 
-import { ui } from "./state.js";
+import { ui, setRenderer } from "./state.js";
 import { renderBoard } from "./draw.js";
 import { renderStatus, renderControls } from "./status.js";
 import { renderMoves } from "./tree.js";
@@ -21,3 +21,5 @@ export function render() {
   renderClocks();
   renderTeach();
 }
+
+setRenderer(render);

@@ -32,6 +32,26 @@ export const ui = {
 
 export const $ = (id) => document.getElementById(id);
 
+// The one way the page's state changes: `update((ui) => { ... })` edits `ui`, then one render
+// is scheduled (a microtask), however many updates come before it runs. `js/render.js`
+// registers the function that draws the page from `ui`.
+let renderer = null;
+let scheduled = false;
+
+export function setRenderer(fn) {
+  renderer = fn;
+}
+
+export function update(change) {
+  if (change) change(ui);
+  if (scheduled) return;
+  scheduled = true;
+  queueMicrotask(() => {
+    scheduled = false;
+    if (renderer) renderer();
+  });
+}
+
 export const SIDE = { black: "Black", white: "White" };
 
 // The review's marks (docs/ANNOTATE.md) and their names, used as CSS classes too.
