@@ -278,7 +278,11 @@ fn hubs(state: &Value) -> Vec<String> {
 fn hello_and_state_on_connect_and_the_page_is_served() {
     let server = Server::start(&[]);
     let mut c = server.connect();
-    assert_eq!(c.next("hello")["version"], env!("CARGO_PKG_VERSION"));
+    let hello = c.next("hello");
+    assert_eq!(hello["version"], env!("CARGO_PKG_VERSION"));
+    // The limits the page checks before sending (a larger frame would close the socket).
+    assert_eq!(hello["limits"]["load_pdn"], 1 << 20);
+    assert_eq!(hello["limits"]["other"], 64 << 10);
     let s = c.next("state");
     assert_eq!(s["fen"], START_FEN);
     assert_eq!(s["start_fen"], START_FEN);

@@ -2,7 +2,7 @@
 // saving the game the server writes.
 
 import { ui, $ } from "./state.js";
-import { send } from "./socket.js";
+import { send, byteLength } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
 
 // A PDN of several games: offer them all, and say which one is shown.
@@ -47,7 +47,27 @@ export function onPdn(text) {
   showMessage("note", "PDN saved (poolshark.pdn), and shown in the PDN box");
 }
 
+// A size as a person reads it: "2.0 MB", "312 KB".
+function sizeText(bytes) {
+  return bytes >= 1 << 20 ? (bytes / (1 << 20)).toFixed(1) + " MB" : Math.ceil(bytes / 1024) + " KB";
+}
+
+// Whether a PDN of `bytes` bytes is over what the board loads; if so, say so (`what` names
+// it: "the PDN", a file's name) and that nothing changed.
+function tooLarge(what, bytes) {
+  // The message holds the text and a few fields more.
+  if (bytes + 64 <= ui.limits.load_pdn) return false;
+  clearMessages();
+  showMessage(
+    "error",
+    `${what} is ${sizeText(bytes)}: the board loads a PDN of at most ${sizeText(ui.limits.load_pdn)}, ` +
+      "so nothing was loaded and the board is as it was (split the file, or load its games one at a time)",
+  );
+  return true;
+}
+
 function loadText(text) {
+  if (tooLarge("the PDN", byteLength(text))) return;
   clearMessages();
   ui.pdnText = text;
   ui.pdnLoaded = true;
@@ -67,6 +87,11 @@ export function wirePdn() {
   $("pdn-file").addEventListener("change", () => {
     const f = $("pdn-file").files[0];
     if (!f) return;
+    // Checked before reading: a file of any size is refused without being read.
+    if (tooLarge(f.name, f.size)) {
+      $("pdn-file").value = "";
+      return;
+    }
     f.text().then((text) => {
       $("pdn-input").value = text;
       loadText(text);

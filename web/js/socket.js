@@ -6,7 +6,7 @@
 // A closed socket is not reopened: the server's game is gone with it, and the page says to
 // reload.
 
-import { $, ui } from "./state.js";
+import { $, ui, update } from "./state.js";
 import { showMessage } from "./messages.js";
 
 const listeners = [];
@@ -91,12 +91,30 @@ async function openWorker(deliver, onClose) {
   }
 }
 
+// The size of a text in bytes as UTF-8: what the board's limits count.
+export function byteLength(text) {
+  return new TextEncoder().encode(text).length;
+}
+
+// A message over the board's limits (`hello`) is refused here, in the board's own words, and
+// not sent: over the WebSocket, a frame past the server's limit would close the connection
+// and every control with it. Returns whether it was sent.
 export function send(msg) {
   if (!sendText) {
     showMessage("error", "not connected to the board");
-    return;
+    return false;
   }
-  sendText(JSON.stringify(msg));
+  const text = JSON.stringify(msg);
+  const limit = msg.type === "load_pdn" ? ui.limits.load_pdn : ui.limits.other;
+  if (text.length > limit / 3 && byteLength(text) > limit) {
+    showMessage(
+      "error",
+      `message too large: ${byteLength(text)} bytes (the limit is ${ui.limits.load_pdn}, and ${ui.limits.other} for anything but load_pdn)`,
+    );
+    return false;
+  }
+  sendText(text);
+  return true;
 }
 
 function setConn(cls, text) {
@@ -108,4 +126,5 @@ function setConn(cls, text) {
 // The board's version, from its `hello`.
 export function onHello(msg) {
   $("conn").title = "poolshark " + (msg.version || "");
+  if (msg.limits) update((u) => (u.limits = msg.limits));
 }

@@ -4,6 +4,7 @@
 export const ui = {
   ws: null,
   connected: false,
+  limits: { load_pdn: 1048576, other: 65536 }, // the largest messages the board reads (`hello`)
   state: null,
   flipped: null, // null until the first state: then from the saved settings or the players
   selected: null, // square number of the selected piece

@@ -61,7 +61,7 @@ use crate::core::tree::NodeId;
 use crate::core::{movegen, Game, Move, Position};
 use crate::review::Budget;
 pub use job::{run_job, GameData, Job, JobControl, JobEvent, JobId, JobKind};
-use protocol::{Reply, Request, Verdict};
+use protocol::{MessageLimits, Reply, Request, Verdict};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -272,6 +272,7 @@ impl Board {
     pub fn open(&mut self) -> Vec<Out> {
         self.send(Reply::Hello {
             version: env!("CARGO_PKG_VERSION"),
+            limits: MessageLimits::BOARD,
         });
         self.push_state();
         self.take()

@@ -454,12 +454,29 @@ pub struct State {
     pub clock: Option<ClockState>,
 }
 
+/// The largest messages `parse` reads, in bytes of their JSON text, as `hello` tells them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MessageLimits {
+    pub load_pdn: usize,
+    pub other: usize,
+}
+
+impl MessageLimits {
+    pub const BOARD: MessageLimits = MessageLimits {
+        load_pdn: MAX_PDN_MESSAGE,
+        other: MAX_MESSAGE,
+    };
+}
+
 /// A message to the page.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Reply {
     Hello {
         version: &'static str,
+        /// The largest messages the board reads, so that the page refuses a larger one itself
+        /// instead of sending it: a WebSocket frame over the server's limit closes the socket.
+        limits: MessageLimits,
     },
     State(Box<State>),
     Info(Box<SearchInfo>),
