@@ -478,7 +478,7 @@ fn annotate_tags_and_add_line_answer_with_the_state() {
     let s = d.last("state");
     assert_eq!(
         (s["node"].clone(), s["nodes"].as_array().unwrap().len()),
-        (first.clone(), json!(4))
+        (first.clone(), 4)
     );
     for bad in [
         json!({"type": "annotate", "node": 40, "comment": "x"}),
