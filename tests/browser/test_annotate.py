@@ -154,7 +154,7 @@ def start_lines(drv, n):
 @retry_stale
 def line_moves(drv, row):
     """The moves of analysis line `row` (from 0), without their numbers."""
-    return [m.text.split()[-1]
+    return [m.text.replace("…", ".").split(".")[-1].strip()
             for m in drv.find_elements(By.CSS_SELECTOR, "#lines .line")[row].find_elements(By.CSS_SELECTOR, ".pv-move")]
 
 
