@@ -449,3 +449,58 @@ fn a_game_crosses_as_data_with_its_start_and_counts() {
     bad.moves.insert(0, "11-15".into());
     assert!(bad.game().is_err());
 }
+
+/// Issue 61: `annotate`, `tags` and `add_line` through the board, each answered by a
+/// `state` that carries what they set (the tags too); a refused one by an `error`, with no
+/// state and nothing changed; `save_pdn` holds it all.
+#[test]
+fn annotate_tags_and_add_line_answer_with_the_state() {
+    let mut d = Driver::new();
+    d.send(json!({"type": "players", "white": "human", "black": "human"}));
+    d.send(json!({"type": "move", "move": "11-15"}));
+    let first = d.last("state")["node"].clone();
+    d.send(json!({"type": "annotate", "node": first, "comment": "the old move", "nag": "!"}));
+    let s = d.last("state");
+    let n = s["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == first)
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (n["comment"].clone(), n["mark"].clone()),
+        (json!("the old move"), json!("!"))
+    );
+    d.send(json!({"type": "tags", "tags": {"White": "Ann", "Event": "Club night"}}));
+    assert_eq!(d.last("state")["tags"]["White"], "Ann");
+    d.send(json!({"type": "add_line", "node": 0, "moves": ["9-14", "22-17"]}));
+    let s = d.last("state");
+    assert_eq!(
+        (s["node"].clone(), s["nodes"].as_array().unwrap().len()),
+        (first.clone(), 4)
+    );
+    for bad in [
+        json!({"type": "annotate", "node": 40, "comment": "x"}),
+        json!({"type": "annotate", "node": first, "nag": "!!!"}),
+        json!({"type": "tags", "tags": {"Result": "2-0"}}),
+        json!({"type": "add_line", "node": 0, "moves": ["9-14", "9-14"]}),
+    ] {
+        d.send(bad.clone());
+        assert!(
+            d.sent.iter().all(|m| m["type"] != "state"),
+            "{bad}: {:?}",
+            d.sent
+        );
+        let e = d.last("error");
+        assert!(!e["message"].as_str().unwrap().is_empty(), "{bad}");
+    }
+    d.send(json!({"type": "save_pdn"}));
+    let pdn = d.last("pdn")["pdn"].as_str().unwrap().to_string();
+    assert!(pdn.contains("[Event \"Club night\"]"), "{pdn}");
+    assert!(pdn.contains("[White \"Ann\"]"), "{pdn}");
+    assert!(
+        pdn.contains("1. 11-15! {the old move} (1. 9-14 22-17) *"),
+        "{pdn}"
+    );
+}

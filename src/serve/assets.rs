@@ -52,6 +52,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("js/draw.js", JS),
     asset!("js/status.js", JS),
     asset!("js/tree.js", JS),
+    asset!("js/annotate.js", JS),
     asset!("js/review.js", JS),
     asset!("js/teach.js", JS),
     asset!("js/analysis.js", JS),

@@ -6,6 +6,7 @@ import { ui, $, SIDE, moveNumber, scoreText } from "./state.js";
 import { send } from "./socket.js";
 import { renderBoard } from "./draw.js";
 import { renderStatus } from "./status.js";
+import { addLine } from "./annotate.js";
 
 // Milliseconds per move when "play line" steps through a line (a test may slow it down).
 const pvPlayMs = () => Number(window.boardPvPlayMs || 700);
@@ -211,6 +212,14 @@ function renderPv() {
       pv.appendChild(span);
     });
     row.appendChild(pv);
+    // The whole line into the game's tree, after the position analysed.
+    const add = document.createElement("button");
+    add.type = "button";
+    add.className = "line-add";
+    add.textContent = "+ tree";
+    add.title = "add this line to the game's tree, as a variation";
+    add.addEventListener("click", () => addLine(st.node, (i.pv || []).slice()));
+    row.appendChild(add);
     box.appendChild(row);
   });
   markPv();
@@ -219,6 +228,10 @@ function renderPv() {
 export function wireAnalysis() {
   $("analyze").addEventListener("click", () => {
     send(analyzeRequest(!(ui.state && ui.state.analyzing)));
+  });
+  // The line shown, up to the move shown on the board, into the game's tree.
+  $("pv-add").addEventListener("click", () => {
+    if (ui.pv && ui.state) addLine(ui.state.node, ui.pv.hubs.slice(0, ui.pv.upto + 1));
   });
   $("pv-close").addEventListener("click", () => {
     closePv();

@@ -4,7 +4,8 @@
 // legal, it only shows the `legal` list it was sent.
 //
 // Modules, each importing only those below it: state (the shared `ui`), messages, socket,
-// clock and sound, draw (the board), status, tree (the move list), review, teach, analysis,
+// clock and sound, draw (the board), status, tree (the move list), annotate (comments, marks,
+// tags, lines into the tree), review, teach, analysis,
 // render (all of it), play (clicks and the capture chooser), setup, pdn, store (kept across
 // a reload), and this one.
 
@@ -16,6 +17,7 @@ import { playMoveSound, wireSound } from "./sound.js";
 import { renderBoard, startAnim, stopAnim } from "./draw.js";
 import { renderControls } from "./status.js";
 import { wireTree, stepVariation } from "./tree.js";
+import { wireAnnotate } from "./annotate.js";
 import { onReviewPly, onReviewDone, onReviewRefused, reviewOnState, wireReview } from "./review.js";
 import { syncTeach, renderTeach, onRetryResult, wireTeach } from "./teach.js";
 import { onInfo, analyzeRequest, closePv, renderPvBoard, renderInfo, renderEvalBar, stepPv, wireAnalysis } from "./analysis.js";
@@ -292,6 +294,7 @@ wireAnalysis();
 wireReview();
 wireTeach(render);
 wireTree();
+wireAnnotate();
 wirePdn();
 render();
 connect(onMessage, onClose);

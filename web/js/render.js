@@ -8,6 +8,7 @@ import { closePv, renderInfo } from "./analysis.js";
 import { renderReview } from "./review.js";
 import { renderClocks } from "./clock.js";
 import { syncTeach, renderTeach } from "./teach.js";
+import { renderAnnotate } from "./annotate.js";
 
 export function render() {
   if (ui.setup) closePv();
@@ -15,6 +16,7 @@ export function render() {
   renderBoard();
   renderStatus();
   renderMoves();
+  renderAnnotate();
   renderInfo();
   renderControls();
   renderReview();

@@ -29,6 +29,10 @@ export const ui = {
   pdnLoaded: false, // the game came from a PDN (its tags are kept across a reload, js/store.js)
   notesSig: "", // the tree whose PDN was last asked for quietly (js/store.js)
   quietPdns: [], // the trees of the quiet PDN requests not yet answered, oldest first
+  // The comment editor and tags fields (js/annotate.js): the node whose comment the text box
+  // was filled with and that comment (what is typed since stays until saved or another move
+  // is shown), and whether the tags fields are open.
+  annotate: { node: null, comment: "", tagsOpen: false },
 };
 
 export const $ = (id) => document.getElementById(id);

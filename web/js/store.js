@@ -13,7 +13,7 @@ const STORE = "poolshark-board";
 
 // A short hash of the game's tree with its notes: a kept PDN is of the tree with this hash.
 function treeSig(st) {
-  const text = st.start_fen + JSON.stringify(st.nodes || []);
+  const text = st.start_fen + JSON.stringify(st.nodes || []) + JSON.stringify(st.tags || {});
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return h.toString(16) + ":" + text.length;

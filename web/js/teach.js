@@ -7,6 +7,7 @@ import { ui, $, SIDE, MARKS, historySig, scoreText, moveNumber, sideAt } from ".
 import { send } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
 import { reviewBudget } from "./review.js";
+import { addLine } from "./annotate.js";
 
 // The review of ply k, if the review is of the game shown.
 function reviewed(k) {
@@ -107,6 +108,7 @@ export function renderTeach() {
   $("retry-start").disabled = running || !ui.connected;
   $("retry-start").title = running ? "wait for the review to end" : "go to the position before this move and try to find the best one";
   $("retry-back").hidden = !t;
+  $("teach-add").hidden = !!t || !p.pv || !p.pv.length;
   $("retry-answer").hidden = !t || t.answer;
   const text = $("teach-text");
   const result = $("retry-text");
@@ -184,6 +186,12 @@ export function wireTeach(redraw) {
     clearMessages();
     showMessage("note", "Find a better move than " + (p.move || "") + p.mark + ": play it on the board.");
     redraw();
+  });
+  // The review's best line at the marked move, into the tree beside the move played.
+  $("teach-add").addEventListener("click", () => {
+    const st = ui.state;
+    const p = st && reviewed(st.ply);
+    if (p && p.pv && st.line && st.ply > 0) addLine(st.line[st.ply - 1], p.pv.slice());
   });
   $("retry-answer").addEventListener("click", () => {
     if (!ui.retry) return;

@@ -452,6 +452,26 @@ impl Board {
                 .session
                 .promote(node, to_main)
                 .map_err(BoardError::from),
+            // Notes, tags and lines added leave the position shown, and so any search.
+            Request::Annotate {
+                node,
+                comment,
+                nag,
+                nags,
+            } => self
+                .session
+                .annotate(
+                    node,
+                    comment.as_deref(),
+                    nag.as_ref().map(Option::as_deref),
+                    nags.as_deref(),
+                )
+                .map_err(BoardError::from),
+            Request::Tags { tags } => self.session.set_tags(&tags).map_err(BoardError::from),
+            Request::AddLine { node, moves } => self
+                .session
+                .add_line(node, &moves)
+                .map_err(BoardError::from),
             // Deleting the position shown stops its search (a review goes on).
             Request::Delete { node } => {
                 let shown = self.session.node();

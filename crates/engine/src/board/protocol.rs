@@ -161,6 +161,37 @@ pub enum Request {
     },
     SavePdn,
     Ping,
+    /// A node's comment, mark or other NAGs, any of them (`Session::annotate`): `comment`
+    /// replaces the comment (empty clears it), `nag` the mark (`null` clears it), `nags`
+    /// the other NAGs (empty clears them).
+    Annotate {
+        node: u64,
+        #[serde(default)]
+        comment: Option<String>,
+        /// Absent: the mark stays; `null`: cleared; a mark: set.
+        #[serde(default, deserialize_with = "present")]
+        nag: Option<Option<String>>,
+        #[serde(default)]
+        nags: Option<Vec<u64>>,
+    },
+    /// Tags of the Seven Tag Roster for `save_pdn` (`Session::set_tags`); the others stay.
+    Tags {
+        tags: BTreeMap<String, String>,
+    },
+    /// Moves after node `node`, following those already there, the rest a variation
+    /// (`Session::add_line`).
+    AddLine {
+        node: u64,
+        moves: Vec<String>,
+    },
+}
+
+/// A field that is there, `null` or not: `Some(None)` for `null`, where an absent one is
+/// `None` (with `#[serde(default)]`).
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
 }
 
 /// A time control as the page asks for it, in seconds (checked by `clock::TimeControl`).
@@ -188,7 +219,7 @@ fn human() -> Player {
 }
 
 /// The request types, for the error about an unknown one.
-const TYPES: &str = "new, level, move, undo, redo, goto, promote, delete, engine_move, analyze, review, retry, stop, setup, load_pdn, save_pdn, players, ping";
+const TYPES: &str = "new, level, move, undo, redo, goto, promote, delete, engine_move, analyze, review, retry, stop, setup, load_pdn, save_pdn, players, ping, annotate, tags, add_line";
 
 /// Read one text message: its size, then the JSON, then its type, then its fields. Every
 /// error is a sentence for the page.
@@ -452,6 +483,8 @@ pub struct State {
     pub egdb: Option<Verdict>,
     /// Both clocks in a timed game, else None.
     pub clock: Option<ClockState>,
+    /// The tags `save_pdn` writes now (`Session::tags_now`), `Result` among them.
+    pub tags: BTreeMap<String, String>,
 }
 
 /// The largest messages `parse` reads, in bytes of their JSON text, as `hello` tells them.
@@ -695,6 +728,51 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&at_three).unwrap(),
             r#"{"movetime":1.5,"level":3}"#
+        );
+    }
+
+    /// Issue 61: `annotate` tells a `nag` of `null` (clear the mark) from none given (keep
+    /// it); `tags` and `add_line` read their fields and refuse other shapes.
+    #[test]
+    fn reads_annotate_tags_and_add_line() {
+        let annotate = |t: &str| match parse(t) {
+            Ok(Request::Annotate {
+                node,
+                comment,
+                nag,
+                nags,
+            }) => (node, comment, nag, nags),
+            other => panic!("{t}: {other:?}"),
+        };
+        assert_eq!(
+            annotate(r#"{"type":"annotate","node":3,"comment":"ok"}"#),
+            (3, Some("ok".into()), None, None)
+        );
+        assert_eq!(
+            annotate(r#"{"type":"annotate","node":3,"nag":null}"#),
+            (3, None, Some(None), None)
+        );
+        assert_eq!(
+            annotate(r#"{"type":"annotate","node":3,"nag":"!?","nags":[14]}"#),
+            (3, None, Some(Some("!?".into())), Some(vec![14]))
+        );
+        assert_eq!(
+            parse(r#"{"type":"add_line","node":0,"moves":["11-15","22-18"]}"#),
+            Ok(Request::AddLine {
+                node: 0,
+                moves: vec!["11-15".into(), "22-18".into()]
+            })
+        );
+        let Ok(Request::Tags { tags }) = parse(r#"{"type":"tags","tags":{"White":"A"}}"#) else {
+            panic!("tags")
+        };
+        assert_eq!(tags["White"], "A");
+        let err = |t: &str| parse(t).unwrap_err();
+        assert!(err(r#"{"type":"annotate","comment":"x"}"#).contains("missing field `node`"));
+        assert!(err(r#"{"type":"annotate","node":1,"nag":5}"#).starts_with("bad 'annotate'"));
+        assert!(err(r#"{"type":"tags","tags":{"White":1}}"#).starts_with("bad 'tags'"));
+        assert!(
+            err(r#"{"type":"add_line","node":1,"moves":"11-15"}"#).starts_with("bad 'add_line'")
         );
     }
 }

@@ -34,10 +34,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
+mod annotate;
 mod error;
 mod pdn_io;
 mod timed;
 
+pub use annotate::AnnotateError;
 pub use error::SessionError;
 use timed::TimedGame;
 
@@ -96,6 +98,9 @@ pub struct Session {
     shown: HashMap<NodeId, HistoryMove>,
     /// A loaded game's tags, which `save_pdn` writes again; `None` for a game begun here.
     tags: Option<Vec<(String, String)>>,
+    /// The roster's tags set by `tags`, over `tags` or the board's (an empty value leaves
+    /// the tag out); `Result` is `loaded_result`'s.
+    tag_edits: Vec<(String, String)>,
     /// A loaded game's result, and the main line's last node when it was loaded: the result
     /// stands while the main line ends there.
     loaded_result: Option<(NodeId, String)>,
@@ -137,6 +142,7 @@ impl Session {
             game: Game::new(start),
             shown: HashMap::new(),
             tags: None,
+            tag_edits: Vec::new(),
             loaded_result: None,
             reviewed: HashMap::new(),
             white,
@@ -677,6 +683,7 @@ impl Session {
             level: self.level,
             egdb: None,
             clock: self.timed.state(),
+            tags: self.tags_now().into_iter().collect(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Why a session refused a request, as data: the transport turns it into the `error`
 //! message's text (`Display`), which is what the page has always read.
 
-use super::{MAX_MOVES, MAX_PLIES};
+use super::{AnnotateError, MAX_MOVES, MAX_PLIES};
 use crate::board::protocol::{short, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV};
 use crate::core::tree::TreeError;
 use crate::core::Move;
@@ -54,6 +54,14 @@ pub enum SessionError {
     TooManyPlies(usize),
     /// A tree larger than the board loads.
     TooManyMoves(usize),
+    /// An `annotate`, `tags` or `add_line` refused.
+    Annotate(AnnotateError),
+}
+
+impl From<AnnotateError> for SessionError {
+    fn from(e: AnnotateError) -> SessionError {
+        SessionError::Annotate(e)
+    }
 }
 
 impl From<TreeError> for SessionError {
@@ -97,6 +105,7 @@ impl fmt::Display for SessionError {
                  variation or start a new game"
             ),
             SessionError::Tree(e) => e.fmt(f),
+            SessionError::Annotate(e) => e.fmt(f),
             SessionError::StaleEngineMove(mv) => write!(f, "engine move {mv} no longer fits"),
             SessionError::NothingToTakeBack => {
                 f.write_str("nothing to take back: this is the first position")

@@ -95,28 +95,17 @@ impl Session {
     }
 
     /// `save_pdn`: the whole tree as PDN (`pdn::writer`), with a loaded game's tags (its
-    /// `Result` brought up to date) or, for a game begun here, the board's, GameType 23; a
+    /// `Result` brought up to date) or, for a game begun here, the board's, GameType 23,
+    /// and those set by `tags` over them (`tags_now`); a
     /// timed game with its `TimeControl` and each timed move's clock after it (`[%clk]`).
     pub fn save_pdn(&self) -> Done {
-        let result = self.result_text();
-        let tags = match &self.tags {
-            Some(loaded) => {
-                let mut tags = loaded.clone();
-                match tags.iter_mut().find(|(k, _)| k == "Result") {
-                    Some(tag) => tag.1 = result.clone(),
-                    None => tags.push(("Result".into(), result.clone())),
-                }
-                tags
-            }
-            None => self.board_tags(&result),
-        };
         Done::Reply(Reply::Pdn {
-            pdn: pdn::writer::write(&tags, &self.tree, &result),
+            pdn: pdn::writer::write(&self.tags_now(), &self.tree, &self.result_text()),
         })
     }
 
     /// The tags of a game begun on the board.
-    fn board_tags(&self, result: &str) -> Vec<(String, String)> {
+    pub(super) fn board_tags(&self, result: &str) -> Vec<(String, String)> {
         let name = |p: Player| match p {
             Player::Human => "Human",
             Player::Engine => "poolshark",
