@@ -1,7 +1,7 @@
 // PDN in and out: loading a pasted text or a file (and choosing among its games), and
 // saving the game the server writes.
 
-import { ui, $ } from "./state.js";
+import { ui, $, update } from "./state.js";
 import { send } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
 
@@ -49,8 +49,10 @@ export function onPdn(text) {
 
 function loadText(text) {
   clearMessages();
-  ui.pdnText = text;
-  ui.pdnLoaded = true;
+  update((ui) => {
+    ui.pdnText = text;
+    ui.pdnLoaded = true;
+  });
   $("games-row").hidden = true;
   send({ type: "load_pdn", pdn: text });
 }
