@@ -95,8 +95,14 @@ def test_a_reload_restores_the_game_in_one_load_pdn(page):
 # ---------- defect 2: the players menu keeps the person's choice ----------
 
 def test_a_new_level_keeps_the_players_chosen_for_the_next_game(page):
-    # Chosen for the next game: Black against the engine; the game on the board is two people's.
+    # The game on the board is two people's.
+    Select(page.find_element(By.ID, "mode")).select_by_value("human")
+    answered(page, page.find_element(By.ID, "play-here").click, "two players")
+    wait(page, lambda d: "Black: human · White: human" in players(d), "two players")
+    # Chosen for the next game: Black against the engine; then a level, chosen as a person
+    # does (the menu focused, not the players menu).
     Select(page.find_element(By.ID, "mode")).select_by_value("black")
+    page.find_element(By.ID, "play-level").click()
     Select(page.find_element(By.ID, "play-level")).select_by_value("3")
     wait(page, lambda d: "at level 3" in players(d), "the new level")
     assert mode(page) == "black"
