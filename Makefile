@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/poolshark
 
-.PHONY: all build run serve test test-deep bench lint fmt clean pytest browser-test cluster-test egdb data \
+.PHONY: all build run serve test test-deep bench lint fmt clean pytest browser-test cluster-test js-check egdb data \
 	windows windows-test dist dist-test web web-test
 
 all: build
@@ -19,14 +19,16 @@ run: build
 serve: build
 	$(BIN) serve
 
-# The whole suite, optimised (profile ci: release without LTO), the Hub tests, the static page
-# (`make web`) with its engine under node, the browser tests (the served and the static page),
+# The whole suite, optimised (profile ci: release without LTO), the Hub tests, the board page's
+# type check (tsc), the static page (`make web`) with its engine under node, the browser
+# tests (the served and the static page),
 # the deep (#[ignore]d) tests CI runs, then the Windows exe under wine and the release
 # archives (both from ci builds, sparing fat LTO; each says SKIPPED where it cannot run).
 test:
 	$(CARGO) test --profile ci
 	./scripts/pytest.sh
 	./scripts/cluster-test.sh
+	./scripts/js-check.sh
 	./scripts/web-test.sh
 	./scripts/browser-test.sh
 	$(CARGO) test --profile ci --test perft -- --ignored start_position_depth_12
@@ -70,6 +72,12 @@ pytest:
 # target/cluster-venv; says plainly when pip cannot install and skips).
 cluster-test:
 	./scripts/cluster-test.sh
+
+# The board page's JavaScript type-checked: `tsc --noEmit` over web/js with its JSDoc types
+# (TypeScript pinned in package-lock.json, installed with npm ci into target/js-check; says
+# SKIPPED where npm is missing or offline).
+js-check:
+	./scripts/js-check.sh
 
 # The board page in headless Chromium (installs chromium and selenium when it can; says
 # plainly when it skips).

@@ -504,3 +504,205 @@ fn annotate_tags_and_add_line_answer_with_the_state() {
         "{pdn}"
     );
 }
+
+/// Issue 61, defect 4: while a timed game's clocks run, "engine move" for the person's side
+/// and "Analyse" are refused (as take-backs are), each with its reason; the engine still
+/// moves on its own turn, and analysis may be turned off.
+#[test]
+fn a_timed_game_gives_no_engine_help_on_the_players_clock() {
+    let mut d = Driver::new();
+    d.send(json!({"type":"analyze","on":true}));
+    let _analysis = d.job();
+    // A timed game begins with analysis off: it would search on the players' clocks.
+    d.send(json!({"type":"new","white":"engine","black":"human","clock":{"base":60.0}}));
+    assert_eq!(d.last("state")["analyzing"], false);
+    assert!(d.jobs.is_empty(), "{:?}", d.jobs);
+    for request in [
+        json!({"type":"engine_move"}),
+        json!({"type":"analyze","on":true}),
+        json!({"type":"analyze","on":true,"multipv":3}),
+    ] {
+        d.send(request.clone());
+        let e = d.last("error");
+        assert!(
+            e["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("a timed game is on: "),
+            "{request}: {e}"
+        );
+        assert!(d.jobs.is_empty(), "{request} started a job");
+    }
+    d.send(json!({"type":"analyze","on":false}));
+    assert_eq!(d.last("state")["analyzing"], false);
+    // The engine's own turn: its move is searched, on its own clock.
+    d.send(json!({"type":"move","move":"11-15"}));
+    let job = d.job();
+    assert!(matches!(job.kind, JobKind::Move { .. }), "{job:?}");
+    // Untimed, both are the engine's help as before.
+    d.send(json!({"type":"new","white":"human","black":"human"}));
+    d.send(json!({"type":"analyze","on":true}));
+    assert!(matches!(d.job().kind, JobKind::Analyze { .. }));
+    d.send(json!({"type":"engine_move"}));
+    assert!(matches!(d.job().kind, JobKind::Move { .. }));
+}
+
+/// Issue 61, defect 10: a `stop` that comes between two lines of one iteration of a
+/// several-line analysis leaves the page the last whole set, never the new best line beside
+/// the old depth's others.
+#[test]
+fn a_stop_between_an_iterations_lines_leaves_the_last_whole_set() {
+    let mut d = Driver::new();
+    d.send(json!({"type":"analyze","on":true,"multipv":3}));
+    let job = d.job();
+    let mut finite = job.clone();
+    if let JobKind::Analyze { limits, .. } = &mut finite.kind {
+        limits.infinite = false;
+        limits.depth = Some(4);
+    }
+    let infos: Vec<JobEvent> = d
+        .events_of(&finite)
+        .into_iter()
+        .filter(|e| matches!(e, JobEvent::Info { .. }))
+        .collect();
+    assert!(infos.len() >= 6, "{} infos", infos.len());
+    d.sent.clear();
+    // Two whole iterations, then the first line of the next, then `stop`.
+    for e in &infos[..7] {
+        d.feed(e.clone());
+    }
+    d.send(json!({"type":"stop"}));
+    for e in &infos[7..] {
+        d.feed(e.clone());
+    }
+    let sent: Vec<Value> = d.all("info");
+    let lines: Vec<u64> = sent
+        .iter()
+        .map(|m| m["multipv"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [1, 2, 3, 1, 2, 3], "{sent:?}");
+    // The last set is one iteration's.
+    assert!(
+        sent[3..].iter().all(|m| m["depth"] == sent[3]["depth"]),
+        "{sent:?}"
+    );
+}
+
+/// Issue 61, Build 7: a page restores its game in one request, `load_pdn` with the `path`
+/// of the node to show (the moves from the start: one the game has not is played, as a
+/// page whose PDN was kept just before its last move needs); a move that is not legal
+/// changes nothing. `save_pdn` with `quiet` is answered with a `pdn` that says so.
+#[test]
+fn load_pdn_shows_the_node_its_path_leads_to() {
+    let mut d = Driver::new();
+    let pdn = "1. 11-15 23-19 (1... 22-18 2. 15x22 25x18) (1... 24-20) 2. 8-11 *";
+    d.send(json!({"type":"load_pdn","pdn":pdn,"path":["11-15", "22-18", "15x22"]}));
+    let s = d.last("state");
+    assert_eq!(
+        game_moves(&s),
+        ["11-15", "22-18", "15x22x18", "25x18x22"],
+        "{s}"
+    );
+    assert_eq!(s["ply"], 3);
+    assert_eq!(
+        s["nodes"].as_array().unwrap().len(),
+        8,
+        "the tree as loaded"
+    );
+    d.send(json!({"type":"load_pdn","pdn":pdn,"path":[]}));
+    assert_eq!(d.last("state")["ply"], 0);
+    // A move the game has not is played there, as a variation.
+    d.send(json!({"type":"load_pdn","pdn":pdn,"path":["11-15", "21-17"]}));
+    let s = d.last("state");
+    assert_eq!(
+        (game_moves(&s), s["ply"].as_u64()),
+        (vec!["11-15".to_string(), "21-17".into()], Some(2))
+    );
+    assert_eq!(s["nodes"].as_array().unwrap().len(), 9);
+    d.send(json!({"type":"load_pdn","pdn":pdn,"path":["11-15", "11-16"]}));
+    let e = d.last("error");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("bad path: move 2 '11-16': "),
+        "{e}"
+    );
+    assert_eq!(
+        d.board.session().state().ply,
+        2,
+        "the game on the board stays"
+    );
+    d.send(json!({"type":"save_pdn","quiet":true}));
+    let p = d.last("pdn");
+    assert_eq!(p["quiet"], true);
+    assert!(p["pdn"].as_str().unwrap().contains("(1... 24-20)"), "{p}");
+    d.send(json!({"type":"save_pdn"}));
+    assert!(d.last("pdn").get("quiet").is_none());
+}
+
+/// Issue 61, defect 5: a timed game comes back after a reload with its clocks
+/// (`load_pdn`'s `clock`): the side to move's clock runs from the load with the time the
+/// page gave, so its flag falls when that runs out, and there are still no take-backs.
+#[test]
+fn a_timed_game_resumes_with_its_clocks() {
+    let t = Arc::new(Mutex::new(Instant::now()));
+    let hand = Arc::clone(&t);
+    let mut config = BoardConfig::plain();
+    config.now = Arc::new(move || *hand.lock().unwrap());
+    let mut d = Driver::with(config);
+    d.send(json!({"type":"new","white":"human","black":"human","clock":{"base":60.0,"inc":2.0}}));
+    d.send(json!({"type":"move","move":"11-15"}));
+    *t.lock().unwrap() += Duration::from_secs(5);
+    d.send(json!({"type":"move","move":"23-19"}));
+    d.send(json!({"type":"save_pdn","quiet":true}));
+    let pdn = d.last("pdn")["pdn"].as_str().unwrap().to_string();
+    // A fresh board, as after a reload; Black had 60 s, White 57 s, and the page was away 10 s
+    // of Black's time (it sends what is left).
+    let t2 = Arc::new(Mutex::new(Instant::now()));
+    let hand2 = Arc::clone(&t2);
+    let mut config = BoardConfig::plain();
+    config.now = Arc::new(move || *hand2.lock().unwrap());
+    let mut d = Driver::with(config);
+    let clock = json!({"base":60.0,"inc":2.0,"black_ms":50_000,"white_ms":57_000});
+    d.send(json!({"type":"load_pdn","pdn":pdn,"path":["11-15", "23-19"],"clock":clock}));
+    let s = d.last("state");
+    assert_eq!(game_moves(&s), ["11-15", "23-19"]);
+    let c = &s["clock"];
+    assert_eq!(
+        (c["black_ms"].as_u64(), c["white_ms"].as_u64()),
+        (Some(50_000), Some(57_000))
+    );
+    assert_eq!(c["running"], "black");
+    assert_eq!(c["live"], true);
+    d.send(json!({"type":"undo"}));
+    assert!(d.last("error")["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("a timed game is on"));
+    assert_eq!(d.board.next_wake(), Some(Duration::from_secs(50)));
+    // The next move is timed and recorded after the readings loaded.
+    *t2.lock().unwrap() += Duration::from_secs(4);
+    d.send(json!({"type":"move","move":"8-11"}));
+    let c = d.last("state")["clock"].clone();
+    assert_eq!(
+        (c["black_ms"].as_u64(), c["running"].as_str()),
+        (Some(48_000), Some("white"))
+    );
+    d.send(json!({"type":"save_pdn"}));
+    let again = d.last("pdn")["pdn"].as_str().unwrap().to_string();
+    assert!(again.contains("2. 8-11 {[%clk 0:00:48]}"), "{again}");
+    // Not at the main line's end: refused, and so is a bad control.
+    d.send(json!({"type":"load_pdn","pdn":pdn,"path":["11-15"],"clock":clock}));
+    assert!(d.last("error")["message"]
+        .as_str()
+        .unwrap()
+        .contains("the path must lead"));
+    let bad = json!({"base":0.0,"black_ms":1,"white_ms":1});
+    d.send(json!({"type":"load_pdn","pdn":pdn,"clock":bad}));
+    assert!(d.last("error")["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("clock base"));
+    assert_eq!(d.board.session().state().history.len(), 3, "the game stays");
+}

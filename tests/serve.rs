@@ -1577,7 +1577,7 @@ fn a_timed_game_ends_by_the_flag_with_the_right_result() {
     let s = c.next("state");
     assert_eq!(
         s["clock"],
-        json!({"black_ms":2000,"white_ms":2000,"running":null,"base_ms":2000,"inc_ms":0})
+        json!({"black_ms":2000,"white_ms":2000,"running":null,"live":true,"base_ms":2000,"inc_ms":0})
     );
     let s = c.play("11-15");
     assert_eq!(s["clock"]["running"], "white");

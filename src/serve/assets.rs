@@ -61,6 +61,9 @@ pub const ASSETS: &[Asset] = &[
     asset!("js/setup.js", JS),
     asset!("js/pdn.js", JS),
     asset!("js/store.js", JS),
+    // Types only (JSDoc, for `tsc`): named in comments as `import("./types.js")`, which the
+    // test below follows; the browser never fetches it.
+    asset!("js/types.js", JS),
 ];
 
 /// The asset served at `path`.

@@ -2,26 +2,30 @@
 // (hover, click, "play line"), the endgame tables' verdict and the evaluation bar. Scores
 // are for Black, as the server sends them in `score_black`.
 
-import { ui, $, SIDE, moveNumber, scoreText } from "./state.js";
+import { ui, $, SIDE, moveNumber, scoreText, update } from "./state.js";
 import { send } from "./socket.js";
-import { renderBoard } from "./draw.js";
-import { renderStatus } from "./status.js";
 import { addLine } from "./annotate.js";
 
 // Milliseconds per move when "play line" steps through a line (a test may slow it down).
-const pvPlayMs = () => Number(window.boardPvPlayMs || 700);
+const pvPlayMs = () => Number(/** @type {any} */ (window).boardPvPlayMs || 700);
 
 // An `info` message: the best line (multipv 1) or another.
+/** @param {import("./types.js").InfoMsg} msg */
 export function onInfo(msg) {
-  const k = Number(msg.multipv || 1);
-  if (k === 1) ui.info = msg;
-  if (k === 1 && !msg.multipv) ui.lines = [msg];
-  else ui.lines[k - 1] = msg;
-  ui.lines.length = Math.min(ui.lines.length, ui.multipv);
-  renderInfo();
-  if (!ui.pv && !ui.anim) renderBoard(); // the arrow of the best move
+  update((ui) => {
+    const k = Number(msg.multipv || 1);
+    if (k === 1) ui.info = msg;
+    if (k === 1 && !msg.multipv) ui.lines = [msg];
+    else ui.lines[k - 1] = msg;
+    ui.lines.length = Math.min(ui.lines.length, ui.multipv);
+  });
 }
 
+/**
+ * The `analyze` request for the lines chosen.
+ * @param {boolean} on
+ * @returns {import("./types.js").Request}
+ */
 export function analyzeRequest(on) {
   return ui.multipv > 1 ? { type: "analyze", on, multipv: ui.multipv } : { type: "analyze", on };
 }
@@ -30,7 +34,7 @@ export function analyzeRequest(on) {
 
 // Show the position after move k of analysis line `line`. The line is held as it was when
 // first shown (`ui.pv.info`): the analysis goes on deepening, and the moves listed, the
-// board and "play line" must stay on the one line being shown.
+// board and "play line" must stay on the one line being shown. Inside `update`.
 function showPv(k, pinned, line) {
   line = line || 0;
   const held = ui.pv && ui.pv.line === line ? ui.pv.info : null;
@@ -45,9 +49,9 @@ function showPv(k, pinned, line) {
     pinned: pinned || (ui.pv && ui.pv.pinned) || false,
     timer: ui.pv && ui.pv.timer,
   };
-  renderPvBoard();
 }
 
+// Close the line shown (inside `update`, or while rendering).
 export function closePv() {
   if (ui.pv && ui.pv.timer) clearInterval(ui.pv.timer);
   ui.pv = null;
@@ -62,26 +66,18 @@ function stopPlaying() {
 // first move goes back to the game).
 export function stepPv(key) {
   if (!ui.pv) return;
-  stopPlaying();
-  const last = ui.pv.hubs.length - 1;
-  const k = { ArrowLeft: ui.pv.upto - 1, ArrowRight: ui.pv.upto + 1, Home: 0, End: last }[key];
-  if (k >= 0) return showPv(Math.min(k, last), true, ui.pv.line);
-  closePv();
-  renderPvBoard();
-}
-
-export function renderPvBoard() {
-  renderBoard();
-  renderStatus();
-  // A closed line is listed as the analysis has it now (it was held while shown). An open
-  // one is listed already: rebuilding it under the pointer would hover it again, and again.
-  if (ui.pv) markPv();
-  else renderPv();
+  update((ui) => {
+    stopPlaying();
+    const last = ui.pv.hubs.length - 1;
+    const k = { ArrowLeft: ui.pv.upto - 1, ArrowRight: ui.pv.upto + 1, Home: 0, End: last }[key];
+    if (k >= 0) showPv(Math.min(k, last), true, ui.pv.line);
+    else closePv();
+  });
 }
 
 // The move shown marked in its line, and the line's tools shown with it (only then).
 function markPv() {
-  document.querySelectorAll("#lines .pv-move").forEach((e) => {
+  document.querySelectorAll("#lines .pv-move").forEach((/** @type {HTMLElement} */ e) => {
     e.classList.toggle(
       "shown",
       !!ui.pv && Number(e.dataset.index) === ui.pv.upto && Number(e.dataset.line) === ui.pv.line
@@ -158,15 +154,26 @@ export function renderEvalBar() {
   bar.title = v ? v.text + " (scores for Black)" : "evaluation, for Black";
 }
 
+// What the list of lines was last built from: the state and each line's `info`.
+let listed = null;
+
 // Every analysis line: its score for Black and its numbered moves. Hovering a move shows
-// the position after it (`wireAnalysis`); a click pins it.
+// the position after it (`wireAnalysis`); a click pins it. A list that would come out the
+// same is only marked again, not rebuilt: rebuilding it under the pointer would hover it
+// again, and again.
 function renderPv() {
   const st = ui.state;
   const box = $("lines");
-  box.textContent = "";
   const lines = (ui.lines.length ? ui.lines : ui.info ? [ui.info] : []).slice();
   // The line shown on the board is listed as it was shown, not as the analysis has it now.
   if (ui.pv) lines[ui.pv.line] = ui.pv.info;
+  const from = [st, ...lines];
+  if (listed && listed.length === from.length && from.every((x, i) => x === listed[i])) {
+    markPv();
+    return;
+  }
+  listed = from;
+  box.textContent = "";
   if (!lines.length) {
     const empty = document.createElement("div");
     empty.className = "line";
@@ -205,9 +212,11 @@ function renderPv() {
       }
       span.appendChild(document.createTextNode(m));
       span.addEventListener("click", () => {
-        stopPlaying();
-        if (ui.pv && ui.pv.line !== line) closePv();
-        showPv(k, true, line);
+        update(() => {
+          stopPlaying();
+          if (ui.pv && ui.pv.line !== line) closePv();
+          showPv(k, true, line);
+        });
       });
       pv.appendChild(span);
     });
@@ -233,27 +242,25 @@ export function wireAnalysis() {
   $("pv-add").addEventListener("click", () => {
     if (ui.pv && ui.state) addLine(ui.state.node, ui.pv.hubs.slice(0, ui.pv.upto + 1));
   });
-  $("pv-close").addEventListener("click", () => {
-    closePv();
-    renderPvBoard();
-  });
+  $("pv-close").addEventListener("click", () => update(closePv));
   // Play the line shown from the move shown to its end, a move every pvPlayMs().
-  $("pv-play").addEventListener("click", () => {
-    if (!ui.pv) showPv(0, true);
-    if (!ui.pv) return;
-    ui.pv.pinned = true;
-    stopPlaying();
-    const timer = setInterval(() => {
-      if (!ui.pv || ui.pv.timer !== timer || ui.pv.upto + 1 >= ui.pv.hubs.length) {
-        clearInterval(timer);
-        if (ui.pv && ui.pv.timer === timer) ui.pv.timer = null;
-        return;
-      }
-      ui.pv.upto++;
-      renderPvBoard();
-    }, pvPlayMs());
-    ui.pv.timer = timer;
-  });
+  $("pv-play").addEventListener("click", () =>
+    update((ui) => {
+      if (!ui.pv) showPv(0, true);
+      if (!ui.pv) return;
+      ui.pv.pinned = true;
+      stopPlaying();
+      const timer = setInterval(() => {
+        if (!ui.pv || ui.pv.timer !== timer || ui.pv.upto + 1 >= ui.pv.hubs.length) {
+          clearInterval(timer);
+          if (ui.pv && ui.pv.timer === timer) update((ui) => (ui.pv.timer = null));
+          return;
+        }
+        update((ui) => ui.pv.upto++);
+      }, pvPlayMs());
+      ui.pv.timer = timer;
+    })
+  );
   // Hovering is the pointer moving over a move, not a move drawn under a resting pointer:
   // the list is drawn again with each `info`, and when a line closes, which must not open
   // it again.
@@ -262,12 +269,9 @@ export function wireAnalysis() {
     if (!span || (ui.pv && ui.pv.pinned)) return;
     const k = Number(span.dataset.index);
     const line = Number(span.dataset.line);
-    if (!ui.pv || ui.pv.upto !== k || ui.pv.line !== line) showPv(k, false, line);
+    if (!ui.pv || ui.pv.upto !== k || ui.pv.line !== line) update(() => showPv(k, false, line));
   });
   $("lines").addEventListener("mouseleave", () => {
-    if (ui.pv && !ui.pv.pinned) {
-      closePv();
-      renderPvBoard();
-    }
+    if (ui.pv && !ui.pv.pinned) update(closePv);
   });
 }

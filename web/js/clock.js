@@ -16,7 +16,9 @@ const TICK_MS = 100;
 let received = 0; // performance.now() when the last state's clock figures were made
 let timer = null;
 
-// A new state: its clock figures count from now.
+// A new state: its clock figures count from now. The running clock's tick draws the clocks
+// itself: time passing is not a change of the page's state, so it does not go through
+// `update`.
 export function onClockState(st) {
   received = performance.now();
   const running = !!(st.clock && st.clock.running);

@@ -8,7 +8,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 100; // the SVG viewBox is 8 cells of 100 units
 
 // Milliseconds per jump when a capture is shown step by step (a test may slow it down).
-const animMs = () => Number(window.boardAnimMs || 450);
+const animMs = () => Number(/** @type {any} */ (window).boardAnimMs || 450);
 
 // ---------- geometry (docs/RULES.md R2) ----------
 
@@ -56,7 +56,8 @@ function jumpOrder(path, captured) {
   return out;
 }
 
-// Show the move from `old` to `st` (one ply on) jump by jump, if it is a capture.
+// Show the move from `old` to `st` (one ply on) jump by jump, if it is a capture (called
+// inside `update`, with the new state).
 export function startAnim(old, st) {
   stopAnim();
   const h = st.history[st.ply - 1];
@@ -77,6 +78,8 @@ export function startAnim(old, st) {
     }
   }
   ui.anim = { frames, step: 0, timer: null };
+  // Each step of the animation draws the board itself: a frame shown is not the page's state
+  // (nothing else on the page depends on it), so it does not go through `update`.
   const tick = () => {
     if (!ui.anim) return;
     ui.anim.step++;
@@ -244,6 +247,7 @@ export function renderBoard() {
     drawArrow(svg, ui.reviewArrow, "review-arrow");
 
   // Capture paths: every capture of the selected piece faintly, the previewed one boldly.
+  /** @type {[import("./types.js").Move, string][]} */
   const paths = [];
   if (ui.preview) paths.push([ui.preview, "path bold"]);
   else if (ui.selected !== null)

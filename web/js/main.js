@@ -5,28 +5,29 @@
 //
 // Modules, each importing only those below it: state (the shared `ui`), messages, socket,
 // clock and sound, draw (the board), status, tree (the move list), annotate (comments, marks,
-// tags, lines into the tree), review, teach, analysis,
-// render (all of it), play (clicks and the capture chooser), setup, pdn, store (kept across
-// a reload), and this one.
+// tags, lines into the tree), review, teach, analysis, play (clicks and the capture chooser),
+// render (all of it), setup, pdn, store (kept across a reload), and this one. Every change to
+// `ui` goes through `update` (js/state.js), which draws the page once afterwards; nothing here
+// draws a part of it by hand.
 
-import { ui, $, legalFrom, modeOf, sideAt } from "./state.js";
+import { ui, $, legalFrom, modeOf, sideAt, update } from "./state.js";
 import { connect, send, onHello } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
-import { onClockState, renderClocks, chosenClock, wireClock } from "./clock.js";
+import { onClockState, chosenClock, wireClock } from "./clock.js";
 import { playMoveSound, wireSound } from "./sound.js";
-import { renderBoard, startAnim, stopAnim } from "./draw.js";
-import { renderControls } from "./status.js";
+import { startAnim, stopAnim } from "./draw.js";
 import { wireTree, stepVariation } from "./tree.js";
 import { wireAnnotate } from "./annotate.js";
 import { onReviewPly, onReviewDone, onReviewRefused, reviewOnState, wireReview } from "./review.js";
-import { syncTeach, renderTeach, onRetryResult, wireTeach } from "./teach.js";
-import { onInfo, analyzeRequest, closePv, renderPvBoard, renderInfo, renderEvalBar, stepPv, wireAnalysis } from "./analysis.js";
-import { render } from "./render.js";
+import { onRetryResult, wireTeach } from "./teach.js";
+import { onInfo, analyzeRequest, closePv, stepPv, wireAnalysis } from "./analysis.js";
+import "./render.js"; // registers the page's one render with `update`
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
 import { placeSetupPiece, wireSetup } from "./setup.js";
 import { onGames, onPdn, wirePdn } from "./pdn.js";
-import { save, restore, keepNotes, quietPdnPending, onQuietPdn } from "./store.js";
+import { save, restore, keepNotes, onQuietPdn } from "./store.js";
 
+/** @param {import("./types.js").ServerMsg} msg a message of the board's */
 function onMessage(msg) {
   switch (msg.type) {
     case "hello":
@@ -40,11 +41,9 @@ function onMessage(msg) {
       break;
     case "review_ply":
       onReviewPly(msg);
-      redrawTeach();
       break;
     case "review_done":
       onReviewDone(msg);
-      redrawTeach();
       break;
     case "retry_result":
       onRetryResult(msg);
@@ -53,16 +52,16 @@ function onMessage(msg) {
       onGames(msg);
       break;
     case "pdn":
-      if (quietPdnPending()) onQuietPdn(msg.pdn || "");
+      if (msg.quiet) onQuietPdn(msg.pdn || "");
       else onPdn(msg.pdn || "");
       break;
     case "error":
-      if (ui.setup) ui.setup.sent = false;
+      update((ui) => {
+        ui.restoring = false; // a saved game that did not load: the next move is played
+        if (ui.setup) ui.setup.sent = false;
+        if (ui.retry && ui.retry.pending) ui.retry.pending = null;
+      });
       onReviewRefused();
-      if (ui.retry && ui.retry.pending) {
-        ui.retry.pending = null;
-        renderTeach();
-      }
       showMessage("error", msg.message || "error");
       break;
     case "pong":
@@ -73,7 +72,14 @@ function onMessage(msg) {
   }
 }
 
+/** @param {import("./types.js").StateMsg} st */
 function onState(st) {
+  update(() => takeState(st));
+}
+
+// What a new state changes in `ui` (inside `update`).
+/** @param {import("./types.js").StateMsg} st */
+function takeState(st) {
   const old = ui.state;
   ui.state = st;
   if (ui.flipped === null) ui.flipped = flipFor(modeOf(st), false);
@@ -85,14 +91,14 @@ function onState(st) {
     keepNotes(st);
   }
   // A move is shown (a capture jump by jump, with its sound) when it is the one played from
-  // the position shown last.
+  // the position shown last; not the saved game coming back after a reload (js/store.js),
+  // whose `load_pdn` is the first request after the first state.
   const stepped = old && st.ply === old.ply + 1 && (!st.line || st.line[st.ply - 1] === old.node);
-  const played = stepped && st.history[st.ply - 1];
+  const played = stepped && !ui.restoring && st.history[st.ply - 1];
+  if (old) ui.restoring = false;
   if (played) startAnim(old, st);
   else if (!old || old.fen !== st.fen) stopAnim();
-  // The game replayed after a reload makes no sound.
-  if (ui.quiet > 0) ui.quiet--;
-  else if (played) playMoveSound(st.history[st.ply - 1].captured.length > 0);
+  if (played) playMoveSound(st.history[st.ply - 1].captured.length > 0);
   onClockState(st);
   // How many states arrived: lets a test wait for the answer to its own request.
   const board = $("board");
@@ -111,19 +117,11 @@ function onState(st) {
   if (ui.selected !== null && !legalFrom(ui.selected).length) {
     ui.selected = null;
   }
-  render();
 }
 
-// The board's review arrow and the teaching panel, after the review said more.
-function redrawTeach() {
-  syncTeach();
-  if (!ui.pv && !ui.anim) renderBoard();
-  renderTeach();
-}
-
+// The transport closed (js/socket.js set `ui.connected` and `ui.closed`): draw it.
 function onClose() {
-  $("status").textContent = "disconnected";
-  renderControls();
+  update();
 }
 
 // ---------- settings: players and strength ----------
@@ -143,6 +141,7 @@ const PLAYERS = {
 };
 
 // The level typed in the boxes as a `level` request, or null (with a message) if bad.
+/** @returns {{type: "level", depth?: number, movetime?: number, level?: number} | null} */
 function levelRequest() {
   const v = Number($("level-value").value);
   if (!isFinite(v) || v <= 0) {
@@ -189,10 +188,9 @@ function wireGame() {
     else onSquareClick(sq);
   });
   $("flip").addEventListener("click", () => {
-    ui.flipped = !ui.flipped;
-    renderBoard();
-    renderClocks();
-    renderEvalBar(); // Black's share grows from Black's side, wherever that is now
+    update((ui) => {
+      ui.flipped = !ui.flipped;
+    });
     if (ui.state) save(ui.state);
   });
   $("undo").addEventListener("click", () => {
@@ -215,9 +213,11 @@ function wireSettings() {
     if (clock === undefined) return;
     // A strength typed but not set is meant for this game.
     if (!sendTypedLevel()) return;
-    ui.flipped = flipFor(mode, ui.flipped);
-    ui.setup = null;
-    ui.pdnLoaded = false;
+    update((ui) => {
+      ui.flipped = flipFor(mode, ui.flipped);
+      ui.setup = null;
+      ui.pdnLoaded = false;
+    });
     clearMessages();
     const req = Object.assign({ type: "new" }, PLAYERS[mode]);
     if (clock) req.clock = clock;
@@ -226,8 +226,10 @@ function wireSettings() {
   $("play-here").addEventListener("click", () => {
     const mode = $("mode").value;
     if (!sendTypedLevel()) return;
-    ui.flipped = flipFor(mode, ui.flipped);
-    ui.setup = null;
+    update((ui) => {
+      ui.flipped = flipFor(mode, ui.flipped);
+      ui.setup = null;
+    });
     clearMessages();
     send(Object.assign({ type: "players" }, PLAYERS[mode]));
   });
@@ -245,11 +247,12 @@ function wireSettings() {
     if (e.key === "Enter") sendLevel();
   });
   $("multipv").addEventListener("change", () => {
-    ui.multipv = Number($("multipv").value) || 1;
-    ui.lines = ui.info ? [ui.info] : [];
+    update((ui) => {
+      ui.multipv = Number($("multipv").value) || 1;
+      ui.lines = ui.info ? [ui.info] : [];
+    });
     if (ui.state) save(ui.state);
     if (ui.state && ui.state.analyzing) send(analyzeRequest(true));
-    renderInfo();
   });
 }
 
@@ -261,13 +264,14 @@ function wireKeys() {
     if (e.key === "Escape") {
       if (ui.choice || ui.pv) {
         e.preventDefault();
-        closeChooser();
-        closePv();
-        renderPvBoard();
+        update(() => {
+          closeChooser();
+          closePv();
+        });
       }
       return;
     }
-    if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (/** @type {Element} */ (e.target).closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
     if ((e.key === "ArrowUp" || e.key === "ArrowDown") && !ui.setup) {
       if (stepVariation(e.key === "ArrowDown" ? 1 : -1)) e.preventDefault();
       return;
@@ -292,9 +296,9 @@ wireChooser();
 wireSetup();
 wireAnalysis();
 wireReview();
-wireTeach(render);
+wireTeach();
 wireTree();
 wireAnnotate();
 wirePdn();
-render();
+update();
 connect(onMessage, onClose);

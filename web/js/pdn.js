@@ -1,7 +1,7 @@
 // PDN in and out: loading a pasted text or a file (and choosing among its games), and
 // saving the game the server writes.
 
-import { ui, $ } from "./state.js";
+import { ui, $, update } from "./state.js";
 import { send, byteLength } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
 
@@ -69,8 +69,10 @@ function tooLarge(what, bytes) {
 function loadText(text) {
   if (tooLarge("the PDN", byteLength(text))) return;
   clearMessages();
-  ui.pdnText = text;
-  ui.pdnLoaded = true;
+  update((ui) => {
+    ui.pdnText = text;
+    ui.pdnLoaded = true;
+  });
   $("games-row").hidden = true;
   send({ type: "load_pdn", pdn: text });
 }

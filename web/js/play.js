@@ -2,19 +2,19 @@
 // plays the legal move the server listed, and the R15 chooser asks which capture is meant
 // when two end on the same square.
 
-import { ui, $, legalFrom, canMove } from "./state.js";
+import { ui, $, legalFrom, canMove, update } from "./state.js";
 import { send } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
-import { renderBoard } from "./draw.js";
-import { closePv, renderPvBoard } from "./analysis.js";
+import { closePv } from "./analysis.js";
 import { retryPlay } from "./teach.js";
-import { render } from "./render.js";
 
 export function onSquareClick(sq) {
-  if (ui.pv) {
-    closePv();
-    renderPvBoard();
-  }
+  update(() => selectSquare(sq));
+}
+
+// A click on square `sq` (inside `update`).
+function selectSquare(sq) {
+  if (ui.pv) closePv();
   if (ui.choice) closeChooser();
   if (!ui.state) return;
   if (ui.state.thinking) {
@@ -35,7 +35,6 @@ export function onSquareClick(sq) {
     }
     if (sq === ui.selected) {
       ui.selected = null;
-      render();
       return;
     }
   }
@@ -49,13 +48,13 @@ export function onSquareClick(sq) {
       showMessage("note", captures ? "a capture is compulsory (R8)" : "that piece cannot move");
     }
   }
-  render();
 }
 
 function isMoverPiece(p) {
   return (ui.state.side === "black") === (p === "b" || p === "B");
 }
 
+// Play legal move `m` (inside `update`).
 function play(m) {
   ui.selected = null;
   closeChooser();
@@ -64,7 +63,6 @@ function play(m) {
     clearMessages();
     send({ type: "move", move: m.hub });
   }
-  render();
 }
 
 // ---------- the R15 chooser: same origin and destination, different pieces taken ----------
@@ -82,14 +80,13 @@ function openChooser(moves) {
     b.dataset.hub = m.hub;
     b.dataset.captured = m.captured.join(",");
     b.textContent = m.path.join("x") + "  takes " + m.captured.join(", ");
-    const show = () => {
-      ui.preview = m;
-      renderBoard();
-      markChoice();
-    };
+    const show = () =>
+      update((ui) => {
+        ui.preview = m;
+      });
     b.addEventListener("mouseenter", show);
     b.addEventListener("focus", show);
-    b.addEventListener("click", () => play(m));
+    b.addEventListener("click", () => update(() => play(m)));
     box.appendChild(b);
   });
   const count = ["", "", "Two", "Three", "Four", "Five", "Six"][ui.choice.length] || String(ui.choice.length);
@@ -99,16 +96,16 @@ function openChooser(moves) {
   // the top, above it. Elsewhere it sits under the board.
   if (window.matchMedia("(max-width: 700px)").matches) $("board-wrap").scrollIntoView({ block: "start" });
   else $("chooser").scrollIntoView({ block: "nearest" });
-  markChoice();
-  renderBoard();
 }
 
-function markChoice() {
-  document.querySelectorAll("#chooser-options .choice").forEach((b) => {
+// The capture previewed marked in the chooser (js/render.js).
+export function markChoice() {
+  document.querySelectorAll("#chooser-options .choice").forEach((/** @type {HTMLElement} */ b) => {
     b.classList.toggle("shown", ui.preview && b.dataset.hub === ui.preview.hub);
   });
 }
 
+// Close the capture chooser (inside `update`).
 export function closeChooser() {
   ui.choice = null;
   ui.preview = null;
@@ -116,8 +113,5 @@ export function closeChooser() {
 }
 
 export function wireChooser() {
-  $("chooser-cancel").addEventListener("click", () => {
-    closeChooser();
-    renderBoard();
-  });
+  $("chooser-cancel").addEventListener("click", () => update(closeChooser));
 }

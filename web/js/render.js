@@ -9,6 +9,7 @@ import { renderReview } from "./review.js";
 import { renderClocks } from "./clock.js";
 import { syncTeach, renderTeach } from "./teach.js";
 import { renderAnnotate } from "./annotate.js";
+import { markChoice } from "./play.js";
 
 export function render() {
   if (ui.setup) closePv();
@@ -22,6 +23,7 @@ export function render() {
   renderReview();
   renderClocks();
   renderTeach();
+  markChoice();
 }
 
 setRenderer(render);

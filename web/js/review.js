@@ -5,12 +5,11 @@
 // so they stay with their moves whatever else is played. What a marked move teaches is
 // js/teach.js's, from the review's own messages (`ui.review.plies`).
 
-import { ui, $, MARKS, mainSig, scoreText } from "./state.js";
+import { ui, $, MARKS, mainSig, scoreText, update } from "./state.js";
 import { send } from "./socket.js";
 import { showMessage } from "./messages.js";
 import { el } from "./draw.js";
-import { renderMoves, mainLine, notesOf } from "./tree.js";
-import { renderControls } from "./status.js";
+import { mainLine, notesOf } from "./tree.js";
 
 const GRAPH = { w: 600, h: 140, clip: 5 };
 
@@ -75,10 +74,9 @@ export function reviewBudget(positions) {
 export function onReviewRefused() {
   const r = ui.review;
   if (!r || !r.asked) return;
-  ui.review = null;
-  renderReview();
-  renderMoves();
-  renderControls();
+  update((ui) => {
+    ui.review = null;
+  });
 }
 
 function startReview() {
@@ -90,35 +88,33 @@ function startReview() {
   }
   const budget = reviewBudget(total + 1);
   if (!budget) return;
-  ui.review = { sig: mainSig(st), plies: {}, total, running: true, stopped: false, done: null, last: 0, live: {}, asked: true };
-  ui.retry = null;
-  send(Object.assign({ type: "review" }, budget));
-  renderReview();
-  renderMoves();
-  renderControls();
+  update((ui) => {
+    ui.review = { sig: mainSig(st), plies: {}, total, running: true, stopped: false, done: null, last: 0, live: {}, asked: true };
+    ui.retry = null;
+  });
+  send(/** @type {import("./types.js").Request} */ (Object.assign({ type: "review" }, budget)));
 }
 
 export function onReviewPly(msg) {
   const r = ui.review;
   if (!r) return;
-  r.plies[msg.ply] = Object.assign({}, msg, { mark: msg.mark || null });
-  // The node keeps a mark it came with (a loaded PDN's): `node_mark` is what it shows now.
-  const shown = msg.node_mark === undefined ? msg.mark : msg.node_mark;
-  r.live[msg.node] = { mark: shown || null, eval: msg.score, best: msg.best };
-  r.last = msg.ply;
-  renderReview();
-  renderMoves();
+  update(() => {
+    r.plies[msg.ply] = Object.assign({}, msg, { mark: msg.mark || null });
+    // The node keeps a mark it came with (a loaded PDN's): `node_mark` is what it shows now.
+    const shown = msg.node_mark === undefined ? msg.mark : msg.node_mark;
+    r.live[msg.node] = { mark: shown || null, eval: msg.score, best: msg.best };
+    r.last = msg.ply;
+  });
 }
 
 export function onReviewDone(msg) {
   const r = ui.review;
   if (!r) return;
-  r.running = false;
-  r.stopped = !!msg.stopped;
-  r.done = msg;
-  renderReview();
-  renderMoves();
-  renderControls();
+  update(() => {
+    r.running = false;
+    r.stopped = !!msg.stopped;
+    r.done = msg;
+  });
 }
 
 // A new state holds every mark reported so far. A finished review goes once the main line
@@ -170,8 +166,8 @@ function renderSummary() {
     return tr;
   };
   const head = row(["", "?!", "?", "??", "mean loss", "accuracy"], true);
-  head.children[4].title = "the mean of what each move gave away against the best, in men";
-  head.children[5].title = "how close the moves came to the best on the evaluation's win-probability curve, in %";
+  /** @type {HTMLElement} */ (head.children[4]).title = "the mean of what each move gave away against the best, in men";
+  /** @type {HTMLElement} */ (head.children[5]).title = "how close the moves came to the best on the evaluation's win-probability curve, in %";
   for (const side of ["black", "white"]) {
     const s = r.done[side] || {};
     const tr = row([side === "black" ? "Black" : "White", s.inaccuracies || 0, s.mistakes || 0, s.blunders || 0,

@@ -1,22 +1,21 @@
 // Placing pieces by hand ("place pieces…"): a palette, clicks on squares, and the FEN it
 // makes, checked here for what a player can fix (R4, R14) before the server checks it all.
 
-import { ui, $ } from "./state.js";
+import { ui, $, update } from "./state.js";
 import { send } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
-import { renderBoard } from "./draw.js";
-import { markPalette } from "./status.js";
 import { closeChooser } from "./play.js";
-import { render } from "./render.js";
 
 function startSetup() {
-  const pieces = {};
-  if (ui.state) Object.assign(pieces, ui.state.pieces);
-  ui.setup = { pieces, sent: false };
-  ui.selected = null;
-  closeChooser();
+  update((ui) => {
+    /** @type {Object<string, string>} */
+    const pieces = {};
+    if (ui.state) Object.assign(pieces, ui.state.pieces);
+    ui.setup = { pieces, sent: false };
+    ui.selected = null;
+    closeChooser();
+  });
   $("setup-side").value = ui.state && ui.state.side === "white" ? "W" : "B";
-  render();
 }
 
 // The palette's piece on the square; the same piece again empties it.
@@ -24,9 +23,10 @@ export function placeSetupPiece(sq) {
   const key = String(sq);
   const cur = ui.setup.pieces[key] || "";
   const next = cur === ui.palette ? "" : ui.palette;
-  if (next) ui.setup.pieces[key] = next;
-  else delete ui.setup.pieces[key];
-  renderBoard();
+  update((ui) => {
+    if (next) ui.setup.pieces[key] = next;
+    else delete ui.setup.pieces[key];
+  });
 }
 
 // What is wrong with the placed pieces, in words, or null (RULES.md R4: each side has a
@@ -55,8 +55,9 @@ function setupFen() {
 }
 
 function endSetup() {
-  ui.setup = null;
-  render();
+  update((ui) => {
+    ui.setup = null;
+  });
 }
 
 export function wireSetup() {
@@ -64,20 +65,24 @@ export function wireSetup() {
   $("palette").addEventListener("click", (e) => {
     const b = e.target.closest(".pal");
     if (!b) return;
-    ui.palette = b.dataset.piece;
-    markPalette();
+    update((ui) => {
+      ui.palette = b.dataset.piece;
+    });
   });
-  $("setup-clear").addEventListener("click", () => {
-    ui.setup.pieces = {};
-    renderBoard();
-  });
+  $("setup-clear").addEventListener("click", () =>
+    update((ui) => {
+      ui.setup.pieces = {};
+    })
+  );
   $("setup-start").addEventListener("click", () => {
+    /** @type {Object<string, string>} */
     const pieces = {};
     for (let n = 1; n <= 12; n++) pieces[n] = "b";
     for (let n = 21; n <= 32; n++) pieces[n] = "w";
-    ui.setup.pieces = pieces;
+    update((ui) => {
+      ui.setup.pieces = pieces;
+    });
     $("setup-side").value = "B";
-    renderBoard();
   });
   $("setup-done").addEventListener("click", () => {
     clearMessages();
@@ -87,8 +92,10 @@ export function wireSetup() {
       return;
     }
     const fen = setupFen();
-    ui.setup.sent = true;
-    ui.pdnLoaded = false;
+    update((ui) => {
+      ui.setup.sent = true;
+      ui.pdnLoaded = false;
+    });
     send({ type: "setup", fen });
   });
   $("setup-cancel").addEventListener("click", endSetup);
@@ -100,7 +107,9 @@ export function wireSetup() {
       return;
     }
     clearMessages();
-    ui.pdnLoaded = false;
+    update((ui) => {
+      ui.pdnLoaded = false;
+    });
     send({ type: "setup", fen });
   };
   $("fen-set").addEventListener("click", setFen);

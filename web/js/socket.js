@@ -15,7 +15,7 @@ let sendText = null;
 // Which transport this copy of the page uses: "worker" where `make web` marked its copy of
 // index.html (`<meta name="poolshark-transport" content="worker">`), else "websocket".
 function transportKind() {
-  const mark = document.querySelector('meta[name="poolshark-transport"]');
+  const mark = /** @type {HTMLMetaElement | null} */ (document.querySelector('meta[name="poolshark-transport"]'));
   return mark && mark.content === "worker" ? "worker" : "websocket";
 }
 
@@ -32,7 +32,7 @@ export async function connect(onMessage, onClose) {
     }
     onMessage(msg);
   };
-  window.boardTransport = {
+  /** @type {any} */ (window).boardTransport = {
     send: (text) => {
       if (!sendText) throw new Error("the board is not connected");
       sendText(String(text));
@@ -47,13 +47,18 @@ function openSocket(deliver, onClose) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(proto + "://" + location.host + "/ws");
   ws.addEventListener("open", () => {
-    ui.connected = true;
+    update((ui) => {
+      ui.connected = true;
+    });
     sendText = (text) => ws.send(text);
     setConn("connected", "connected");
   });
   ws.addEventListener("message", (ev) => deliver(ev.data));
   ws.addEventListener("close", () => {
-    ui.connected = false;
+    update((ui) => {
+      ui.connected = false;
+      ui.closed = true;
+    });
     sendText = null;
     setConn("disconnected", "disconnected: reload the page to start again");
     onClose();
@@ -71,20 +76,28 @@ async function openWorker(deliver, onClose) {
     module = await WebAssembly.compile(await res.arrayBuffer());
   } catch (e) {
     setConn("disconnected", "the engine could not be loaded: " + e.message);
+    update((ui) => {
+      ui.closed = true;
+    });
     onClose();
     return;
   }
   const worker = new Worker("engine/board-worker.js", { type: "module" });
   worker.addEventListener("message", (ev) => deliver(ev.data));
   worker.addEventListener("error", (ev) => {
-    ui.connected = false;
+    update((ui) => {
+      ui.connected = false;
+      ui.closed = true;
+    });
     sendText = null;
     setConn("disconnected", "the engine stopped: " + (ev.message || "an error") + "; reload the page");
     onClose();
   });
   worker.postMessage({ module });
   sendText = (text) => worker.postMessage(text);
-  ui.connected = true;
+  update((ui) => {
+    ui.connected = true;
+  });
   setConn("connected", "in this browser");
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("sw.js").catch((e) => console.warn("no offline copy:", e));
@@ -99,6 +112,7 @@ export function byteLength(text) {
 // A message over the board's limits (`hello`) is refused here, in the board's own words, and
 // not sent: over the WebSocket, a frame past the server's limit would close the connection
 // and every control with it. Returns whether it was sent.
+/** @param {import("./types.js").Request} msg a request to the board */
 export function send(msg) {
   if (!sendText) {
     showMessage("error", "not connected to the board");

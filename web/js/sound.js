@@ -32,7 +32,7 @@ function showSwitch(on) {
 }
 
 function context() {
-  const Ctx = window.AudioContext || window.webkitAudioContext;
+  const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
   if (!Ctx) return null;
   if (!ctx) ctx = new Ctx();
   if (ctx.state === "suspended") ctx.resume().catch(() => {});

@@ -1,10 +1,12 @@
 // The page's shared state, and what is read from it without drawing anything. The server
 // owns the game and checks every request; `ui.state` is its last `state` message, untouched.
 
+/** @type {import("./types.js").Ui} */
 export const ui = {
   ws: null,
   connected: false,
   limits: { load_pdn: 1048576, other: 65536 }, // the largest messages the board reads (`hello`)
+  closed: false, // the transport closed (or never opened): the page says to reload
   state: null,
   flipped: null, // null until the first state: then from the saved settings or the players
   selected: null, // square number of the selected piece
@@ -24,17 +26,19 @@ export const ui = {
   pv: null, // {hubs, pdn, upto, line, pinned, timer}: a line of the analysis shown on the board
   anim: null, // {frames: [pieces...], step, timer}: a capture being shown jump by jump
   restored: false, // the saved game was offered to the server (once, at the first state)
+  restoring: false, // the saved game is loading (js/store.js): its state plays no move sound
   pdnText: "", // the last PDN text sent, for choosing another of its games
-  quiet: 0, // states still to come from replaying the saved game: no move sounds for them
-  pdnLoaded: false, // the game came from a PDN (its tags are kept across a reload, js/store.js)
+  pdnLoaded: false, // the game came from a PDN (a PDN file or box, not the board)
   notesSig: "", // the tree whose PDN was last asked for quietly (js/store.js)
-  quietPdns: [], // the trees of the quiet PDN requests not yet answered, oldest first
   // The comment editor and tags fields (js/annotate.js): the node whose comment the text box
   // was filled with and that comment (what is typed since stays until saved or another move
   // is shown), and whether the tags fields are open.
   annotate: { node: null, comment: "", tagsOpen: false },
 };
 
+// An element of the page by id. Typed `any`: the page knows which kind each id is (a box, a
+// button, a menu) and reads its fields as such.
+/** @type {(id: string) => any} */
 export const $ = (id) => document.getElementById(id);
 
 // The one way the page's state changes: `update((ui) => { ... })` edits `ui`, then one render
@@ -43,10 +47,15 @@ export const $ = (id) => document.getElementById(id);
 let renderer = null;
 let scheduled = false;
 
+/** @param {() => void} fn the page's one render (js/render.js) */
 export function setRenderer(fn) {
   renderer = fn;
 }
 
+/**
+ * Change the page's state and draw it once, soon.
+ * @param {(ui: import("./types.js").Ui) => void} [change] edits `ui`; none to redraw only
+ */
 export function update(change) {
   if (change) change(ui);
   if (scheduled) return;

@@ -5,7 +5,7 @@ import { ui, $, SIDE, moveNumber, modeOf } from "./state.js";
 
 function statusText() {
   const st = ui.state;
-  if (!ui.connected && st) return "disconnected";
+  if (!ui.connected && (st || ui.closed)) return "disconnected";
   if (!st) return "connecting…";
   if (ui.setup) return "Setting up: choose a piece, click squares, then press done";
   if (ui.pv) return "Showing the analysis line after " + ui.pv.pdn[ui.pv.upto] + " (not played): Esc to go back";
@@ -62,23 +62,31 @@ function moves(plies) {
   return plies % 2 === 0 ? String(plies / 2) : (plies / 2).toFixed(1);
 }
 
+// The players the "players" menu was last set to from a state: the menu follows the game's
+// players when they change, and otherwise keeps what the person chose there for the next
+// game (issue 61, defect 2: a new level must not reset it).
+let playersShown = null;
+
 export function renderControls() {
   const st = ui.state;
   const ok = ui.connected && !!st;
   const setup = !!ui.setup;
-  // A timed game has no take-backs while its clocks run (the server refuses them).
-  const timed = ok && !!st.clock && !!st.clock.running;
+  // A timed game has no take-backs while its clocks are live (the server refuses them).
+  const timed = ok && !!st.clock && (st.clock.live || !!st.clock.running);
   $("undo").disabled = !ok || setup || timed || st.ply === 0;
   $("redo").disabled = !ok || setup || timed || st.ply >= st.history.length;
   $("start").disabled = $("undo").disabled;
   $("end").disabled = $("redo").disabled;
   $("stop").textContent = st && st.thinking ? "move now" : "stop";
   markPalette();
-  $("engine-move").disabled = !ok || setup || !!st.result || st.thinking || !st.legal.length;
+  // Nor does the engine move or analyse for a person on their clock (the server refuses).
+  const yours = timed && st[st.side] === "human";
+  $("engine-move").disabled = !ok || setup || !!st.result || st.thinking || !st.legal.length || yours;
   const reviewing = !!(ui.review && ui.review.running);
   $("stop").disabled = !ok || !(st.thinking || st.analyzing || reviewing);
   for (const id of ["new-game", "play-here", "level-set", "play-level", "analyze", "fen-set", "pdn-load", "pdn-save", "setup-done"])
     $(id).disabled = !ok;
+  $("analyze").disabled = !ok || (timed && !st.analyzing);
   $("setup").hidden = setup;
   $("setup-tools").hidden = !setup;
   $("setup-help").hidden = !setup;
@@ -87,7 +95,10 @@ export function renderControls() {
   $("players").textContent =
     "Black: " + who(st.black) + " · White: " + who(st.white) + " · " + levelText(st.level);
   const mode = document.activeElement === $("mode") ? null : modeOf(st);
-  if (mode) $("mode").value = mode;
+  if (mode && mode !== playersShown) {
+    $("mode").value = mode;
+    playersShown = mode;
+  }
   const kind = $("level-kind");
   const val = $("level-value");
   if (st.level && document.activeElement !== $("play-level")) $("play-level").value = String(st.level.level || 0);
@@ -104,7 +115,7 @@ export function renderControls() {
 
 // The setup palette's chosen piece, for screen readers as for the eye.
 export function markPalette() {
-  document.querySelectorAll("#palette .pal").forEach((b) => {
+  document.querySelectorAll("#palette .pal").forEach((/** @type {HTMLElement} */ b) => {
     b.setAttribute("role", "radio");
     b.setAttribute("aria-checked", b.dataset.piece === ui.palette ? "true" : "false");
   });

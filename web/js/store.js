@@ -1,17 +1,20 @@
-// The game and the settings kept across a reload (localStorage): saved after every state,
-// and replayed into the fresh game of a new connection, variations included. A game with
-// notes (a review's marks and scores, a PDN's comments, NAGs and tags) is kept as the
-// server's PDN of it too, asked for quietly after each change (`keepNotes`), and a reload
-// loads that PDN and walks to the move shown, so nothing of it is lost; a game without
-// notes comes back as its moves.
+// The game and the settings kept across a reload (localStorage): saved after every state.
+// The game is kept as the server's PDN of it (variations, comments, marks, scores, tags,
+// clocks), asked for quietly (`save_pdn` with `quiet`) whenever its tree changes, with the
+// path to the node shown; a reload restores it in one request, `load_pdn` with that `path`
+// (docs/BOARD.md), then sets the players, the strength and the analysis as they were. A timed
+// game comes back with its clocks (`load_pdn`'s `clock`): the time the page was away is
+// counted against the side to move, whose clock ran on all the while.
 
-import { ui, $ } from "./state.js";
+import { ui, $, update } from "./state.js";
 import { send } from "./socket.js";
+import { showMessage } from "./messages.js";
 import { analyzeRequest } from "./analysis.js";
 
 const STORE = "poolshark-board";
 
 // A short hash of the game's tree with its notes: a kept PDN is of the tree with this hash.
+/** @param {import("./types.js").StateMsg} st */
 function treeSig(st) {
   const text = st.start_fen + JSON.stringify(st.nodes || []) + JSON.stringify(st.tags || {});
   let h = 0x811c9dc5;
@@ -19,35 +22,44 @@ function treeSig(st) {
   return h.toString(16) + ":" + text.length;
 }
 
-function hasNotes(st) {
-  return (
-    ui.pdnLoaded ||
-    (st.nodes || []).some((n) => n.mark || (n.eval !== null && n.eval !== undefined) || n.comment || n.before || (n.nags && n.nags.length))
-  );
+// The node shown as the moves from the start (what `load_pdn`'s `path` takes): node ids are
+// the server's and are not kept by a reload, and a promotion reorders the variations, but
+// the moves stay; and should the kept PDN be a move behind, the server plays that move.
+/**
+ * @param {import("./types.js").StateMsg} st
+ * @returns {string[]}
+ */
+function pathTo(st) {
+  const nodes = new Map((st.nodes || []).map((n) => [n.id, n]));
+  const path = [];
+  let n = nodes.get(st.node);
+  while (n && n.parent !== null && n.parent !== undefined) {
+    const parent = nodes.get(n.parent);
+    if (!parent) break;
+    path.unshift(n.hub);
+    n = parent;
+  }
+  return path;
 }
 
-// After a state: a game with notes whose tree changed asks for its PDN (`onQuietPdn` keeps
-// it), except while a saved game is being replayed.
+// After a state: a game whose tree changed asks for its PDN (`onQuietPdn` keeps it).
+/** @param {import("./types.js").StateMsg} st */
 export function keepNotes(st) {
-  if (ui.quiet > 0 || !hasNotes(st)) return;
   const sig = treeSig(st);
   if (sig === ui.notesSig) return;
-  ui.notesSig = sig;
-  ui.quietPdns.push(sig);
-  send({ type: "save_pdn" });
+  update((ui) => {
+    ui.notesSig = sig;
+  });
+  send({ type: "save_pdn", quiet: true });
 }
 
-// Whether the next `pdn` message answers `keepNotes` (and not the save button).
-export function quietPdnPending() {
-  return ui.quietPdns.length > 0;
-}
-
+// A `pdn` that answers `keepNotes`: kept with the tree it is of, the tree asked for last.
+/** @param {string} text */
 export function onQuietPdn(text) {
-  const sig = ui.quietPdns.shift();
   const v = loadSaved();
   if (!v) return;
   v.pdn = text;
-  v.pdn_sig = sig;
+  v.pdn_sig = ui.notesSig;
   try {
     localStorage.setItem(STORE, JSON.stringify(v));
   } catch (e) {
@@ -55,32 +67,30 @@ export function onQuietPdn(text) {
   }
 }
 
+// The game and the settings of state `st` saved.
+/** @param {import("./types.js").StateMsg} st */
 export function save(st) {
-  const index = new Map((st.nodes || []).map((n, i) => [n.id, i]));
   const old = loadSaved();
+  const c = st.clock;
   try {
     localStorage.setItem(
       STORE,
       JSON.stringify({
         start_fen: st.start_fen,
         tree_sig: treeSig(st),
-        // The moves from the start to the position shown, and the kept PDN (see the note).
-        path: st.history.slice(0, st.ply).map((h) => h.hub),
+        // The kept PDN (see the note), the tree it is of, and the node shown in this tree.
         pdn: old && old.pdn,
         pdn_sig: old && old.pdn_sig,
-        pdn_loaded: !!ui.pdnLoaded,
-        moves: st.history.map((h) => h.hub),
-        ply: st.ply,
-        // The tree as [parent's index, move] in the state's order (each node after its
-        // parent), and the index of the node shown.
-        tree: (st.nodes || []).slice(1).map((n) => [index.get(n.parent), n.hub]),
-        node: index.get(st.node),
+        path: pathTo(st),
         white: st.white,
         black: st.black,
         level: st.level,
         flipped: ui.flipped,
         analyzing: st.analyzing,
         multipv: ui.multipv,
+        // A timed game's clocks while they are live, and when they read so (ms since 1970).
+        clock: c && c.live ? { black_ms: c.black_ms, white_ms: c.white_ms, running: c.running, base_ms: c.base_ms, inc_ms: c.inc_ms } : null,
+        saved_at: Date.now(),
       })
     );
   } catch (e) {
@@ -91,62 +101,57 @@ export function save(st) {
 function loadSaved() {
   try {
     const v = JSON.parse(localStorage.getItem(STORE) || "null");
-    return v && Array.isArray(v.moves) && typeof v.start_fen === "string" ? v : null;
+    return v && typeof v.start_fen === "string" ? v : null;
   } catch (e) {
     return null;
   }
 }
 
-// The first state of a connection is a fresh game: replay the saved one into it.
+// The clocks to resume, as `load_pdn`'s `clock`: the running side's time less the time the
+// page was away (at least 0: its flag then falls at once).
+/** @returns {import("./types.js").ClockResume | null} */
+function resumedClock(v) {
+  const c = v.clock;
+  if (!c || typeof c.black_ms !== "number" || typeof c.white_ms !== "number") return null;
+  const away = typeof v.saved_at === "number" ? Math.max(0, Date.now() - v.saved_at) : 0;
+  const left = (side) => Math.max(0, Math.round(c[side + "_ms"] - (c.running === side ? away : 0)));
+  return { base: c.base_ms / 1000, inc: c.inc_ms / 1000, black_ms: left("black"), white_ms: left("white") };
+}
+
+// The first state of a connection is a fresh game: bring the saved one back into it.
+/** @param {import("./types.js").StateMsg} st the first state, of a fresh game */
 export function restore(st) {
   const v = loadSaved();
   if (!v) {
     save(st);
     return;
   }
-  if (typeof v.flipped === "boolean") ui.flipped = v.flipped;
-  if ([1, 2, 3, 4, 5].includes(v.multipv)) {
-    ui.multipv = v.multipv;
-    $("multipv").value = String(v.multipv);
+  update((ui) => {
+    if (typeof v.flipped === "boolean") ui.flipped = v.flipped;
+    if ([1, 2, 3, 4, 5].includes(v.multipv)) ui.multipv = v.multipv;
+  });
+  if ([1, 2, 3, 4, 5].includes(v.multipv)) $("multipv").value = String(v.multipv);
+  // The game first: its state is the answer to the first request (js/main.js).
+  if (typeof v.pdn === "string" && v.pdn) {
+    /** @type {import("./types.js").Request} */
+    const req = { type: "load_pdn", pdn: v.pdn };
+    // The node shown (its moves are played where the PDN kept is behind the tree shown).
+    if (Array.isArray(v.path)) req.path = v.path;
+    const clock = resumedClock(v);
+    if (clock) {
+      req.clock = clock;
+      showMessage("note", "the timed game goes on after the reload: the clock of the side to move ran while the page was away");
+    }
+    // The game comes back without a move's sound or animation (js/main.js).
+    update((ui) => {
+      ui.restoring = true;
+    });
+    send(req);
   }
-  // Each request is answered by a state; those of the replay make no move sound.
-  const ask = (msg) => {
-    send(msg);
-    ui.quiet++;
-  };
   const l = v.level || {};
   const level = Number.isInteger(l.level) && l.level >= 1 && l.level <= 10 ? { level: l.level } : {};
-  if (l.depth) ask(Object.assign({ type: "level", depth: l.depth }, level));
-  else if (l.movetime) ask(Object.assign({ type: "level", movetime: l.movetime }, level));
-  if (typeof v.pdn === "string" && v.pdn && v.pdn_sig === v.tree_sig && Array.isArray(v.path)) {
-    // Nobody's engine moves while the game is walked to the move shown.
-    ask({ type: "players", white: "human", black: "human" });
-    ask({ type: "load_pdn", pdn: v.pdn });
-    ask({ type: "goto", ply: 0 });
-    for (const m of v.path) ask({ type: "move", move: m });
-    ui.pdnLoaded = !!v.pdn_loaded;
-  } else if (v.moves.length || (Array.isArray(v.tree) && v.tree.length) || v.start_fen !== st.start_fen) {
-    ask({ type: "setup", fen: v.start_fen });
-    if (Array.isArray(v.tree)) replayTree(v.tree, v.node, ask);
-    else {
-      for (const m of v.moves) ask({ type: "move", move: m });
-      if (v.ply < v.moves.length) ask({ type: "goto", ply: v.ply });
-    }
-  }
-  ask({ type: "players", white: v.white === "engine" ? "engine" : "human", black: v.black === "engine" ? "engine" : "human" });
-  if (v.analyzing) ask(analyzeRequest(true));
-}
-
-// Play the saved tree into a fresh game. Its nodes are numbered as they are made, so the
-// node made k-th has id k: each parent's id is its index in the saved order.
-// `ask` sends a request.
-function replayTree(tree, node, ask) {
-  let last = 0;
-  tree.forEach(([parent, move], i) => {
-    if (typeof parent !== "number" || typeof move !== "string") return;
-    if (parent !== last) ask({ type: "goto", node: parent });
-    ask({ type: "move", move });
-    last = i + 1;
-  });
-  if (typeof node === "number" && node !== last) ask({ type: "goto", node });
+  if (l.depth) send({ type: "level", depth: l.depth, ...level });
+  else if (l.movetime) send({ type: "level", movetime: l.movetime, ...level });
+  send({ type: "players", white: v.white === "engine" ? "engine" : "human", black: v.black === "engine" ? "engine" : "human" });
+  if (v.analyzing && !v.clock) send(analyzeRequest(true));
 }

@@ -3,7 +3,7 @@
 // position before the mistake on the board, the player's move judged by the server
 // (docs/BOARD.md `retry`) as good as the best or not, and the answer on request.
 
-import { ui, $, SIDE, MARKS, historySig, scoreText, moveNumber, sideAt } from "./state.js";
+import { ui, $, SIDE, MARKS, historySig, scoreText, moveNumber, sideAt, update } from "./state.js";
 import { send } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
 import { reviewBudget } from "./review.js";
@@ -159,33 +159,36 @@ export function retryPlay(m) {
   const budget = reviewBudget(2);
   if (!budget) return true;
   clearMessages();
-  t.pending = m.pdn || m.hub;
-  t.result = null;
-  send(Object.assign({ type: "retry", ply: t.ply, move: m.hub }, budget));
-  renderTeach();
+  update(() => {
+    t.pending = m.pdn || m.hub;
+    t.result = null;
+  });
+  send(/** @type {import("./types.js").Request} */ (Object.assign({ type: "retry", ply: t.ply, move: m.hub }, budget)));
   return true;
 }
 
 export function onRetryResult(msg) {
   const t = ui.retry;
   if (!t || msg.ply !== t.ply) return;
-  t.pending = null;
-  t.result = msg;
-  renderTeach();
+  update(() => {
+    t.pending = null;
+    t.result = msg;
+  });
   // Under the board too, where a phone shows it.
   showMessage("note", verdict(msg));
 }
 
-export function wireTeach(redraw) {
+export function wireTeach() {
   $("retry-start").addEventListener("click", () => {
     const st = ui.state;
     const p = st && reviewed(st.ply);
     if (!p || !p.mark) return;
-    ui.retry = { ply: st.ply, armed: false, pending: null, result: null, answer: false };
+    update((ui) => {
+      ui.retry = { ply: st.ply, armed: false, pending: null, result: null, answer: false };
+    });
     send({ type: "goto", ply: st.ply - 1 });
     clearMessages();
     showMessage("note", "Find a better move than " + (p.move || "") + p.mark + ": play it on the board.");
-    redraw();
   });
   // The review's best line at the marked move, into the tree beside the move played.
   $("teach-add").addEventListener("click", () => {
@@ -195,14 +198,16 @@ export function wireTeach(redraw) {
   });
   $("retry-answer").addEventListener("click", () => {
     if (!ui.retry) return;
-    ui.retry.answer = true;
-    redraw();
+    update((ui) => {
+      ui.retry.answer = true;
+    });
   });
   $("retry-back").addEventListener("click", () => {
     if (!ui.retry) return;
     const k = ui.retry.ply;
-    ui.retry = null;
+    update((ui) => {
+      ui.retry = null;
+    });
     send({ type: "goto", ply: k });
-    redraw();
   });
 }

@@ -298,7 +298,7 @@ export function wireTree() {
   $("menu-main").addEventListener("click", () => menuAct("main"));
   $("menu-delete").addEventListener("click", () => menuAct("del"));
   document.addEventListener("click", (e) => {
-    if (!$("tree-menu").hidden && !e.target.closest("#tree-menu")) closeMenu();
+    if (!$("tree-menu").hidden && !(/** @type {Element} */ (e.target).closest("#tree-menu"))) closeMenu();
   });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") closeMenu();

@@ -103,6 +103,33 @@ impl Clock {
         }
     }
 
+    /// A game's clocks taken up again after `readings.len()` timed moves (the mover's clock
+    /// after each, the first of the line first), `left` each side's time (Black's, White's)
+    /// and `to_move`'s clock running from `now`; before the first move, none runs yet.
+    pub fn resume(
+        control: TimeControl,
+        left: [Duration; 2],
+        to_move: Color,
+        readings: Vec<Duration>,
+        now: Instant,
+    ) -> Clock {
+        let phase = if readings.is_empty() {
+            Phase::Waiting
+        } else {
+            Phase::Running {
+                side: to_move,
+                since: now,
+            }
+        };
+        Clock {
+            control,
+            left,
+            phase,
+            flag: None,
+            times: readings,
+        }
+    }
+
     pub fn control(&self) -> TimeControl {
         self.control
     }

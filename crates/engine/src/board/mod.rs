@@ -61,7 +61,7 @@ use crate::core::tree::NodeId;
 use crate::core::{movegen, Game, Move, Position};
 use crate::review::Budget;
 pub use job::{run_job, GameData, Job, JobControl, JobEvent, JobId, JobKind};
-use protocol::{MessageLimits, Reply, Request, Verdict};
+use protocol::{MessageLimits, Reply, Request, SearchInfo, Verdict};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -220,6 +220,13 @@ struct Running {
     /// A review's main-line nodes (the root first), and its marks over the plies forwarded.
     nodes: Vec<NodeId>,
     tally: Tally,
+    /// An analysis of several lines: how many lines one iteration reports (the lines asked
+    /// for, at most one per legal move), and those of the iteration being reported, held
+    /// until it has them all. The search reports an iteration's lines one by one, and a
+    /// `stop` may come between two of them: had they been sent as they came, the page would
+    /// be left with the new best line beside the old depth's others (issue 61, defect 10).
+    lines: usize,
+    held: Vec<SearchInfo>,
 }
 
 /// One board: its session and its running job.
@@ -368,7 +375,10 @@ impl Board {
         let mut stopped = None;
         let done: Result<Done, BoardError> = match request {
             Request::Ping => Ok(Done::Reply(Reply::Pong)),
-            Request::SavePdn => Ok(self.session.save_pdn()),
+            Request::SavePdn { quiet } => Ok(match self.session.save_pdn() {
+                Done::Reply(Reply::Pdn { pdn, .. }) => Done::Reply(Reply::Pdn { pdn, quiet }),
+                other => other,
+            }),
             Request::Level {
                 movetime,
                 depth,
@@ -423,6 +433,9 @@ impl Board {
                     })
             }
             Request::Analyze { on, multipv } => {
+                if let Err(e) = self.session.analysis_allowed(on) {
+                    return self.error(e.into());
+                }
                 if let Err(e) = self.session.set_multipv(multipv) {
                     return self.error(e.into());
                 }
@@ -441,6 +454,8 @@ impl Board {
             Request::EngineMove => {
                 if let Some(end) = self.session.end() {
                     Err(BoardError::GameOver(end.reason.to_string()))
+                } else if let Err(e) = self.session.engine_move_allowed() {
+                    Err(e.into())
                 } else {
                     self.stop();
                     self.start(Kind::Move);
@@ -509,7 +524,12 @@ impl Board {
                     Request::Redo => s.redo(),
                     Request::Goto { ply, node } => s.goto(ply, node),
                     Request::Setup { fen } => s.setup(&fen),
-                    Request::LoadPdn { pdn, game } => s.load_pdn(&pdn, game),
+                    Request::LoadPdn {
+                        pdn,
+                        game,
+                        path,
+                        clock,
+                    } => s.load_pdn_at(&pdn, game, path.as_deref(), clock),
                     Request::Players { white, black } => s.set_players(white, black),
                     _ => unreachable!("handled above"),
                 };
@@ -650,14 +670,24 @@ impl Board {
     fn launch(&mut self, kind: Kind, job: JobKind, best: Option<Move>, nodes: Vec<NodeId>) {
         self.jobs += 1;
         let id = self.jobs;
+        let root = *self.session.game().position();
+        let lines = match kind {
+            Kind::Analysis => {
+                let legal = movegen::legal_moves(&root).as_slice().len();
+                self.session.analysis_limits().multipv.min(legal).max(1)
+            }
+            _ => 1,
+        };
         self.running = Some(Running {
             id,
             kind,
             node: self.session.node(),
-            root: *self.session.game().position(),
+            root,
             best,
             nodes,
             tally: Tally::default(),
+            lines,
+            held: Vec::new(),
         });
         let clear = std::mem::take(&mut self.clear);
         self.out.push(Out::Start(Job {
@@ -696,6 +726,17 @@ impl Board {
         self.push_state();
     }
 
+    /// The running analysis's lines held (`Running::held`), sent as one set.
+    fn send_held(&mut self) {
+        let held = match self.running.as_mut() {
+            Some(r) => std::mem::take(&mut r.held),
+            None => return,
+        };
+        for info in held {
+            self.send(Reply::Info(Box::new(info)));
+        }
+    }
+
     /// An event of the running job.
     fn on_event(&mut self, event: JobEvent) {
         let r = self.running.as_mut().expect("the caller checked");
@@ -710,7 +751,20 @@ impl Board {
                         r.best = Some(mv);
                     }
                 }
-                self.send(Reply::Info(Box::new(info)));
+                if r.lines <= 1 || info.multipv.is_none() {
+                    self.send(Reply::Info(Box::new(info)));
+                    return;
+                }
+                // A new iteration's first line: what is held is a whole set that came short
+                // (fewer lines than asked), sent before it.
+                if info.multipv == Some(1) {
+                    self.send_held();
+                }
+                let r = self.running.as_mut().expect("the caller checked");
+                r.held.push(info);
+                if r.held.len() >= r.lines {
+                    self.send_held();
+                }
             }
             JobEvent::ReviewPly { report, .. } => {
                 let Some(&node) = r.nodes.get(report.judgement.ply) else {
@@ -730,6 +784,8 @@ impl Board {
                 self.push_state();
             }
             JobEvent::Finished { best, .. } => {
+                // The last iteration's lines are all there is: whole.
+                self.send_held();
                 let r = self.running.take().expect("checked above");
                 self.session.thinking = false;
                 let mut auto = false;

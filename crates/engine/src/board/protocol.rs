@@ -151,6 +151,15 @@ pub enum Request {
         /// Which game of the text, from 1 (default 1).
         #[serde(default)]
         game: Option<usize>,
+        /// The node to show, as the moves from the root (Hub or PDN), played where the game
+        /// has them not (a page restoring itself after a reload); none for the main line's
+        /// end.
+        #[serde(default)]
+        path: Option<Vec<String>>,
+        /// A timed game's clocks to take up again at the main line's end (a page restoring
+        /// itself after a reload).
+        #[serde(default)]
+        clock: Option<ClockResume>,
     },
     /// Who plays each side from the position shown on, the game kept ("play from here").
     Players {
@@ -159,7 +168,11 @@ pub enum Request {
         #[serde(default = "human")]
         black: Player,
     },
-    SavePdn,
+    SavePdn {
+        /// Asked for the page to keep, not to show: echoed in the `pdn` reply.
+        #[serde(default)]
+        quiet: bool,
+    },
     Ping,
     /// A node's comment, mark or other NAGs, any of them (`Session::annotate`): `comment`
     /// replaces the comment (empty clears it), `nag` the mark (`null` clears it), `nags`
@@ -201,6 +214,18 @@ pub struct ClockSpec {
     pub base: f64,
     #[serde(default)]
     pub inc: f64,
+}
+
+/// A timed game's clocks as a page kept them across a reload: the time control (seconds, as
+/// `new`'s `clock`) and each side's time left in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockResume {
+    pub base: f64,
+    #[serde(default)]
+    pub inc: f64,
+    pub black_ms: u64,
+    pub white_ms: u64,
 }
 
 /// A review's budget as the page gives it: at most one of them (`serve::review::budget`).
@@ -364,6 +389,9 @@ pub struct ClockState {
     pub white_ms: u64,
     /// `black` or `white` while that clock runs; None before the first move and after the end.
     pub running: Option<&'static str>,
+    /// Whether the clocks are in play (before the first move or running): no take-backs,
+    /// no analysis and no engine move for a person until the game ends.
+    pub live: bool,
     pub base_ms: u64,
     pub inc_ms: u64,
 }
@@ -526,6 +554,9 @@ pub enum Reply {
     RetryResult(Box<Judgement>),
     Pdn {
         pdn: String,
+        /// The answer to a `save_pdn` with `quiet` (absent otherwise).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        quiet: bool,
     },
     /// After a `load_pdn` of a text of several games: the tags of the first games (at most
     /// `session::MAX_LISTED`, and the one shown), which is shown, and how many the text holds.

@@ -315,12 +315,35 @@ impl Session {
             .map_err(SessionError::Clock)?;
         self.restart(start, white, black);
         self.timed.restart(control);
+        // Analysis would search on the players' clocks (`analysis_allowed`).
+        if self.timed.is_live() {
+            self.analyzing = false;
+        }
         Ok(Done::Changed { auto: true })
     }
 
     /// Refuse to walk the game while its clock is live: a timed game has no take-backs.
     fn walk_allowed(&self) -> Result<(), SessionError> {
         self.timed.walk_allowed()
+    }
+
+    /// Refuse the engine's move for a side a person plays while the clocks are live: it
+    /// would be the person's move, found on their clock by the engine.
+    pub fn engine_move_allowed(&self) -> Result<(), SessionError> {
+        let side = self.game.position().side();
+        if self.timed.is_live() && self.player(side) == Player::Human {
+            return Err(SessionError::TimedEngineMove);
+        }
+        Ok(())
+    }
+
+    /// Refuse to turn analysis on while the clocks are live (turning it off is always
+    /// allowed); a timed game begins with it off (`new_game`).
+    pub fn analysis_allowed(&self, on: bool) -> Result<(), SessionError> {
+        if on && self.timed.is_live() {
+            return Err(SessionError::TimedAnalysis);
+        }
+        Ok(())
     }
 
     /// Let the flag fall if the running clock has reached zero. True if it fell now: at the
@@ -1032,7 +1055,7 @@ mod tests {
         s.delete(v.index()).unwrap();
         s.record_review(v, Some("??"), "1.00", "9-14");
         // Saved and loaded, the marks and scores come back.
-        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
             panic!("a pdn reply")
         };
         let flat = pdn.replace('\n', " ");
@@ -1086,7 +1109,7 @@ mod tests {
         for (j, want) in plies.iter().zip(kept) {
             assert_eq!(j.node_mark, Some(want), "{j:?}");
         }
-        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
             panic!("a pdn reply")
         };
         let flat = pdn.replace('\n', " ");
@@ -1136,7 +1159,7 @@ mod tests {
     fn round_trip(text: &str, number: usize) {
         let mut s = human();
         s.load_pdn(text, Some(number)).unwrap();
-        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
             panic!("a pdn reply")
         };
         let mut t = human();
@@ -1158,7 +1181,7 @@ mod tests {
         }
         assert_eq!(saved, &want, "{pdn}");
         assert_eq!(t.result_text(), s.result_text());
-        let Done::Reply(Reply::Pdn { pdn: again }) = t.save_pdn() else {
+        let Done::Reply(Reply::Pdn { pdn: again, .. }) = t.save_pdn() else {
             panic!("a pdn reply")
         };
         assert_eq!(again, pdn);
@@ -1178,7 +1201,7 @@ mod tests {
         round_trip(text, 1);
         let mut s = human();
         s.load_pdn(text, None).unwrap();
-        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
             panic!("a pdn reply")
         };
         let flat = pdn.replace('\n', " ");
@@ -1211,7 +1234,7 @@ mod tests {
         }
         let mut s = human();
         s.load_pdn(CORPUS, None).unwrap();
-        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
             panic!("a pdn reply")
         };
         // The tags kept, the roster first; the rest in their order.
@@ -1535,7 +1558,7 @@ mod tests {
         let mut s = human();
         s.setup("W:W14:B9,10,K1").unwrap();
         play(&mut s, "14x5");
-        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
             panic!("a pdn reply")
         };
         assert!(pdn.contains("[GameType \"23\"]\n"), "{pdn}");
@@ -1613,7 +1636,7 @@ mod tests {
     }
 
     fn pdn_of(s: &Session) -> String {
-        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
             panic!("a pdn reply")
         };
         pdn

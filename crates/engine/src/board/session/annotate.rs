@@ -356,7 +356,7 @@ mod tests {
 
     fn pdn_of(s: &Session) -> String {
         match s.save_pdn() {
-            Done::Reply(Reply::Pdn { pdn }) => pdn,
+            Done::Reply(Reply::Pdn { pdn, .. }) => pdn,
             other => panic!("no PDN: {other:?}"),
         }
     }

@@ -17,6 +17,16 @@ pub enum SessionError {
     Clock(String),
     /// Walking a timed game while its clocks are live.
     TimedGame,
+    /// `load_pdn`'s `path`: its move `ply` (from 1), as given, is not legal there (why).
+    PdnPath {
+        ply: usize,
+        text: String,
+        why: String,
+    },
+    /// `engine_move` for a side a person plays while the clocks are live.
+    TimedEngineMove,
+    /// `analyze` while the clocks are live.
+    TimedAnalysis,
     /// A move after the game's end (the reason, as `state` gives it).
     GameOver(String),
     Movetime(f64),
@@ -81,6 +91,16 @@ impl fmt::Display for SessionError {
                 "a timed game is on: no taking back or stepping through it until it ends \
                  (or start a new game)",
             ),
+            SessionError::PdnPath { ply, text, why } => {
+                write!(f, "bad path: move {ply} '{}': {why}", short(text))
+            }
+            SessionError::TimedEngineMove => f.write_str(
+                "a timed game is on: the engine does not move for you on your clock \
+                 (it moves on its own turn); play your move",
+            ),
+            SessionError::TimedAnalysis => {
+                f.write_str("a timed game is on: no analysis until it ends (or start a new game)")
+            }
             SessionError::GameOver(reason) => write!(
                 f,
                 "the game is over ({reason}): no more moves; take back or start a new game"

@@ -4,7 +4,8 @@
 //! themselves are `core::pdn`'s.
 
 use super::{Done, Session, SessionError, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
-use crate::board::protocol::{PdnGameTags, Player, Reply};
+use crate::board::clock::TimeControl;
+use crate::board::protocol::{ClockResume, PdnGameTags, Player, Reply};
 use crate::core::pdn;
 use crate::core::{notation, Color, GameResult, Position};
 
@@ -17,6 +18,27 @@ impl Session {
     /// none given), with its variations, comments, marks and tags, shown at the end of its
     /// main line, both sides human. A text of several games leaves their tags in `games`.
     pub fn load_pdn(&mut self, text: &str, number: Option<usize>) -> Result<Done, SessionError> {
+        self.load_pdn_at(text, number, None, None)
+    }
+
+    /// `load_pdn` shown at the node `path` leads to (the moves from the start, Hub or PDN,
+    /// each following the move the game has there or, where it has not, played as a new
+    /// variation), or at the main line's end for none. A move of the path that is not legal
+    /// is an error and the game on the board stays. With
+    /// `clock`, a timed game goes on at the main line's end (where the path must lead) with
+    /// those times left, the side to move's clock running from now, and the moves' `[%clk]`
+    /// readings as its record; a game over there is loaded untimed.
+    pub fn load_pdn_at(
+        &mut self,
+        text: &str,
+        number: Option<usize>,
+        path: Option<&[String]>,
+        clock: Option<ClockResume>,
+    ) -> Result<Done, SessionError> {
+        let control = clock
+            .map(|c| TimeControl::from_seconds(c.base, c.inc))
+            .transpose()
+            .map_err(SessionError::Clock)?;
         let number = number.unwrap_or(1);
         // One game at a time: each is built and checked, and only the one loaded is kept.
         let mut list: Vec<PdnGameTags> = Vec::new();
@@ -51,8 +73,37 @@ impl Session {
         if g.tree.len() - 1 > MAX_MOVES {
             return Err(SessionError::TooManyMoves(g.tree.len() - 1));
         }
-        self.restart(g.tree.start(), Player::Human, Player::Human);
         let end = *main.last().expect("the root at least");
+        // The path read first, on positions alone: a move that is not legal changes nothing.
+        let mut moves = Vec::new();
+        if let Some(path) = path {
+            let mut pos = g.tree.start();
+            for (i, text) in path.iter().enumerate() {
+                let mv = notation::parse_move(&pos, text).map_err(|e| SessionError::PdnPath {
+                    ply: i + 1,
+                    text: text.clone(),
+                    why: e.to_string(),
+                })?;
+                pos = pos.play(&mv);
+                moves.push(mv);
+            }
+        }
+        let main_moves: Vec<_> = main[1..]
+            .iter()
+            .map(|&id| g.tree.node(id).and_then(|n| n.mv))
+            .collect();
+        // A timed game goes on at the main line's end: the path follows the main line there
+        // (or on past it, which its moves then extend).
+        let at_end = path.is_none()
+            || (moves.len() >= main_moves.len()
+                && moves.iter().zip(&main_moves).all(|(m, k)| Some(*m) == *k));
+        if control.is_some() && !at_end {
+            return Err(SessionError::Clock(
+                "a timed game goes on at its last move: the path must lead to the main line's end"
+                    .into(),
+            ));
+        }
+        self.restart(g.tree.start(), Player::Human, Player::Human);
         self.tree = g.tree;
         for id in self.tree.preorder() {
             if let Some(m) = self.move_shown(id) {
@@ -61,7 +112,26 @@ impl Session {
         }
         self.tags = Some(g.tags);
         self.loaded_result = Some((end, g.result));
-        self.show(end);
+        if path.is_some() {
+            self.show(self.tree.root());
+            for mv in moves {
+                self.play(mv)?;
+            }
+        } else {
+            self.show(end);
+        }
+        if let (Some(control), Some(c)) = (control, clock) {
+            if self.end().is_none() {
+                let readings = self.tree.main_line()[1..]
+                    .iter()
+                    .map(|&id| self.tree.node(id).and_then(|n| n.notes.clock))
+                    .map(Option::unwrap_or_default)
+                    .collect();
+                let left = [c.black_ms, c.white_ms].map(std::time::Duration::from_millis);
+                let side = self.game.position().side();
+                self.timed.resume(control, left, side, readings);
+            }
+        }
         if count > 1 {
             self.games = Some((list, number, count));
         }
@@ -100,6 +170,7 @@ impl Session {
     /// timed game with its `TimeControl` and each timed move's clock after it (`[%clk]`).
     pub fn save_pdn(&self) -> Done {
         Done::Reply(Reply::Pdn {
+            quiet: false,
             pdn: pdn::writer::write(&self.tags_now(), &self.tree, &self.result_text()),
         })
     }
@@ -172,7 +243,7 @@ mod tests {
             .unwrap();
         let main: Vec<String> = s.tree.main_moves().iter().map(|m| m.hub()).collect();
         assert_eq!(main, ["11-15", "23-19", "8-11"]);
-        let Done::Reply(Reply::Pdn { pdn }) = s.save_pdn() else {
+        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
             panic!("no PDN")
         };
         assert!(

@@ -40,6 +40,19 @@ impl TimedGame {
         self.flag = None;
     }
 
+    /// A timed game taken up again (`Clock::resume`), its clock reading the time from now.
+    pub fn resume(
+        &mut self,
+        control: TimeControl,
+        left: [Duration; 2],
+        to_move: Color,
+        readings: Vec<Duration>,
+    ) {
+        let now = (self.now)();
+        self.clock = Some(Clock::resume(control, left, to_move, readings, now));
+        self.flag = None;
+    }
+
     pub fn clock(&self) -> Option<&Clock> {
         self.clock.as_ref()
     }
@@ -54,6 +67,11 @@ impl TimedGame {
     pub fn limits(&self, side: Color) -> Option<Limits> {
         let c = self.clock.as_ref().filter(|c| c.is_live())?;
         Some(c.limits(side, (self.now)()))
+    }
+
+    /// Whether the game's clocks are live (a timed game not yet over).
+    pub fn is_live(&self) -> bool {
+        self.clock.as_ref().is_some_and(|c| c.is_live())
     }
 
     /// Refuse to walk the game while its clock is live: a timed game has no take-backs.
@@ -120,6 +138,7 @@ impl TimedGame {
             black_ms: ms(c.left(Color::Black, now)),
             white_ms: ms(c.left(Color::White, now)),
             running: c.running().map(super::color_name),
+            live: c.is_live(),
             base_ms: ms(c.control().base),
             inc_ms: ms(c.control().inc),
         })

@@ -1,0 +1,287 @@
+// The page's types, for the type check alone (scripts/js-check.sh, `tsc --noEmit`): the
+// page's state `ui` (js/state.js), the board's messages (docs/BOARD.md) and the requests the
+// page sends. Other modules name them in JSDoc as `import("./types.js").Name`, which the
+// browser never fetches: this module holds no code. It is served with the page all the
+// same (src/serve/assets.rs follows those references as it follows imports).
+
+// ---------- the server's messages ----------
+
+/**
+ * A legal move, or a move played (`history`).
+ * @typedef {object} Move
+ * @property {string} hub the move in Hub notation (what `move` sends)
+ * @property {string} pdn the move in PDN notation (what the page shows)
+ * @property {number} [from]
+ * @property {number} [to]
+ * @property {number[]} captured the squares taken
+ * @property {number[]} path the landing squares from origin to destination
+ */
+
+/**
+ * A node of the game tree (`state.nodes`): the root has no move.
+ * @typedef {object} TreeNode
+ * @property {number} id
+ * @property {number | null} parent
+ * @property {number[]} children the main continuation first
+ * @property {string} [hub]
+ * @property {string} [pdn]
+ * @property {number[]} [captured]
+ * @property {number[]} [path]
+ * @property {string | null} [mark] `!` `?` `!!` `??` `!?` `?!`
+ * @property {string | null} [eval] the score after the move, for Black
+ * @property {string} [best] the review's best move in the position before
+ * @property {number[]} [nags]
+ * @property {string} [comment]
+ * @property {string} [before]
+ */
+
+/**
+ * A timed game's clocks.
+ * @typedef {object} ClockState
+ * @property {number} black_ms
+ * @property {number} white_ms
+ * @property {"black" | "white" | null} running
+ * @property {boolean} live in play: before the first move or running
+ * @property {number} base_ms
+ * @property {number} inc_ms
+ */
+
+/**
+ * The engine's strength: seconds per move or a depth, and a playing level.
+ * @typedef {object} Level
+ * @property {number} [movetime]
+ * @property {number} [depth]
+ * @property {number} [level]
+ */
+
+/**
+ * @typedef {object} GameResult
+ * @property {"black" | "white" | null} winner
+ * @property {string} reason
+ */
+
+/**
+ * @typedef {object} Counts
+ * @property {number | null} forty
+ * @property {number} forty_limit
+ * @property {number | null} thirteen
+ * @property {number} thirteen_limit
+ */
+
+/**
+ * The endgame tables' verdict, for Black.
+ * @typedef {object} Egdb
+ * @property {"win" | "draw" | "loss"} black
+ * @property {number | null} dtc
+ * @property {string} black50
+ */
+
+/**
+ * The whole state after any change.
+ * @typedef {object} StateMsg
+ * @property {"state"} type
+ * @property {string} fen
+ * @property {"black" | "white"} side
+ * @property {Object<string, string>} pieces square → b/w men, B/W kings
+ * @property {Move[]} legal
+ * @property {Move[]} history every ply of the current line
+ * @property {number} ply the position shown, after this many plies of the line
+ * @property {number} node the node shown
+ * @property {number[]} [line] the current line's nodes, root first
+ * @property {TreeNode[]} [nodes]
+ * @property {string} start_fen
+ * @property {"human" | "engine"} white
+ * @property {"human" | "engine"} black
+ * @property {boolean} thinking
+ * @property {boolean} analyzing
+ * @property {GameResult | null} result
+ * @property {Counts} [counts]
+ * @property {Level} level
+ * @property {Egdb | null} [egdb]
+ * @property {ClockState | null} [clock]
+ * @property {Object<string, string>} [tags] the tags `save_pdn` writes
+ */
+
+/**
+ * A search's progress: the best line (multipv 1, or no `multipv`) or another.
+ * @typedef {object} InfoMsg
+ * @property {"info"} type
+ * @property {number} depth
+ * @property {string} score for the side to move
+ * @property {string} [score_black]
+ * @property {number} nodes
+ * @property {number} time
+ * @property {string[]} pv
+ * @property {string[]} [pv_pdn]
+ * @property {number} [multipv]
+ */
+
+/**
+ * One reviewed move, or (without `node`) a retry's answer.
+ * @typedef {object} ReviewPlyMsg
+ * @property {"review_ply" | "retry_result"} type
+ * @property {number} ply
+ * @property {number} [node]
+ * @property {string | null} [node_mark]
+ * @property {string} move
+ * @property {string} score
+ * @property {string} best
+ * @property {string} best_score
+ * @property {number[]} best_path
+ * @property {string[]} pv
+ * @property {number} loss
+ * @property {boolean} good
+ * @property {string | null} mark
+ */
+
+/**
+ * @typedef {object} SideReport
+ * @property {number} inaccuracies
+ * @property {number} mistakes
+ * @property {number} blunders
+ * @property {number} moves
+ * @property {number} mean_loss
+ * @property {number} accuracy
+ */
+
+/**
+ * @typedef {object} ReviewDoneMsg
+ * @property {"review_done"} type
+ * @property {SideReport} black
+ * @property {SideReport} white
+ * @property {boolean} stopped
+ */
+
+/**
+ * @typedef {object} GamesMsg
+ * @property {"games"} type
+ * @property {{number: number, tags: Object<string, string>, plies: number}[]} games
+ * @property {number} loaded
+ * @property {number} count
+ */
+
+/**
+ * @typedef {object} PdnMsg
+ * @property {"pdn"} type
+ * @property {string} pdn
+ * @property {boolean} [quiet] the answer to a `save_pdn` with `quiet`
+ */
+
+/**
+ * @typedef {object} ErrorMsg
+ * @property {"error"} type
+ * @property {string} message
+ */
+
+/**
+ * @typedef {object} HelloMsg
+ * @property {"hello"} type
+ * @property {string} [version]
+ */
+
+/**
+ * Any message of the board's.
+ * @typedef {StateMsg | InfoMsg | ReviewPlyMsg | ReviewDoneMsg | GamesMsg | PdnMsg | ErrorMsg | HelloMsg | {type: "pong"}} ServerMsg
+ */
+
+// ---------- the page's requests ----------
+
+/**
+ * A request to the board (docs/BOARD.md, "Page -> server"): its `type` and its fields.
+ * @typedef {{type: "new", white: string, black: string, fen?: string, clock?: {base: number, inc: number}}
+ *   | {type: "level", movetime?: number, depth?: number, level?: number}
+ *   | {type: "move", move: string}
+ *   | {type: "undo"} | {type: "redo"} | {type: "stop"} | {type: "engine_move"} | {type: "ping"}
+ *   | {type: "goto", ply?: number, node?: number}
+ *   | {type: "promote", node: number, to_main: boolean}
+ *   | {type: "delete", node: number}
+ *   | {type: "analyze", on: boolean, multipv?: number}
+ *   | {type: "review", depth?: number, movetime?: number, nodes?: number}
+ *   | {type: "retry", ply: number, move: string, depth?: number, movetime?: number, nodes?: number}
+ *   | {type: "setup", fen: string}
+ *   | {type: "load_pdn", pdn: string, game?: number, path?: string[], clock?: ClockResume}
+ *   | {type: "players", white: string, black: string}
+ *   | {type: "save_pdn", quiet?: boolean}
+ *   | {type: "annotate", node: number, comment?: string, nag?: string | null, nags?: number[]}
+ *   | {type: "tags", tags: Object<string, string>}
+ *   | {type: "add_line", node: number, moves: string[]}} Request
+ */
+
+/**
+ * A timed game's clocks taken up again after a reload (`load_pdn`'s `clock`).
+ * @typedef {object} ClockResume
+ * @property {number} base seconds
+ * @property {number} inc seconds
+ * @property {number} black_ms
+ * @property {number} white_ms
+ */
+
+// ---------- the page's state ----------
+
+/**
+ * A review on the page (js/review.js).
+ * @typedef {object} Review
+ * @property {string} sig the main line reviewed (`mainSig`)
+ * @property {Object<number, ReviewPlyMsg>} plies
+ * @property {number} total
+ * @property {number} last
+ * @property {boolean} running
+ * @property {boolean} stopped
+ * @property {ReviewDoneMsg | null} done
+ * @property {Object<number, {mark: string | null, eval: string, best: string}>} live
+ * @property {boolean} [asked] sent and not yet answered by a state
+ */
+
+/**
+ * "Find a better move" at a marked ply (js/teach.js).
+ * @typedef {object} Retry
+ * @property {number} ply
+ * @property {boolean} armed
+ * @property {string | null} pending the move being judged
+ * @property {ReviewPlyMsg | null} result
+ * @property {boolean} answer
+ */
+
+/**
+ * A line of the analysis shown on the board (js/analysis.js).
+ * @typedef {object} PvShown
+ * @property {InfoMsg} info the line as it was when first shown
+ * @property {string[]} hubs
+ * @property {string[]} pdn
+ * @property {number} upto
+ * @property {number} line
+ * @property {boolean} pinned
+ * @property {ReturnType<typeof setInterval> | null} timer
+ */
+
+/**
+ * The page's state (js/state.js `ui`); each field is described there.
+ * @typedef {object} Ui
+ * @property {WebSocket | null} ws
+ * @property {boolean} connected
+ * @property {boolean} closed
+ * @property {{load_pdn: number, other: number}} limits
+ * @property {StateMsg | null} state
+ * @property {boolean | null} flipped
+ * @property {number | null} selected
+ * @property {Move[] | null} choice
+ * @property {Move | null} preview
+ * @property {{pieces: Object<string, string>, sent: boolean} | null} setup
+ * @property {InfoMsg | null} info
+ * @property {InfoMsg[]} lines
+ * @property {number} multipv
+ * @property {Review | null} review
+ * @property {Retry | null} retry
+ * @property {number[] | null} reviewArrow
+ * @property {string} palette
+ * @property {PvShown | null} pv
+ * @property {{frames: Object<string, string>[], step: number, timer: ReturnType<typeof setTimeout> | null} | null} anim
+ * @property {boolean} restored
+ * @property {boolean} restoring
+ * @property {string} pdnText
+ * @property {boolean} pdnLoaded
+ * @property {string} notesSig
+ * @property {{node: number | null, comment: string, tagsOpen: boolean}} annotate
+ */
+
+export {};
