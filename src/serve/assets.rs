@@ -60,6 +60,8 @@ pub const ASSETS: &[Asset] = &[
     asset!("js/setup.js", JS),
     asset!("js/pdn.js", JS),
     asset!("js/store.js", JS),
+    asset!("js/keys.js", JS),
+    asset!("js/share.js", JS),
 ];
 
 /// The asset served at `path`.

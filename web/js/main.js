@@ -5,25 +5,30 @@
 //
 // Modules, each importing only those below it: state (the shared `ui`), messages, socket,
 // clock and sound, draw (the board), status, tree (the move list), review, teach, analysis,
-// render (all of it), play (clicks and the capture chooser), setup, pdn, store (kept across
-// a reload), and this one.
+// render (all of it), play (clicks and the capture chooser), keys, setup, pdn, store (kept
+// across a reload), share (copying and links), and this one.
 
-import { ui, $, legalFrom, modeOf, sideAt } from "./state.js";
+import { ui, $, legalFrom, modeOf, sideAt, update } from "./state.js";
 import { connect, send, onHello } from "./socket.js";
-import { showMessage, clearMessages } from "./messages.js";
+import { showMessage, clearMessages, dropMessages } from "./messages.js";
 import { onClockState, renderClocks, chosenClock, wireClock } from "./clock.js";
 import { playMoveSound, wireSound } from "./sound.js";
 import { renderBoard, startAnim, stopAnim } from "./draw.js";
 import { renderControls } from "./status.js";
-import { wireTree, stepVariation } from "./tree.js";
+import { wireTree } from "./tree.js";
 import { onReviewPly, onReviewDone, onReviewRefused, reviewOnState, wireReview } from "./review.js";
 import { syncTeach, renderTeach, onRetryResult, wireTeach } from "./teach.js";
-import { onInfo, analyzeRequest, closePv, renderPvBoard, renderInfo, renderEvalBar, stepPv, wireAnalysis } from "./analysis.js";
+import { onInfo, analyzeRequest, closePv, renderInfo, renderEvalBar, wireAnalysis } from "./analysis.js";
 import { render } from "./render.js";
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
 import { placeSetupPiece, wireSetup } from "./setup.js";
 import { onGames, onPdn, wirePdn } from "./pdn.js";
-import { save, restore, keepNotes, quietPdnPending, onQuietPdn } from "./store.js";
+import { save, restore, keepNotes, onQuietPdn } from "./store.js";
+import { openLink, linkRefused, linkOnState, onSharePdn, wireShare } from "./share.js";
+import { wireKeys } from "./keys.js";
+
+// How the board's refusal of a request while a timed game's clocks run begins.
+const TIMED_REFUSAL = "a timed game is on";
 
 function onMessage(msg) {
   switch (msg.type) {
@@ -50,10 +55,17 @@ function onMessage(msg) {
     case "games":
       onGames(msg);
       break;
-    case "pdn":
-      if (quietPdnPending()) onQuietPdn(msg.pdn || "");
+    case "pdn": {
+      // The server answers in order: the oldest `save_pdn` not yet answered asked for it.
+      let purpose;
+      update((ui) => {
+        purpose = ui.pdnFor.shift();
+      });
+      if (purpose === "quiet") onQuietPdn(msg.pdn || "");
+      else if (purpose === "copy" || purpose === "link") onSharePdn(purpose, msg.pdn || "");
       else onPdn(msg.pdn || "");
       break;
+    }
     case "error":
       if (ui.setup) ui.setup.sent = false;
       onReviewRefused();
@@ -61,7 +73,7 @@ function onMessage(msg) {
         ui.retry.pending = null;
         renderTeach();
       }
-      showMessage("error", msg.message || "error");
+      if (!linkRefused(msg.message || "error")) showMessage("error", msg.message || "error");
       break;
     case "pong":
       break;
@@ -77,8 +89,10 @@ function onState(st) {
   if (ui.flipped === null) ui.flipped = flipFor(modeOf(st), false);
   if (!ui.restored) {
     ui.restored = true;
-    restore(st);
+    // A share link opens instead of the game kept from the last visit (js/share.js).
+    if (!openLink(st, true)) restore(st);
   } else {
+    linkOnState();
     save(st);
     keepNotes(st);
   }
@@ -92,6 +106,9 @@ function onState(st) {
   if (ui.quiet > 0) ui.quiet--;
   else if (played) playMoveSound(st.history[st.ply - 1].captured.length > 0);
   onClockState(st);
+  // "a timed game is on" refused a request while the clocks ran: once they stop it is
+  // no longer true, so it goes.
+  if (!(st.clock && st.clock.running)) dropMessages(TIMED_REFUSAL);
   // How many states arrived: lets a test wait for the answer to its own request.
   const board = $("board");
   board.dataset.states = String(Number(board.dataset.states || 0) + 1);
@@ -251,36 +268,6 @@ function wireSettings() {
   });
 }
 
-// Esc closes the chooser and the line shown; Left, Right, Home and End step along the line
-// shown, or else the current line of the game; Up and Down choose among the variations at a
-// branch (`tree`); except while typing in a box.
-function wireKeys() {
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") {
-      if (ui.choice || ui.pv) {
-        e.preventDefault();
-        closeChooser();
-        closePv();
-        renderPvBoard();
-      }
-      return;
-    }
-    if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
-    if ((e.key === "ArrowUp" || e.key === "ArrowDown") && !ui.setup) {
-      if (stepVariation(e.key === "ArrowDown" ? 1 : -1)) e.preventDefault();
-      return;
-    }
-    const id = { ArrowLeft: "undo", ArrowRight: "redo", Home: "start", End: "end" }[e.key];
-    if (id && ui.pv) {
-      e.preventDefault();
-      stepPv(e.key);
-    } else if (id && !$(id).disabled) {
-      e.preventDefault();
-      $(id).click();
-    }
-  });
-}
-
 wireGame();
 wireSettings();
 wireClock();
@@ -293,5 +280,6 @@ wireReview();
 wireTeach(render);
 wireTree();
 wirePdn();
+wireShare();
 render();
 connect(onMessage, onClose);

@@ -8,6 +8,8 @@ import { closePv, renderInfo } from "./analysis.js";
 import { renderReview } from "./review.js";
 import { renderClocks } from "./clock.js";
 import { syncTeach, renderTeach } from "./teach.js";
+import { renderShare } from "./share.js";
+import { renderKeys } from "./keys.js";
 
 export function render() {
   if (ui.setup) closePv();
@@ -20,6 +22,8 @@ export function render() {
   renderReview();
   renderClocks();
   renderTeach();
+  renderShare();
+  renderKeys();
 }
 
 setRenderer(render);

@@ -24,10 +24,23 @@ export const ui = {
   anim: null, // {frames: [pieces...], step, timer}: a capture being shown jump by jump
   restored: false, // the saved game was offered to the server (once, at the first state)
   pdnText: "", // the last PDN text sent, for choosing another of its games
+  pdnWritten: "", // the last saved PDN the page put in the PDN box (js/pdn.js)
   quiet: 0, // states still to come from replaying the saved game: no move sounds for them
   pdnLoaded: false, // the game came from a PDN (its tags are kept across a reload, js/store.js)
   notesSig: "", // the tree whose PDN was last asked for quietly (js/store.js)
   quietPdns: [], // the trees of the quiet PDN requests not yet answered, oldest first
+  // Who asked for each `save_pdn` not yet answered, oldest first (the server answers in
+  // order): "save" (the save button), "quiet" (js/store.js), "copy" or "link" (js/share.js).
+  pdnFor: [],
+  // What the share panel shows (js/share.js): `note` its line ("copied", or what went
+  // wrong), `text` the text last copied, shown in the box (null: the box is hidden), and
+  // `select` whether the clipboard refused it (it is then selected there for a Ctrl+C).
+  share: { note: "", text: null, select: false },
+  // A share link being opened (js/share.js): {kind: "fen"|"pdn", pending, atLoad}, or null.
+  link: null,
+  // The note after a share link opened (js/share.js): {text, restorable}, or null.
+  linkNote: null,
+  keysShown: false, // the list of keys is shown (js/keys.js)
 };
 
 export const $ = (id) => document.getElementById(id);

@@ -9,7 +9,8 @@ import { ui, $ } from "./state.js";
 import { send } from "./socket.js";
 import { analyzeRequest } from "./analysis.js";
 
-const STORE = "poolshark-board";
+// The key of the kept game (js/share.js puts it aside when a link opens).
+export const STORE = "poolshark-board";
 
 // A short hash of the game's tree with its notes: a kept PDN is of the tree with this hash.
 function treeSig(st) {
@@ -34,12 +35,8 @@ export function keepNotes(st) {
   if (sig === ui.notesSig) return;
   ui.notesSig = sig;
   ui.quietPdns.push(sig);
+  ui.pdnFor.push("quiet");
   send({ type: "save_pdn" });
-}
-
-// Whether the next `pdn` message answers `keepNotes` (and not the save button).
-export function quietPdnPending() {
-  return ui.quietPdns.length > 0;
 }
 
 export function onQuietPdn(text) {
