@@ -426,3 +426,20 @@ def test_saving_a_game_of_a_two_game_file_keeps_the_other_game(page):
     page.find_element(By.ID, "pdn-save").click()
     wait(page, lambda d: d.find_element(By.ID, "pdn-input").get_attribute("value") != GAME, "the saved PDN")
     assert "9-13" in page.find_element(By.ID, "pdn-input").get_attribute("value")
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
+def test_screenshots_of_the_note_after_a_link_opened(browser, server, size):
+    with at_size(browser, server, size) as drv:
+        load_pdn(drv, GAME)
+        wait(drv, lambda d: move_list(d) == MAIN, "the game")
+        stub_clipboard(drv)
+        link = copy(drv, "copy-pdn-link")
+        load_pdn(drv, LONG_VAR)
+        wait(drv, lambda d: len(move_list(d)) == 27, "another game")
+        drv.get(link)
+        wait(drv, lambda d: d.find_element(By.ID, "link-restore").is_displayed(), "the note")
+        drv.execute_script("document.getElementById('link-note').scrollIntoView({block: 'center'})")
+        shoot(drv, "link-note-" + ("desktop" if size[0] > 700 else "phone") + ".png")
+        # Forget it, so that the next test's page starts with nothing put aside.
+        click(drv, "link-dismiss")
