@@ -20,6 +20,7 @@ function showKeys(shown) {
   });
 }
 
+/** The list of keys, shown or hidden as `ui.keysShown` says (js/render.js). */
 export function renderKeys() {
   $("keys-help").hidden = !ui.keysShown;
   $("keys-button").setAttribute("aria-expanded", String(ui.keysShown));
@@ -102,6 +103,7 @@ function onKey(e) {
 // not the page's state, so it is kept here.
 let pointerFocus = true;
 
+/** Listen for the keys, and for the list's buttons. */
 export function wireKeys() {
   document.addEventListener("pointerdown", () => (pointerFocus = true), true);
   document.addEventListener(

@@ -80,7 +80,8 @@ export async function unpackText(packed) {
  * @returns {string}
  */
 function pageAddress() {
-  return location.origin + location.pathname;
+  // A page opened from a file has the origin "null": its address is then the href's head.
+  return location.origin === "null" ? location.href.split(/[?#]/)[0] : location.origin + location.pathname;
 }
 
 /**
@@ -156,8 +157,10 @@ export function openLink(st, atLoad) {
   }
   unpackText(link.packed).then(
     (pdn) => {
-      ui.pdnText = pdn;
-      ui.pdnLoaded = true;
+      update((ui) => {
+        ui.pdnText = pdn;
+        ui.pdnLoaded = true;
+      });
       send({ type: "load_pdn", pdn });
     },
     (e) => linkFailed(st, "the game of the link could not be read: it is cut short or damaged (" + e.message + ")")
@@ -318,6 +321,7 @@ function askPdn(purpose) {
   send({ type: "save_pdn" });
 }
 
+/** The share panel and the note after a link opened, drawn from `ui` (js/render.js). */
 export function renderShare() {
   const ok = ui.connected && !!ui.state;
   for (const id of ["copy-fen", "copy-pdn", "copy-fen-link", "copy-pdn-link"]) $(id).disabled = !ok;
@@ -335,6 +339,7 @@ export function renderShare() {
   }
 }
 
+/** The share panel's buttons, the note's, and a game link pasted into the address bar. */
 export function wireShare() {
   $("copy-fen").addEventListener("click", () => {
     if (ui.state) copyText(ui.state.fen, "FEN");

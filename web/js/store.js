@@ -5,7 +5,7 @@
 // loads that PDN and walks to the move shown, so nothing of it is lost; a game without
 // notes comes back as its moves.
 
-import { ui, $ } from "./state.js";
+import { ui, $, update } from "./state.js";
 import { send } from "./socket.js";
 import { analyzeRequest } from "./analysis.js";
 
@@ -35,7 +35,9 @@ export function keepNotes(st) {
   if (sig === ui.notesSig) return;
   ui.notesSig = sig;
   ui.quietPdns.push(sig);
-  ui.pdnFor.push("quiet");
+  update((ui) => {
+    ui.pdnFor.push("quiet");
+  });
   send({ type: "save_pdn" });
 }
 
