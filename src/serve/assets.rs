@@ -64,6 +64,8 @@ pub const ASSETS: &[Asset] = &[
     // Types only (JSDoc, for `tsc`): named in comments as `import("./types.js")`, which the
     // test below follows; the browser never fetches it.
     asset!("js/types.js", JS),
+    asset!("js/keys.js", JS),
+    asset!("js/share.js", JS),
 ];
 
 /// The asset served at `path`.

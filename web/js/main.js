@@ -6,26 +6,31 @@
 // Modules, each importing only those below it: state (the shared `ui`), messages, socket,
 // clock and sound, draw (the board), status, tree (the move list), annotate (comments, marks,
 // tags, lines into the tree), review, teach, analysis, play (clicks and the capture chooser),
-// render (all of it), setup, pdn, store (kept across a reload), and this one. Every change to
-// `ui` goes through `update` (js/state.js), which draws the page once afterwards; nothing here
-// draws a part of it by hand.
+// render (all of it), keys, setup, pdn, store (kept across a reload), share (copying and
+// links), and this one. Every change to `ui` goes through `update` (js/state.js), which draws
+// the page once afterwards; nothing here draws a part of it by hand.
 
 import { ui, $, legalFrom, modeOf, sideAt, update } from "./state.js";
 import { connect, send, onHello } from "./socket.js";
-import { showMessage, clearMessages } from "./messages.js";
+import { showMessage, clearMessages, dropMessages } from "./messages.js";
 import { onClockState, chosenClock, wireClock } from "./clock.js";
 import { playMoveSound, wireSound } from "./sound.js";
 import { startAnim, stopAnim } from "./draw.js";
-import { wireTree, stepVariation } from "./tree.js";
+import { wireTree } from "./tree.js";
 import { wireAnnotate } from "./annotate.js";
 import { onReviewPly, onReviewDone, onReviewRefused, reviewOnState, wireReview } from "./review.js";
 import { onRetryResult, wireTeach } from "./teach.js";
-import { onInfo, analyzeRequest, closePv, stepPv, wireAnalysis } from "./analysis.js";
+import { onInfo, analyzeRequest, closePv, wireAnalysis } from "./analysis.js";
 import "./render.js"; // registers the page's one render with `update`
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
 import { placeSetupPiece, wireSetup } from "./setup.js";
 import { onGames, onPdn, wirePdn } from "./pdn.js";
 import { save, restore, keepNotes, onQuietPdn } from "./store.js";
+import { openLink, linkRefused, linkOnState, onSharePdn, wireShare } from "./share.js";
+import { wireKeys } from "./keys.js";
+
+// How the board's refusal of a request while a timed game's clocks run begins.
+const TIMED_REFUSAL = "a timed game is on";
 
 /** @param {import("./types.js").ServerMsg} msg a message of the board's */
 function onMessage(msg) {
@@ -51,10 +56,21 @@ function onMessage(msg) {
     case "games":
       onGames(msg);
       break;
-    case "pdn":
-      if (msg.quiet) onQuietPdn(msg.pdn || "");
+    case "pdn": {
+      if (msg.quiet) {
+        onQuietPdn(msg.pdn || "");
+        break;
+      }
+      // The server answers in order: the oldest `save_pdn` not yet answered asked for it
+      // (the quiet ones, js/store.js, say so themselves).
+      let purpose;
+      update((ui) => {
+        purpose = ui.pdnFor.shift();
+      });
+      if (purpose === "copy" || purpose === "link") onSharePdn(purpose, msg.pdn || "");
       else onPdn(msg.pdn || "");
       break;
+    }
     case "error":
       update((ui) => {
         ui.restoring = false; // a saved game that did not load: the next move is played
@@ -62,7 +78,7 @@ function onMessage(msg) {
         if (ui.retry && ui.retry.pending) ui.retry.pending = null;
       });
       onReviewRefused();
-      showMessage("error", msg.message || "error");
+      if (!linkRefused(msg.message || "error")) showMessage("error", msg.message || "error");
       break;
     case "pong":
       break;
@@ -85,8 +101,10 @@ function takeState(st) {
   if (ui.flipped === null) ui.flipped = flipFor(modeOf(st), false);
   if (!ui.restored) {
     ui.restored = true;
-    restore(st);
+    // A share link opens instead of the game kept from the last visit (js/share.js).
+    if (!openLink(st, true)) restore(st);
   } else {
+    linkOnState();
     save(st);
     keepNotes(st);
   }
@@ -100,6 +118,9 @@ function takeState(st) {
   else if (!old || old.fen !== st.fen) stopAnim();
   if (played) playMoveSound(st.history[st.ply - 1].captured.length > 0);
   onClockState(st);
+  // "a timed game is on" refused a request while the clocks ran: once they stop it is
+  // no longer true, so it goes.
+  if (!(st.clock && st.clock.running)) dropMessages(TIMED_REFUSAL);
   // How many states arrived: lets a test wait for the answer to its own request.
   const board = $("board");
   board.dataset.states = String(Number(board.dataset.states || 0) + 1);
@@ -256,37 +277,6 @@ function wireSettings() {
   });
 }
 
-// Esc closes the chooser and the line shown; Left, Right, Home and End step along the line
-// shown, or else the current line of the game; Up and Down choose among the variations at a
-// branch (`tree`); except while typing in a box.
-function wireKeys() {
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") {
-      if (ui.choice || ui.pv) {
-        e.preventDefault();
-        update(() => {
-          closeChooser();
-          closePv();
-        });
-      }
-      return;
-    }
-    if (/** @type {Element} */ (e.target).closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
-    if ((e.key === "ArrowUp" || e.key === "ArrowDown") && !ui.setup) {
-      if (stepVariation(e.key === "ArrowDown" ? 1 : -1)) e.preventDefault();
-      return;
-    }
-    const id = { ArrowLeft: "undo", ArrowRight: "redo", Home: "start", End: "end" }[e.key];
-    if (id && ui.pv) {
-      e.preventDefault();
-      stepPv(e.key);
-    } else if (id && !$(id).disabled) {
-      e.preventDefault();
-      $(id).click();
-    }
-  });
-}
-
 wireGame();
 wireSettings();
 wireClock();
@@ -301,4 +291,5 @@ wireTree();
 wireAnnotate();
 wirePdn();
 update();
+wireShare();
 connect(onMessage, onClose);

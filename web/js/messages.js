@@ -14,3 +14,11 @@ export function showMessage(kind, text) {
 export function clearMessages() {
   $("messages").textContent = "";
 }
+
+/**
+ * Remove the messages whose text begins with `prefix`: what they said is no longer so.
+ * @param {string} prefix
+ */
+export function dropMessages(prefix) {
+  for (const m of Array.from($("messages").children)) if ((m.textContent || "").startsWith(prefix)) m.remove();
+}

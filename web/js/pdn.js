@@ -33,9 +33,29 @@ export function onGames(msg) {
   showMessage("note", "the PDN holds " + count + " games: game " + msg.loaded + " is shown; choose another in the PDN panel");
 }
 
-// The server's PDN of the game: offered as a download and shown in the box.
+/**
+ * Whether the PDN box may take a saved game's text: it holds nothing of the user's that the
+ * text would lose. It may when it is empty, holds what the page last wrote there, or holds
+ * the one game last loaded from it; not when it holds a text of several games (saving one
+ * of them would lose the others) or something typed since.
+ * @returns {boolean}
+ */
+function boxFree() {
+  const text = /** @type {HTMLTextAreaElement} */ ($("pdn-input")).value;
+  if (!text.trim() || text === ui.pdnWritten) return true;
+  return text === ui.pdnText && $("games-row").hidden;
+}
+
+// The server's PDN of the game: offered as a download, and shown in the box unless that
+// would lose text there (`boxFree`).
 export function onPdn(text) {
-  $("pdn-input").value = text;
+  const shown = boxFree();
+  if (shown) {
+    $("pdn-input").value = text;
+    update((ui) => {
+      ui.pdnWritten = text;
+    });
+  }
   const blob = new Blob([text], { type: "application/x-chess-pdn" });
   const a = document.createElement("a");
   a.href = URL.createObjectURL(blob);
@@ -44,7 +64,12 @@ export function onPdn(text) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
-  showMessage("note", "PDN saved (poolshark.pdn), and shown in the PDN box");
+  showMessage(
+    "note",
+    shown
+      ? "PDN saved (poolshark.pdn), and shown in the PDN box"
+      : "PDN saved (poolshark.pdn); the PDN box keeps its text (the file's games, or what you typed), so nothing of it is lost"
+  );
 }
 
 // A size as a person reads it: "2.0 MB", "312 KB".
@@ -105,5 +130,10 @@ export function wirePdn() {
     clearMessages();
     send({ type: "load_pdn", pdn: ui.pdnText, game: Number($("games").value) });
   });
-  $("pdn-save").addEventListener("click", () => send({ type: "save_pdn" }));
+  $("pdn-save").addEventListener("click", () => {
+    update((ui) => {
+      ui.pdnFor.push("save");
+    });
+    send({ type: "save_pdn" });
+  });
 }

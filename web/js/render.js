@@ -10,6 +10,8 @@ import { renderClocks } from "./clock.js";
 import { syncTeach, renderTeach } from "./teach.js";
 import { renderAnnotate } from "./annotate.js";
 import { markChoice } from "./play.js";
+import { renderShare } from "./share.js";
+import { renderKeys } from "./keys.js";
 
 export function render() {
   if (ui.setup) closePv();
@@ -24,6 +26,8 @@ export function render() {
   renderClocks();
   renderTeach();
   markChoice();
+  renderShare();
+  renderKeys();
 }
 
 setRenderer(render);

@@ -258,8 +258,16 @@ export function wireReview() {
   $("review-run").addEventListener("click", startReview);
   $("next-mistake").addEventListener("click", () => stepMistake(1));
   $("prev-mistake").addEventListener("click", () => stepMistake(-1));
+  // A click anywhere along the graph goes to the main line's ply nearest it (by x).
   $("graph").addEventListener("click", (e) => {
-    const p = e.target.closest("[data-node]");
-    if (p) send({ type: "goto", node: Number(p.getAttribute("data-node")) });
+    const st = ui.state;
+    if (!st) return;
+    const line = mainLine(st);
+    const box = $("graph").getBoundingClientRect();
+    if (!box.width || line.length < 2) return;
+    // As renderGraph places ply k: 6 + k / n * (w - 12), in a drawing as wide as the box.
+    const n = line.length - 1;
+    const k = Math.round(((e.clientX - box.left - 6) / Math.max(box.width - 12, 1)) * n);
+    send({ type: "goto", node: line[Math.max(0, Math.min(n, k))].id });
   });
 }

@@ -28,12 +28,26 @@ export const ui = {
   restored: false, // the saved game was offered to the server (once, at the first state)
   restoring: false, // the saved game is loading (js/store.js): its state plays no move sound
   pdnText: "", // the last PDN text sent, for choosing another of its games
+  pdnWritten: "", // the last saved PDN the page put in the PDN box (js/pdn.js)
   pdnLoaded: false, // the game came from a PDN (a PDN file or box, not the board)
   notesSig: "", // the tree whose PDN was last asked for quietly (js/store.js)
   // The comment editor and tags fields (js/annotate.js): the node whose comment the text box
   // was filled with and that comment (what is typed since stays until saved or another move
   // is shown), and whether the tags fields are open.
   annotate: { node: null, comment: "", tagsOpen: false },
+  // Who asked for each `save_pdn` not yet answered, oldest first (the server answers in
+  // order): "save" (the save button), "copy" or "link" (js/share.js); the quiet ones
+  // (js/store.js) are not listed: their answers say `quiet`.
+  pdnFor: [],
+  // What the share panel shows (js/share.js): `note` its line ("copied", or what went
+  // wrong), `text` the text last copied, shown in the box (null: the box is hidden), and
+  // `select` whether the clipboard refused it (it is then selected there for a Ctrl+C).
+  share: { note: "", text: null, select: false },
+  // A share link being opened (js/share.js): {kind: "fen"|"pdn", pending, atLoad}, or null.
+  link: null,
+  // The note after a share link opened (js/share.js): {text, restorable}, or null.
+  linkNote: null,
+  keysShown: false, // the list of keys is shown (js/keys.js)
 };
 
 // An element of the page by id. Typed `any`: the page knows which kind each id is (a box, a

@@ -44,10 +44,18 @@ export function renderStatus() {
   if (st && st.counts && !ui.setup) {
     const c = st.counts;
     const parts = [];
+    // R18 counts 40 moves by each side, 80 plies: said in plies, as half a move is no
+    // count anyone keeps. R19 counts only the lone king's moves (`thirteen` is twice them).
     if (c.forty !== null && c.forty !== undefined && c.forty > 0)
-      parts.push(["count-forty", "40-move rule (R18): " + moves(c.forty) + " of " + moves(c.forty_limit) + " moves"]);
+      parts.push([
+        "count-forty",
+        "40-move rule (R18): " + c.forty + " of " + c.forty_limit + " plies (" + c.forty_limit / 2 + " moves by each side)",
+      ]);
     if (c.thirteen !== null && c.thirteen !== undefined)
-      parts.push(["count-thirteen", "13-move rule (R19): " + moves(c.thirteen) + " of " + moves(c.thirteen_limit) + " moves"]);
+      parts.push([
+        "count-thirteen",
+        "13-move rule (R19): " + Math.floor(c.thirteen / 2) + " of " + Math.floor(c.thirteen_limit / 2) + " moves by the lone king",
+      ]);
     for (const [id, text] of parts) {
       const span = document.createElement("span");
       span.id = id;
@@ -55,11 +63,6 @@ export function renderStatus() {
       counts.appendChild(span);
     }
   }
-}
-
-// Counts arrive in plies; players count moves (one move = one ply by each side).
-function moves(plies) {
-  return plies % 2 === 0 ? String(plies / 2) : (plies / 2).toFixed(1);
 }
 
 // The players the "players" menu was last set to from a state: the menu follows the game's

@@ -11,7 +11,8 @@ import { send } from "./socket.js";
 import { showMessage } from "./messages.js";
 import { analyzeRequest } from "./analysis.js";
 
-const STORE = "poolshark-board";
+// The key of the kept game (js/share.js puts it aside when a link opens).
+export const STORE = "poolshark-board";
 
 // A short hash of the game's tree with its notes: a kept PDN is of the tree with this hash.
 /** @param {import("./types.js").StateMsg} st */

@@ -175,7 +175,7 @@ export function onRetryResult(msg) {
     t.result = msg;
   });
   // Under the board too, where a phone shows it.
-  showMessage("note", verdict(msg));
+  showMessage(msg.good ? "note" : "wrong", verdict(msg));
 }
 
 export function wireTeach() {
@@ -187,6 +187,9 @@ export function wireTeach() {
       ui.retry = { ply: st.ply, armed: false, pending: null, result: null, answer: false };
     });
     send({ type: "goto", ply: st.ply - 1 });
+    // The move is to be found on the board: where the panel is below it (a phone, a narrow
+    // window) the board comes back into view, whole.
+    $("board").scrollIntoView({ block: "nearest" });
     clearMessages();
     showMessage("note", "Find a better move than " + (p.move || "") + p.mark + ": play it on the board.");
   });

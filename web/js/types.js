@@ -282,6 +282,12 @@
  * @property {boolean} pdnLoaded
  * @property {string} notesSig
  * @property {{node: number | null, comment: string, tagsOpen: boolean}} annotate
+ * @property {string} pdnWritten
+ * @property {string[]} pdnFor
+ * @property {{note: string, text: string | null, select: boolean}} share
+ * @property {{kind: "fen" | "pdn", pending: boolean, atLoad: boolean} | null} link
+ * @property {{text: string, restorable: boolean} | null} linkNote
+ * @property {boolean} keysShown
  */
 
 export {};

@@ -1,0 +1,371 @@
+// Sharing: copy the position (FEN) or the game (PDN), or a link that opens either, and
+// opening such a link when the page loads (docs/BOARD.md, "Share").
+//
+// A link is built on the page's own address (origin + path), so it works on the served page
+// and on a static copy wherever it lives (/poolshark/index.html ...):
+// - `?fen=FEN` opens a position (a `setup` request);
+// - `#pdn=DATA` opens a whole game with its variations and notes: the PDN the board writes,
+//   compressed with the browser's own CompressionStream("deflate-raw") and written in
+//   base64url. It goes in the hash, not the query, because the hash is never sent to a server:
+//   a long game makes no long request line (servers cap them), and the game stays between
+//   the two people who share it.
+//
+// The link wins over the game kept from the last visit, but that game is not lost: it is put
+// aside in localStorage (`poolshark-board-before-link`, one game: a later link puts aside the
+// game then kept in its place, and says so), and a note under the board offers it back, across
+// reloads, until it is brought back or forgotten in words. A link that cannot be opened
+// leaves the kept game on the board, with an error.
+
+import { ui, $, update } from "./state.js";
+import { send } from "./socket.js";
+import { showMessage } from "./messages.js";
+import { STORE, restore } from "./store.js";
+
+// Where the game kept from the last visit is put aside when a link opens.
+const STASH = "poolshark-board-before-link";
+
+// ---------- base64url and deflate ----------
+
+/**
+ * Bytes as base64url (RFC 4648 §5), without padding.
+ * @param {Uint8Array} bytes
+ * @returns {string}
+ */
+function toBase64url(bytes) {
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/**
+ * base64url text as bytes; throws on a character that is not base64url.
+ * @param {string} text
+ * @returns {Uint8Array<ArrayBuffer>}
+ */
+function fromBase64url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("it has characters a link of this page never has");
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/**
+ * A text compressed (raw deflate) and written in base64url, for a link.
+ * @param {string} text
+ * @returns {Promise<string>}
+ */
+export async function packText(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  return toBase64url(new Uint8Array(await new Response(stream).arrayBuffer()));
+}
+
+/**
+ * The text of `packText`'s output; rejects when it is cut short or damaged.
+ * @param {string} packed
+ * @returns {Promise<string>}
+ */
+export async function unpackText(packed) {
+  const bytes = fromBase64url(packed);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  const buf = await new Response(stream).arrayBuffer();
+  return new TextDecoder("utf-8", { fatal: true }).decode(buf);
+}
+
+// ---------- links ----------
+
+/**
+ * The page's own address, with no query or hash: links are built on it.
+ * @returns {string}
+ */
+function pageAddress() {
+  // A page opened from a file has the origin "null": its address is then the href's head.
+  return location.origin === "null" ? location.href.split(/[?#]/)[0] : location.origin + location.pathname;
+}
+
+/**
+ * A link that opens the position `fen`.
+ * @param {string} fen
+ * @returns {string}
+ */
+export function fenLink(fen) {
+  return pageAddress() + "?fen=" + encodeURIComponent(fen);
+}
+
+/**
+ * A link that opens the game `pdn`.
+ * @param {string} pdn
+ * @returns {Promise<string>}
+ */
+export async function pdnLink(pdn) {
+  return pageAddress() + "#pdn=" + (await packText(pdn));
+}
+
+/**
+ * The share link the page was opened with, if any.
+ * @returns {{kind: "fen", fen: string} | {kind: "pdn", packed: string} | null}
+ */
+function linkAtLoad() {
+  const hash = location.hash.replace(/^#/, "");
+  if (hash.startsWith("pdn=")) return { kind: "pdn", packed: hash.slice(4) };
+  const fen = new URLSearchParams(location.search).get("fen");
+  if (fen !== null) return { kind: "fen", fen };
+  return null;
+}
+
+/**
+ * Whether a kept game is worth putting aside: one with a move, or a set-up position.
+ * @param {string | null} raw the kept record's JSON
+ * @returns {boolean}
+ */
+function worthKeeping(raw) {
+  try {
+    const v = JSON.parse(raw || "null");
+    return !!v && ((Array.isArray(v.tree) && v.tree.length > 0) || (Array.isArray(v.moves) && v.moves.length > 0) || !!v.pdn);
+  } catch (e) {
+    return false;
+  }
+}
+
+/**
+ * Open the link the page was opened with (`atLoad`, at the first state: instead of the kept
+ * game), or one pasted into the address bar later (a new hash). False when there is none
+ * (the caller restores the kept game).
+ * @param {object} st the state shown
+ * @param {boolean} atLoad whether this is the first state of the page
+ * @returns {boolean}
+ */
+export function openLink(st, atLoad) {
+  const link = linkAtLoad();
+  if (!link) {
+    if (atLoad && putAside())
+      update((ui) => {
+        ui.linkNote = { text: "A game of yours was put aside when a link opened:", restorable: true };
+      });
+    return false;
+  }
+  // A reload from here on shows what the page then keeps, not the link again (which would
+  // put the game played since aside in place of the one from the last visit).
+  history.replaceState(null, "", pageAddress());
+  update((ui) => {
+    ui.link = { kind: link.kind, pending: true, atLoad };
+  });
+  if (link.kind === "fen") {
+    send({ type: "setup", fen: link.fen });
+    return true;
+  }
+  unpackText(link.packed).then(
+    (pdn) => {
+      update((ui) => {
+        ui.pdnText = pdn;
+        ui.pdnLoaded = true;
+      });
+      send({ type: "load_pdn", pdn });
+    },
+    (e) => linkFailed(st, "the game of the link could not be read: it is cut short or damaged (" + e.message + ")")
+  );
+  return true;
+}
+
+/**
+ * Whether a game is put aside.
+ * @returns {boolean}
+ */
+function putAside() {
+  try {
+    return localStorage.getItem(STASH) !== null;
+  } catch (e) {
+    return false;
+  }
+}
+
+/**
+ * The link could not be opened: say why, and keep the game the page had (at load, the kept
+ * one is restored; later, the board still shows it).
+ * @param {object} st the state shown
+ * @param {string} why
+ */
+function linkFailed(st, why) {
+  const atLoad = !!(ui.link && ui.link.atLoad);
+  update((ui) => {
+    ui.link = null;
+  });
+  showMessage("error", why + "; the game you had is kept");
+  if (atLoad) restore(st);
+}
+
+/**
+ * An `error` from the board: true when it answers the link being opened (it is then said).
+ * @param {string} message the board's error
+ * @returns {boolean}
+ */
+export function linkRefused(message) {
+  if (!ui.link || !ui.link.pending) return false;
+  const what = ui.link.kind === "fen" ? "the position of the link" : "the game of the link";
+  linkFailed(ui.state, what + " could not be opened: " + message);
+  return true;
+}
+
+/**
+ * A state from the board, before the page keeps it: the one answering the link says it
+ * opened, and the game kept until then (still in localStorage) is put aside.
+ */
+export function linkOnState() {
+  const link = ui.link;
+  if (!link || !link.pending) return;
+  let kept = false;
+  let replaced = false;
+  try {
+    const raw = localStorage.getItem(STORE);
+    kept = worthKeeping(raw);
+    if (kept) {
+      replaced = putAside();
+      localStorage.setItem(STASH, raw);
+    }
+  } catch (e) {
+    // Storage off: there is no kept game to lose.
+  }
+  const what = link.kind === "fen" ? "the position" : "the game";
+  update((ui) => {
+    ui.link = null;
+    ui.linkNote = kept
+      ? {
+          text:
+            "Opened " + what + " of the link. Your previous game is put aside, not lost" +
+            (replaced ? " (in place of the one put aside before)" : "") + ":",
+          restorable: true,
+        }
+      : putAside()
+        ? { text: "Opened " + what + " of the link. A game of yours put aside before is still there:", restorable: true }
+        : { text: "Opened " + what + " of the link.", restorable: false };
+  });
+}
+
+/**
+ * Bring back the game put aside: it becomes the kept game again (the one of the link is put
+ * aside in its place) and the page reloads with it.
+ */
+function bringBack() {
+  try {
+    const aside = localStorage.getItem(STASH);
+    if (!aside) throw new Error("nothing is put aside");
+    const now = localStorage.getItem(STORE);
+    localStorage.setItem(STORE, aside);
+    if (now) localStorage.setItem(STASH, now);
+    else localStorage.removeItem(STASH);
+  } catch (e) {
+    showMessage("error", "the previous game could not be brought back: " + e.message);
+    return;
+  }
+  location.replace(pageAddress());
+}
+
+// ---------- copying ----------
+
+/**
+ * Copy `text` to the clipboard and say so; where the browser refuses, the text is left
+ * selected in the share box for a Ctrl+C. Either way the box shows what was copied.
+ * @param {string} text
+ * @param {string} what its name, for the note ("FEN", "PDN", "link to the game" ...)
+ * @returns {Promise<void>}
+ */
+export async function copyText(text, what) {
+  let refused = "";
+  try {
+    if (!navigator.clipboard || !navigator.clipboard.writeText) throw new Error("this browser has no clipboard for pages");
+    await navigator.clipboard.writeText(text);
+  } catch (e) {
+    refused = (e && e.message) || String(e);
+  }
+  update((ui) => {
+    ui.share = refused
+      ? { note: "The browser refused the clipboard (" + refused + "): the " + what + " is selected below, press Ctrl+C (⌘C) to copy it.", text, select: true }
+      : { note: what + " copied", text, select: false };
+  });
+  // After the render the update scheduled (a microtask queued before this one) shows it.
+  if (refused)
+    queueMicrotask(() => {
+      const box = /** @type {HTMLTextAreaElement} */ ($("share-box"));
+      box.focus();
+      box.select();
+    });
+}
+
+/**
+ * The answer to a `save_pdn` asked for by this module.
+ * @param {"copy" | "link"} purpose
+ * @param {string} pdn
+ */
+export function onSharePdn(purpose, pdn) {
+  if (purpose === "copy") {
+    copyText(pdn, "PDN");
+    return;
+  }
+  pdnLink(pdn).then(
+    (link) => copyText(link, "link to the game"),
+    (e) => update((ui) => {
+      ui.share = { note: "no link could be made: " + e.message, text: null, select: false };
+    })
+  );
+}
+
+/**
+ * Ask the board for the game's PDN, for `purpose`.
+ * @param {"copy" | "link"} purpose
+ */
+function askPdn(purpose) {
+  update((ui) => {
+    ui.pdnFor.push(purpose);
+  });
+  send({ type: "save_pdn" });
+}
+
+/** The share panel and the note after a link opened, drawn from `ui` (js/render.js). */
+export function renderShare() {
+  const ok = ui.connected && !!ui.state;
+  for (const id of ["copy-fen", "copy-pdn", "copy-fen-link", "copy-pdn-link"]) $(id).disabled = !ok;
+  $("share-note").textContent = ui.share.note;
+  const box = /** @type {HTMLTextAreaElement} */ ($("share-box"));
+  box.hidden = ui.share.text === null;
+  if (ui.share.text !== null && box.value !== ui.share.text) box.value = ui.share.text;
+  const n = ui.linkNote;
+  $("link-note").hidden = !n;
+  if (n) {
+    $("link-note-text").textContent = n.text;
+    $("link-restore").hidden = !n.restorable;
+    $("link-dismiss").textContent = n.restorable ? "forget it" : "✕";
+    $("link-dismiss").title = n.restorable ? "forget the game put aside" : "hide this note";
+  }
+}
+
+/** The share panel's buttons, the note's, and a game link pasted into the address bar. */
+export function wireShare() {
+  $("copy-fen").addEventListener("click", () => {
+    if (ui.state) copyText(ui.state.fen, "FEN");
+  });
+  $("copy-fen-link").addEventListener("click", () => {
+    if (ui.state) copyText(fenLink(ui.state.fen), "link to the position");
+  });
+  $("copy-pdn").addEventListener("click", () => askPdn("copy"));
+  $("copy-pdn-link").addEventListener("click", () => askPdn("link"));
+  $("link-restore").addEventListener("click", bringBack);
+  // A game link pasted into the address bar of a tab that shows the page already changes
+  // only the hash: the page does not load again, so it opens the link itself.
+  window.addEventListener("hashchange", () => {
+    if (ui.state && !ui.link) openLink(ui.state, false);
+  });
+  // Forgetting is asked for in words: the game put aside is gone after it.
+  $("link-dismiss").addEventListener("click", () => {
+    if (ui.linkNote && ui.linkNote.restorable) {
+      try {
+        localStorage.removeItem(STASH);
+      } catch (e) {
+        // Nothing is kept where storage is off.
+      }
+    }
+    update((ui) => {
+      ui.linkNote = null;
+    });
+  });
+}
