@@ -18,6 +18,7 @@ import { renderControls } from "./status.js";
 import { wireTree, stepVariation } from "./tree.js";
 import { onReviewPly, onReviewDone, onReviewRefused, reviewOnState, wireReview } from "./review.js";
 import { syncTeach, renderTeach, onRetryResult, wireTeach } from "./teach.js";
+import { learnOnResult, wireLearn } from "./learn.js";
 import { onInfo, analyzeRequest, closePv, renderPvBoard, renderInfo, renderEvalBar, stepPv, wireAnalysis } from "./analysis.js";
 import { render } from "./render.js";
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
@@ -46,6 +47,7 @@ function onMessage(msg) {
       break;
     case "retry_result":
       onRetryResult(msg);
+      learnOnResult(msg);
       break;
     case "games":
       onGames(msg);
@@ -291,6 +293,7 @@ wireSetup();
 wireAnalysis();
 wireReview();
 wireTeach(render);
+wireLearn();
 wireTree();
 wirePdn();
 render();

@@ -8,6 +8,7 @@ import { closePv, renderInfo } from "./analysis.js";
 import { renderReview } from "./review.js";
 import { renderClocks } from "./clock.js";
 import { syncTeach, renderTeach } from "./teach.js";
+import { renderLearn } from "./learn.js";
 
 export function render() {
   if (ui.setup) closePv();
@@ -20,6 +21,7 @@ export function render() {
   renderReview();
   renderClocks();
   renderTeach();
+  renderLearn();
 }
 
 setRenderer(render);

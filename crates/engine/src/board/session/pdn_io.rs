@@ -60,6 +60,7 @@ impl Session {
             }
         }
         self.tags = Some(g.tags);
+        self.restore_review();
         self.loaded_result = Some((end, g.result));
         self.show(end);
         if count > 1 {
@@ -111,7 +112,7 @@ impl Session {
             None => self.board_tags(&result),
         };
         Done::Reply(Reply::Pdn {
-            pdn: pdn::writer::write(&tags, &self.tree, &result),
+            pdn: pdn::writer::write(&tags, &self.tree_to_save(), &result),
         })
     }
 
