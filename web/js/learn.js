@@ -74,6 +74,7 @@ function start() {
 }
 
 function stop() {
+  clearMessages();
   update((u) => {
     u.learn = null;
     u.hint = null;
@@ -175,6 +176,7 @@ function next() {
     return;
   }
   const k = l.plies[l.i];
+  clearMessages();
   update((u) => {
     u.learn.done = true;
     u.hint = null;

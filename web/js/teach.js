@@ -158,7 +158,7 @@ function verdict(res) {
   return res.good
     ? "✓ " + res.move + " is as good as the best: Black " + scoreText(res.score) + " after it."
     : "✗ " + res.move + " is not as good: it loses " + Number(res.loss).toFixed(2) + " men (Black " +
-        scoreText(res.score) + " after it; the best, " + res.best + ": Black " + scoreText(res.best_score) +
+        scoreText(res.score) + " after it; the best move: Black " + scoreText(res.best_score) +
         "). Try again, or show the answer.";
 }
 
