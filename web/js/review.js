@@ -2,8 +2,9 @@
 // progress, each side's summary, the evaluation graph under the move list, and stepping
 // between marked moves. A review reviews the main line; the server keeps each move's mark
 // and score in its node (`state.nodes`), which is where the list and the graph read them,
-// so they stay with their moves whatever else is played. What a marked move teaches is
-// js/teach.js's, from the review's own messages (`ui.review.plies`).
+// so they stay with their moves whatever else is played; the summary is the state's own
+// (`state.review`, over the main line as it stands), so it survives a reload and follows the
+// main line. What a marked move teaches is js/teach.js's, from the nodes' `review`.
 
 import { ui, $, MARKS, mainSig, scoreText } from "./state.js";
 import { send } from "./socket.js";

@@ -92,8 +92,9 @@ pub struct Session {
     /// A loaded game's result, and the main line's last node when it was loaded: the result
     /// stands while the main line ends there.
     loaded_result: Option<(NodeId, String)>,
-    /// What the review said of each reviewed move that is not in its notes: the best move
-    /// (not saved) and the mark it added, which the next review may replace.
+    /// What the review said of each reviewed move beyond its notes' mark and score: its
+    /// verdict and best line (`reviewed`, saved in the PDN as `[%review]`) and the mark it added,
+    /// which the next review may replace.
     reviewed: HashMap<NodeId, Reviewed>,
     pub white: Player,
     pub black: Player,
