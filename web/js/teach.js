@@ -11,11 +11,15 @@ import { reviewBudget } from "./review.js";
 // The review of ply k of the line shown, while it is on the main line: from the node's own
 // `review` (docs/BOARD.md `TreeNode.review`, which a saved and loaded game keeps), else the
 // running review's message not yet in a state. Shaped as a `review_ply` message.
+/**
+ * @param {number} k the ply (from 1) of the line shown
+ * @returns {any} the review of its move as a `review_ply` message, or null
+ */
 export function reviewed(k) {
   const st = ui.state;
   if (!st || historySig(st) !== mainSig(st)) return null;
   const id = st.line[k];
-  const node = k > 0 && id !== undefined ? (st.nodes || []).find((n) => n.id === id) : null;
+  const node = k > 0 && id !== undefined ? nodesOf(st).get(id) : null;
   const rv = node && node.review;
   if (rv && rv.best_score !== undefined) {
     return {
@@ -26,6 +30,22 @@ export function reviewed(k) {
   const r = ui.review;
   if (!r || r.sig !== historySig(st)) return null;
   return r.plies[k] || null;
+}
+
+// Each state's nodes by id, made once per state (a state is never changed).
+const byId = new WeakMap();
+
+/**
+ * @param {any} st a state
+ * @returns {Map<number, any>}
+ */
+function nodesOf(st) {
+  let m = byId.get(st);
+  if (!m) {
+    m = new Map((st.nodes || []).map((n) => [n.id, n]));
+    byId.set(st, m);
+  }
+  return m;
 }
 
 // The move number as the move list writes it before ply k's move ("5." or "5…").
