@@ -51,10 +51,5 @@ PINS=(
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PINS[@]}"
 
 echo "browser test: $("$CHROMIUM" --version 2>/dev/null | head -1)"
-# A test file or test named among the arguments runs alone; else the whole folder.
-WHERE=(tests/browser)
-for a in "$@"; do
-    case "$a" in tests/browser/*) WHERE=() ;; esac
-done
 POOLSHARK="$PWD/target/$PROFILE/poolshark" CHROMIUM="$CHROMIUM" CHROMEDRIVER="$CHROMEDRIVER" \
-    "$VENV/bin/python" -m pytest -q "${WHERE[@]}" "$@"
+    "$VENV/bin/python" -m pytest -q tests/browser "$@"
