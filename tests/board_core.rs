@@ -706,3 +706,49 @@ fn a_timed_game_resumes_with_its_clocks() {
         .starts_with("clock base"));
     assert_eq!(d.board.session().state().history.len(), 3, "the game stays");
 }
+
+/// Issue 61, defect 8: a retry at a reviewed move is judged against the review's best move
+/// and score, not a second search's: the retry's job carries them, and `retry_result` says
+/// the review's `best` and `best_score`. The state's `review` sums the main line's reviewed
+/// moves as `review_done` does.
+#[test]
+fn a_retry_after_a_review_gives_the_reviews_score() {
+    let mut d = Driver::new();
+    d.send(json!({"type":"players","white":"human","black":"human"}));
+    play_a_game(&mut d);
+    let (plies, done) = review(&mut d);
+    let summary = d.board.session().state().review.expect("a summary");
+    assert_eq!((summary.plies, summary.of), (10, 10));
+    for side in ["black", "white"] {
+        let sent = serde_json::to_value(if side == "black" {
+            summary.black
+        } else {
+            summary.white
+        })
+        .unwrap();
+        for key in ["inaccuracies", "mistakes", "blunders", "moves"] {
+            assert_eq!(sent[key], done[side][key], "{side} {key}");
+        }
+    }
+    let third = &plies[2];
+    d.send(json!({"type":"retry","ply":3,"move":third["move"],"nodes":2000}));
+    let job = d.job();
+    let JobKind::Retry { known, .. } = &job.kind else {
+        panic!("{job:?}")
+    };
+    let known = known.as_ref().expect("the review's best line");
+    assert_eq!(
+        (json!(known.mv), json!(known.score)),
+        (third["best"].clone(), third["best_score"].clone())
+    );
+    d.sent.clear();
+    for e in d.events_of(&job) {
+        d.feed(e);
+    }
+    let r = d.last("retry_result");
+    assert_eq!(
+        (&r["best"], &r["best_score"]),
+        (&third["best"], &third["best_score"]),
+        "{r}"
+    );
+}

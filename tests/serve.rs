@@ -1865,8 +1865,16 @@ fn review_marks_stay_in_the_main_line_nodes_and_are_saved() {
                 let o = n.as_object_mut().unwrap();
                 o.remove("id");
                 o.remove("parent");
-                // The review's best move is the board's, not the PDN's.
-                o.remove("best");
+                // The review's best line is saved for a marked move only (issue 61: as a
+                // variation tagged `[%review best]`); an unmarked move keeps its verdict.
+                let unmarked = o.get("review").is_some_and(|r| r["mark"].is_null());
+                if unmarked {
+                    o.remove("best");
+                    let r = o.get_mut("review").unwrap().as_object_mut().unwrap();
+                    for key in ["best_score", "best_path", "line"] {
+                        r.remove(key);
+                    }
+                }
                 let kids = o.remove("children").unwrap();
                 o.insert("children".into(), json!(kids.as_array().unwrap().len()));
                 n

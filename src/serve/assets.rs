@@ -55,6 +55,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("js/annotate.js", JS),
     asset!("js/review.js", JS),
     asset!("js/teach.js", JS),
+    asset!("js/learn.js", JS),
     asset!("js/analysis.js", JS),
     asset!("js/render.js", JS),
     asset!("js/play.js", JS),

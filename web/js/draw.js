@@ -205,6 +205,7 @@ export function renderBoard() {
       g.setAttribute("data-last", n === lm.to ? "to" : "from");
     }
     if (n === ui.selected) el("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, class: "selected" }, g);
+    if (n === ui.hint) el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL / 2 - 2, class: "hint" }, g);
     const num = el("text", { x: x + 5, y: y + 17, class: "num" }, g);
     num.textContent = n;
     const p = pieces[String(n)];

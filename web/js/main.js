@@ -20,6 +20,7 @@ import { wireTree } from "./tree.js";
 import { wireAnnotate } from "./annotate.js";
 import { onReviewPly, onReviewDone, onReviewRefused, reviewOnState, wireReview } from "./review.js";
 import { onRetryResult, wireTeach } from "./teach.js";
+import { learnOnResult, wireLearn } from "./learn.js";
 import { onInfo, analyzeRequest, closePv, wireAnalysis } from "./analysis.js";
 import "./render.js"; // registers the page's one render with `update`
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
@@ -52,6 +53,7 @@ function onMessage(msg) {
       break;
     case "retry_result":
       onRetryResult(msg);
+      learnOnResult(msg);
       break;
     case "games":
       onGames(msg);
@@ -287,6 +289,7 @@ wireSetup();
 wireAnalysis();
 wireReview();
 wireTeach();
+wireLearn();
 wireTree();
 wireAnnotate();
 wirePdn();

@@ -12,6 +12,7 @@ import { renderAnnotate } from "./annotate.js";
 import { markChoice } from "./play.js";
 import { renderShare } from "./share.js";
 import { renderKeys } from "./keys.js";
+import { renderLearn } from "./learn.js";
 
 export function render() {
   if (ui.setup) closePv();
@@ -28,6 +29,7 @@ export function render() {
   markChoice();
   renderShare();
   renderKeys();
+  renderLearn();
 }
 
 setRenderer(render);

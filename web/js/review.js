@@ -2,8 +2,9 @@
 // progress, each side's summary, the evaluation graph under the move list, and stepping
 // between marked moves. A review reviews the main line; the server keeps each move's mark
 // and score in its node (`state.nodes`), which is where the list and the graph read them,
-// so they stay with their moves whatever else is played. What a marked move teaches is
-// js/teach.js's, from the review's own messages (`ui.review.plies`).
+// so they stay with their moves whatever else is played; the summary is the state's own
+// (`state.review`, over the main line as it stands), so it survives a reload and follows the
+// main line. What a marked move teaches is js/teach.js's, from the nodes' `review`.
 
 import { ui, $, MARKS, mainSig, scoreText, update } from "./state.js";
 import { send } from "./socket.js";
@@ -147,13 +148,16 @@ function marked(st) {
   return scored(st).filter((p) => MARKS[p.mark]);
 }
 
-// Each side's summary once the review has ended: its marks, the mean loss in men and its
-// accuracy (docs/ANNOTATE.md).
+// Each side's summary over the main line's reviewed moves, as the state has it
+// (docs/BOARD.md `State.review`): so it comes back with a reloaded game and follows the main
+// line. Its marks, the mean loss in men and its accuracy (docs/ANNOTATE.md); not while a
+// review runs.
 function renderSummary() {
   const r = ui.review;
+  const sum = ui.state && ui.state.review;
   const table = $("review-summary");
   table.textContent = "";
-  table.hidden = !(r && r.done);
+  table.hidden = !sum || !!(r && r.running);
   if (table.hidden) return;
   const row = (cells, head) => {
     const tr = document.createElement("tr");
@@ -169,7 +173,7 @@ function renderSummary() {
   /** @type {HTMLElement} */ (head.children[4]).title = "the mean of what each move gave away against the best, in men";
   /** @type {HTMLElement} */ (head.children[5]).title = "how close the moves came to the best on the evaluation's win-probability curve, in %";
   for (const side of ["black", "white"]) {
-    const s = r.done[side] || {};
+    const s = sum[side] || {};
     const tr = row([side === "black" ? "Black" : "White", s.inaccuracies || 0, s.mistakes || 0, s.blunders || 0,
       Number(s.mean_loss || 0).toFixed(2), Number(s.accuracy === undefined ? 100 : s.accuracy).toFixed(1) + "%"]);
     tr.id = "summary-" + side;
@@ -180,10 +184,11 @@ export function renderReview() {
   const r = ui.review;
   const status = $("review-status");
   const st = ui.state;
-  if (!r) status.textContent = "";
-  else if (r.running) status.textContent = "reviewing ply " + Math.min(r.last + 1, r.total) + " of " + r.total + " (stop to cancel)";
-  else if (r.stopped) status.textContent = "review stopped after ply " + r.last + " of " + r.total;
-  else if (r.done) status.textContent = "reviewed: " + r.total + " plies";
+  const sum = st && st.review;
+  if (r && r.running) status.textContent = "reviewing ply " + Math.min(r.last + 1, r.total) + " of " + r.total + " (stop to cancel)";
+  else if (r && r.stopped && r.sig === (st && mainSig(st))) status.textContent = "review stopped after ply " + r.last + " of " + r.total;
+  else if (sum) status.textContent = "reviewed: " + sum.plies + (sum.plies === sum.of ? "" : " of " + sum.of) + " plies";
+  else status.textContent = "";
   const bad = st ? marked(st) : [];
   const ply = st ? mainPly(st) : 0;
   $("next-mistake").disabled = !bad.some((p) => p.k > ply);

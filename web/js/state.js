@@ -20,7 +20,12 @@ export const ui = {
   //  live: {node: {mark, eval, best}}}: `sig` the main line reviewed (`mainSig`), `live` what
   //  review_ply said since the last state (which has it in its nodes from then on)
   review: null,
-  retry: null, // {ply, armed, pending, result, answer}: "find a better move" for a marked ply
+  retry: null, // {ply, armed, pending, result, answer, learn}: "find a better move" for a marked ply (learn: a question of js/learn.js)
+  // {side, plies, sig, i, tries, hint, settled, outcome: {ply: "found"|"hint"|"missed"}, done}:
+  //  "learn from your mistakes" (js/learn.js): the side's marked plies of the main line `sig`,
+  //  the question asked (`i`), whether its hint is given, how it ended, and the run's end
+  learn: null,
+  hint: null, // the square of the piece a learn question's hint rings on the board, or null
   reviewArrow: null, // the squares of the review's best move to draw as an arrow, or null
   palette: "b", // the piece setup places ("" erases)
   pv: null, // {hubs, pdn, upto, line, pinned, timer}: a line of the analysis shown on the board

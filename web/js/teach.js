@@ -3,18 +3,50 @@
 // position before the mistake on the board, the player's move judged by the server
 // (docs/BOARD.md `retry`) as good as the best or not, and the answer on request.
 
-import { ui, $, SIDE, MARKS, historySig, scoreText, moveNumber, sideAt, update } from "./state.js";
+import { ui, $, SIDE, MARKS, historySig, mainSig, scoreText, moveNumber, sideAt, update } from "./state.js";
 import { send } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
 import { reviewBudget } from "./review.js";
 import { addLine } from "./annotate.js";
 
-// The review of ply k, if the review is of the game shown.
-function reviewed(k) {
-  const r = ui.review;
+// The review of ply k of the line shown, while it is on the main line: from the node's own
+// `review` (docs/BOARD.md `TreeNode.review`, which a saved and loaded game keeps), else the
+// running review's message not yet in a state. Shaped as a `review_ply` message.
+/**
+ * @param {number} k the ply (from 1) of the line shown
+ * @returns {any} the review of its move as a `review_ply` message, or null
+ */
+export function reviewed(k) {
   const st = ui.state;
-  if (!r || !st || r.sig !== historySig(st)) return null;
+  if (!st || historySig(st) !== mainSig(st)) return null;
+  const id = st.line[k];
+  const node = k > 0 && id !== undefined ? nodesOf(st).get(id) : null;
+  const rv = node && node.review;
+  if (rv && rv.best_score !== undefined) {
+    return {
+      ply: k, node: node.id, move: node.pdn, mark: rv.mark, node_mark: node.mark, loss: rv.loss, score: node.eval,
+      best: node.best, best_score: rv.best_score, best_path: rv.best_path || [], pv: rv.line || [],
+    };
+  }
+  const r = ui.review;
+  if (!r || r.sig !== historySig(st)) return null;
   return r.plies[k] || null;
+}
+
+// Each state's nodes by id, made once per state (a state is never changed).
+const byId = new WeakMap();
+
+/**
+ * @param {any} st a state
+ * @returns {Map<number, any>}
+ */
+function nodesOf(st) {
+  let m = byId.get(st);
+  if (!m) {
+    m = new Map((st.nodes || []).map((n) => [n.id, n]));
+    byId.set(st, m);
+  }
+  return m;
 }
 
 // The move number as the move list writes it before ply k's move ("5." or "5…").
@@ -32,7 +64,8 @@ export function syncTeach() {
     if (!st || !reviewed(t.ply)) ui.retry = null;
     else if (st.ply === t.ply - 1) t.armed = true;
     // Walked away from the position (once there, or before getting there).
-    else if (t.armed || st.ply !== t.ply) ui.retry = null;
+    // (A question of learn.js's is asked from anywhere: it waits for its position.)
+    else if (t.armed || (st.ply !== t.ply && !t.learn)) ui.retry = null;
   }
   ui.reviewArrow = null;
   if (!st) return;
@@ -136,7 +169,7 @@ export function renderTeach() {
     const a = answerOf(p);
     const line = document.createElement("div");
     line.id = "retry-answer-text";
-    line.textContent = "The answer: " + a.best + ", Black " + scoreText(a.best_score) + ".";
+    line.textContent = "The answer: " + a.best + ": Black " + scoreText(a.best_score) + ".";
     result.appendChild(line);
     setLine(st, k, a);
   }
@@ -147,7 +180,8 @@ function verdict(res) {
   return res.good
     ? "✓ " + res.move + " is as good as the best: Black " + scoreText(res.score) + " after it."
     : "✗ " + res.move + " is not as good: it loses " + Number(res.loss).toFixed(2) + " men (Black " +
-        scoreText(res.score) + " after it, the best Black " + scoreText(res.best_score) + "). Try again, or show the answer.";
+        scoreText(res.score) + " after it; the best move: Black " + scoreText(res.best_score) +
+        "). Try again, or show the answer.";
 }
 
 // A move clicked on the board: in "find a better move", it is judged, not played. True

@@ -33,6 +33,26 @@
  * @property {number[]} [nags]
  * @property {string} [comment]
  * @property {string} [before]
+ * @property {NodeReview | null} [review] the review's verdict on the move
+ */
+
+/**
+ * A reviewed move's verdict (docs/BOARD.md, `nodes[].review`).
+ * @typedef {object} NodeReview
+ * @property {string | null} mark the review's own mark
+ * @property {number} loss
+ * @property {string} [best_score]
+ * @property {number[]} [best_path]
+ * @property {string[]} [line]
+ */
+
+/**
+ * Each side's summary over the main line's reviewed moves (`state.review`).
+ * @typedef {object} ReviewSummary
+ * @property {number} plies
+ * @property {number} of
+ * @property {SideReport} black
+ * @property {SideReport} white
  */
 
 /**
@@ -100,6 +120,7 @@
  * @property {Egdb | null} [egdb]
  * @property {ClockState | null} [clock]
  * @property {Object<string, string>} [tags] the tags `save_pdn` writes
+ * @property {ReviewSummary | null} [review]
  */
 
 /**
@@ -240,6 +261,7 @@
  * @property {string | null} pending the move being judged
  * @property {ReviewPlyMsg | null} result
  * @property {boolean} answer
+ * @property {boolean} [learn] a question of "learn from your mistakes" (js/learn.js)
  */
 
 /**
@@ -288,6 +310,22 @@
  * @property {{kind: "fen" | "pdn", pending: boolean, atLoad: boolean} | null} link
  * @property {{text: string, restorable: boolean} | null} linkNote
  * @property {boolean} keysShown
+ * @property {Learn | null} learn
+ * @property {number | null} hint
+ */
+
+/**
+ * "Learn from your mistakes" (js/learn.js): described at `ui.learn` in js/state.js.
+ * @typedef {object} Learn
+ * @property {string} side
+ * @property {number[]} plies
+ * @property {string} sig
+ * @property {number} i
+ * @property {number} tries
+ * @property {boolean} hint
+ * @property {"found" | "hint" | "missed" | null} settled how the question ended (null: not yet)
+ * @property {Object<number, string>} outcome
+ * @property {boolean} [done] the last question is settled and the tally shown
  */
 
 export {};

@@ -65,6 +65,10 @@ pub enum JobKind {
         played: String,
         #[serde(with = "BudgetData")]
         budget: Budget,
+        /// The review's best move and score for the position, which the move is judged
+        /// against (`review::Known`); searched again where there is none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        known: Option<crate::board::session::BestLine>,
     },
 }
 
@@ -309,11 +313,20 @@ fn run(
             ply,
             played,
             budget,
+            known,
         } => {
             let game = game.game()?;
             let mv = read_move(game.position(), played, *ply)?;
-            let judged =
-                crate::review::try_move(&game, *ply, &mv, *budget, engine, &control.review);
+            let known = known.as_ref().and_then(|k| known_best(game.position(), k));
+            let judged = crate::review::try_move_known(
+                &game,
+                *ply,
+                &mv,
+                *budget,
+                engine,
+                &control.review,
+                known,
+            );
             if let Some(p) = judged {
                 let judgement = judgement(&p, game.position());
                 emit(JobEvent::RetryDone { id, judgement });
@@ -321,4 +334,31 @@ fn run(
             Ok(None)
         }
     }
+}
+
+/// A review's best line read in `pos`: None where it does not read (then the retry
+/// searches the position itself).
+fn known_best(
+    pos: &crate::core::Position,
+    best: &crate::board::session::BestLine,
+) -> Option<crate::review::Known> {
+    let mv = crate::core::notation::parse_move(pos, &best.mv).ok()?;
+    let score = crate::search::Score::from_hub(&best.score)?;
+    let mut at = *pos;
+    let mut pv = Vec::new();
+    for text in &best.line {
+        let Ok(m) = crate::core::notation::parse_move(&at, text) else {
+            break;
+        };
+        at = at.play(&m);
+        pv.push(m);
+    }
+    if pv.first() != Some(&mv) {
+        pv = vec![mv];
+    }
+    Some(crate::review::Known {
+        best: mv,
+        score,
+        pv,
+    })
 }

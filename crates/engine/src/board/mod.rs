@@ -428,7 +428,8 @@ impl Board {
                     })
                     .map(|(budget, game, mv)| {
                         self.stop();
-                        self.start_retry(budget, &game, ply, &mv);
+                        let known = self.session.review_best(ply);
+                        self.start_retry(budget, &game, ply, &mv, known);
                         Done::Changed { auto: false }
                     })
             }
@@ -655,13 +656,22 @@ impl Board {
     }
 
     /// `retry`: `mv` tried in `game`'s position (before ply `ply` of the game), judged
-    /// within `budget`, answered with `retry_result`. Analysis pauses as for a review.
-    fn start_retry(&mut self, budget: Budget, game: &Game, ply: usize, mv: &Move) {
+    /// within `budget` against the review's best move there (`known`) where the move was
+    /// reviewed, answered with `retry_result`. Analysis pauses as for a review.
+    fn start_retry(
+        &mut self,
+        budget: Budget,
+        game: &Game,
+        ply: usize,
+        mv: &Move,
+        known: Option<crate::board::session::BestLine>,
+    ) {
         let job = JobKind::Retry {
             game: GameData::of(game),
             ply,
             played: mv.hub(),
             budget,
+            known,
         };
         self.launch(Kind::Retry, job, None, Vec::new());
     }

@@ -340,6 +340,45 @@ pub struct TreeNode {
     /// The comment before the move (a variation's first), absent when none.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub before: String,
+    /// What a review said of the move (a review on this board, or one saved in the PDN
+    /// loaded), absent when not reviewed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review: Option<NodeReview>,
+}
+
+/// A reviewed move's verdict as its node keeps it (`TreeNode::review`): what the teaching
+/// panel shows, the same before and after the game is saved and loaded.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NodeReview {
+    /// The review's own mark (`?!`, `?`, `??`), None for a move it did not mark; the node's
+    /// `mark` is the move's own where it came with one.
+    pub mark: Option<MarkText>,
+    /// What the move gave away against the best, in men, two decimals.
+    pub loss: f64,
+    /// The best move's score (the position's before the move), from Black's side; absent
+    /// where the review's best line is not known (an unmarked move of a loaded game).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_score: Option<String>,
+    /// The best move's origin and landing squares, for the arrow; empty when not known.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub best_path: Vec<u8>,
+    /// The review's best line from the best move on (PDN, at most
+    /// `session::BEST_LINE_PLIES` moves); empty when not known.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub line: Vec<String>,
+}
+
+/// A review's summary of the main line as it stands (`State::review`): each side's over the
+/// main line's reviewed moves, so that it follows the main line (a promoted variation, moves
+/// deleted) and comes back with a saved game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReviewSummary {
+    /// The main line's moves reviewed.
+    pub plies: usize,
+    /// The main line's moves.
+    pub of: usize,
+    pub black: SideReport,
+    pub white: SideReport,
 }
 
 /// What the endgame tables say of the position shown, for Black (docs/BOARD.md).
@@ -513,6 +552,8 @@ pub struct State {
     pub clock: Option<ClockState>,
     /// The tags `save_pdn` writes now (`Session::tags_now`), `Result` among them.
     pub tags: BTreeMap<String, String>,
+    /// The review's summary of the main line's reviewed moves; None when none is reviewed.
+    pub review: Option<ReviewSummary>,
 }
 
 /// The largest messages `parse` reads, in bytes of their JSON text, as `hello` tells them.

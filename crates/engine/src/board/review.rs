@@ -10,7 +10,7 @@ use crate::board::protocol::{
     BudgetFields, Judgement, Reply, SideReport, MAX_REVIEW_DEPTH, MAX_REVIEW_MOVETIME,
     MAX_REVIEW_NODES, MAX_REVIEW_TOTAL_NODES, MAX_REVIEW_TOTAL_SECONDS,
 };
-use crate::board::session::{legal_move, Session};
+use crate::board::session::{legal_move, BestLine, ReviewNote, Session};
 use crate::core::tree::NodeId;
 use crate::core::{notation, Color, Game, Move, Position};
 use crate::review::marks::Mark;
@@ -183,7 +183,17 @@ impl PlyReport {
     pub fn record(mut self, session: &mut Session, node: NodeId) -> Reply {
         let j = &mut self.judgement;
         j.node = Some(node.index());
-        j.node_mark = session.record_review(node, j.mark, &j.score, &j.best);
+        let note = ReviewNote {
+            mark: j.mark.and_then(Mark::from_suffix),
+            best: Some(BestLine {
+                mv: j.best.clone(),
+                score: j.best_score.clone(),
+                line: j.pv.clone(),
+            }),
+            loss: self.loss,
+            accuracy: self.accuracy,
+        };
+        j.node_mark = session.record_review(node, &j.score, note);
         Reply::ReviewPly(Box::new(self.judgement))
     }
 }
@@ -214,7 +224,8 @@ impl Tally {
     }
 }
 
-fn side_report(s: &SideSummary) -> SideReport {
+/// A side's summary as the page gets it.
+pub fn side_report(s: &SideSummary) -> SideReport {
     SideReport {
         inaccuracies: s.inaccuracies,
         mistakes: s.mistakes,

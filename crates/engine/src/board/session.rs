@@ -37,10 +37,13 @@ use std::time::Duration;
 mod annotate;
 mod error;
 mod pdn_io;
+mod reviewed;
 mod timed;
 
 pub use annotate::AnnotateError;
 pub use error::SessionError;
+use reviewed::Reviewed;
+pub use reviewed::{BestLine, ReviewNote, BEST_LINE_PLIES};
 use timed::TimedGame;
 
 /// Where a session reads the time for its clock: the real time, or a test's hand.
@@ -63,16 +66,6 @@ pub const DEFAULT_LEVEL: Level = Level {
     limit: Limit::Movetime(1.0),
     level: None,
 };
-
-/// What a review said of a move beyond its notes (`Session::reviewed`).
-#[derive(Clone, Debug)]
-struct Reviewed {
-    /// The best move in the position before the move (PDN), for the page.
-    best: String,
-    /// The mark's NAG the review added to the move's notes: None where it gave none or the
-    /// move had a mark of its own, which stays.
-    mark: Option<u8>,
-}
 
 /// What the server does after a request the session accepted.
 #[derive(Debug)]
@@ -104,8 +97,9 @@ pub struct Session {
     /// A loaded game's result, and the main line's last node when it was loaded: the result
     /// stands while the main line ends there.
     loaded_result: Option<(NodeId, String)>,
-    /// What the review said of each reviewed move that is not in its notes: the best move
-    /// (not saved) and the mark it added, which the next review may replace.
+    /// What the review said of each reviewed move beyond its notes' mark and score: its
+    /// verdict and best line (`reviewed`, saved in the PDN as `[%review]`) and the mark it added,
+    /// which the next review may replace.
     reviewed: HashMap<NodeId, Reviewed>,
     pub white: Player,
     pub black: Player,
@@ -555,39 +549,6 @@ impl Session {
         Ok(Done::Changed { auto: false })
     }
 
-    /// Keep a review's verdict on a main-line move (gone from the tree since: nothing): the
-    /// mark an earlier review added goes, and its mark is added where the move has none of
-    /// its own (a loaded PDN's marks and NAGs stay: `pdn::notes::add_review_mark`); its
-    /// score, from Black's side, becomes the move's; the best move there is kept for the
-    /// page. The mark the move shows now (`review_ply`'s `node_mark`), or None when the
-    /// node is gone.
-    pub fn record_review(
-        &mut self,
-        node: NodeId,
-        mark: Option<&str>,
-        score: &str,
-        best: &str,
-    ) -> Option<Option<&'static str>> {
-        let notes = self.tree.notes_mut(node)?;
-        let earlier = self.reviewed.get(&node).and_then(|r| r.mark);
-        if let Some(i) = earlier.and_then(|nag| notes.nags.iter().position(|&n| n == nag)) {
-            notes.nags.remove(i);
-        }
-        let added = mark
-            .and_then(pdn_notes::mark_nag)
-            .filter(|&nag| pdn_notes::add_review_mark(notes, nag));
-        notes.eval = Some(score.to_string());
-        let shown = notes.nags.iter().find_map(|&n| pdn_notes::nag_mark(n));
-        self.reviewed.insert(
-            node,
-            Reviewed {
-                best: best.to_string(),
-                mark: added,
-            },
-        );
-        Some(shown)
-    }
-
     /// How the game at the position shown has ended, if it has.
     pub fn end(&self) -> Option<GameEnd> {
         let (winner, reason) = match self.game.result() {
@@ -639,7 +600,12 @@ impl Session {
             mark,
             nags,
             eval: notes.eval.clone(),
-            best: self.reviewed.get(&id).map(|r| r.best.clone()),
+            best: self
+                .reviewed
+                .get(&id)
+                .and_then(|r| r.note.best.as_ref())
+                .map(|b| b.mv.clone()),
+            review: self.node_review(id),
             comment: notes.comment.clone(),
             before: notes.before.clone(),
         })
@@ -707,6 +673,7 @@ impl Session {
             egdb: None,
             clock: self.timed.state(),
             tags: self.tags_now().into_iter().collect(),
+            review: self.review_summary(),
         }
     }
 }
@@ -861,6 +828,20 @@ mod tests {
         line.iter()
             .filter_map(|&id| s.move_shown(id).map(|m| m.pdn))
             .collect()
+    }
+
+    /// A review's verdict with `mark` and best move `best` (its whole line).
+    fn note(mark: Option<&str>, best: &str) -> ReviewNote {
+        ReviewNote {
+            mark: mark.and_then(crate::review::marks::Mark::from_suffix),
+            best: Some(BestLine {
+                mv: best.into(),
+                score: "0.05".into(),
+                line: vec![best.into()],
+            }),
+            loss: 0.5,
+            accuracy: 60.0,
+        }
     }
 
     fn node_of(s: &Session, id: NodeId) -> TreeNode {
@@ -1026,9 +1007,9 @@ mod tests {
         let mut s = human();
         play(&mut s, "11-15 23-19 8-11 22-17 9-13");
         let main = s.main_line();
-        s.record_review(main[2], Some("??"), "-1.20", "9-14");
-        s.record_review(main[3], None, "-1.10", "9-14");
-        s.record_review(main[4], Some("?!"), "-0.40", "9-14");
+        s.record_review(main[2], "-1.20", note(Some("??"), "9-14"));
+        s.record_review(main[3], "-1.10", note(None, "9-14"));
+        s.record_review(main[4], "-0.40", note(Some("?!"), "9-14"));
         // A variation at the marked move, played and made the main line, then dropped back.
         s.goto(Some(1), None).unwrap();
         play(&mut s, "22-18 15x22");
@@ -1045,22 +1026,28 @@ mod tests {
         assert_eq!(node_of(&s, v).mark, None);
         // A review again replaces its own marks but leaves a player's other NAGs.
         s.tree.notes_mut(main[4]).unwrap().nags.push(14);
-        s.record_review(main[4], None, "0.00", "9-14");
+        s.record_review(main[4], "0.00", note(None, "9-14"));
         assert_eq!(s.tree().node(main[4]).unwrap().notes.nags, [14]);
-        s.record_review(main[4], Some("?"), "-0.90", "9-14");
+        s.record_review(main[4], "-0.90", note(Some("?"), "9-14"));
         assert_eq!(s.tree().node(main[4]).unwrap().notes.nags, [2, 14]);
         let n = node_of(&s, main[4]);
         assert_eq!((n.mark, n.nags.clone()), (Some("?"), vec![14]));
         // A node deleted since: nothing.
         s.delete(v.index()).unwrap();
-        s.record_review(v, Some("??"), "1.00", "9-14");
+        s.record_review(v, "1.00", note(Some("??"), "9-14"));
         // Saved and loaded, the marks and scores come back.
         let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
             panic!("a pdn reply")
         };
         let flat = pdn.replace('\n', " ");
-        assert!(flat.contains("23-19?? {[%eval -1.20]}"), "{pdn}");
-        assert!(flat.contains("22-17? $14 {[%eval -0.90]}"), "{pdn}");
+        assert!(
+            flat.contains("23-19?? {[%eval -1.20] [%review 0.50 60.0 ??]}"),
+            "{pdn}"
+        );
+        assert!(
+            flat.contains("22-17? $14 {[%eval -0.90] [%review 0.50 60.0 ?]}"),
+            "{pdn}"
+        );
         let mut t = human();
         t.load_pdn(&pdn, None).unwrap();
         assert!(t.tree().same_as(s.tree()));
@@ -1881,5 +1868,60 @@ mod tests {
         s.new_game(Player::Human, Player::Engine, None, None)
             .unwrap();
         assert_eq!(s.state().level.level.map(PlayLevel::get), Some(2));
+    }
+
+    /// Issue 61, Build 6: a review lasts. The saved PDN holds each marked move's best line
+    /// as a variation tagged `[%review best]` with its `[%eval]`, and each reviewed move's
+    /// `[%review]`; loaded back, the tree is the one saved (the review's lines are not
+    /// players' variations), and each node's review and the summary are as they were.
+    /// Defect 3: the summary follows the main line.
+    #[test]
+    fn a_review_is_saved_and_loaded_back_with_its_best_lines() {
+        let mut s = human();
+        s.load_pdn("1. 11-15 23-19 2. 8-11 22-17 3. 15-18 24-20 *", None)
+            .unwrap();
+        let plies = review_on_board(&mut s);
+        let marked: Vec<&Judgement> = plies.iter().filter(|j| j.mark.is_some()).collect();
+        assert!(!marked.is_empty(), "{plies:?}");
+        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
+            panic!("a pdn reply")
+        };
+        let flat = pdn.replace('\n', " ");
+        for j in &marked {
+            let variation = format!("{} {{[%eval {}] [%review best]}}", j.best, j.best_score);
+            assert!(flat.contains(&variation), "{variation}: {pdn}");
+        }
+        assert!(flat.contains("[%review 0.00 100.0]"), "{pdn}");
+        let mut t = human();
+        t.load_pdn(&pdn, None).unwrap();
+        assert!(t.tree().same_as(s.tree()), "{pdn}");
+        let (main, loaded) = (s.main_line(), t.main_line());
+        for j in &marked {
+            let (before, after) = (node_of(&s, main[j.ply]), node_of(&t, loaded[j.ply]));
+            assert_eq!(after.best.as_deref(), Some(j.best.as_str()));
+            assert_eq!(after.review, before.review);
+            let review = after.review.expect("a review");
+            assert_eq!(review.best_score.as_deref(), Some(j.best_score.as_str()));
+            assert_eq!(review.best_path, j.best_path);
+            assert_eq!(review.mark, j.mark);
+        }
+        let summary = s.state().review.expect("a summary");
+        assert_eq!((summary.plies, summary.of), (6, 6));
+        assert_eq!(t.state().review, Some(summary.clone()));
+        // Saved again, the same text.
+        let Done::Reply(Reply::Pdn { pdn: again, .. }) = t.save_pdn() else {
+            panic!("a pdn reply")
+        };
+        assert_eq!(again, pdn);
+        // A main-line move deleted: the summary is of the moves left.
+        t.delete(loaded[6].index()).unwrap();
+        let shorter = t.state().review.expect("a summary");
+        assert_eq!((shorter.plies, shorter.of), (5, 5));
+        // A variation made the main line at the first move: nothing of it is reviewed.
+        t.goto(Some(0), None).unwrap();
+        play(&mut t, "9-13");
+        let v = t.node();
+        t.promote(v.index(), true).unwrap();
+        assert_eq!(t.state().review, None);
     }
 }

@@ -325,17 +325,33 @@ fn judge(game: &Game, limits: &Limits, engine: &Engine, control: &ReviewControl)
     if control.is_stopped() {
         return None;
     }
-    let table_draw = engine
-        .egdb
-        .as_deref()
-        .and_then(|db| search::egdb::score(db, game.position(), game.counts(), 0))
-        == Some(Score::DRAW);
     Some(Judged {
         score: out.score,
-        value: Value::of(out.score, table_draw),
+        value: Value::of(out.score, table_draw(game, engine)),
         best: out.best,
         pv: out.pv,
     })
+}
+
+/// The endgame tables call `game`'s position a draw.
+fn table_draw(game: &Game, engine: &Engine) -> bool {
+    engine
+        .egdb
+        .as_deref()
+        .and_then(|db| search::egdb::score(db, game.position(), game.counts(), 0))
+        == Some(Score::DRAW)
+}
+
+/// A position's best move as a review's search already found it: a retry judges against
+/// it rather than search the position again, so that the review, the retry and its answer
+/// give one score (issue 61, defect 8: a second search said another).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Known {
+    pub best: Move,
+    /// The position's score, from Black's side.
+    pub score: Score,
+    /// The line from the best move on.
+    pub pv: Vec<Move>,
 }
 
 /// The review of move `mv`, ply `ply` of a game, played in `pos`: `before` is `pos` judged,
@@ -397,8 +413,33 @@ pub fn try_move(
     engine: &Engine,
     control: &ReviewControl,
 ) -> Option<PlyReview> {
+    try_move_known(game, ply, mv, budget, engine, control, None)
+}
+
+/// `try_move`, judged against `known`, the review's best move and score for the position,
+/// where it has one: then only the position after the move is searched.
+pub fn try_move_known(
+    game: &Game,
+    ply: usize,
+    mv: &Move,
+    budget: Budget,
+    engine: &Engine,
+    control: &ReviewControl,
+    known: Option<Known>,
+) -> Option<PlyReview> {
     let limits = budget.limits();
-    let before = judge(game, &limits, engine, control)?;
+    let before = match known {
+        Some(k) => {
+            let score = black_view(k.score, game.position().side());
+            Judged {
+                score,
+                value: Value::of(score, table_draw(game, engine)),
+                best: Some(k.best),
+                pv: k.pv,
+            }
+        }
+        None => judge(game, &limits, engine, control)?,
+    };
     let mut line = game.clone();
     line.play(mv);
     let after = judge(&line, &limits, engine, control)?;

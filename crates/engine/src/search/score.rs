@@ -134,6 +134,32 @@ impl Score {
     }
 }
 
+impl Score {
+    /// A score from its Hub text (`hub`'s inverse where it is exact): `-0.35`, `99.87` (a
+    /// win in 13 plies), `89.87` (a database win). None for other text.
+    pub fn from_hub(text: &str) -> Option<Score> {
+        let (neg, abs) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let (whole, frac) = abs.split_once('.')?;
+        if frac.len() != 2
+            || whole.is_empty()
+            || !(whole.bytes().chain(frac.bytes())).all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        let hundredths: i32 =
+            whole.parse::<i32>().ok()?.checked_mul(100)? + frac.parse::<i32>().ok()?;
+        let s = if whole == "99" && hundredths > 9_899 {
+            Score::win_in(100 - (hundredths - 9_900))
+        } else {
+            Score(hundredths)
+        };
+        Some(if neg { -s } else { s })
+    }
+}
+
 impl Neg for Score {
     type Output = Score;
     #[inline]
@@ -189,6 +215,25 @@ mod tests {
         assert_eq!(win.to_tt(4).from_tt(4), win);
         assert!(Score::db_win(99).is_db_win() && !Score(Score::DB_WIN.0 - 100).is_db_win());
         assert!(Score::db_loss(1).is_db_loss() && !Score::db_loss(1).is_db_win());
+    }
+
+    #[test]
+    fn hub_text_reads_back() {
+        for s in [
+            Score(0),
+            Score(12),
+            Score(-305),
+            Score(-5),
+            Score::win_in(13),
+            Score::loss_in(4),
+            Score::db_win(13),
+            Score::db_loss(2),
+        ] {
+            assert_eq!(Score::from_hub(&s.hub()), Some(s), "{s:?}");
+        }
+        for bad in ["", "1", "0.5", "x.00", "--1.00", "1.000"] {
+            assert_eq!(Score::from_hub(bad), None, "{bad}");
+        }
     }
 
     #[test]

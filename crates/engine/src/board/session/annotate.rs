@@ -220,7 +220,7 @@ impl Session {
         if nag.is_some() {
             // The mark is the person's now: a review's mark is no longer to replace.
             if let Some(r) = self.reviewed.get_mut(&id) {
-                r.mark = None;
+                r.added = None;
             }
         }
         *self.tree.notes_mut(id).expect("live") = notes;

@@ -111,6 +111,7 @@ impl Session {
             }
         }
         self.tags = Some(g.tags);
+        self.restore_review();
         self.loaded_result = Some((end, g.result));
         if path.is_some() {
             self.show(self.tree.root());
@@ -171,7 +172,7 @@ impl Session {
     pub fn save_pdn(&self) -> Done {
         Done::Reply(Reply::Pdn {
             quiet: false,
-            pdn: pdn::writer::write(&self.tags_now(), &self.tree, &self.result_text()),
+            pdn: pdn::writer::write(&self.tags_now(), &self.tree_to_save(), &self.result_text()),
         })
     }
 
