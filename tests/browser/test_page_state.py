@@ -188,3 +188,29 @@ def test_a_reload_keeps_a_timed_game_with_its_clocks_and_no_take_backs(page):
         shot(page, f"timed-reload-{name}.png")
     page.set_window_size(1100, 1000)
     assert "time forfeit" not in status(page)
+
+
+# ---------- a game kept by the page before this one ----------
+
+def test_a_game_kept_by_the_older_page_comes_back_with_its_variation(page):
+    """The page before issue 61 kept a game as its tree of moves (no PDN) and replayed it; a
+    page that no longer replays must still bring such a game back, not drop it."""
+    # 11-15 23-19 8-11 as the main line, 22-18 beside 23-19, the node shown 23-19 (index 2).
+    older = {
+        "start_fen": page.find_element(By.ID, "fen").text,
+        "tree_sig": "old", "path": ["11-15", "23-19"], "pdn": None, "pdn_sig": None,
+        "pdn_loaded": False, "moves": ["11-15", "23-19", "8-11"], "ply": 2,
+        "tree": [[0, "11-15"], [1, "23-19"], [2, "8-11"], [1, "22-18"]], "node": 2,
+        "white": "human", "black": "human", "level": {"movetime": 1.0}, "flipped": False,
+        "analyzing": False, "multipv": 1,
+    }
+    page.execute_script("localStorage.setItem('poolshark-board', arguments[0])", json.dumps(older))
+    page.refresh()
+    wait(page, lambda d: main_moves(d) == ["11-15", "23-19", "8-11"], "the older game's main line")
+    wait(page, lambda d: variations(d) == ["( 1… 22-18 )"], "its variation")
+    wait(page, lambda d: current(d) == "23-19", "the move it showed")
+    assert not errors_shown(page)
+    # From then on it is kept as a PDN: a second reload gives the same.
+    page.refresh()
+    wait(page, lambda d: main_moves(d) == ["11-15", "23-19", "8-11"] and variations(d) == ["( 1… 22-18 )"],
+         "the game after a second reload")

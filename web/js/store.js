@@ -148,6 +148,8 @@ export function restore(st) {
       ui.restoring = true;
     });
     send(req);
+  } else if (Array.isArray(v.tree) || Array.isArray(v.moves)) {
+    restoreOlder(v);
   }
   const l = v.level || {};
   const level = Number.isInteger(l.level) && l.level >= 1 && l.level <= 10 ? { level: l.level } : {};
@@ -155,4 +157,25 @@ export function restore(st) {
   else if (l.movetime) send({ type: "level", movetime: l.movetime, ...level });
   send({ type: "players", white: v.white === "engine" ? "engine" : "human", black: v.black === "engine" ? "engine" : "human" });
   if (v.analyzing && !v.clock) send(analyzeRequest(true));
+}
+
+// A game kept by the page before it kept PDN (its tree as moves, `[parent's index, move]` in
+// the order the nodes were made, or only its line as `moves`): played into the fresh game
+// once, so that an update of the page loses no one's game. Each node goes in by `add_line`
+// after its parent, which is the node made that many nodes before (node k is made k-th, from
+// the root 0), then the node shown is shown; from then on the game is kept as its PDN.
+/** @param {any} v the kept game, in the older page's shape */
+function restoreOlder(v) {
+  /** @type {[number, string][]} */
+  const tree = Array.isArray(v.tree)
+    ? v.tree.filter((/** @type {any} */ e) => Array.isArray(e) && typeof e[0] === "number" && typeof e[1] === "string")
+    : (v.moves || []).filter((/** @type {any} */ m) => typeof m === "string").map((/** @type {string} */ m, /** @type {number} */ i) => [i, m]);
+  if (!tree.length && v.start_fen === (ui.state && ui.state.start_fen)) return;
+  update((ui) => {
+    ui.restoring = true;
+  });
+  send({ type: "setup", fen: v.start_fen });
+  for (const [parent, move] of tree) send({ type: "add_line", node: parent, moves: [move] });
+  if (Array.isArray(v.tree) && typeof v.node === "number") send({ type: "goto", node: v.node });
+  else if (typeof v.ply === "number") send({ type: "goto", ply: v.ply });
 }
