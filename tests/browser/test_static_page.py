@@ -38,6 +38,28 @@ from test_tree import (  # noqa: F401
     test_load_review_variation_save_and_load_again_gives_everything_back,
     test_a_reload_after_a_review_keeps_marks_scores_comments_and_tags,
 )
+# Issue 61's study board, on the same session core in the worker.
+from test_annotate import (  # noqa: F401
+    test_a_comment_and_a_mark_are_saved_and_kept_across_a_reload,
+    test_tags_are_edited_shown_above_the_moves_and_saved,
+    test_an_engine_line_goes_into_the_tree_as_a_variation,
+)
+from test_share import (  # noqa: F401
+    test_copy_fen_and_copy_pdn_give_the_position_and_the_whole_game,
+    test_a_pdn_link_opens_the_same_game_with_its_variations_in_a_fresh_browser,
+    test_keys_f_flips_question_mark_lists_the_keys_and_typing_is_not_a_key,
+)
+from test_learn import (  # noqa: F401
+    test_a_review_lasts_a_reload_and_a_saved_pdn,
+    test_learn_from_your_mistakes,
+)
+from test_page_state import (  # noqa: F401
+    test_a_reload_keeps_a_timed_game_with_its_clocks_and_no_take_backs,
+    test_a_game_kept_by_the_older_page_comes_back_with_its_variation,
+)
+from test_limits import (  # noqa: F401
+    test_a_2_mb_file_is_refused_politely_and_the_board_is_kept,
+)
 
 WEB = os.environ.get("POOLSHARK_WEB", "target/web")
 
