@@ -143,6 +143,9 @@ def test_a_timed_game_gives_no_engine_move_or_analysis_on_the_players_clock(page
     timed_game_against_the_engine(page)
     assert not page.find_element(By.ID, "engine-move").is_enabled()
     assert not page.find_element(By.ID, "analyze").is_enabled()
+    # Nor does the tree change under the clocks: the board refuses promote and delete.
+    for tool in ("var-promote", "var-main", "var-delete"):
+        assert not page.find_element(By.ID, tool).is_enabled(), tool
     # Asked all the same (a script, an old page): refused with the reason, nothing moves.
     send(page, {"type": "engine_move"})
     wait(page, lambda d: any("the engine does not move for you on your clock" in e for e in errors_shown(d)),

@@ -202,7 +202,9 @@ function actionsFor(id) {
   const st = ui.state;
   const nodes = nodeMap(st);
   const node = nodes.get(id);
-  if (!node || node.parent === null) return { promote: false, main: false, del: false };
+  // A timed game's tree stays as played while its clocks are live (the board refuses these).
+  const timed = !!st.clock && (st.clock.live || !!st.clock.running);
+  if (!node || node.parent === null || timed) return { promote: false, main: false, del: false };
   const start = variationStart(nodes, id);
   return {
     promote: start ? { type: "promote", node: start.id, to_main: false } : false,
