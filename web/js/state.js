@@ -148,6 +148,13 @@ export function historySig(st) {
   return "off the main line at node " + st.node;
 }
 
+// Whether a timed game's clocks are live (before its first move or running): the board then
+// refuses take-backs, stepping, promote, delete and engine help, so their buttons are off.
+/** @param {import("./types.js").StateMsg} st */
+export function clocksLive(st) {
+  return !!st.clock && (!!st.clock.live || !!st.clock.running);
+}
+
 // The players as the "players" menu names them.
 export function modeOf(st) {
   if (st.black === "human" && st.white === "engine") return "black";

@@ -1,7 +1,7 @@
 // The line above the board (whose turn, the result, where in the game), the rule counts
 // under it, and which buttons can be pressed.
 
-import { ui, $, SIDE, moveNumber, modeOf } from "./state.js";
+import { ui, $, SIDE, moveNumber, modeOf, clocksLive } from "./state.js";
 
 function statusText() {
   const st = ui.state;
@@ -75,7 +75,7 @@ export function renderControls() {
   const ok = ui.connected && !!st;
   const setup = !!ui.setup;
   // A timed game has no take-backs while its clocks are live (the server refuses them).
-  const timed = ok && !!st.clock && (st.clock.live || !!st.clock.running);
+  const timed = ok && clocksLive(st);
   $("undo").disabled = !ok || setup || timed || st.ply === 0;
   $("redo").disabled = !ok || setup || timed || st.ply >= st.history.length;
   $("start").disabled = $("undo").disabled;

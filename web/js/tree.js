@@ -6,7 +6,7 @@
 // variations at a branch, and a menu promotes or deletes a variation. Marks, NAGs and
 // comments, the review's or the PDN's, stand with their moves.
 
-import { ui, $, MARKS, scoreText, moveNumber } from "./state.js";
+import { ui, $, MARKS, scoreText, moveNumber, clocksLive } from "./state.js";
 import { send } from "./socket.js";
 
 // Every mark a move can carry, by the name its CSS class uses: the review's three and the
@@ -203,7 +203,7 @@ function actionsFor(id) {
   const nodes = nodeMap(st);
   const node = nodes.get(id);
   // A timed game's tree stays as played while its clocks are live (the board refuses these).
-  const timed = !!st.clock && (st.clock.live || !!st.clock.running);
+  const timed = clocksLive(st);
   if (!node || node.parent === null || timed) return { promote: false, main: false, del: false };
   const start = variationStart(nodes, id);
   return {
