@@ -1884,3 +1884,143 @@ fn review_marks_stay_in_the_main_line_nodes_and_are_saved() {
     assert_eq!(unnumbered(&t), unnumbered(&s));
     assert_eq!(t["nodes"].as_array().unwrap().len(), 13);
 }
+
+/// Issue 66, item 8: a page served by another program on this machine (another port, or a
+/// loopback address the server does not listen on) is another site: its WebSocket is refused,
+/// so it cannot take the boards.
+#[test]
+fn websockets_from_other_local_ports_and_addresses_are_refused() {
+    let server = Server::start(&[]);
+    let port = server.addr.rsplit(':').next().unwrap().to_string();
+    for origin in [
+        "http://localhost:3000".to_string(),
+        "http://127.0.0.1:9999".to_string(),
+        format!("http://127.0.0.2:{port}"),
+        format!("http://[::1]:{port}"),
+        format!("https://localhost:{port}"),
+    ] {
+        let refused = server.try_connect(&[("Origin", &origin)]);
+        assert!(refused.is_err(), "{origin} is accepted");
+    }
+    assert!(server.logs("refused a WebSocket from origin"));
+    for origin in [
+        format!("http://localhost:{port}"),
+        format!("http://{}", server.addr),
+    ] {
+        let mut c = server
+            .try_connect(&[("Origin", &origin)])
+            .unwrap_or_else(|e| panic!("{origin} refused: {e}"));
+        c.next("hello");
+    }
+}
+
+/// The status line and body of the answer to a request whose target is `target`, sent as
+/// the first request of a connection, or as the second after a plain `GET /` on it.
+fn get_target(server: &Server, target: &str, second: bool) -> (String, String) {
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    s.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut reader = BufReader::new(s.try_clone().unwrap());
+    if second {
+        write!(
+            s,
+            "GET /style.css HTTP/1.1\r\nHost: {}\r\n\r\n",
+            server.addr
+        )
+        .unwrap();
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().unwrap();
+            }
+            if line == "\r\n" {
+                break;
+            }
+        }
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).unwrap();
+    }
+    // The request may be cut short by the server's answer: what it wrote is what counts.
+    let _ = write!(
+        s,
+        "GET {target} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.addr
+    );
+    let mut text = Vec::new();
+    let _ = reader.read_to_end(&mut text);
+    let text = String::from_utf8_lossy(&text).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (
+        head.lines().next().unwrap_or("").to_string(),
+        body.to_string(),
+    )
+}
+
+/// Issue 66, item 7: an address over the limit gets 414 and a page that says the link is
+/// too long, both below hyper's own limit (64 KiB, where it answers with no page) and above
+/// it, on a fresh connection (a link opened in a browser) and on one kept alive.
+#[test]
+fn an_address_over_the_limit_gets_a_414_page_that_says_the_link_is_too_long() {
+    let server = Server::start(&[]);
+    let fen = |bytes: usize| format!("/?fen={}", "W".repeat(bytes));
+    for (bytes, second) in [(20_000, false), (20_000, true), (100_000, false)] {
+        let (status, body) = get_target(&server, &fen(bytes), second);
+        assert!(status.starts_with("HTTP/1.1 414"), "{bytes}: {status}");
+        assert!(body.contains("The link is too long"), "{bytes}: {body}");
+        assert!(body.contains("Open the board"), "{body}");
+    }
+    // A link within the limit opens the page.
+    let (status, body) = get_target(&server, &fen(2_000), false);
+    assert!(status.starts_with("HTTP/1.1 200"), "{status}");
+    assert!(body.contains("<html"), "{body}");
+    let (status, _) = get_target(&server, &fen(2_000), true);
+    assert!(status.starts_with("HTTP/1.1 200"), "{status}");
+    assert!(server.logs("refused an address of"));
+    server.board().ping();
+}
+
+/// The slowest load the board accepts: one game with as many variations as the load limit
+/// holds (each a few moves, none nested).
+fn slowest_load(limit: usize) -> String {
+    let mut text = String::from("1. 11-15 ");
+    while text.len() + 40 < limit {
+        text.push_str("(1. 9-13 22-18 2. 10-14) ");
+    }
+    text.push('*');
+    text
+}
+
+/// Issue 66, item 6: a request that takes long (a large PDN to read) is handled off the
+/// server's shared runtime, so that another board is answered meanwhile. Two boards load
+/// at once (as many as the runtime has workers) and a third pings: its pong comes before
+/// either load is answered. Before the fix the loads held both workers, and the ping waited.
+#[test]
+fn a_board_reading_a_large_pdn_never_holds_up_another() {
+    let server = Server::start(&[]);
+    let mut loaders = [server.connect(), server.connect()];
+    let mut limit = 0;
+    for c in &mut loaders {
+        limit = c.next("hello")["limits"]["load_pdn"].as_u64().unwrap() as usize;
+        c.next("state");
+    }
+    let mut other = server.board();
+    let pdn = slowest_load(limit - 64);
+    let message = json!({"type":"load_pdn","pdn":pdn}).to_string();
+    for c in &mut loaders {
+        c.send_text(&message);
+    }
+    other.ping();
+    // The loads are answered after the pong: their replies are not there yet.
+    for c in &mut loaders {
+        c.ws.get_ref().set_nonblocking(true).unwrap();
+        match c.ws.read() {
+            Err(tungstenite::Error::Io(e)) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            other => panic!("a load was answered before the other board's ping: {other:?}"),
+        }
+        c.ws.get_ref().set_nonblocking(false).unwrap();
+    }
+    for c in &mut loaders {
+        assert_eq!(c.next("state")["type"], "state");
+    }
+}

@@ -5,7 +5,9 @@
 //! again). `server` owns the HTTP side that hands it the socket.
 //!
 //! - order: one request is handled at a time, and the next is read only once the replies
-//!   to this one are written, so a flood only slows its own connection.
+//!   to this one are written, so a flood only slows its own connection. The board handles
+//!   it off the runtime's worker (`block_in_place`), so a slow one (a large PDN) never
+//!   holds up another connection.
 //! - silence: the socket is pinged after `ping_interval` without a message, and closed
 //!   (its board freed, its search stopped) without an answer within `ping_timeout`, as
 //!   is one that does not read what it is sent for that long.
@@ -134,7 +136,11 @@ pub(super) async fn run(mut socket: WebSocket, app: Arc<App>) {
                             host.ended(&event);
                             outs.extend(board.event(event));
                         }
-                        outs.extend(board.request(text.as_str()));
+                        // A request may take long (a large PDN to read): off this
+                        // task's worker, so that every other board and page is served
+                        // meanwhile.
+                        let replies = tokio::task::block_in_place(|| board.request(text.as_str()));
+                        outs.extend(replies);
                     }
                     Some(Ok(Message::Binary(_))) => outs.push(Out::Send(Reply::error(
                         "binary messages are not read: send JSON text",

@@ -8,17 +8,24 @@
 //! loopback addresses, the `--host` address, and any IP address when it listens on all of
 //! them (0.0.0.0 or ::). An IP address cannot be rebound; a name other than `localhost` is
 //! refused.
+//!
+//! An `Origin` is held to more: it is a page, and a page of this server has this server's
+//! scheme (`http`), its port, and a name that reaches this socket (`localhost`, the
+//! listening address, or any IP address when it listens on all of them). A page served by
+//! another program on this machine (`http://localhost:3000`, `http://127.0.0.2:8080` while
+//! the server listens on 127.0.0.1) is another site, and its WebSockets are refused: else
+//! any local page could take every board.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 
 /// The names a server listening on one address answers to.
 #[derive(Clone, Copy, Debug)]
 pub struct AllowedHosts {
-    listen: IpAddr,
+    listen: SocketAddr,
 }
 
 impl AllowedHosts {
-    pub fn new(listen: IpAddr) -> AllowedHosts {
+    pub fn new(listen: SocketAddr) -> AllowedHosts {
         AllowedHosts { listen }
     }
 
@@ -31,18 +38,43 @@ impl AllowedHosts {
             return true;
         }
         match name.parse::<IpAddr>() {
-            Ok(ip) => ip.is_loopback() || self.listen.is_unspecified() || ip == self.listen,
+            Ok(ip) => ip.is_loopback() || self.listens_on(ip),
             Err(_) => false,
         }
     }
 
-    /// Whether an `Origin` header value (`http://host:port`) is a page of this server.
-    pub fn origin(&self, value: &str) -> bool {
-        value
-            .strip_prefix("http://")
-            .or_else(|| value.strip_prefix("https://"))
-            .is_some_and(|rest| !rest.contains('/') && self.host(rest))
+    /// Whether a connection to `ip` reaches this socket.
+    fn listens_on(&self, ip: IpAddr) -> bool {
+        let listen = self.listen.ip();
+        listen.is_unspecified() || ip == listen
     }
+
+    /// Whether an `Origin` header value (`http://host:port`) is a page of this server: its
+    /// scheme, its port (80 where the origin names none), and a name that reaches it.
+    pub fn origin(&self, value: &str) -> bool {
+        let Some(rest) = value.strip_prefix("http://") else {
+            return false;
+        };
+        let Some(name) = host_name(rest) else {
+            return false;
+        };
+        if port_of(rest).unwrap_or(80) != self.listen.port() {
+            return false;
+        }
+        if name.eq_ignore_ascii_case("localhost") {
+            return true;
+        }
+        name.parse::<IpAddr>().is_ok_and(|ip| self.listens_on(ip))
+    }
+}
+
+/// The port of a well-formed `name:port` or `[v6]:port` (checked by `host_name`), if given.
+fn port_of(value: &str) -> Option<u16> {
+    let after_name = match value.strip_prefix('[') {
+        Some(rest) => rest.split_once(']')?.1,
+        None => value,
+    };
+    after_name.rsplit_once(':')?.1.parse().ok()
 }
 
 /// The name part of `name`, `name:port` or `[v6]` / `[v6]:port`; `None` if malformed.
@@ -70,7 +102,7 @@ mod tests {
     use super::*;
 
     fn loopback() -> AllowedHosts {
-        AllowedHosts::new("127.0.0.1".parse().unwrap())
+        AllowedHosts::new("127.0.0.1:8080".parse().unwrap())
     }
 
     #[test]
@@ -104,22 +136,22 @@ mod tests {
 
     #[test]
     fn the_listening_address_and_any_address_on_0_0_0_0() {
-        let one = AllowedHosts::new("192.168.1.5".parse().unwrap());
+        let one = AllowedHosts::new("192.168.1.5:8080".parse().unwrap());
         assert!(one.host("192.168.1.5:8080"));
         assert!(one.host("localhost:8080"));
         assert!(!one.host("192.168.1.6:8080"));
-        let all = AllowedHosts::new("0.0.0.0".parse().unwrap());
+        let all = AllowedHosts::new("0.0.0.0:8080".parse().unwrap());
         assert!(all.host("192.168.1.6:8080"));
         assert!(all.host("[fe80::1]:8080"));
         assert!(!all.host("evil.example:8080"));
     }
 
     #[test]
-    fn origins_name_an_allowed_host() {
+    fn origins_name_this_server_its_scheme_and_its_port() {
         let a = loopback();
         assert!(a.origin("http://127.0.0.1:8080"));
         assert!(a.origin("http://localhost:8080"));
-        assert!(a.origin("https://localhost"));
+        assert!(a.origin("http://LOCALHOST:8080"));
         for bad in [
             "http://evil.example:8080",
             "http://evil.example",
@@ -127,8 +159,29 @@ mod tests {
             "127.0.0.1:8080",
             "ftp://127.0.0.1",
             "http://127.0.0.1:8080/path",
+            // Issue 66, item 8: pages of other programs on this machine.
+            "http://localhost:3000",
+            "http://127.0.0.1:9999",
+            "http://127.0.0.2:8080",
+            "http://[::1]:8080",
+            "http://localhost",
+            "https://localhost:8080",
+            "http://127.0.0.1:08080x",
         ] {
             assert!(!a.origin(bad), "{bad}");
         }
+        let web = AllowedHosts::new("127.0.0.1:80".parse().unwrap());
+        assert!(web.origin("http://localhost"));
+        assert!(web.origin("http://127.0.0.1:80"));
+        assert!(!web.origin("http://localhost:8080"));
+        let all = AllowedHosts::new("0.0.0.0:8080".parse().unwrap());
+        assert!(all.origin("http://127.0.0.2:8080"));
+        assert!(all.origin("http://192.168.1.6:8080"));
+        assert!(!all.origin("http://192.168.1.6:3000"));
+        assert!(!all.origin("http://evil.example:8080"));
+        let v6 = AllowedHosts::new("[::1]:8080".parse().unwrap());
+        assert!(v6.origin("http://[::1]:8080"));
+        assert!(v6.origin("http://localhost:8080"));
+        assert!(!v6.origin("http://127.0.0.1:8080"));
     }
 }

@@ -15,6 +15,11 @@
 //! - messages: text only (a binary frame gets an `error`); 64 KiB, or 1 MiB for
 //!   `load_pdn` (an `error` beyond, the connection goes on); a frame over 2 MiB ends the
 //!   connection, as the WebSocket layer cannot read past it.
+//! - addresses: a request target over `MAX_ADDRESS` bytes gets 414 with a page that says
+//!   the link is too long (a link the page made is far shorter: `?fen=` holds one FEN, and
+//!   `#pdn=` never reaches the server). Over hyper's own limit (64 KiB) hyper answers 414
+//!   with no page, so the first request of each connection is looked at before hyper reads
+//!   it (`first_line`): a link opened in a browser gets the page too.
 //! - silence, order and searches: see `connection`.
 
 use crate::eval::Weights;
@@ -33,7 +38,7 @@ use axum::routing::get;
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use std::net::IpAddr;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -41,6 +46,9 @@ use std::time::Duration;
 /// The largest frame or message the WebSocket layer reads at all; `protocol::parse` checks
 /// the smaller per-type limits so that a too-large request gets an `error` reply.
 pub const MAX_FRAME: usize = 2 << 20;
+
+/// The longest request target (path and query) answered: longer ones get 414.
+pub const MAX_ADDRESS: usize = 8 << 10;
 
 /// What every connection shares: how to build its engine, and the limits.
 pub struct Config {
@@ -65,7 +73,7 @@ pub(super) struct App {
 
 /// The router: the page's files (`assets`) and the WebSocket, for a server listening on `listen`
 /// (the names it answers to, see `origin`).
-pub fn router(config: Config, listen: IpAddr) -> Router {
+pub fn router(config: Config, listen: SocketAddr) -> Router {
     let boards = Boards::new(
         config.limits.max_boards,
         config.limits.memory_bytes,
@@ -109,7 +117,113 @@ async fn check_host(
         )
             .into_response();
     }
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |p| p.as_str().len());
+    if target > MAX_ADDRESS {
+        return too_long(target);
+    }
     next.run(request).await
+}
+
+/// The 414 for an address of `bytes` bytes: a page that says what happened, as a person
+/// opening a link sees it.
+fn too_long(bytes: usize) -> Response {
+    log::warn!("refused an address of {bytes} bytes (the limit is {MAX_ADDRESS})");
+    (
+        StatusCode::URI_TOO_LONG,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CONNECTION, "close"),
+        ],
+        too_long_page(bytes),
+    )
+        .into_response()
+}
+
+fn too_long_page(bytes: usize) -> String {
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>poolshark: the link is too long</title></head>\n<body>\
+         <h1>The link is too long</h1>\n<p>This address is {bytes} bytes; the board opens \
+         addresses of at most {MAX_ADDRESS}. A link to a position (<code>?fen=</code>) is \
+         far shorter, so this one was not made by the board or was changed on the way.</p>\n\
+         <p><a href=\"/\">Open the board</a>: the game you had there is still kept.</p>\
+         </body></html>\n"
+    )
+}
+
+/// How long `first_line` waits between looks at a request line still coming.
+const PEEK_AGAIN: Duration = Duration::from_millis(5);
+
+/// What the first request line of a connection is, as far as `MAX_ADDRESS` goes.
+enum FirstLine {
+    /// Within the limit (or the client closed): hyper reads it as it came.
+    Fine,
+    /// Over the limit: at least this many bytes with no end.
+    Overlong(usize),
+    /// Nothing, or no end of the line, within the deadline: closed, as hyper would.
+    Silent,
+}
+
+/// Look at the first request line on `stream` without reading it (`peek`), so that hyper
+/// then reads the request as it came.
+async fn first_line(stream: &tokio::net::TcpStream, wait: Duration) -> FirstLine {
+    // "GET " and " HTTP/1.1\r\n" around the target, with room for a longer method.
+    let limit = MAX_ADDRESS + 32;
+    let mut buf = vec![0u8; limit + 1];
+    let deadline = tokio::time::Instant::now() + wait;
+    let mut seen = 0;
+    loop {
+        let n = match tokio::time::timeout_at(deadline, stream.peek(&mut buf)).await {
+            Ok(Ok(n)) => n,
+            Ok(Err(_)) => return FirstLine::Fine,
+            Err(_) => return FirstLine::Silent,
+        };
+        if n == 0 || buf[..n].contains(&b'\n') {
+            return FirstLine::Fine;
+        }
+        if n > limit {
+            return FirstLine::Overlong(n);
+        }
+        if n == seen {
+            // No more yet: `peek` answers at once while anything is buffered.
+            if tokio::time::Instant::now() + PEEK_AGAIN > deadline {
+                return FirstLine::Silent;
+            }
+            tokio::time::sleep(PEEK_AGAIN).await;
+        }
+        seen = n;
+    }
+}
+
+/// Answer a connection whose first request line is over the limit with the 414 page, and
+/// close it (what it sent is not read: the request cannot be served).
+async fn refuse_overlong(mut stream: tokio::net::TcpStream, bytes: usize) {
+    use tokio::io::AsyncWriteExt;
+    log::warn!("refused an address of over {bytes} bytes (the limit is {MAX_ADDRESS})");
+    let body = too_long_page(bytes);
+    let head = format!(
+        "HTTP/1.1 414 URI Too Long\r\ncontent-type: text/html; charset=utf-8\r\n\
+         content-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    );
+    let write = async {
+        stream.write_all(head.as_bytes()).await?;
+        stream.write_all(body.as_bytes()).await?;
+        stream.shutdown().await
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(5), write).await;
+    // Read (and drop) what is still coming for a moment, so that closing with unread data
+    // does not reset the connection before the client has read the page.
+    let mut sink = [0u8; 4096];
+    let drain = async {
+        use tokio::io::AsyncReadExt;
+        while stream.read(&mut sink).await.is_ok_and(|n| n > 0) {}
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(2), drain).await;
 }
 
 /// Why a request is malformed, if it is: a target that is not a path (an absolute
@@ -133,7 +247,7 @@ fn malformed(request: &axum::extract::Request) -> Option<&'static str> {
 /// Serve on `listener` until the process ends: each connection on its own task, at most
 /// `max_sockets` at once, HTTP/1 with a deadline for each request's head.
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
-    let listen = listener.local_addr()?.ip();
+    let listen = listener.local_addr()?;
     let limits = config.limits.clone();
     let app = router(config, listen);
     let sockets = Arc::new(AtomicUsize::new(0));
@@ -171,6 +285,14 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
         tokio::spawn(async move {
             let _socket = socket;
             let _ = stream.set_nodelay(true);
+            match first_line(&stream, header_timeout).await {
+                FirstLine::Fine => {}
+                FirstLine::Overlong(bytes) => return refuse_overlong(stream, bytes).await,
+                FirstLine::Silent => {
+                    log::debug!("closed a connection that sent no request line in time");
+                    return;
+                }
+            }
             let served = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout)
