@@ -137,17 +137,18 @@ fn too_long(bytes: usize) -> Response {
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             (header::CONNECTION, "close"),
         ],
-        too_long_page(bytes),
+        too_long_page(&format!("{bytes} bytes")),
     )
         .into_response()
 }
 
-fn too_long_page(bytes: usize) -> String {
+/// The 414's page, for an address of `size` ("9000 bytes", "over 8224 bytes").
+fn too_long_page(size: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>poolshark: the link is too long</title></head>\n<body>\
-         <h1>The link is too long</h1>\n<p>This address is {bytes} bytes; the board opens \
+         <h1>The link is too long</h1>\n<p>This address is {size}; the board opens \
          addresses of at most {MAX_ADDRESS}. A link to a position (<code>?fen=</code>) is \
          far shorter, so this one was not made by the board or was changed on the way.</p>\n\
          <p><a href=\"/\">Open the board</a>: the game you had there is still kept.</p>\
@@ -204,7 +205,7 @@ async fn first_line(stream: &tokio::net::TcpStream, wait: Duration) -> FirstLine
 async fn refuse_overlong(mut stream: tokio::net::TcpStream, bytes: usize) {
     use tokio::io::AsyncWriteExt;
     log::warn!("refused an address of over {bytes} bytes (the limit is {MAX_ADDRESS})");
-    let body = too_long_page(bytes);
+    let body = too_long_page(&format!("over {bytes} bytes"));
     let head = format!(
         "HTTP/1.1 414 URI Too Long\r\ncontent-type: text/html; charset=utf-8\r\n\
          content-length: {}\r\nconnection: close\r\n\r\n",
