@@ -119,16 +119,31 @@ export function send(msg) {
     return false;
   }
   const text = JSON.stringify(msg);
-  const limit = msg.type === "load_pdn" ? ui.limits.load_pdn : ui.limits.other;
-  if (text.length > limit / 3 && byteLength(text) > limit) {
+  const over = overLimit(msg, text);
+  if (over) {
     showMessage(
       "error",
-      `message too large: ${byteLength(text)} bytes (the limit is ${ui.limits.load_pdn}, and ${ui.limits.other} for anything but load_pdn)`,
+      `message too large: ${over.bytes} bytes (the limit is ${ui.limits.load_pdn}, and ${ui.limits.other} for anything but load_pdn)`,
     );
     return false;
   }
   sendText(text);
   return true;
+}
+
+/**
+ * Whether a request is over the board's limit for its type (`hello`): its size in bytes and
+ * that limit, or null when it is within it. Those who can say better what was too large (a
+ * link, a kept game) ask before they send.
+ * @param {import("./types.js").Request} msg
+ * @param {string} [text] its JSON text, where made already
+ * @returns {{bytes: number, limit: number} | null}
+ */
+export function overLimit(msg, text = JSON.stringify(msg)) {
+  const limit = msg.type === "load_pdn" ? ui.limits.load_pdn : ui.limits.other;
+  if (text.length <= limit / 3) return null;
+  const bytes = byteLength(text);
+  return bytes > limit ? { bytes, limit } : null;
 }
 
 function setConn(cls, text) {
@@ -141,4 +156,6 @@ function setConn(cls, text) {
 export function onHello(msg) {
   $("conn").title = "poolshark " + (msg.version || "");
   if (msg.limits) update((u) => (u.limits = msg.limits));
+  // For scripts and tests: the largest PDN the board loads, as the page reads it.
+  $("conn").dataset.loadPdn = String(ui.limits.load_pdn);
 }
