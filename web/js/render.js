@@ -12,6 +12,7 @@ import { renderAnnotate } from "./annotate.js";
 import { markChoice } from "./play.js";
 import { renderShare } from "./share.js";
 import { renderKept } from "./store.js";
+import { renderBuild } from "./socket.js";
 import { renderKeys } from "./keys.js";
 import { renderLearn } from "./learn.js";
 
@@ -30,6 +31,7 @@ export function render() {
   markChoice();
   renderShare();
   renderKept();
+  renderBuild();
   renderKeys();
   renderLearn();
 }

@@ -59,6 +59,9 @@ export const ui = {
   // became of the one put aside on this visit; `held` a record that could not be put aside
   // (nothing is saved over it), or null; `full` the last save found no room.
   keep: { loading: null, aside: 0, why: "", held: null, full: false },
+  // A new build of the static page waits (js/socket.js): "ready" (a reload opens it),
+  // "others" (the page is open in other tabs, which keep the old one), or null.
+  newBuild: null,
 };
 
 // An element of the page by id. Typed `any`: the page knows which kind each id is (a box, a

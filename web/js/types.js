@@ -310,6 +310,7 @@
  * @property {{kind: "fen" | "pdn", pending: boolean, atLoad: boolean} | null} link
  * @property {{text: string, restorable: boolean} | null} linkNote
  * @property {boolean} keysShown
+ * @property {"ready" | "others" | null} newBuild
  * @property {{loading: KeptLoad | null, aside: number, why: string, held: string | null, full: boolean}} keep
  * @property {Learn | null} learn
  * @property {number | null} hint
