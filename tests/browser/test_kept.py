@@ -211,3 +211,24 @@ def test_a_game_too_large_for_the_storage_is_said_and_not_kept_silently_stale(pa
     wait(page, lambda d: move_list(d) == MOVES, "the older copy")
     wait(page, lambda d: any("older copy" in m.text for m in d.find_elements(By.CSS_SELECTOR, "#messages .msg")),
          "the word that it is older")
+
+
+def test_the_notes_read_at_a_phones_size(page, server):
+    """The note on a game put aside, and a link's refusal, at a phone's size: no sideways
+    scrolling, the buttons in view (screenshots in target/shots-66)."""
+    page.set_window_size(390, 844)
+    try:
+        reload_with(page, server, record(GAME.replace('"23"', '"20"')))
+        wait(page, lambda d: "could not be loaded" in kept_note(d), "the note")
+        width = page.execute_script("return document.documentElement.clientWidth")
+        assert page.execute_script("return document.documentElement.scrollWidth") <= width
+        page.execute_script("document.getElementById('kept-note').scrollIntoView({block: 'center'})")
+        shoot(page, "kept-note-phone.png")
+        page.get(server + "style.css")
+        page.get(server + "#pdn=AAAAAAAA")
+        wait(page, lambda d: any(e.startswith("the link could not be opened") for e in errors_shown(d)), "the error")
+        page.execute_script("document.getElementById('messages').scrollIntoView({block: 'center'})")
+        shoot(page, "link-error-phone.png")
+        page.find_element(By.ID, "kept-forget").click()
+    finally:
+        page.set_window_size(1100, 1000)
