@@ -87,3 +87,21 @@ def test_a_pdn_link_too_large_for_the_board_is_refused_as_a_link(page, server):
 def test_an_empty_or_damaged_link_says_what_is_wrong_in_words(page, server, link, said):
     open_with_kept_game(page, server, link)
     refused_and_kept(page, said, "link-damaged.png" if link == "#pdn=AAAAAAAA" else None)
+
+
+def test_a_link_opened_with_no_room_to_put_the_game_aside_loses_nothing(page, server):
+    """Where the browser's storage has no room to put the kept game aside for a link, it is
+    put aside as a game that could not be loaded is, and said so; never overwritten."""
+    open_with_kept_game(page, server, "")
+    wait(page, lambda d: move_list(d) == MOVES, "the kept game")
+    page.execute_script("""
+        const set = Storage.prototype.setItem;
+        Storage.prototype.setItem = function (k, v) {
+          if (k === arguments[0]) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+          return set.call(this, k, v);
+        };""".replace("arguments[0]", repr(STASH)))
+    page.execute_script("location.hash = arguments[0]", "#pdn=" + packed('[GameType "23"]\n1. 9-13 *\n'))
+    wait(page, lambda d: move_list(d) == ["9-13"], "the link's game")
+    wait(page, lambda d: "could not be put aside as usual" in d.find_element(By.ID, "kept-note").text, "the note")
+    kept = [v for k, v in storage(page).items() if k.startswith("poolshark-board-aside-")]
+    assert len(kept) == 1 and "22-17" in json.loads(kept[0])["pdn"], kept

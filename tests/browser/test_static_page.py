@@ -72,6 +72,7 @@ from test_links import (  # noqa: F401
     test_a_deflate_bomb_link_is_refused_and_the_tab_lives,
     test_a_pdn_link_too_large_for_the_board_is_refused_as_a_link,
     test_an_empty_or_damaged_link_says_what_is_wrong_in_words,
+    test_a_link_opened_with_no_room_to_put_the_game_aside_loses_nothing,
     refused_and_kept,
 )
 

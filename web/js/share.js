@@ -23,7 +23,7 @@ import { ui, $, update } from "./state.js";
 import { send, overLimit } from "./socket.js";
 import { showMessage } from "./messages.js";
 import { sizeText } from "./pdn.js";
-import { STORE, restore } from "./store.js";
+import { STORE, restore, setAside } from "./store.js";
 
 // Where the game kept from the last visit is put aside when a link opens.
 const STASH = "poolshark-board-before-link";
@@ -279,9 +279,17 @@ export function linkOnState() {
   try {
     const raw = localStorage.getItem(STORE);
     kept = worthKeeping(raw);
-    if (kept) {
+    if (kept && raw) {
       replaced = putAside();
-      localStorage.setItem(STASH, raw);
+      // Moved, not copied: it fits where it was, where a copy beside it may not.
+      localStorage.removeItem(STORE);
+      try {
+        localStorage.setItem(STASH, raw);
+      } catch (e) {
+        // No room even so: put aside where the page keeps what it could not load, said there.
+        kept = false;
+        setAside(raw, "When the link opened, your previous game could not be put aside as usual (the browser's storage is full).");
+      }
     }
   } catch (e) {
     // Storage off: there is no kept game to lose.
@@ -311,9 +319,18 @@ function bringBack() {
     const aside = localStorage.getItem(STASH);
     if (!aside) throw new Error("nothing is put aside");
     const now = localStorage.getItem(STORE);
-    localStorage.setItem(STORE, aside);
-    if (now) localStorage.setItem(STASH, now);
-    else localStorage.removeItem(STASH);
+    // Swapped as moves, each into the room the other left; where that fails, as they were.
+    localStorage.removeItem(STASH);
+    localStorage.removeItem(STORE);
+    try {
+      localStorage.setItem(STORE, aside);
+      if (now) localStorage.setItem(STASH, now);
+    } catch (e) {
+      localStorage.removeItem(STORE);
+      localStorage.setItem(STASH, aside);
+      if (now) localStorage.setItem(STORE, now);
+      throw e;
+    }
   } catch (e) {
     showMessage("error", "the previous game could not be brought back: " + e.message);
     return;

@@ -215,7 +215,7 @@ function asideKeys() {
  * @param {string} raw
  * @param {string} why
  */
-function putAside(raw, why) {
+export function setAside(raw, why) {
   let moved = false;
   try {
     localStorage.removeItem(STORE);
@@ -242,7 +242,7 @@ export function asideUnreadable() {
     ui.keep.aside = asideKeys().length;
   });
   const kept = readKept();
-  if (kept && kept.bad) putAside(kept.raw, "The game kept from your last visit could not be read (" + kept.bad + ").");
+  if (kept && kept.bad) setAside(kept.raw, "The game kept from your last visit could not be read (" + kept.bad + ").");
 }
 
 // The records put aside as one file: their PDN, or their text where they have none.
@@ -415,7 +415,7 @@ function refused(why) {
   } catch (e) {
     // Storage off: the record read at the start is what there is.
   }
-  putAside(raw, "Your kept game could not be loaded back: " + why + ".");
+  setAside(raw, "Your kept game could not be loaded back: " + why + ".");
   sendSettings(l.v);
   if (ui.state) save(ui.state);
 }
