@@ -139,18 +139,19 @@ async function openNewBuild() {
 function takeOver(waiting) {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
+    // A worker that never answers is taken to refuse.
     const timer = setTimeout(() => resolve(false), 3000);
     channel.port1.onmessage = (ev) => {
+      clearTimeout(timer);
       if (!ev.data) {
-        clearTimeout(timer);
         resolve(false);
         return;
       }
-      navigator.serviceWorker.addEventListener("controllerchange", () => {
-        clearTimeout(timer);
-        resolve(true);
-        location.reload();
-      });
+      // It takes over: this page, of the old build, goes at once (at the latest after ten
+      // seconds, should the change of worker never be told).
+      resolve(true);
+      navigator.serviceWorker.addEventListener("controllerchange", () => location.reload());
+      setTimeout(() => location.reload(), 10000);
     };
     waiting.postMessage("take-over", [channel.port2]);
   });
