@@ -77,6 +77,15 @@ for readme in "$unpacked"/poolshark-*-x86_64-*/README.txt; do
         fail "$readme lacks the version, \`poolshark serve\`, the address or \`poolshark hub\`"
     fi
 done
+# The web README's command, run as written in the folder it is in, serves the page.
+if [ -f "$OUT/$web" ]; then
+    python3 -m zipfile -e "$OUT/$web" "$unpacked"
+    if python3 scripts/lib/readme-serves.py "$unpacked/poolshark-$VERSION-web"; then
+        pass "$web: its README's command serves the page from its folder"
+    else
+        fail "$web: its README's command does not serve the page from its folder"
+    fi
+fi
 nodes() { "$@" bench 2>/dev/null | awk '$1 == "nodes" { n = $2 } END { print n }'; }
 archived=$(nodes "$unpacked/poolshark-$VERSION-x86_64-linux/poolshark")
 native=$(nodes "target/$PROFILE/poolshark")

@@ -23,10 +23,12 @@ mkdir -p "$OUT.new"
 cp -r web/style.css web/js webapp/engine "$OUT.new/"
 cp webapp/manifest.webmanifest webapp/icon.svg webapp/icon-*.png "$OUT.new/"
 # The page as `poolshark serve` serves it, marked to use the worker (web/js/socket.js), with
-# its manifest (the server has none to serve).
-sed 's|</head>|<meta name="poolshark-transport" content="worker">\n<link rel="manifest" href="manifest.webmanifest">\n<meta name="theme-color" content="#1d2021">\n</head>|' \
+# its manifest and its icon (the server has neither to serve).
+sed -e 's|</head>|<meta name="poolshark-transport" content="worker">\n<link rel="manifest" href="manifest.webmanifest">\n<meta name="theme-color" content="#1d2021">\n</head>|' \
+    -e 's|<link rel="icon" href="data:,">|<link rel="icon" href="icon.svg" type="image/svg+xml">|' \
     web/index.html >"$OUT.new/index.html"
 grep -q 'name="poolshark-transport"' "$OUT.new/index.html" || { echo "make web: could not mark index.html" >&2; exit 1; }
+grep -q 'rel="icon" href="icon.svg"' "$OUT.new/index.html" || { echo "make web: could not give index.html its icon" >&2; exit 1; }
 cp "$WASM" "$OUT.new/poolshark.wasm"
 python3 scripts/web-sw.py "$OUT.new" webapp/sw.js >"$OUT.new/sw.js"
 rm -rf "$OUT"

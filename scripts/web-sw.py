@@ -1,7 +1,7 @@
 """Writes the static page's service worker (scripts/web-build.sh): the template
 webapp/sw.js with VERSION, a hash of every file of the build, and FILES, the list of
-them (the page itself as "./"), so that the page works offline and a new build replaces the
-old copy. Usage: web-sw.py OUT_DIR TEMPLATE > OUT_DIR/sw.js"""
+them (the page itself as "./" and as "index.html", the two addresses it is opened at), so that
+the page works offline and a new build replaces the old copy. Usage: web-sw.py OUT_DIR TEMPLATE > OUT_DIR/sw.js"""
 import hashlib
 import json
 import os
@@ -16,7 +16,9 @@ for root, _, names in sorted(os.walk(out)):
         rel = os.path.relpath(path, out).replace(os.sep, "/")
         if rel == "sw.js":
             continue
-        files.append("./" if rel == "index.html" else rel)
+        if rel == "index.html":
+            files.append("./")
+        files.append(rel)
         digest.update(rel.encode() + b"\0")
         with open(path, "rb") as f:
             digest.update(f.read())

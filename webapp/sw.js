@@ -1,17 +1,33 @@
 // The static page's service worker (`make web`): at install it keeps a copy of every file
 // the page needs, under a cache named for this build, and from then on answers from that
-// copy, so the page opens and plays with no network. A new build (another version) replaces
-// the copy at its next install. scripts/web-sw.py writes the two constants below.
+// copy, so the page opens and plays with no network. scripts/web-sw.py writes the two
+// constants below.
+//
+// A new build (another version) installs beside the old one and waits: a tab open on the old
+// build keeps being answered from the old copy, so that its page, its workers (a search
+// worker starts at every stop) and its module are all of one build. It takes over once no
+// tab of the old build is open, or when the page's only tab asks (`take-over`: a reload, or
+// the page's "reload now"); then the old copy is deleted. Another tab is never taken over
+// while it runs.
 const VERSION = "@VERSION@";
 const FILES = @FILES@;
 const CACHE = "poolshark-" + VERSION;
 
 self.addEventListener("install", (ev) => {
+  // From the server, not the browser's HTTP cache, which may hold the old build's files.
+  ev.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: "reload" })))));
+});
+
+// "take-over" from a page: answered on its port with whether this build takes over, which it
+// does only where that page is the only tab of this site (it then reloads itself).
+self.addEventListener("message", (ev) => {
+  if (ev.data !== "take-over") return;
   ev.waitUntil(
-    caches
-      .open(CACHE)
-      .then((cache) => cache.addAll(FILES))
-      .then(() => self.skipWaiting()),
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((tabs) => {
+      const alone = tabs.length <= 1;
+      if (ev.ports[0]) ev.ports[0].postMessage(alone);
+      if (alone) return self.skipWaiting();
+    }),
   );
 });
 
@@ -24,6 +40,7 @@ self.addEventListener("activate", (ev) => {
           names.filter((n) => n.startsWith("poolshark-") && n !== CACHE).map((n) => caches.delete(n)),
         ),
       )
+      // The first install: the tab that installed it is of this build.
       .then(() => self.clients.claim()),
   );
 });

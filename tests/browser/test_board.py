@@ -26,7 +26,7 @@ POOLSHARK = os.environ.get("POOLSHARK", "target/ci/poolshark")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 SCREENSHOT = os.environ.get("SCREENSHOT", "target/board.png")
-WAIT = 60  # seconds before a wait gives up: a hang guard, not a speed limit
+WAIT = int(os.environ.get("BROWSER_WAIT", "60"))  # seconds before a wait gives up: a hang guard, not a speed limit
 
 # R15: the man on 26 can reach 1 two ways, over 22 and 14 (via 17 and 10) or over 23 and 15
 # (via 19 and 10); both take 6 last and crown on 1. Checked with `poolshark moves`.

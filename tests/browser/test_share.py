@@ -208,7 +208,8 @@ def test_a_damaged_pdn_link_says_so_and_keeps_the_game(page, server):
     stub_clipboard(page)
     link = copy(page, "copy-pdn-link")
     page.get(link[:-12] + "AAAA")
-    wait(page, lambda d: any("could not be read" in e for e in errors_shown(d)), "the link's error")
+    wait(page, lambda d: any(e.startswith("the link could not be opened: its game is damaged") for e in errors_shown(d)),
+         "the link's error")
     wait(page, lambda d: move_list(d) == MAIN, "the kept game")
 
 

@@ -60,6 +60,21 @@ from test_page_state import (  # noqa: F401
 from test_limits import (  # noqa: F401
     test_a_2_mb_file_is_refused_politely_and_the_board_is_kept,
 )
+# Issue 66: the kept game and the links that cannot be opened.
+from test_kept import (  # noqa: F401
+    test_a_kept_game_with_a_bad_part_comes_back_without_it,
+    test_a_kept_game_the_board_refuses_is_put_aside_and_offered_as_a_file,
+    test_a_kept_record_that_cannot_be_read_is_put_aside_and_said,
+    test_a_game_too_large_for_the_storage_is_said_and_not_kept_silently_stale,
+    GAME, MOVES, STORE, record,
+)
+from test_links import (  # noqa: F401
+    test_a_deflate_bomb_link_is_refused_and_the_tab_lives,
+    test_a_pdn_link_too_large_for_the_board_is_refused_as_a_link,
+    test_an_empty_or_damaged_link_says_what_is_wrong_in_words,
+    test_a_link_opened_with_no_room_to_put_the_game_aside_loses_nothing,
+    refused_and_kept,
+)
 
 WEB = os.environ.get("POOLSHARK_WEB", "target/web")
 
@@ -73,10 +88,10 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_static(port=None):
+def start_static(port=None, directory=WEB):
     port = port or free_port()
     proc = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1",
-                             "--directory", WEB, str(port)],
+                             "--directory", directory, str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/"
     for _ in range(200):
@@ -232,3 +247,30 @@ def test_the_static_page_is_installable(page):
     assert not manifest.get("errors"), manifest["errors"]
     found = page.execute_cdp_cmd("Page.getInstallabilityErrors", {})
     assert found["installabilityErrors"] == [], found
+
+
+def controlled(drv, url):
+    """`url` opened twice, the second time under the service worker's control."""
+    drv.get(url)
+    wait(drv, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    drv.set_script_timeout(60)
+    drv.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0](true));")
+    drv.get(url)
+    wait(drv, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"),
+         "the service worker to control the page")
+    wait(drv, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+
+
+def test_a_100_kb_fen_link_is_refused_as_a_link_and_the_kept_game_stays():
+    proc, url = start_static()
+    drv = new_driver()
+    try:
+        controlled(drv, url)
+        drv.execute_script("localStorage.setItem(arguments[0], arguments[1])", STORE, record())
+        # Past http.server's 64 KB request line: the service worker answers it.
+        drv.get(url + "?fen=" + "W:W" + ",".join(["21"] * 34000) + ":B1")
+        said = refused_and_kept(drv, "the position in it is")
+        print(said)
+    finally:
+        drv.quit()
+        stop_server(proc)

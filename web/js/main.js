@@ -26,7 +26,7 @@ import "./render.js"; // registers the page's one render with `update`
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
 import { placeSetupPiece, wireSetup } from "./setup.js";
 import { onGames, onPdn, wirePdn } from "./pdn.js";
-import { save, restore, keepNotes, onQuietPdn } from "./store.js";
+import { save, restore, keepNotes, onQuietPdn, asideUnreadable, keptOnState, keptRefused, wireKept } from "./store.js";
 import { openLink, linkRefused, linkOnState, onSharePdn, wireShare } from "./share.js";
 import { wireKeys } from "./keys.js";
 
@@ -80,7 +80,9 @@ function onMessage(msg) {
         if (ui.retry && ui.retry.pending) ui.retry.pending = null;
       });
       onReviewRefused();
-      if (!linkRefused(msg.message || "error")) showMessage("error", msg.message || "error");
+      // The kept game's load and a link's say their refusals in words of their own.
+      if (!keptRefused(msg.message || "error") && !linkRefused(msg.message || "error"))
+        showMessage("error", msg.message || "error");
       break;
     case "pong":
       break;
@@ -103,9 +105,12 @@ function takeState(st) {
   if (ui.flipped === null) ui.flipped = flipFor(modeOf(st), false);
   if (!ui.restored) {
     ui.restored = true;
-    // A share link opens instead of the game kept from the last visit (js/share.js).
+    // A kept record that is no record is put aside first, whatever opens (js/store.js); a
+    // share link opens instead of the game kept from the last visit (js/share.js).
+    asideUnreadable();
     if (!openLink(st, true)) restore(st);
   } else {
+    keptOnState();
     linkOnState();
     save(st);
     keepNotes(st);
@@ -293,6 +298,7 @@ wireLearn();
 wireTree();
 wireAnnotate();
 wirePdn();
+wireKept();
 update();
 wireShare();
 connect(onMessage, onClose);

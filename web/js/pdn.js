@@ -56,14 +56,7 @@ export function onPdn(text) {
       ui.pdnWritten = text;
     });
   }
-  const blob = new Blob([text], { type: "application/x-chess-pdn" });
-  const a = document.createElement("a");
-  a.href = URL.createObjectURL(blob);
-  a.download = "poolshark.pdn";
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  download(text, "poolshark.pdn");
   showMessage(
     "note",
     shown
@@ -72,8 +65,27 @@ export function onPdn(text) {
   );
 }
 
-// A size as a person reads it: "2.0 MB", "312 KB".
-function sizeText(bytes) {
+/**
+ * Offer `text` as a file named `name` (a PDN, or a kept record that is none: js/store.js).
+ * @param {string} text
+ * @param {string} name
+ */
+export function download(text, name) {
+  const blob = new Blob([text], { type: name.endsWith(".pdn") ? "application/x-chess-pdn" : "text/plain" });
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+/**
+ * A size as a person reads it: "2.0 MB", "312 KB".
+ * @param {number} bytes
+ */
+export function sizeText(bytes) {
   return bytes >= 1 << 20 ? (bytes / (1 << 20)).toFixed(1) + " MB" : Math.ceil(bytes / 1024) + " KB";
 }
 

@@ -11,6 +11,8 @@ import { syncTeach, renderTeach } from "./teach.js";
 import { renderAnnotate } from "./annotate.js";
 import { markChoice } from "./play.js";
 import { renderShare } from "./share.js";
+import { renderKept } from "./store.js";
+import { renderBuild } from "./socket.js";
 import { renderKeys } from "./keys.js";
 import { renderLearn } from "./learn.js";
 
@@ -28,6 +30,8 @@ export function render() {
   renderTeach();
   markChoice();
   renderShare();
+  renderKept();
+  renderBuild();
   renderKeys();
   renderLearn();
 }

@@ -14,12 +14,16 @@
 // aside in localStorage (`poolshark-board-before-link`, one game: a later link puts aside the
 // game then kept in its place, and says so), and a note under the board offers it back, across
 // reloads, until it is brought back or forgotten in words. A link that cannot be opened
-// leaves the kept game on the board, with an error.
+// leaves the kept game on the board, with an error in words ("the link could not be opened:
+// ..."): one empty or damaged, one whose game inflates past what the board loads (read a
+// piece at a time and stopped there, so that a deflate bomb costs no more than that), one
+// whose position or game is over the board's limits (`hello`).
 
 import { ui, $, update } from "./state.js";
-import { send } from "./socket.js";
+import { send, overLimit } from "./socket.js";
 import { showMessage } from "./messages.js";
-import { STORE, restore } from "./store.js";
+import { sizeText } from "./pdn.js";
+import { STORE, restore, setAside } from "./store.js";
 
 // Where the game kept from the last visit is put aside when a link opens.
 const STASH = "poolshark-board-before-link";
@@ -43,7 +47,8 @@ function toBase64url(bytes) {
  * @returns {Uint8Array<ArrayBuffer>}
  */
 function fromBase64url(text) {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("it has characters a link of this page never has");
+  if (!/^[A-Za-z0-9_-]*$/.test(text))
+    throw new Error("it has characters a link of this page never has (it was changed, or not copied whole)");
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
   const bin = atob(b64);
   const out = new Uint8Array(bin.length);
@@ -61,16 +66,60 @@ export async function packText(text) {
   return toBase64url(new Uint8Array(await new Response(stream).arrayBuffer()));
 }
 
+// How much of a link's compressed data goes into the inflater at a time: what comes out of
+// it at once is at most about a thousand times that (deflate's largest ratio).
+const PIECE = 1024;
+
 /**
- * The text of `packText`'s output; rejects when it is cut short or damaged.
+ * The text of `packText`'s output, of at most `limit` bytes; rejects, saying why in words,
+ * when it is empty, cut short or damaged, or longer. It is inflated a piece at a time and
+ * stopped past `limit`, so that a small link that inflates to gigabytes costs `limit`.
  * @param {string} packed
+ * @param {number} [limit]
  * @returns {Promise<string>}
  */
-export async function unpackText(packed) {
+export async function unpackText(packed, limit = Infinity) {
+  if (!packed) throw new Error("it holds no game (nothing follows #pdn=)");
   const bytes = fromBase64url(packed);
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-  const buf = await new Response(stream).arrayBuffer();
-  return new TextDecoder("utf-8", { fatal: true }).decode(buf);
+  const inflater = new DecompressionStream("deflate-raw");
+  const writer = inflater.writable.getWriter();
+  const reader = inflater.readable.getReader();
+  // Fed as it is read: each piece waits for the one before it to be taken.
+  const feeding = (async () => {
+    for (let i = 0; i < bytes.length; i += PIECE) await writer.write(bytes.subarray(i, i + PIECE));
+    await writer.close();
+  })();
+  feeding.catch(() => {}); // its failure is the reader's too
+  const damaged = () => new Error("its game is damaged or cut short (the link was changed, or not copied whole)");
+  /** @type {Uint8Array[]} */
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    let got;
+    try {
+      got = await reader.read();
+    } catch (e) {
+      throw damaged();
+    }
+    if (got.done) break;
+    size += got.value.length;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      throw new Error(`its game is over ${sizeText(limit)}, more than the board loads`);
+    }
+    parts.push(got.value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(all);
+  } catch (e) {
+    throw damaged();
+  }
 }
 
 // ---------- links ----------
@@ -152,18 +201,29 @@ export function openLink(st, atLoad) {
     ui.link = { kind: link.kind, pending: true, atLoad };
   });
   if (link.kind === "fen") {
-    send({ type: "setup", fen: link.fen });
+    /** @type {import("./types.js").Request} */
+    const req = { type: "setup", fen: link.fen };
+    const over = overLimit(req);
+    if (over) linkFailed(st, `the link could not be opened: the position in it is ${sizeText(over.bytes)}, more than the board reads (${sizeText(over.limit)})`);
+    else send(req);
     return true;
   }
-  unpackText(link.packed).then(
+  unpackText(link.packed, ui.limits.load_pdn).then(
     (pdn) => {
+      /** @type {import("./types.js").Request} */
+      const req = { type: "load_pdn", pdn };
+      const over = overLimit(req);
+      if (over) {
+        linkFailed(st, `the link could not be opened: its game is ${sizeText(over.bytes)}, more than the board loads (${sizeText(over.limit)})`);
+        return;
+      }
       update((ui) => {
         ui.pdnText = pdn;
         ui.pdnLoaded = true;
       });
-      send({ type: "load_pdn", pdn });
+      send(req);
     },
-    (e) => linkFailed(st, "the game of the link could not be read: it is cut short or damaged (" + e.message + ")")
+    (e) => linkFailed(st, "the link could not be opened: " + e.message)
   );
   return true;
 }
@@ -219,9 +279,17 @@ export function linkOnState() {
   try {
     const raw = localStorage.getItem(STORE);
     kept = worthKeeping(raw);
-    if (kept) {
+    if (kept && raw) {
       replaced = putAside();
-      localStorage.setItem(STASH, raw);
+      // Moved, not copied: it fits where it was, where a copy beside it may not.
+      localStorage.removeItem(STORE);
+      try {
+        localStorage.setItem(STASH, raw);
+      } catch (e) {
+        // No room even so: put aside where the page keeps what it could not load, said there.
+        kept = false;
+        setAside(raw, "When the link opened, your previous game could not be put aside as usual (the browser's storage is full).");
+      }
     }
   } catch (e) {
     // Storage off: there is no kept game to lose.
@@ -251,9 +319,18 @@ function bringBack() {
     const aside = localStorage.getItem(STASH);
     if (!aside) throw new Error("nothing is put aside");
     const now = localStorage.getItem(STORE);
-    localStorage.setItem(STORE, aside);
-    if (now) localStorage.setItem(STASH, now);
-    else localStorage.removeItem(STASH);
+    // Swapped as moves, each into the room the other left; where that fails, as they were.
+    localStorage.removeItem(STASH);
+    localStorage.removeItem(STORE);
+    try {
+      localStorage.setItem(STORE, aside);
+      if (now) localStorage.setItem(STASH, now);
+    } catch (e) {
+      localStorage.removeItem(STORE);
+      localStorage.setItem(STASH, aside);
+      if (now) localStorage.setItem(STORE, now);
+      throw e;
+    }
   } catch (e) {
     showMessage("error", "the previous game could not be brought back: " + e.message);
     return;

@@ -5,6 +5,11 @@
 // `send(text)` takes one message's JSON text, `onMessage(fn)` calls `fn` with each reply's.
 // A closed socket is not reopened: the server's game is gone with it, and the page says to
 // reload.
+//
+// The static page's service worker (webapp/sw.js) keeps one build: a new one installed while
+// a tab is open waits, so that the tab's page, workers and module stay of one build. The tab
+// says a new version is ready; a reload (or its button) opens it where the tab is the page's
+// only one, and never reloads another tab.
 
 import { $, ui, update } from "./state.js";
 import { showMessage } from "./messages.js";
@@ -69,6 +74,8 @@ function openSocket(deliver, onClose) {
 }
 
 async function openWorker(deliver, onClose) {
+  // A reload while a new build waits opens the new build (this page is the old one's).
+  if (await openNewBuild()) return;
   let module;
   try {
     const res = await fetch("poolshark.wasm");
@@ -100,8 +107,91 @@ async function openWorker(deliver, onClose) {
   });
   setConn("connected", "in this browser");
   if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("sw.js").catch((e) => console.warn("no offline copy:", e));
+    navigator.serviceWorker.register("sw.js").then(watchBuilds, (e) => console.warn("no offline copy:", e));
   }
+}
+
+// ---------- a new build of the static page ----------
+
+/**
+ * Where a new build waits and this is the page's only tab: let it take over and reload into
+ * it. Resolves true when the page is reloading.
+ * @returns {Promise<boolean>}
+ */
+async function openNewBuild() {
+  if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return false;
+  const reg = await navigator.serviceWorker.getRegistration().catch(() => undefined);
+  if (!reg || !reg.waiting) return false;
+  const reloading = await takeOver(reg.waiting);
+  if (!reloading)
+    update((ui) => {
+      ui.newBuild = "others";
+    });
+  return reloading;
+}
+
+/**
+ * Ask the waiting build's service worker to take over (it does where this is the only tab)
+ * and reload once it has. Resolves true when the page is reloading.
+ * @param {ServiceWorker} waiting
+ * @returns {Promise<boolean>}
+ */
+function takeOver(waiting) {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    // A worker that never answers is taken to refuse.
+    const timer = setTimeout(() => resolve(false), 3000);
+    channel.port1.onmessage = (ev) => {
+      clearTimeout(timer);
+      if (!ev.data) {
+        resolve(false);
+        return;
+      }
+      // It takes over: this page, of the old build, goes at once (at the latest after ten
+      // seconds, should the change of worker never be told).
+      resolve(true);
+      navigator.serviceWorker.addEventListener("controllerchange", () => location.reload());
+      setTimeout(() => location.reload(), 10000);
+    };
+    waiting.postMessage("take-over", [channel.port2]);
+  });
+}
+
+/**
+ * Say when a new build is ready while this tab is open (installed and waiting).
+ * @param {ServiceWorkerRegistration} reg
+ */
+function watchBuilds(reg) {
+  const ready = () => {
+    if (reg.waiting && navigator.serviceWorker.controller)
+      update((ui) => {
+        ui.newBuild = ui.newBuild || "ready";
+      });
+  };
+  reg.addEventListener("updatefound", () => {
+    const w = reg.installing;
+    if (w) w.addEventListener("statechange", ready);
+  });
+  ready();
+  $("update-reload").onclick = () => {
+    if (!reg.waiting) return location.reload();
+    takeOver(reg.waiting).then((reloading) => {
+      if (!reloading)
+        update((ui) => {
+          ui.newBuild = "others";
+        });
+    });
+  };
+}
+
+/** The note that a new build is ready, drawn from `ui` (js/render.js). */
+export function renderBuild() {
+  $("update-note").hidden = !ui.newBuild;
+  $("update-note-text").textContent =
+    ui.newBuild === "others"
+      ? "A new version of this page is ready. It opens when this is the page's only tab: close the others, then reload."
+      : "A new version of this page is ready. Reload to use it: your game is kept.";
+  $("update-reload").hidden = ui.newBuild === "others";
 }
 
 // The size of a text in bytes as UTF-8: what the board's limits count.
@@ -119,16 +209,31 @@ export function send(msg) {
     return false;
   }
   const text = JSON.stringify(msg);
-  const limit = msg.type === "load_pdn" ? ui.limits.load_pdn : ui.limits.other;
-  if (text.length > limit / 3 && byteLength(text) > limit) {
+  const over = overLimit(msg, text);
+  if (over) {
     showMessage(
       "error",
-      `message too large: ${byteLength(text)} bytes (the limit is ${ui.limits.load_pdn}, and ${ui.limits.other} for anything but load_pdn)`,
+      `message too large: ${over.bytes} bytes (the limit is ${ui.limits.load_pdn}, and ${ui.limits.other} for anything but load_pdn)`,
     );
     return false;
   }
   sendText(text);
   return true;
+}
+
+/**
+ * Whether a request is over the board's limit for its type (`hello`): its size in bytes and
+ * that limit, or null when it is within it. Those who can say better what was too large (a
+ * link, a kept game) ask before they send.
+ * @param {import("./types.js").Request} msg
+ * @param {string} [text] its JSON text, where made already
+ * @returns {{bytes: number, limit: number} | null}
+ */
+export function overLimit(msg, text = JSON.stringify(msg)) {
+  const limit = msg.type === "load_pdn" ? ui.limits.load_pdn : ui.limits.other;
+  if (text.length <= limit / 3) return null;
+  const bytes = byteLength(text);
+  return bytes > limit ? { bytes, limit } : null;
 }
 
 function setConn(cls, text) {
@@ -141,4 +246,6 @@ function setConn(cls, text) {
 export function onHello(msg) {
   $("conn").title = "poolshark " + (msg.version || "");
   if (msg.limits) update((u) => (u.limits = msg.limits));
+  // For scripts and tests: the largest PDN the board loads, as the page reads it.
+  $("conn").dataset.loadPdn = String(ui.limits.load_pdn);
 }

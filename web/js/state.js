@@ -53,6 +53,15 @@ export const ui = {
   // The note after a share link opened (js/share.js): {text, restorable}, or null.
   linkNote: null,
   keysShown: false, // the list of keys is shown (js/keys.js)
+  // The game kept across a reload (js/store.js): `loading` while its `load_pdn` is answered
+  // ({v: the record, raw: its text, tries: [{path, clock}] to send in turn, at: the try
+  // sent}), nothing being saved meanwhile; `aside` how many records are put aside, `why` what
+  // became of the one put aside on this visit; `held` a record that could not be put aside
+  // (nothing is saved over it), or null; `full` the last save found no room.
+  keep: { loading: null, aside: 0, why: "", held: null, full: false },
+  // A new build of the static page waits (js/socket.js): "ready" (a reload opens it),
+  // "others" (the page is open in other tabs, which keep the old one), or null.
+  newBuild: null,
 };
 
 // An element of the page by id. Typed `any`: the page knows which kind each id is (a box, a

@@ -5,14 +5,27 @@
 // (docs/BOARD.md), then sets the players, the strength and the analysis as they were. A timed
 // game comes back with its clocks (`load_pdn`'s `clock`): the time the page was away is
 // counted against the side to move, whose clock ran on all the while.
+//
+// A kept record is never overwritten before it has loaded: nothing is saved while it loads.
+// One that the board refuses as it is loads again without the move shown (`path`), then
+// without the clocks, then without both, and the page says what it left out. One whose PDN
+// the board refuses all the same (another variant, an illegal move, over the board's load
+// limit), or that is no record at all (not JSON, the wrong shape), is put aside as it was
+// (`poolshark-board-aside-` and the time, one key each, never written again), said in words
+// and offered as a file until it is forgotten; the game played next is kept in its place. A
+// game that no longer fits in the browser's storage is said to be so, and the older copy
+// kept is marked, so that a reload says it is one.
 
 import { ui, $, update } from "./state.js";
-import { send } from "./socket.js";
+import { send, overLimit } from "./socket.js";
 import { showMessage } from "./messages.js";
 import { analyzeRequest } from "./analysis.js";
+import { download, sizeText } from "./pdn.js";
 
 // The key of the kept game (js/share.js puts it aside when a link opens).
 export const STORE = "poolshark-board";
+// Where a kept record that could not be loaded back is put aside, with the time after it.
+const ASIDE = "poolshark-board-aside-";
 
 // A short hash of the game's tree with its notes: a kept PDN is of the tree with this hash.
 /** @param {import("./types.js").StateMsg} st */
@@ -57,45 +70,83 @@ export function keepNotes(st) {
 // A `pdn` that answers `keepNotes`: kept with the tree it is of, the tree asked for last.
 /** @param {string} text */
 export function onQuietPdn(text) {
+  if (ui.keep.loading || ui.keep.held !== null) return;
   const v = loadSaved();
   if (!v) return;
   v.pdn = text;
   v.pdn_sig = ui.notesSig;
-  try {
-    localStorage.setItem(STORE, JSON.stringify(v));
-  } catch (e) {
-    // As in `save`.
-  }
+  delete v.stale;
+  write(JSON.stringify(v), text.length);
 }
 
 // The game and the settings of state `st` saved.
 /** @param {import("./types.js").StateMsg} st */
 export function save(st) {
+  // The kept record stays as it is until it has loaded (or has been put aside).
+  if (ui.keep.loading || ui.keep.held !== null) return;
   const old = loadSaved();
   const c = st.clock;
+  const text = JSON.stringify({
+    start_fen: st.start_fen,
+    tree_sig: treeSig(st),
+    // The kept PDN (see the note), the tree it is of, and the node shown in this tree.
+    pdn: old && old.pdn,
+    pdn_sig: old && old.pdn_sig,
+    // The PDN is of an older tree than the last one asked for, which did not fit.
+    stale: (old && old.stale) || undefined,
+    path: pathTo(st),
+    white: st.white,
+    black: st.black,
+    level: st.level,
+    flipped: ui.flipped,
+    analyzing: st.analyzing,
+    multipv: ui.multipv,
+    // A timed game's clocks while they are live, and when they read so (ms since 1970).
+    clock: c && c.live ? { black_ms: c.black_ms, white_ms: c.white_ms, running: c.running, base_ms: c.base_ms, inc_ms: c.inc_ms } : null,
+    saved_at: Date.now(),
+  });
+  write(text, (old && old.pdn && old.pdn.length) || text.length);
+}
+
+/**
+ * Keep a record; where the browser's storage has no room for it, say so once and mark the
+ * older record kept, so that a reload says it brings back an older copy.
+ * @param {string} text the record's JSON
+ * @param {number} size the game's size, for the message
+ */
+function write(text, size) {
   try {
-    localStorage.setItem(
-      STORE,
-      JSON.stringify({
-        start_fen: st.start_fen,
-        tree_sig: treeSig(st),
-        // The kept PDN (see the note), the tree it is of, and the node shown in this tree.
-        pdn: old && old.pdn,
-        pdn_sig: old && old.pdn_sig,
-        path: pathTo(st),
-        white: st.white,
-        black: st.black,
-        level: st.level,
-        flipped: ui.flipped,
-        analyzing: st.analyzing,
-        multipv: ui.multipv,
-        // A timed game's clocks while they are live, and when they read so (ms since 1970).
-        clock: c && c.live ? { black_ms: c.black_ms, white_ms: c.white_ms, running: c.running, base_ms: c.base_ms, inc_ms: c.inc_ms } : null,
-        saved_at: Date.now(),
-      })
-    );
+    localStorage.setItem(STORE, text);
+    if (ui.keep.full)
+      update((ui) => {
+        ui.keep.full = false;
+      });
   } catch (e) {
     // Storage may be off (private windows): the page works without it.
+    if (!(e instanceof DOMException && (e.name === "QuotaExceededError" || e.code === 22))) return;
+    markStale();
+    if (ui.keep.full) return;
+    update((ui) => {
+      ui.keep.full = true;
+    });
+    showMessage(
+      "error",
+      `this game (${sizeText(size)}) does not fit in this browser's storage any more: a reload would bring back ` +
+        "an older copy of it. To keep it all, save it as a file (PDN: save)",
+    );
+  }
+}
+
+// The record kept marked as an older copy of the game shown (see `write`).
+function markStale() {
+  try {
+    const v = loadSaved();
+    if (v && !v.stale) {
+      v.stale = true;
+      localStorage.setItem(STORE, JSON.stringify(v));
+    }
+  } catch (e) {
+    // No room even for that: the message said it.
   }
 }
 
@@ -107,6 +158,157 @@ function loadSaved() {
     return null;
   }
 }
+
+/**
+ * The kept record as text, and what is wrong with its shape ("" if nothing), or null where
+ * nothing is kept (or storage is off).
+ * @returns {{raw: string, bad: string} | null}
+ */
+function readKept() {
+  let raw;
+  try {
+    raw = localStorage.getItem(STORE);
+  } catch (e) {
+    return null;
+  }
+  return raw === null ? null : { raw, bad: fault(raw) };
+}
+
+/**
+ * What is wrong with a kept record's text as a record, or "".
+ * @param {string} raw
+ * @returns {string}
+ */
+function fault(raw) {
+  let v;
+  try {
+    v = JSON.parse(raw);
+  } catch (e) {
+    return "it is not the text this page keeps";
+  }
+  if (!v || typeof v !== "object" || Array.isArray(v)) return "it is not a game this page keeps";
+  if (typeof v.start_fen !== "string") return "it has no start position";
+  if (v.pdn !== undefined && v.pdn !== null && typeof v.pdn !== "string") return "its game is not a PDN text";
+  return "";
+}
+
+// ---------- records put aside ----------
+
+/** @returns {string[]} the keys of the records put aside, oldest first */
+function asideKeys() {
+  const keys = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (k && k.startsWith(ASIDE)) keys.push(k);
+    }
+  } catch (e) {
+    // Storage off: nothing is put aside.
+  }
+  return keys.sort();
+}
+
+/**
+ * Put the kept record `raw` aside, under a key of its own (moved, so that it fits where it
+ * fitted), and say `why` in the note. Where it cannot be moved it stays the kept record, and
+ * nothing is saved over it while this page is open (`held`).
+ * @param {string} raw
+ * @param {string} why
+ */
+export function setAside(raw, why) {
+  let moved = false;
+  try {
+    localStorage.removeItem(STORE);
+    localStorage.setItem(ASIDE + Date.now(), raw);
+    moved = true;
+  } catch (e) {
+    try {
+      localStorage.setItem(STORE, raw);
+    } catch (e2) {
+      // As it was before the remove, or storage is off.
+    }
+  }
+  update((ui) => {
+    ui.keep.why = why;
+    ui.keep.held = moved ? null : raw;
+    ui.keep.aside = asideKeys().length;
+  });
+}
+
+// At the first state: a kept record that is no record (not JSON, the wrong shape) is put
+// aside with a word, before a link or the kept game is opened.
+export function asideUnreadable() {
+  update((ui) => {
+    ui.keep.aside = asideKeys().length;
+  });
+  const kept = readKept();
+  if (kept && kept.bad) setAside(kept.raw, "The game kept from your last visit could not be read (" + kept.bad + ").");
+}
+
+// The records put aside as one file: their PDN, or their text where they have none.
+function saveAside() {
+  const texts = [];
+  let pdn = true;
+  const raws = asideKeys().map((k) => localStorage.getItem(k) || "");
+  if (ui.keep.held !== null) raws.push(ui.keep.held);
+  for (const raw of raws) {
+    const v = fault(raw) ? null : JSON.parse(raw);
+    if (v && v.pdn) texts.push(v.pdn);
+    else {
+      texts.push(raw);
+      pdn = false;
+    }
+  }
+  download(texts.join("\n"), pdn ? "poolshark-kept.pdn" : "poolshark-kept.txt");
+}
+
+// Forget the records put aside (in words: the note's button).
+function forgetAside() {
+  for (const k of asideKeys()) {
+    try {
+      localStorage.removeItem(k);
+    } catch (e) {
+      // Storage off: nothing was kept.
+    }
+  }
+  const held = ui.keep.held !== null;
+  update((ui) => {
+    ui.keep.aside = 0;
+    ui.keep.why = "";
+    ui.keep.held = null;
+  });
+  if (held && ui.state) save(ui.state);
+}
+
+/** The note on records put aside, drawn from `ui` (js/render.js). */
+export function renderKept() {
+  const k = ui.keep;
+  const shown = k.aside > 0 || k.held !== null;
+  $("kept-note").hidden = !shown;
+  if (!shown) return;
+  const many = k.aside + (k.held !== null ? 1 : 0) > 1;
+  const text = k.why
+    ? k.why +
+      (k.held !== null
+        ? " There is no room to put it aside, so the game you play now is not kept: save it as a file, then forget it."
+        : many
+          ? " It is kept aside with others, not lost: save them as a file, or forget them."
+          : " It is kept aside, not lost: save it as a file, or forget it.")
+    : many
+      ? `${k.aside} games kept from earlier visits could not be loaded back; they are kept aside, not lost:`
+      : "A game kept from an earlier visit could not be loaded back; it is kept aside, not lost:";
+  $("kept-note-text").textContent = text;
+  $("kept-save").textContent = many ? "save them as a file" : "save it as a file";
+  $("kept-forget").textContent = many ? "forget them" : "forget it";
+}
+
+/** The note's buttons. */
+export function wireKept() {
+  $("kept-save").addEventListener("click", saveAside);
+  $("kept-forget").addEventListener("click", forgetAside);
+}
+
+// ---------- bringing the kept game back ----------
 
 // The clocks to resume, as `load_pdn`'s `clock`: the running side's time less the time the
 // page was away (at least 0: its flag then falls at once).
@@ -122,6 +324,7 @@ function resumedClock(v) {
 // The first state of a connection is a fresh game: bring the saved one back into it.
 /** @param {import("./types.js").StateMsg} st the first state, of a fresh game */
 export function restore(st) {
+  asideUnreadable();
   const v = loadSaved();
   if (!v) {
     save(st);
@@ -132,25 +335,113 @@ export function restore(st) {
     if ([1, 2, 3, 4, 5].includes(v.multipv)) ui.multipv = v.multipv;
   });
   if ([1, 2, 3, 4, 5].includes(v.multipv)) $("multipv").value = String(v.multipv);
-  // The game first: its state is the answer to the first request (js/main.js).
   if (typeof v.pdn === "string" && v.pdn) {
-    /** @type {import("./types.js").Request} */
-    const req = { type: "load_pdn", pdn: v.pdn };
-    // The node shown (its moves are played where the PDN kept is behind the tree shown).
-    if (Array.isArray(v.path)) req.path = v.path;
+    // The game first, alone: its answer says whether it loaded (`keptOnState`, `keptRefused`),
+    // and the settings follow it.
+    // An older copy (`stale`) opens at its own end: the path is of the newer tree.
+    const path = !v.stale && Array.isArray(v.path) && v.path.every((m) => typeof m === "string") ? v.path : null;
     const clock = resumedClock(v);
-    if (clock) {
-      req.clock = clock;
-      showMessage("note", "the timed game goes on after the reload: the clock of the side to move ran while the page was away");
+    const tries = [{ path, clock }];
+    if (path && path.length) tries.push({ path: null, clock });
+    if (clock) tries.push({ path, clock: null });
+    if (path && path.length && clock) tries.push({ path: null, clock: null });
+    update((ui) => {
+      ui.keep.loading = { v, raw: JSON.stringify(v), tries, at: 0 };
+    });
+    loadTry();
+    return;
+  }
+  if (Array.isArray(v.tree) || Array.isArray(v.moves)) restoreOlder(v);
+  sendSettings(v);
+}
+
+// Send the kept game's `load_pdn` as the try `ui.keep.loading.at` has it.
+function loadTry() {
+  const l = ui.keep.loading;
+  if (!l) return;
+  for (; l.at < l.tries.length; l.at++) {
+    const t = l.tries[l.at];
+    /** @type {import("./types.js").Request} */
+    const req = { type: "load_pdn", pdn: l.v.pdn };
+    // The node shown (its moves are played where the PDN kept is behind the tree shown).
+    if (t.path) req.path = t.path;
+    if (t.clock) req.clock = t.clock;
+    const over = overLimit(req);
+    if (over) {
+      if (l.at + 1 < l.tries.length) continue;
+      refused(`it is ${sizeText(over.bytes)}, more than this board loads (at most ${sizeText(over.limit)})`);
+      return;
     }
     // The game comes back without a move's sound or animation (js/main.js).
     update((ui) => {
       ui.restoring = true;
     });
     send(req);
-  } else if (Array.isArray(v.tree) || Array.isArray(v.moves)) {
-    restoreOlder(v);
+    return;
   }
+}
+
+/**
+ * An `error` from the board: true when it answers the kept game's `load_pdn` (the next try
+ * is sent, or the game is put aside and the error said in words).
+ * @param {string} message the board's error
+ * @returns {boolean}
+ */
+export function keptRefused(message) {
+  const l = ui.keep.loading;
+  if (!l) return false;
+  if (l.at + 1 < l.tries.length) {
+    l.at++;
+    loadTry();
+  } else {
+    refused("the board says: " + message);
+  }
+  return true;
+}
+
+// The kept game's PDN was refused whatever was left out: put it aside, and go on with the
+// fresh game, which is kept from now on.
+/** @param {string} why */
+function refused(why) {
+  const l = ui.keep.loading;
+  if (!l) return;
+  update((ui) => {
+    ui.keep.loading = null;
+    ui.restoring = false;
+  });
+  let raw = l.raw;
+  try {
+    raw = localStorage.getItem(STORE) || raw;
+  } catch (e) {
+    // Storage off: the record read at the start is what there is.
+  }
+  setAside(raw, "Your kept game could not be loaded back: " + why + ".");
+  sendSettings(l.v);
+  if (ui.state) save(ui.state);
+}
+
+// A state: where it answers the kept game's `load_pdn`, the game is back (say what of it
+// could not be) and the settings follow it.
+export function keptOnState() {
+  const l = ui.keep.loading;
+  if (!l) return;
+  update((ui) => {
+    ui.keep.loading = null;
+  });
+  const t = l.tries[l.at];
+  if (l.tries[0].path && !t.path)
+    showMessage("note", "your game is back, but not at the move you were at: that move could not be found in it");
+  if (l.tries[0].clock && !t.clock)
+    showMessage("note", "your game is back, but its clocks could not be set again (the board refused them): it goes on untimed");
+  if (t.clock) showMessage("note", "the timed game goes on after the reload: the clock of the side to move ran while the page was away");
+  if (l.v.stale)
+    showMessage("note", "this is an older copy of your game: its last changes did not fit in the browser's storage");
+  sendSettings(l.v);
+}
+
+// The kept settings: the strength, the players and the analysis.
+/** @param {any} v the kept record */
+function sendSettings(v) {
   const l = v.level || {};
   const level = Number.isInteger(l.level) && l.level >= 1 && l.level <= 10 ? { level: l.level } : {};
   if (l.depth) send({ type: "level", depth: l.depth, ...level });

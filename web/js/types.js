@@ -310,8 +310,19 @@
  * @property {{kind: "fen" | "pdn", pending: boolean, atLoad: boolean} | null} link
  * @property {{text: string, restorable: boolean} | null} linkNote
  * @property {boolean} keysShown
+ * @property {"ready" | "others" | null} newBuild
+ * @property {{loading: KeptLoad | null, aside: number, why: string, held: string | null, full: boolean}} keep
  * @property {Learn | null} learn
  * @property {number | null} hint
+ */
+
+/**
+ * The kept game being loaded back (js/store.js): described at `ui.keep` in js/state.js.
+ * @typedef {object} KeptLoad
+ * @property {any} v
+ * @property {string} raw
+ * @property {{path: string[] | null, clock: ClockResume | null}[]} tries
+ * @property {number} at
  */
 
 /**
