@@ -1326,6 +1326,10 @@ mod tests {
             format!("The tree holds at most {MAX_MOVES} moves at once"),
             format!("a loaded game's main line at most {MAX_PLIES}"),
             format!(
+                "variations nested more than {} deep",
+                crate::core::pdn::MAX_NESTING
+            ),
+            format!(
                 "plus {} times",
                 MAX_NODES
                     .to_string()

@@ -253,6 +253,44 @@ mod tests {
         );
     }
 
+    /// Issue 66, item 6: variations nested as deep as the reader reads load, save and load
+    /// back the same; deeper ones are refused by name, the board as it was; and none of it
+    /// recurses: it all runs on a thread with a quarter of the stack a wasm module has.
+    #[test]
+    fn deep_nesting_loads_to_the_bound_and_is_refused_past_it() {
+        use crate::core::pdn::MAX_NESTING;
+        let run = || {
+            let nested = |n: usize| format!("1. 9-13 {}{} *", "(1. 9-13 ".repeat(n), ")".repeat(n));
+            let mut s = human();
+            s.load_pdn(&nested(MAX_NESTING), None).unwrap();
+            let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
+                panic!("no PDN")
+            };
+            let mut t = human();
+            t.load_pdn(&pdn, None).unwrap();
+            assert!(t.tree.same_as(&s.tree));
+            for n in [MAX_NESTING + 1, 99_000] {
+                let e = t.load_pdn(&nested(n), None).unwrap_err().to_string();
+                let want = format!("variations nested deeper than {MAX_NESTING}");
+                assert!(e.contains(&want), "{e}");
+                assert!(t.tree.same_as(&s.tree), "the game on the board stays");
+            }
+            // Parentheses alone, opened and never closed, and closed and never opened.
+            for text in [
+                "1. 9-13 ".to_string() + &"(".repeat(200_000),
+                ")".repeat(200_000),
+            ] {
+                assert!(t.load_pdn(&text, None).is_err());
+            }
+        };
+        std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(run)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
     /// Issue 58, item 12: a text of many games is answered with a bounded list, the count,
     /// and the game shown even when it is past the list.
     #[test]
@@ -275,5 +313,42 @@ mod tests {
         assert!(e.contains("the PDN holds 3000 games"), "{e}");
         s.load_pdn("* *", Some(2)).unwrap();
         assert_eq!(s.games.take().map(|g| (g.0.len(), g.2)), Some((2, 2)));
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+
+    /// Issue 66, item 6: how long a board takes to load deeply nested variations, many
+    /// variations side by side, and one long line. A measurement, not a test: run with
+    /// `cargo test --profile ci -p poolshark-engine --lib load_times -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn load_times() {
+        let nested = |n: usize| format!("1. 9-13 {}{} *", "(1. 9-13 ".repeat(n), ")".repeat(n));
+        let side_by_side = |n: usize| format!("1. 11-15 {} *", "(1. 9-13) ".repeat(n));
+        let lines = |n: usize| format!("1. 11-15 {} *", "(1. 9-13)\n".repeat(n));
+        for (what, make) in [
+            ("nested", &nested as &dyn Fn(usize) -> String),
+            ("side by side, one line", &side_by_side),
+            ("side by side, a line each", &lines),
+        ] {
+            for n in [2000, 12_500, 25_000, 50_000, 99_000] {
+                let text = make(n);
+                let mut s = Session::new(Position::start(), Player::Human, Player::Human);
+                let t = crate::clock::Instant::now();
+                let r = s
+                    .load_pdn(&text, None)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string());
+                let ms = t.elapsed().as_secs_f64() * 1000.0;
+                let r = match r {
+                    Ok(()) => "loaded".to_string(),
+                    Err(e) => crate::board::protocol::short(&e),
+                };
+                eprintln!("{what}: {n} ({} bytes): {ms:.1} ms, {r}", text.len());
+            }
+        }
     }
 }
