@@ -81,6 +81,10 @@ pub struct Notes {
     pub clock: Option<Duration>,
     /// The time the move took, as the match runner writes it: `{time 0.102s}`.
     pub time: Option<Duration>,
+    /// The board's review, `[%review X]`, kept as written: a reviewed move's verdict
+    /// (`0.50 60.0 ??`: the men it gave away, its accuracy, the review's mark) or `best` on
+    /// the first move of the review's best line (`board::session::reviewed` reads them).
+    pub review: Option<String>,
 }
 
 impl Notes {

@@ -129,7 +129,8 @@ fn comment_writes_back(notes: &Notes) -> bool {
         };
         pdn_notes::add_comment(&mut back, text);
     }
-    (&back.comment, &back.eval) == (&notes.comment, &notes.eval)
+    let commands = |n: &Notes| (n.eval.clone(), n.clock, n.time, n.review.clone());
+    (&back.comment, commands(&back)) == (&notes.comment, commands(notes))
 }
 
 /// The reason a tag value cannot stand in PDN's `[Name "value"]` line, if any.
@@ -505,25 +506,58 @@ mod tests {
     }
 
     /// A comment that reads as a command, and one with a `}`, are saved so that they read
-    /// back as written.
+    /// back as written: every command the writer writes (issue 66, item 3: `[%review]`
+    /// came back as a review, a `??` with its loss counted, and `[%review best]` vanished),
+    /// with the move reviewed or not; save, load, save is byte-equal.
     #[test]
     fn odd_comments_round_trip() {
+        use crate::review::marks::Mark;
         for text in [
             "[%eval 1.5] not a score",
             "a } brace",
             "two\nlines",
             "say \"hi\"",
+            "[%review 1.00 50.0 ??]",
+            "[%review best]",
+            "[%review 0.00 100.0] [%review best]",
+            "[%clk 0:01:02]",
+            "[%eval 0.1] [%clk 0:00:05] [%review 0.5 60 ?!] all three",
+            "time 0.102s",
+            "a\r\nb",
         ] {
-            let mut s = human();
-            s.play_text("11-15").unwrap();
-            let first = node_after(&s, 1);
-            s.annotate(first, Some(text), None, None).unwrap();
-            let t = reloaded(&s);
-            let n = t.tree().node(t.main_line()[1]).unwrap();
-            assert_eq!(
-                (n.notes.comment.as_str(), n.notes.eval.as_deref()),
-                (text, None)
-            );
+            for reviewed in [false, true] {
+                let mut s = human();
+                s.play_text("11-15").unwrap();
+                s.play_text("22-18").unwrap();
+                let first = node_after(&s, 1);
+                s.annotate(first, Some(text), None, None).unwrap();
+                if reviewed {
+                    let note = super::super::ReviewNote {
+                        mark: Some(Mark::Mistake),
+                        best: Some(super::super::BestLine {
+                            mv: "9-13".into(),
+                            score: "0.10".into(),
+                            line: vec!["9-13".into(), "22-18".into()],
+                        }),
+                        loss: 0.5,
+                        accuracy: 60.0,
+                    };
+                    s.record_review(s.main_line()[1], "-0.40", note);
+                }
+                let saved = pdn_of(&s);
+                let t = reloaded(&s);
+                let n = t.tree().node(t.main_line()[1]).unwrap();
+                assert_eq!(
+                    (n.notes.comment.as_str(), n.notes.review.as_deref()),
+                    (text, None),
+                    "{saved}"
+                );
+                let summary = t.state().review.map(|r| (r.plies, r.black.mistakes));
+                let want = reviewed.then_some((1, 1));
+                assert_eq!(summary, want, "{saved}");
+                assert_eq!(pdn_of(&t), saved, "save, load, save");
+                assert_eq!(t.tree().len(), s.tree().len(), "{saved}");
+            }
         }
     }
 

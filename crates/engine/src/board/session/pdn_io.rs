@@ -110,7 +110,9 @@ impl Session {
                 self.shown.insert(id, m);
             }
         }
-        self.tags = Some(g.tags);
+        let mut tags = g.tags;
+        setup_tags(&mut tags, self.tree.start());
+        self.tags = Some(tags);
         self.restore_review();
         self.loaded_result = Some((end, g.result));
         if path.is_some() {
@@ -205,6 +207,24 @@ impl Session {
     }
 }
 
+/// A loaded game's `SetUp` and `FEN` tags as the board writes them back: the FEN tag gives
+/// the start whatever `SetUp` says (as python-chess and lichess read it), so `SetUp "1"`
+/// goes with it, and neither where it gives the usual start; a `SetUp` with no FEN says
+/// nothing and goes (issue 66, item 11: `[SetUp "0"]` with a FEN was written back as it
+/// came, which readers that trust `SetUp` take for the usual start).
+fn setup_tags(tags: &mut Vec<(String, String)>, start: Position) {
+    tags.retain(|(k, _)| !k.eq_ignore_ascii_case("SetUp"));
+    let is_fen = |(k, _): &(String, String)| k.eq_ignore_ascii_case("FEN");
+    let Some(fen) = tags.iter().position(is_fen) else {
+        return;
+    };
+    if start == Position::start() {
+        tags.retain(|t| !is_fen(t));
+    } else {
+        tags.insert(fen, ("SetUp".into(), "1".into()));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -289,6 +309,73 @@ mod tests {
             .unwrap()
             .join()
             .unwrap();
+    }
+
+    fn saved(s: &Session) -> String {
+        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
+            panic!("no PDN")
+        };
+        pdn
+    }
+
+    /// Issue 66, item 11: the FEN tag gives the start whatever `SetUp` says, and is written
+    /// back with `SetUp "1"` (neither for the usual start); save, load, save is byte-equal.
+    #[test]
+    fn setup_follows_the_fen() {
+        let fen = "W:W21,22:B1,2";
+        let start = notation::write_fen(&Position::start());
+        for (tags, want) in [
+            (format!("[SetUp \"0\"]\n[FEN \"{fen}\"]"), Some(fen)),
+            (format!("[FEN \"{fen}\"]"), Some(fen)),
+            (format!("[FEN \"{fen}\"]\n[setup \"0\"]"), Some(fen)),
+            (format!("[SetUp \"1\"]\n[FEN \"{start}\"]"), None),
+            ("[SetUp \"1\"]".to_string(), None),
+            ("[SetUp \"0\"]".to_string(), None),
+        ] {
+            let mut s = human();
+            s.load_pdn(&format!("[Event \"e\"]\n{tags}\n*"), None)
+                .unwrap();
+            let pdn = saved(&s);
+            let setup = pdn.matches("SetUp").count() + pdn.matches("setup").count();
+            match want {
+                Some(fen) => {
+                    assert!(
+                        pdn.contains(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n")),
+                        "{tags}: {pdn}"
+                    );
+                    assert_eq!(setup, 1, "{tags}: {pdn}");
+                    assert_ne!(s.tree.start(), Position::start());
+                }
+                None => {
+                    assert_eq!(setup, 0, "{tags}: {pdn}");
+                    assert!(!pdn.contains("FEN"), "{tags}: {pdn}");
+                }
+            }
+            let mut t = human();
+            t.load_pdn(&pdn, None).unwrap();
+            assert_eq!(saved(&t), pdn, "save, load, save");
+        }
+    }
+
+    /// Issue 66, item 11: `\r\n` in a comment came back `\n`; now byte for byte, and a
+    /// text whose lines end in `\r\n` reads as one whose lines end in `\n`.
+    #[test]
+    fn a_carriage_return_in_a_comment_stays() {
+        let mut s = human();
+        s.load_pdn(
+            "[Event \"e\"]\r\n1. 11-15 {one\r\ntwo} 22-18 ; end\r\n*\r\n",
+            None,
+        )
+        .unwrap();
+        let first = s.tree.main_line()[1];
+        assert_eq!(s.tree.node(first).unwrap().notes.comment, "one\r\ntwo");
+        let last = s.tree.main_line()[2];
+        assert_eq!(s.tree.node(last).unwrap().notes.comment, "end");
+        let pdn = saved(&s);
+        assert!(pdn.contains("{one\r\ntwo}"), "{pdn}");
+        let mut t = human();
+        t.load_pdn(&pdn, None).unwrap();
+        assert_eq!(saved(&t), pdn, "save, load, save");
     }
 
     /// Issue 58, item 12: a text of many games is answered with a bounded list, the count,

@@ -558,12 +558,17 @@ where
     }
 }
 
-/// The games of a PDN text (see `games`).
+/// The games of a PDN text (see `games`). Lines end at `\n` alone: a `\r` before it is
+/// white space to the reader, but inside a comment it is the comment's, which so comes back
+/// byte for byte (issue 66, item 11: `\r\n` in a comment came back `\n`).
 pub fn games_in<'a, V: Visitor + 'a>(
     text: &'a str,
     visitor: V,
 ) -> impl Iterator<Item = Result<V::Game, PdnError>> + 'a {
-    games(text.lines().map(Ok::<_, Infallible>), visitor).map(|g| {
+    let lines = text
+        .split_inclusive('\n')
+        .map(|l| Ok::<_, Infallible>(l.strip_suffix('\n').unwrap_or(l)));
+    games(lines, visitor).map(|g| {
         g.map_err(|e| match e {
             ReadError::Pdn(e) => e,
             ReadError::Line(never) => match never {},
