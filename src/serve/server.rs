@@ -40,7 +40,7 @@ use std::time::Duration;
 
 /// The largest frame or message the WebSocket layer reads at all; `protocol::parse` checks
 /// the smaller per-type limits so that a too-large request gets an `error` reply.
-pub const MAX_FRAME: usize = 2 << 20;
+pub const MAX_FRAME: usize = 2 * crate::serve::protocol::MAX_PDN_MESSAGE;
 
 /// What every connection shares: how to build its engine, and the limits.
 pub struct Config {

@@ -3,7 +3,7 @@
 //! tree as a variation (`add_line`). Each is checked whole before anything changes, and
 //! each is saved by `save_pdn` so that `load_pdn` reads it back the same.
 
-use super::{history_move, Done, Session, SessionError, MAX_MOVES};
+use super::{history_move, Done, Session, SessionError, MAX_MOVES, MAX_PLIES};
 use crate::core::pdn::{self, notes as pdn_notes, writer::ROSTER};
 use crate::core::tree::{GameTree, Notes};
 use crate::core::{notation, GameResult};
@@ -11,9 +11,10 @@ use std::collections::BTreeMap;
 
 /// The longest comment a move may hold, in characters.
 pub const MAX_COMMENT: usize = 4000;
-/// The most text all the tree's comments may hold together, in bytes: what a loaded PDN
-/// may bring (`MAX_PDN_MESSAGE`), so that a `state` stays about as large as a load makes it.
-pub const MAX_COMMENTS: usize = crate::board::protocol::MAX_PDN_MESSAGE;
+/// The most text all the tree's comments may hold together, in bytes: 1 MiB, 262 comments
+/// of 4000 characters. Saved, they take up to twice that (`"` and `\\` escaped in JSON),
+/// which `protocol::MAX_SAVED_PDN` holds with room for the rest of the game (`size`).
+pub const MAX_COMMENTS: usize = 1 << 20;
 /// The most NAGs besides the mark a move may hold.
 pub const MAX_NAGS: usize = 8;
 /// The longest tag value, in characters.
@@ -218,13 +219,17 @@ impl Session {
                 return Err(AnnotateError::CommentNotWritable.into());
             }
         }
+        let before = std::mem::replace(self.tree.notes_mut(id).expect("live"), notes);
+        if let Err(e) = self.check_size() {
+            *self.tree.notes_mut(id).expect("live") = before;
+            return Err(e);
+        }
         if nag.is_some() {
             // The mark is the person's now: a review's mark is no longer to replace.
             if let Some(r) = self.reviewed.get_mut(&id) {
                 r.added = None;
             }
         }
-        *self.tree.notes_mut(id).expect("live") = notes;
         Ok(Done::Changed { auto: false })
     }
 
@@ -258,6 +263,7 @@ impl Session {
                 result = Some((end, value.clone()));
             }
         }
+        let before = (self.tag_edits.clone(), self.loaded_result.clone());
         for (name, value) in tags.iter().filter(|(k, _)| *k != "Result") {
             self.tag_edits.retain(|(k, _)| k != name);
             self.tag_edits
@@ -265,6 +271,10 @@ impl Session {
         }
         if result.is_some() {
             self.loaded_result = result;
+        }
+        if let Err(e) = self.check_size() {
+            (self.tag_edits, self.loaded_result) = before;
+            return Err(e);
         }
         Ok(Done::Changed { auto: false })
     }
@@ -334,6 +344,9 @@ impl Session {
             if tree.len() > len {
                 if tree.len() > MAX_MOVES + 1 {
                     return Err(SessionError::TreeFull);
+                }
+                if ply > MAX_PLIES {
+                    return Err(SessionError::LineFull);
                 }
                 added.push((next, history_move(&before, &mv)));
             }

@@ -3,14 +3,19 @@
 //! brought (its `Result` brought up to date) or the board's own. The reading and writing
 //! themselves are `core::pdn`'s.
 
-use super::{Done, Session, SessionError, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
+use super::{Done, Session, SessionError, BEST_LINE_PLIES, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
 use crate::board::clock::TimeControl;
 use crate::board::protocol::{ClockResume, PdnGameTags, Player, Reply};
 use crate::core::pdn;
+use crate::core::tree::GameTree;
 use crate::core::{notation, Color, GameResult, Position};
 
+/// The names a game begun on the board gives its players in its tags.
+pub(super) const HUMAN: &str = "Human";
+pub(super) const ENGINE: &str = "poolshark";
+
 /// The most games a `games` message lists (with the one shown, if after them): a text of
-/// 1 MB may hold 500,000 games, which the page cannot offer in a list.
+/// a few megabytes may hold a million games, which the page cannot offer in a list.
 pub const MAX_LISTED: usize = 1000;
 
 impl Session {
@@ -67,10 +72,13 @@ impl Session {
             return Err(SessionError::GameOutOfRange { number, count });
         };
         let main = g.tree.main_line();
-        if main.len() - 1 > MAX_PLIES {
-            return Err(SessionError::TooManyPlies(main.len() - 1));
+        let longest = longest_line(&g.tree);
+        if longest > MAX_PLIES {
+            return Err(SessionError::TooManyPlies(longest));
         }
-        if g.tree.len() - 1 > MAX_MOVES {
+        // A saved game holds the board's moves and a review's best lines, which go back to
+        // their moves below; the tree left must hold no more than the board's.
+        if g.tree.len() - 1 > MAX_MOVES + MAX_PLIES * BEST_LINE_PLIES {
             return Err(SessionError::TooManyMoves(g.tree.len() - 1));
         }
         let end = *main.last().expect("the root at least");
@@ -103,41 +111,47 @@ impl Session {
                     .into(),
             ));
         }
-        self.restart(g.tree.start(), Player::Human, Player::Human);
-        self.tree = g.tree;
-        for id in self.tree.preorder() {
-            if let Some(m) = self.move_shown(id) {
-                self.shown.insert(id, m);
+        // The game is made apart and checked whole: a refused load changes nothing.
+        let mut next = self.fresh(g.tree.start(), Player::Human, Player::Human);
+        next.tree = g.tree;
+        let mut tags = g.tags;
+        setup_tags(&mut tags, next.tree.start());
+        next.tags = Some(tags);
+        next.restore_review();
+        if next.tree.len() - 1 > MAX_MOVES {
+            return Err(SessionError::TooManyMoves(next.tree.len() - 1));
+        }
+        for id in next.tree.preorder() {
+            if let Some(m) = next.move_shown(id) {
+                next.shown.insert(id, m);
             }
         }
-        let mut tags = g.tags;
-        setup_tags(&mut tags, self.tree.start());
-        self.tags = Some(tags);
-        self.restore_review();
-        self.loaded_result = Some((end, g.result));
+        next.loaded_result = Some((end, g.result));
         if path.is_some() {
-            self.show(self.tree.root());
+            next.show(next.tree.root());
             for mv in moves {
-                self.play(mv)?;
+                next.play(mv)?;
             }
         } else {
-            self.show(end);
+            next.show(end);
         }
+        next.check_size()?;
         if let (Some(control), Some(c)) = (control, clock) {
-            if self.end().is_none() {
-                let readings = self.tree.main_line()[1..]
+            if next.end().is_none() {
+                let readings = next.tree.main_line()[1..]
                     .iter()
-                    .map(|&id| self.tree.node(id).and_then(|n| n.notes.clock))
+                    .map(|&id| next.tree.node(id).and_then(|n| n.notes.clock))
                     .map(Option::unwrap_or_default)
                     .collect();
                 let left = [c.black_ms, c.white_ms].map(std::time::Duration::from_millis);
-                let side = self.game.position().side();
-                self.timed.resume(control, left, side, readings);
+                let side = next.game.position().side();
+                next.timed.resume(control, left, side, readings);
             }
         }
         if count > 1 {
-            self.games = Some((list, number, count));
+            next.games = Some((list, number, count));
         }
+        *self = next;
         Ok(Done::Changed { auto: false })
     }
 
@@ -181,8 +195,8 @@ impl Session {
     /// The tags of a game begun on the board.
     pub(super) fn board_tags(&self, result: &str) -> Vec<(String, String)> {
         let name = |p: Player| match p {
-            Player::Human => "Human",
-            Player::Engine => "poolshark",
+            Player::Human => HUMAN,
+            Player::Engine => ENGINE,
         };
         let mut tags: Vec<(String, String)> = vec![
             ("Event".into(), "poolshark board".into()),
@@ -205,6 +219,17 @@ impl Session {
         }
         tags
     }
+}
+
+/// The longest line of a tree: the most plies from the start to a move.
+fn longest_line(tree: &GameTree) -> usize {
+    let mut longest = 0;
+    let mut stack = vec![(tree.root(), 0)];
+    while let Some((id, ply)) = stack.pop() {
+        longest = longest.max(ply);
+        stack.extend(tree.children(id).iter().map(|&c| (c, ply + 1)));
+    }
+    longest
 }
 
 /// A loaded game's `SetUp` and `FEN` tags as the board writes them back: the FEN tag gives

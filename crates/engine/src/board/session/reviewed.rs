@@ -30,6 +30,19 @@ pub const BEST_LINE_PLIES: usize = 8;
 /// The `[%review]` of the review's best line (a reviewed move's is its verdict).
 const BEST: &str = "best";
 
+/// The most men a move gives away and the most accuracy, in %, a verdict holds: a review's
+/// are within them (`review::marks::WIN_MEN` twice at most), and a loaded verdict past them
+/// is not the board's (it stays a command of the move's notes), so a saved review keeps
+/// the size `size::REVIEW_BYTES` allows.
+const MOST_LOSS: f64 = 100.0;
+const MOST_ACCURACY: f64 = 100.0;
+
+/// Is `text` a score as a review writes it (`Score::hub`: `-0.35`, `99.87`, six characters
+/// at most)? Only such a score is taken from a review or a loaded game's best line.
+fn is_score(text: &str) -> bool {
+    text.len() <= 6 && crate::search::Score::from_hub(text).is_some()
+}
+
 /// The review's best move in a position, its score and its line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BestLine {
@@ -85,7 +98,21 @@ impl Session {
             .mark
             .and_then(|m| pdn_notes::mark_nag(m.suffix()))
             .filter(|&nag| pdn_notes::add_review_mark(notes, nag));
-        notes.eval = Some(score.to_string());
+        // What a search reports is checked as a page's words are: the saved game must
+        // keep its size (`size`).
+        if is_score(score) {
+            notes.eval = Some(score.to_string());
+        }
+        note.best = note.best.filter(|b| is_score(&b.score));
+        let within = |x: f64, most: f64| {
+            if x.is_finite() {
+                x.clamp(0.0, most)
+            } else {
+                0.0
+            }
+        };
+        note.loss = within(note.loss, MOST_LOSS);
+        note.accuracy = within(note.accuracy, MOST_ACCURACY);
         // The review's verdict is the session's now (saved by `tree_to_save`).
         notes.review = None;
         let shown = notes.nags.iter().find_map(|&n| pdn_notes::nag_mark(n));
@@ -243,7 +270,7 @@ impl Session {
                     .is_some_and(|n| n.notes.review.as_deref() == Some(BEST))
         })?;
         let first = self.tree.node(tagged)?;
-        let score = first.notes.eval.clone()?;
+        let score = first.notes.eval.clone().filter(|s| is_score(s))?;
         let line_nodes = self.tree.continuation(tagged);
         let mut pos = before;
         let mut line = Vec::new();
@@ -320,7 +347,8 @@ fn verdict(args: &str) -> Option<(f64, f64, Option<Mark>)> {
         Some(m) => Some(Mark::from_suffix(m)?),
         None => None,
     };
-    if words.next().is_some() || !loss.is_finite() || !accuracy.is_finite() {
+    let within = |x: f64, most: f64| (0.0..=most).contains(&x);
+    if words.next().is_some() || !within(loss, MOST_LOSS) || !within(accuracy, MOST_ACCURACY) {
         return None;
     }
     Some((loss, accuracy, mark))

@@ -48,11 +48,16 @@ enum Item {
     Close,
 }
 
+/// A tag's line, `[Name "value"]` (a `"` or `\\` in the value escaped), with its line break.
+pub fn tag_line(name: &str, value: &str) -> String {
+    format!("[{name} \"{}\"]\n", escape(value))
+}
+
 /// The PDN text of a game.
 pub fn write(tags: &[(String, String)], tree: &GameTree, result: &str) -> String {
     let mut out = String::new();
     for (k, v) in ordered_tags(tags) {
-        out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+        out.push_str(&tag_line(k, v));
     }
     let mut tokens = Vec::new();
     let root = tree.root();
