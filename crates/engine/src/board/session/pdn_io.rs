@@ -72,12 +72,12 @@ impl Session {
             return Err(SessionError::GameOutOfRange { number, count });
         };
         let main = g.tree.main_line();
+        // A saved game holds the board's moves and a review's best lines, which go back to
+        // their moves below: the tree left must be no larger than the board's.
         let longest = longest_line(&g.tree);
-        if longest > MAX_PLIES {
+        if longest > MAX_PLIES + BEST_LINE_PLIES {
             return Err(SessionError::TooManyPlies(longest));
         }
-        // A saved game holds the board's moves and a review's best lines, which go back to
-        // their moves below; the tree left must hold no more than the board's.
         if g.tree.len() - 1 > MAX_MOVES + MAX_PLIES * BEST_LINE_PLIES {
             return Err(SessionError::TooManyMoves(g.tree.len() - 1));
         }
@@ -118,6 +118,10 @@ impl Session {
         setup_tags(&mut tags, next.tree.start());
         next.tags = Some(tags);
         next.restore_review();
+        let longest = longest_line(&next.tree);
+        if longest > MAX_PLIES {
+            return Err(SessionError::TooManyPlies(longest));
+        }
         if next.tree.len() - 1 > MAX_MOVES {
             return Err(SessionError::TooManyMoves(next.tree.len() - 1));
         }
