@@ -280,8 +280,11 @@ impl Session {
             pos = pos.play(&mv);
         }
         // Only the review's own line goes: the moves of its line, no other notes, no
-        // branches, no longer than it writes them.
-        let own = line_nodes.len() <= BEST_LINE_PLIES
+        // branches, no longer than it writes them, and last beside its move, where the
+        // board writes it (a player's variation it was written on stays where it stands).
+        let last = self.tree.children(parent).last() == Some(&tagged);
+        let own = last
+            && line_nodes.len() <= BEST_LINE_PLIES
             && line_nodes.iter().enumerate().all(|(i, &id)| {
                 let n = self.tree.node(id).expect("a live node");
                 let notes = match i {

@@ -323,4 +323,106 @@ mod tests {
         assert!(e.starts_with("the game would be too large"), "{e}");
         assert_eq!(saved(&s), before, "nothing changed");
     }
+
+    /// The bound with room only for the moves the tree holds now and the main line as
+    /// long as it is: what the save may take now, if the room kept per move and per
+    /// reviewed move holds what the board writes for it.
+    fn bound_now(s: &Session) -> usize {
+        let moves = s.tree.len() - 1;
+        let main = s.main_line().len() - 1;
+        s.words_bytes()
+            + moves * (MOVE_BYTES + EVAL_BYTES + CLOCK_BYTES)
+            + main * REVIEW_BYTES
+            + RESULT_BYTES
+    }
+
+    /// The room kept per move holds what the board writes for each, whatever a player's
+    /// words beside it (commands and their halves, times, quotes, braces, control
+    /// characters): random games, annotated, reviewed, timed and promoted at random, save
+    /// within the bound for the moves they hold.
+    #[test]
+    fn each_move_saves_within_its_room() {
+        const WORDS_: [&str; 16] = [
+            "[%eval 1.5]",
+            "[%eval",
+            "0.40]",
+            "[%clk 0:01:02]",
+            "[%clk",
+            "[%review 1.00 50.0 ??]",
+            "[%review",
+            "best]",
+            "time",
+            "1s",
+            "\"q\"",
+            "a}",
+            "b\r\nc",
+            "\u{1}\u{1f}",
+            "\\",
+            "word",
+        ];
+        let mut rng = SplitMix64::new(67);
+        for round in 0..1200 {
+            let mut s = human();
+            for _ in 0..1 + rng.below(40) {
+                let legal = movegen::legal_moves(s.game().position());
+                if legal.is_empty() || s.end().is_some() || rng.below(8) == 0 {
+                    let line = s.line();
+                    s.goto(None, Some(line[rng.below(line.len())].index()))
+                        .unwrap();
+                    continue;
+                }
+                s.play(*rng.pick(legal.as_slice())).unwrap();
+            }
+            let nodes = s.tree.preorder();
+            for &id in &nodes {
+                if rng.below(2) == 0 {
+                    let text: Vec<&str> =
+                        (0..1 + rng.below(6)).map(|_| *rng.pick(&WORDS_)).collect();
+                    let _ = s.annotate(id.index(), Some(&text.join(" ")), None, None);
+                }
+                if id != nodes[0] && rng.below(2) == 0 {
+                    let nags = [vec![], vec![14], vec![255, 10, 0]][rng.below(3)].clone();
+                    let mark = [None, Some("!"), Some("??")][rng.below(3)];
+                    s.annotate(id.index(), None, Some(mark), Some(&nags))
+                        .unwrap();
+                }
+                if id != nodes[0] && rng.below(3) == 0 {
+                    let n = s.tree.notes_mut(id).unwrap();
+                    n.clock = Some(Duration::from_millis(rng.below(1 << 30) as u64));
+                }
+            }
+            if rng.below(2) == 0 {
+                let far = nodes[rng.below(nodes.len())];
+                if far != nodes[0] {
+                    s.tree.promote_to_main(far).unwrap();
+                }
+            }
+            let main = s.main_line();
+            for &id in &main[1..] {
+                if rng.below(3) > 0 {
+                    let mark = [None, Some(Mark::Inaccuracy), Some(Mark::Blunder)][rng.below(3)];
+                    let note = ReviewNote {
+                        mark,
+                        best: best_line(&s, id, &mut rng),
+                        loss: rng.below(2001) as f64 / 100.0,
+                        accuracy: rng.below(1001) as f64 / 10.0,
+                    };
+                    s.record_review(id, "-99.99", note);
+                }
+            }
+            let pdn = saved(&s);
+            let written = json_string_len(&pdn);
+            assert!(
+                written <= bound_now(&s),
+                "round {round}: {written} > {}\n{pdn}",
+                bound_now(&s)
+            );
+            let mut t = human();
+            t.load_pdn(&pdn, None)
+                .unwrap_or_else(|e| panic!("{e}\n{pdn}"));
+            assert_eq!(saved(&t), pdn, "round {round}: save, load, save");
+            // Loaded, the game counts the same words (its players' names now as written).
+            assert!(t.words_bytes() <= s.words_bytes(), "round {round}\n{pdn}");
+        }
+    }
 }
