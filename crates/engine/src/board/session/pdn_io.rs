@@ -450,7 +450,7 @@ mod timing {
             ("side by side, one line", &side_by_side),
             ("side by side, a line each", &lines),
         ] {
-            for n in [2000, 12_500, 25_000, 50_000, 99_000] {
+            for n in [2000, 12_500, 25_000, 50_000, 99_000, 396_000] {
                 let text = make(n);
                 let mut s = Session::new(Position::start(), Player::Human, Player::Human);
                 let t = crate::clock::Instant::now();
