@@ -752,3 +752,73 @@ fn a_retry_after_a_review_gives_the_reviews_score() {
         "{r}"
     );
 }
+
+/// Issue 66, item 1: a game the board accepts saves, and what it saves loads, by messages
+/// alone as the page sends them (the served board and the static page's worker run this
+/// core): a reviewed game with 262 comments of 4,000 characters, all `"` or `\`, and the
+/// roster's tags 200 `"` each, saved with `save_pdn` and sent back in one `load_pdn` with
+/// the path to its end, loads and saves again byte for byte; `hello` says the limit.
+#[test]
+fn a_game_of_262_long_comments_saves_and_loads_back() {
+    use poolshark::core::movegen::legal_moves;
+    use poolshark::core::rng::SplitMix64;
+    let mut d = Driver::new();
+    let limit = d.sent[0]["limits"]["load_pdn"].as_u64().unwrap() as usize;
+    d.send(json!({"type":"players","white":"human","black":"human"}));
+    play_a_game(&mut d);
+    review(&mut d);
+    // Variations from the start until the tree holds 300 moves.
+    let mut rng = SplitMix64::new(66);
+    while d.board.session().tree().len() < 300 {
+        let session = d.board.session();
+        let pos = *session.game().position();
+        let legal = legal_moves(&pos);
+        if legal.is_empty() || session.end().is_some() || session.ply() > 20 {
+            d.send(json!({"type":"goto","ply":0}));
+            continue;
+        }
+        let mv = rng.pick(legal.as_slice()).hub();
+        d.send(json!({"type":"move","move":mv}));
+    }
+    let nodes = d.board.session().tree().preorder();
+    for (i, id) in nodes.iter().take(262).enumerate() {
+        let text = ["\"", "\\"][i % 2].repeat(4000);
+        d.send(json!({"type":"annotate","node":id.index(),"comment":text}));
+        assert!(d.all("error").is_empty(), "comment {i}");
+    }
+    let long = "\"".repeat(200);
+    let tags: serde_json::Map<String, Value> = ["Event", "Site", "Round", "White", "Black"]
+        .iter()
+        .map(|k| (k.to_string(), json!(long)))
+        .collect();
+    d.send(json!({"type":"tags","tags":tags}));
+    assert!(d.all("error").is_empty());
+    d.send(json!({"type":"save_pdn","quiet":true}));
+    let pdn = d.last("pdn")["pdn"].as_str().unwrap().to_string();
+    let path = game_moves(&serde_json::to_value(d.board.session().state()).unwrap());
+    let load = json!({"type":"load_pdn","pdn":pdn,"path":path}).to_string();
+    assert!(
+        load.len() > 2 << 20 && load.len() <= limit,
+        "{}",
+        load.len()
+    );
+    let mut e = Driver::new();
+    let outs = e.board.request(&load);
+    e.take(outs);
+    assert!(
+        e.all("error").is_empty(),
+        "the load_pdn of {} bytes",
+        load.len()
+    );
+    e.send(json!({"type":"save_pdn"}));
+    assert_eq!(
+        e.last("pdn")["pdn"].as_str().unwrap(),
+        pdn,
+        "save, load, save"
+    );
+    let (a, b) = (d.board.session().state(), e.board.session().state());
+    assert_eq!(
+        serde_json::to_value(a.review).unwrap(),
+        serde_json::to_value(b.review).unwrap()
+    );
+}

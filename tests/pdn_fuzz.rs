@@ -5,6 +5,10 @@
 //! a fixed point: a game that reads writes as text that reads as the same game (tree,
 //! notes, tags and result) and writes as the same text again.
 //!
+//! The board too: comments a player writes that read as each command the writer writes
+//! (`[%eval]`, `[%clk]`, `[%review]`, a time), with `\r\n` and `"` in them, on moves the
+//! board has reviewed or not, come back as written, and save, load, save is byte-equal.
+//!
 //! `POOLSHARK_PDN_FUZZ=N` runs N inputs of each kind instead of the usual few thousand.
 
 use poolshark::core::movegen::legal_moves;
@@ -13,6 +17,9 @@ use poolshark::core::pdn::{self, read_trees, writer};
 use poolshark::core::rng::{SplitMix64, Xorshift64};
 use poolshark::core::tree::GameTree;
 use poolshark::core::{Move, Position};
+use poolshark::review::marks::Mark;
+use poolshark::serve::board::protocol::{Player, Reply};
+use poolshark::serve::board::session::{BestLine, Done, ReviewNote, Session};
 
 const PIECES: &[&str] = &[
     "(",
@@ -52,6 +59,10 @@ const PIECES: &[&str] = &[
     "[%eval ",
     "[%clk ",
     "[%clk 0:01:02]",
+    "[%review ",
+    "[%review best]",
+    "[%review 1.00 50.0 ??]",
+    "\r\n",
     "time ",
     "{time 1s}",
     " {x} ",
@@ -96,6 +107,20 @@ const COMMENTS: &[&str] = &[
     "; time 3s\n",
     ";\n",
     "; {x}\n",
+    "{[%review 1.00 50.0 ??]}",
+    "{[%review 0.5 60}",
+    "{??]}",
+    "{[%review best]}",
+    "{[%review}",
+    "{best]}",
+    "{[%review 0.00 100.0] [%review best]}",
+    "{[%review 1 2 !!] x}",
+    "{[%review nope]}",
+    "{[%eval 0.1] [%clk 0:00:05] [%review 0.5 60 ?!]}",
+    "{a\r\nb}",
+    "{\r\n}",
+    "{x\r}",
+    "; crlf\r\n",
 ];
 
 const NAGS: &[&str] = &[
@@ -356,4 +381,116 @@ fn random_games_with_every_kind_of_comment_save_as_they_load() {
         tally.read,
         tally.refused
     );
+}
+
+/// Pieces of a player's comment: each command the writer writes, whole and in halves, a
+/// time, `"`, `\\`, `}` and line breaks with and without `\r`.
+const WORDS: &[&str] = &[
+    "[%eval 1.5]",
+    "[%eval",
+    "0.40]",
+    "[%clk 0:01:02]",
+    "[%clk",
+    "0:00:05]",
+    "[%review 1.00 50.0 ??]",
+    "[%review best]",
+    "[%review",
+    "0.5 60 ?!]",
+    "best]",
+    "??]",
+    "time",
+    "0.102s",
+    "time 1s",
+    "\"quoted\"",
+    "back\\slash",
+    "a}",
+    "two\r\nlines",
+    "two\nlines",
+    "\r\n",
+    "word",
+];
+
+/// A comment of a few `WORDS`, as a player may type it.
+fn player_comment(rng: &mut SplitMix64) -> String {
+    (0..1 + rng.below(5))
+        .map(|_| *rng.pick(WORDS))
+        .collect::<Vec<_>>()
+        .join(if rng.below(4) == 0 { "  " } else { " " })
+}
+
+fn saved(s: &Session) -> String {
+    match s.save_pdn() {
+        Done::Reply(Reply::Pdn { pdn, .. }) => pdn,
+        other => panic!("no PDN: {other:?}"),
+    }
+}
+
+/// Issue 66, items 3 and 11: comments that read as commands, on moves reviewed or not,
+/// come back as the player wrote them; save, load, save is byte-equal.
+#[test]
+fn comments_that_read_as_commands_come_back_as_written() {
+    let mut rng = SplitMix64::new(66);
+    let mut refused = 0;
+    for _ in 0..rounds(400) {
+        let mut s = Session::new(Position::start(), Player::Human, Player::Human);
+        let plies = 1 + rng.below(12);
+        for _ in 0..plies {
+            let legal = legal_moves(s.game().position());
+            if legal.as_slice().is_empty() {
+                break;
+            }
+            s.play(*rng.pick(legal.as_slice())).unwrap();
+        }
+        let main = s.main_line();
+        let mut written = Vec::new();
+        for &node in &main {
+            if rng.below(2) == 0 {
+                let text = player_comment(&mut rng);
+                match s.annotate(node.index(), Some(&text), None, None) {
+                    Ok(_) => written.push((node, text.trim().to_string())),
+                    // A `}` with a line break: PDN cannot hold it, and the board says so.
+                    Err(e) => {
+                        assert!(e.to_string().contains("'}' and a line break"), "{e}");
+                        refused += 1;
+                    }
+                }
+            }
+            if node != main[0] && rng.below(2) == 0 {
+                let mark = [None, Some(Mark::Inaccuracy), Some(Mark::Blunder)][rng.below(3)];
+                let parent = s.tree().node(node).unwrap().parent.unwrap();
+                let pos = s.tree().node(parent).unwrap().position;
+                let mv = *rng.pick(legal_moves(&pos).as_slice());
+                let best = pdn_move(&pos, &mv);
+                let note = ReviewNote {
+                    mark,
+                    best: Some(BestLine {
+                        mv: best.clone(),
+                        score: "0.10".into(),
+                        line: vec![best],
+                    }),
+                    loss: rng.below(300) as f64 / 100.0,
+                    accuracy: rng.below(1001) as f64 / 10.0,
+                };
+                s.record_review(node, "-0.25", note);
+            }
+        }
+        let once = saved(&s);
+        let mut t = Session::new(Position::start(), Player::Human, Player::Human);
+        t.load_pdn(&once, None)
+            .unwrap_or_else(|e| panic!("{e}\n{once}"));
+        let back = t.main_line();
+        for (node, text) in &written {
+            let i = main.iter().position(|n| n == node).unwrap();
+            let n = t.tree().node(back[i]).unwrap();
+            assert_eq!(&n.notes.comment, text, "{once}");
+            assert_eq!(n.notes.review, None, "{once}");
+        }
+        assert_eq!(
+            s.state().review.map(|r| (r.plies, r.black, r.white)),
+            t.state().review.map(|r| (r.plies, r.black, r.white)),
+            "the review's summary: {once}"
+        );
+        assert_eq!(saved(&t), once, "save, load, save");
+    }
+    assert!(refused > 0);
 }

@@ -281,7 +281,10 @@ fn hello_and_state_on_connect_and_the_page_is_served() {
     let hello = c.next("hello");
     assert_eq!(hello["version"], env!("CARGO_PKG_VERSION"));
     // The limits the page checks before sending (a larger frame would close the socket).
-    assert_eq!(hello["limits"]["load_pdn"], 1 << 20);
+    assert_eq!(
+        hello["limits"]["load_pdn"],
+        poolshark::serve::protocol::MAX_PDN_MESSAGE
+    );
     assert_eq!(hello["limits"]["other"], 64 << 10);
     let s = c.next("state");
     assert_eq!(s["fen"], START_FEN);
@@ -801,13 +804,13 @@ fn hostile_input_gets_errors_and_the_server_goes_on() {
             r#"{"type":"new","white":"martian"}"#.into(),
             "bad 'new' message",
         ),
-        // 200 KB of padding on a ping, and 1.5 MiB of PDN: over the limits, read and refused.
+        // 200 KB of padding on a ping, and 4 MB of PDN: over the limits, read and refused.
         (
             format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(200_000)),
             "too large",
         ),
         (
-            format!(r#"{{"type":"load_pdn","pdn":"{}"}}"#, " ".repeat(1_500_000)),
+            format!(r#"{{"type":"load_pdn","pdn":"{}"}}"#, " ".repeat(4_000_000)),
             "too large",
         ),
         (
@@ -880,7 +883,7 @@ fn hostile_input_gets_errors_and_the_server_goes_on() {
     let mut big = server.connect();
     big.next("hello");
     big.next("state");
-    let _ = big.ws.send(Message::text("x".repeat(3 << 20)));
+    let _ = big.ws.send(Message::text("x".repeat(8 << 20)));
     let _ = big.ws.flush();
     c.ping();
     other.ping();

@@ -45,7 +45,7 @@ use std::time::Duration;
 
 /// The largest frame or message the WebSocket layer reads at all; `protocol::parse` checks
 /// the smaller per-type limits so that a too-large request gets an `error` reply.
-pub const MAX_FRAME: usize = 2 << 20;
+pub const MAX_FRAME: usize = 2 * crate::serve::protocol::MAX_PDN_MESSAGE;
 
 /// The longest request target (path and query) answered: longer ones get 414.
 pub const MAX_ADDRESS: usize = 8 << 10;

@@ -36,23 +36,24 @@ def refused_and_kept(drv, before):
     return said
 
 
-def test_a_2_mb_file_is_refused_politely_and_the_board_is_kept(page, tmp_path):
+def test_a_4_mb_file_is_refused_politely_and_the_board_is_kept(page, tmp_path):
     load_pdn(page, GAME)
     wait(page, lambda d: move_list(d) == ["11-15", "23-19", "8-11", "22-17"], "the game")
     before = move_list(page)
     path = tmp_path / "big.pdn"
-    path.write_text(big_pdn(2_114_661))
+    # Over the board's limit (hello's `limits.load_pdn`: 3,538,944 bytes, issue 66).
+    path.write_text(big_pdn(4_404_019))
     page.find_element(By.ID, "pdn-file").send_keys(str(path))
     said = refused_and_kept(page, before)
-    assert any(e.startswith("big.pdn is 2.0 MB: the board loads a PDN of at most 1.0 MB") for e in said), said
+    assert any(e.startswith("big.pdn is 4.2 MB: the board loads a PDN of at most 3.4 MB") for e in said), said
 
 
-def test_a_1_2_mb_file_is_refused_the_same_way(page, tmp_path):
+def test_a_3_6_mb_file_is_refused_the_same_way(page, tmp_path):
     load_pdn(page, GAME)
     wait(page, lambda d: len(move_list(d)) == 4, "the game")
     before = move_list(page)
     path = tmp_path / "medium.pdn"
-    path.write_text(big_pdn(1_200_000))
+    path.write_text(big_pdn(3_600_000))
     page.find_element(By.ID, "pdn-file").send_keys(str(path))
     refused_and_kept(page, before)
 
@@ -61,7 +62,7 @@ def test_a_pasted_pdn_too_large_is_refused_the_same_way(page):
     load_pdn(page, GAME)
     wait(page, lambda d: len(move_list(d)) == 4, "the game")
     before = move_list(page)
-    page.execute_script("document.getElementById('pdn-input').value = arguments[0]", big_pdn(2_200_000))
+    page.execute_script("document.getElementById('pdn-input').value = arguments[0]", big_pdn(4_400_000))
     page.find_element(By.ID, "pdn-load").click()
     refused_and_kept(page, before)
 

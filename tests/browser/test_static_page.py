@@ -58,7 +58,7 @@ from test_page_state import (  # noqa: F401
     test_a_game_kept_by_the_older_page_comes_back_with_its_variation,
 )
 from test_limits import (  # noqa: F401
-    test_a_2_mb_file_is_refused_politely_and_the_board_is_kept,
+    test_a_4_mb_file_is_refused_politely_and_the_board_is_kept,
 )
 # Issue 66: the kept game and the links that cannot be opened.
 from test_kept import (  # noqa: F401

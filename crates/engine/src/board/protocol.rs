@@ -8,10 +8,38 @@ use crate::search::level::PlayLevel;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The largest text message the server reads (a PDN to load); see `parse`.
-pub const MAX_PDN_MESSAGE: usize = 1 << 20;
+/// The largest `save_pdn` text a board's game can come to, in bytes of a JSON string
+/// (escaping counted: `"` is two bytes, a control character six): 3.25 MiB. The session
+/// keeps every game under it (`session::size`: room for the moves, scores, clocks and a
+/// review a game can still get, and at most this less that room for a player's words), and
+/// the worst a player can write fits: 1 MiB of comments all `"` (2 MiB written), 8 NAGs on
+/// each of the tree's 4000 moves (160,000 bytes) and the roster's tags, 200 `"` each
+/// (under 6,000), leave over 100,000 bytes to spare.
+pub const MAX_SAVED_PDN: usize = 13 << 18;
+/// What a `load_pdn` message holds besides its PDN: the type, the game number, a timed
+/// game's `clock`, and the `path` the page restores (at most `session::MAX_PLIES` moves, each
+/// at most 38 characters, quoted, with a comma: 82,000 bytes): 128 KiB.
+pub const LOAD_ENVELOPE: usize = 128 << 10;
+/// The largest text message the server reads (a PDN to load); see `parse`: the largest
+/// game a board keeps, saved and sent back with everything a `load_pdn` holds, so whatever
+/// the board keeps it loads again (3.375 MiB; issue 66, item 1). The page keeps that text
+/// (escaped the same, in localStorage's 5 million characters).
+pub const MAX_PDN_MESSAGE: usize = MAX_SAVED_PDN + LOAD_ENVELOPE;
 /// The largest text message of any other type.
 pub const MAX_MESSAGE: usize = 64 << 10;
+
+/// The bytes `text` takes inside a JSON string, as serde_json and the browser's
+/// `JSON.stringify` write it: `"` and `\` escaped (2), as are `\b`, `\f`, `\n`, `\r` and
+/// `\t`; other control characters as `\u00XX` (6); everything else as its UTF-8.
+pub fn json_string_len(text: &str) -> usize {
+    text.bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t' => 2,
+            0..=0x1f => 6,
+            _ => 1,
+        })
+        .sum()
+}
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -636,6 +664,23 @@ impl Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `json_string_len` counts as serde_json escapes (as `JSON.stringify` does): every
+    /// ASCII character, and others.
+    #[test]
+    fn json_string_len_is_serde_jsons() {
+        let mut text: String = (0u8..128).map(char::from).collect();
+        text.push_str("\u{e9}\u{2028}\u{1f600}\"\\");
+        for c in text.chars() {
+            let s = c.to_string();
+            let want = serde_json::to_string(&s).unwrap().len() - 2;
+            assert_eq!(json_string_len(&s), want, "{c:?}");
+        }
+        assert_eq!(
+            json_string_len(&text),
+            serde_json::to_string(&text).unwrap().len() - 2
+        );
+    }
 
     #[test]
     fn reads_each_request() {

@@ -38,6 +38,7 @@ mod annotate;
 mod error;
 mod pdn_io;
 mod reviewed;
+mod size;
 mod timed;
 
 pub use annotate::AnnotateError;
@@ -52,13 +53,14 @@ pub type Now = Arc<dyn Fn() -> Instant + Send + Sync>;
 /// The reason a flag fall gives in `GameEnd`.
 pub const TIME_FORFEIT: &str = "time forfeit";
 
-/// The longest main line a PDN may load. Every real game is far shorter (the draw rules end
-/// one long before); the bound keeps a hostile file from making huge `state` messages.
+/// The longest line (the main line or a variation) a PDN may load, and a move may make.
+/// Every real game is far shorter (the draw rules end one long before); the bound keeps a
+/// hostile file from making huge `state` messages, and sizes a saved game (`size`).
 pub const MAX_PLIES: usize = 2000;
 
 /// The most moves a board's tree holds, variations included: a loaded game with more is
 /// refused, and so is a new move past it. Every `state` carries the tree, and this bounds it
-/// (with `MAX_PDN_MESSAGE`, which bounds the comments) to about a megabyte.
+/// (with `annotate::MAX_COMMENTS`, which bounds the comments) to a few megabytes.
 pub const MAX_MOVES: usize = 4000;
 
 /// The engine's strength until the page sets one: a second a move, full strength.
@@ -160,12 +162,17 @@ impl Session {
     /// Start again from `start` with these players, keeping the level, analysis and time
     /// source; untimed.
     fn restart(&mut self, start: Position, white: Player, black: Player) {
-        let (level, analyzing, multipv) = (self.level, self.analyzing, self.multipv);
-        let now = self.timed.time_source();
-        *self = Session::new(start, white, black).with_time_source(now);
-        self.level = level;
-        self.analyzing = analyzing;
-        self.multipv = multipv;
+        *self = self.fresh(start, white, black);
+    }
+
+    /// A new game from `start` with these players and this session's level, analysis and
+    /// time source; untimed.
+    fn fresh(&self, start: Position, white: Player, black: Player) -> Session {
+        let mut s = Session::new(start, white, black).with_time_source(self.timed.time_source());
+        s.level = self.level;
+        s.analyzing = self.analyzing;
+        s.multipv = self.multipv;
+        s
     }
 
     /// The game up to the position shown, for the search.
@@ -439,6 +446,10 @@ impl Session {
             .any(|&c| self.tree.node(c).and_then(|n| n.mv) == Some(mv));
         if !known && self.tree.len() > MAX_MOVES {
             return Err(SessionError::TreeFull);
+        }
+        // Every line stays as long as a loaded one may be, so that a saved game loads.
+        if !known && self.ply() >= MAX_PLIES {
+            return Err(SessionError::LineFull);
         }
         let before = *self.game.position();
         let id = self.tree.play(self.at, mv)?;
@@ -1321,21 +1332,29 @@ mod tests {
     #[test]
     fn the_docs_give_the_trees_bounds() {
         let doc = include_str!("../../../../docs/BOARD.md");
+        let thousands = |n: usize| {
+            let digits = n.to_string();
+            let groups: Vec<&str> = digits
+                .as_bytes()
+                .rchunks(3)
+                .rev()
+                .map(|c| std::str::from_utf8(c).unwrap())
+                .collect();
+            groups.join(",")
+        };
+        let load = crate::board::protocol::MAX_PDN_MESSAGE;
         for said in [
             format!("Refused once the tree holds {MAX_MOVES} moves"),
             format!("The tree holds at most {MAX_MOVES} moves at once"),
-            format!("a loaded game's main line at most {MAX_PLIES}"),
+            format!("loaded or played, at most {MAX_PLIES} plies"),
+            format!("`load_pdn` up to {} bytes", thousands(load)),
+            format!("{{\"load_pdn\":{load},"),
+            format!("the rest, {} bytes,", thousands(size::WORDS)),
             format!(
-                "plus {} times",
-                MAX_NODES
-                    .to_string()
-                    .as_bytes()
-                    .rchunks(3)
-                    .rev()
-                    .map(|c| std::str::from_utf8(c).unwrap())
-                    .collect::<Vec<_>>()
-                    .join(",")
+                "variations nested more than {} deep",
+                crate::core::pdn::MAX_NESTING
             ),
+            format!("plus {} times", thousands(MAX_NODES)),
         ] {
             assert!(doc.contains(&said), "docs/BOARD.md: {said}");
         }

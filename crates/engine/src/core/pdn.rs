@@ -179,9 +179,17 @@ pub fn date_of_day(days: i64) -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-/// The longest text of one game that is read (about 100,000 moves): the reader holds one
-/// game at a time, and this bounds it.
-pub const MAX_MOVETEXT: usize = 1 << 20;
+/// The longest text of one game that is read: the reader holds one game at a time, and this
+/// bounds it (4 MiB: the largest game a board saves, `board::protocol::MAX_SAVED_PDN`, with
+/// a megabyte of comments in it, reads back; more moves than a tree holds are refused as
+/// such, `ErrorKind::TooManyMoves`).
+pub const MAX_MOVETEXT: usize = 4 << 20;
+
+/// The deepest variations are read nested, each inside the one before: far deeper than any
+/// annotator nests them, and as deep as a board's tree can make them (two moves a level:
+/// `board::session::MAX_MOVES` nest half as deep). A deeper one is an error, so that a
+/// hostile text of nested parentheses is refused at once.
+pub const MAX_NESTING: usize = 2000;
 
 /// Whether a movetext line ends a game: its last token is a result (`stats` uses it to tell
 /// a game cut off at the end of a file still being written from a bad one).

@@ -19,9 +19,9 @@ use std::time::Duration;
 /// The bits of an id that name its slot.
 const SLOT_BITS: u32 = 18;
 
-/// The most nodes one tree holds at once, its root included: enough for the longest
-/// movetext the PDN reader takes (`pdn::MAX_MOVETEXT`, 4 bytes at least a move), and a bound
-/// on the memory a client can make a session use.
+/// The most nodes one tree holds at once, its root included: far more than any game (a
+/// megabyte of movetext at 4 bytes at least a move; a longer one is refused when the tree
+/// is full), and a bound on the memory a client can make a session use.
 pub const MAX_NODES: usize = 1 << SLOT_BITS;
 
 /// The last generation of a slot: ids stay below 2^53, which a JavaScript number (the
@@ -81,6 +81,10 @@ pub struct Notes {
     pub clock: Option<Duration>,
     /// The time the move took, as the match runner writes it: `{time 0.102s}`.
     pub time: Option<Duration>,
+    /// The board's review, `[%review X]`, kept as written: a reviewed move's verdict
+    /// (`0.50 60.0 ??`: the men it gave away, its accuracy, the review's mark) or `best` on
+    /// the first move of the review's best line (`board::session::reviewed` reads them).
+    pub review: Option<String>,
 }
 
 impl Notes {

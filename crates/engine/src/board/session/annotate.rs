@@ -3,7 +3,7 @@
 //! tree as a variation (`add_line`). Each is checked whole before anything changes, and
 //! each is saved by `save_pdn` so that `load_pdn` reads it back the same.
 
-use super::{history_move, Done, Session, SessionError, MAX_MOVES};
+use super::{history_move, Done, Session, SessionError, MAX_MOVES, MAX_PLIES};
 use crate::core::pdn::{self, notes as pdn_notes, writer::ROSTER};
 use crate::core::tree::{GameTree, Notes};
 use crate::core::{notation, GameResult};
@@ -11,9 +11,10 @@ use std::collections::BTreeMap;
 
 /// The longest comment a move may hold, in characters.
 pub const MAX_COMMENT: usize = 4000;
-/// The most text all the tree's comments may hold together, in bytes: what a loaded PDN
-/// may bring (`MAX_PDN_MESSAGE`), so that a `state` stays about as large as a load makes it.
-pub const MAX_COMMENTS: usize = crate::board::protocol::MAX_PDN_MESSAGE;
+/// The most text all the tree's comments may hold together, in bytes: 1 MiB, 262 comments
+/// of 4000 characters. Saved, they take up to twice that (`"` and `\\` escaped in JSON),
+/// which `protocol::MAX_SAVED_PDN` holds with room for the rest of the game (`size`).
+pub const MAX_COMMENTS: usize = 1 << 20;
 /// The most NAGs besides the mark a move may hold.
 pub const MAX_NAGS: usize = 8;
 /// The longest tag value, in characters.
@@ -129,7 +130,8 @@ fn comment_writes_back(notes: &Notes) -> bool {
         };
         pdn_notes::add_comment(&mut back, text);
     }
-    (&back.comment, &back.eval) == (&notes.comment, &notes.eval)
+    let commands = |n: &Notes| (n.eval.clone(), n.clock, n.time, n.review.clone());
+    (&back.comment, commands(&back)) == (&notes.comment, commands(notes))
 }
 
 /// The reason a tag value cannot stand in PDN's `[Name "value"]` line, if any.
@@ -217,13 +219,17 @@ impl Session {
                 return Err(AnnotateError::CommentNotWritable.into());
             }
         }
+        let before = std::mem::replace(self.tree.notes_mut(id).expect("live"), notes);
+        if let Err(e) = self.check_size() {
+            *self.tree.notes_mut(id).expect("live") = before;
+            return Err(e);
+        }
         if nag.is_some() {
             // The mark is the person's now: a review's mark is no longer to replace.
             if let Some(r) = self.reviewed.get_mut(&id) {
                 r.added = None;
             }
         }
-        *self.tree.notes_mut(id).expect("live") = notes;
         Ok(Done::Changed { auto: false })
     }
 
@@ -257,6 +263,7 @@ impl Session {
                 result = Some((end, value.clone()));
             }
         }
+        let before = (self.tag_edits.clone(), self.loaded_result.clone());
         for (name, value) in tags.iter().filter(|(k, _)| *k != "Result") {
             self.tag_edits.retain(|(k, _)| k != name);
             self.tag_edits
@@ -264,6 +271,10 @@ impl Session {
         }
         if result.is_some() {
             self.loaded_result = result;
+        }
+        if let Err(e) = self.check_size() {
+            (self.tag_edits, self.loaded_result) = before;
+            return Err(e);
         }
         Ok(Done::Changed { auto: false })
     }
@@ -333,6 +344,9 @@ impl Session {
             if tree.len() > len {
                 if tree.len() > MAX_MOVES + 1 {
                     return Err(SessionError::TreeFull);
+                }
+                if ply > MAX_PLIES {
+                    return Err(SessionError::LineFull);
                 }
                 added.push((next, history_move(&before, &mv)));
             }
@@ -505,25 +519,58 @@ mod tests {
     }
 
     /// A comment that reads as a command, and one with a `}`, are saved so that they read
-    /// back as written.
+    /// back as written: every command the writer writes (issue 66, item 3: `[%review]`
+    /// came back as a review, a `??` with its loss counted, and `[%review best]` vanished),
+    /// with the move reviewed or not; save, load, save is byte-equal.
     #[test]
     fn odd_comments_round_trip() {
+        use crate::review::marks::Mark;
         for text in [
             "[%eval 1.5] not a score",
             "a } brace",
             "two\nlines",
             "say \"hi\"",
+            "[%review 1.00 50.0 ??]",
+            "[%review best]",
+            "[%review 0.00 100.0] [%review best]",
+            "[%clk 0:01:02]",
+            "[%eval 0.1] [%clk 0:00:05] [%review 0.5 60 ?!] all three",
+            "time 0.102s",
+            "a\r\nb",
         ] {
-            let mut s = human();
-            s.play_text("11-15").unwrap();
-            let first = node_after(&s, 1);
-            s.annotate(first, Some(text), None, None).unwrap();
-            let t = reloaded(&s);
-            let n = t.tree().node(t.main_line()[1]).unwrap();
-            assert_eq!(
-                (n.notes.comment.as_str(), n.notes.eval.as_deref()),
-                (text, None)
-            );
+            for reviewed in [false, true] {
+                let mut s = human();
+                s.play_text("11-15").unwrap();
+                s.play_text("22-18").unwrap();
+                let first = node_after(&s, 1);
+                s.annotate(first, Some(text), None, None).unwrap();
+                if reviewed {
+                    let note = super::super::ReviewNote {
+                        mark: Some(Mark::Mistake),
+                        best: Some(super::super::BestLine {
+                            mv: "9-13".into(),
+                            score: "0.10".into(),
+                            line: vec!["9-13".into(), "22-18".into()],
+                        }),
+                        loss: 0.5,
+                        accuracy: 60.0,
+                    };
+                    s.record_review(s.main_line()[1], "-0.40", note);
+                }
+                let saved = pdn_of(&s);
+                let t = reloaded(&s);
+                let n = t.tree().node(t.main_line()[1]).unwrap();
+                assert_eq!(
+                    (n.notes.comment.as_str(), n.notes.review.as_deref()),
+                    (text, None),
+                    "{saved}"
+                );
+                let summary = t.state().review.map(|r| (r.plies, r.black.mistakes));
+                let want = reviewed.then_some((1, 1));
+                assert_eq!(summary, want, "{saved}");
+                assert_eq!(pdn_of(&t), saved, "save, load, save");
+                assert_eq!(t.tree().len(), s.tree().len(), "{saved}");
+            }
         }
     }
 

@@ -64,6 +64,10 @@ pub enum SessionError {
     TooManyPlies(usize),
     /// A tree larger than the board loads.
     TooManyMoves(usize),
+    /// A move past the longest line the board keeps (`MAX_PLIES`).
+    LineFull,
+    /// A game whose words would take this many bytes saved, past `size::WORDS`.
+    TooLarge(usize),
     /// An `annotate`, `tags` or `add_line` refused.
     Annotate(AnnotateError),
 }
@@ -148,9 +152,21 @@ impl fmt::Display for SessionError {
             SessionError::TooManyPlies(n) => {
                 write!(
                     f,
-                    "the game has {n} plies; the board loads at most {MAX_PLIES}"
+                    "the game has a line of {n} plies; the board loads at most {MAX_PLIES}"
                 )
             }
+            SessionError::LineFull => write!(
+                f,
+                "this line holds {MAX_PLIES} moves, the longest a board keeps: no move goes \
+                 after it"
+            ),
+            SessionError::TooLarge(bytes) => write!(
+                f,
+                "the game would be too large to save and load back: its comments, NAGs and \
+                 tags would take {bytes} bytes saved, and a board keeps {} for them (the \
+                 rest is room for moves, scores, clocks and a review): shorten some",
+                super::size::WORDS
+            ),
             SessionError::TooManyMoves(n) => write!(
                 f,
                 "the game has {n} moves with its variations; the board loads at most {MAX_MOVES}"

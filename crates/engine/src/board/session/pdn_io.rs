@@ -3,14 +3,19 @@
 //! brought (its `Result` brought up to date) or the board's own. The reading and writing
 //! themselves are `core::pdn`'s.
 
-use super::{Done, Session, SessionError, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
+use super::{Done, Session, SessionError, BEST_LINE_PLIES, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
 use crate::board::clock::TimeControl;
 use crate::board::protocol::{ClockResume, PdnGameTags, Player, Reply};
 use crate::core::pdn;
+use crate::core::tree::GameTree;
 use crate::core::{notation, Color, GameResult, Position};
 
+/// The names a game begun on the board gives its players in its tags.
+pub(super) const HUMAN: &str = "Human";
+pub(super) const ENGINE: &str = "poolshark";
+
 /// The most games a `games` message lists (with the one shown, if after them): a text of
-/// 1 MB may hold 500,000 games, which the page cannot offer in a list.
+/// a few megabytes may hold a million games, which the page cannot offer in a list.
 pub const MAX_LISTED: usize = 1000;
 
 impl Session {
@@ -67,10 +72,13 @@ impl Session {
             return Err(SessionError::GameOutOfRange { number, count });
         };
         let main = g.tree.main_line();
-        if main.len() - 1 > MAX_PLIES {
-            return Err(SessionError::TooManyPlies(main.len() - 1));
+        // A saved game holds the board's moves and a review's best lines, which go back to
+        // their moves below: the tree left must be no larger than the board's.
+        let longest = longest_line(&g.tree);
+        if longest > MAX_PLIES + BEST_LINE_PLIES {
+            return Err(SessionError::TooManyPlies(longest));
         }
-        if g.tree.len() - 1 > MAX_MOVES {
+        if g.tree.len() - 1 > MAX_MOVES + MAX_PLIES * BEST_LINE_PLIES {
             return Err(SessionError::TooManyMoves(g.tree.len() - 1));
         }
         let end = *main.last().expect("the root at least");
@@ -103,39 +111,51 @@ impl Session {
                     .into(),
             ));
         }
-        self.restart(g.tree.start(), Player::Human, Player::Human);
-        self.tree = g.tree;
-        for id in self.tree.preorder() {
-            if let Some(m) = self.move_shown(id) {
-                self.shown.insert(id, m);
+        // The game is made apart and checked whole: a refused load changes nothing.
+        let mut next = self.fresh(g.tree.start(), Player::Human, Player::Human);
+        next.tree = g.tree;
+        let mut tags = g.tags;
+        setup_tags(&mut tags, next.tree.start());
+        next.tags = Some(tags);
+        next.restore_review();
+        let longest = longest_line(&next.tree);
+        if longest > MAX_PLIES {
+            return Err(SessionError::TooManyPlies(longest));
+        }
+        if next.tree.len() - 1 > MAX_MOVES {
+            return Err(SessionError::TooManyMoves(next.tree.len() - 1));
+        }
+        for id in next.tree.preorder() {
+            if let Some(m) = next.move_shown(id) {
+                next.shown.insert(id, m);
             }
         }
-        self.tags = Some(g.tags);
-        self.restore_review();
-        self.loaded_result = Some((end, g.result));
+        next.loaded_result = Some((end, g.result));
         if path.is_some() {
-            self.show(self.tree.root());
+            next.show(next.tree.root());
             for mv in moves {
-                self.play(mv)?;
+                next.play(mv)?;
             }
         } else {
-            self.show(end);
+            next.show(end);
         }
+        next.check_size()?;
         if let (Some(control), Some(c)) = (control, clock) {
-            if self.end().is_none() {
-                let readings = self.tree.main_line()[1..]
+            if next.end().is_none() {
+                let readings = next.tree.main_line()[1..]
                     .iter()
-                    .map(|&id| self.tree.node(id).and_then(|n| n.notes.clock))
+                    .map(|&id| next.tree.node(id).and_then(|n| n.notes.clock))
                     .map(Option::unwrap_or_default)
                     .collect();
                 let left = [c.black_ms, c.white_ms].map(std::time::Duration::from_millis);
-                let side = self.game.position().side();
-                self.timed.resume(control, left, side, readings);
+                let side = next.game.position().side();
+                next.timed.resume(control, left, side, readings);
             }
         }
         if count > 1 {
-            self.games = Some((list, number, count));
+            next.games = Some((list, number, count));
         }
+        *self = next;
         Ok(Done::Changed { auto: false })
     }
 
@@ -179,8 +199,8 @@ impl Session {
     /// The tags of a game begun on the board.
     pub(super) fn board_tags(&self, result: &str) -> Vec<(String, String)> {
         let name = |p: Player| match p {
-            Player::Human => "Human",
-            Player::Engine => "poolshark",
+            Player::Human => HUMAN,
+            Player::Engine => ENGINE,
         };
         let mut tags: Vec<(String, String)> = vec![
             ("Event".into(), "poolshark board".into()),
@@ -202,6 +222,35 @@ impl Session {
             }
         }
         tags
+    }
+}
+
+/// The longest line of a tree: the most plies from the start to a move.
+fn longest_line(tree: &GameTree) -> usize {
+    let mut longest = 0;
+    let mut stack = vec![(tree.root(), 0)];
+    while let Some((id, ply)) = stack.pop() {
+        longest = longest.max(ply);
+        stack.extend(tree.children(id).iter().map(|&c| (c, ply + 1)));
+    }
+    longest
+}
+
+/// A loaded game's `SetUp` and `FEN` tags as the board writes them back: the FEN tag gives
+/// the start whatever `SetUp` says (as python-chess and lichess read it), so `SetUp "1"`
+/// goes with it, and neither where it gives the usual start; a `SetUp` with no FEN says
+/// nothing and goes (issue 66, item 11: `[SetUp "0"]` with a FEN was written back as it
+/// came, which readers that trust `SetUp` take for the usual start).
+fn setup_tags(tags: &mut Vec<(String, String)>, start: Position) {
+    tags.retain(|(k, _)| !k.eq_ignore_ascii_case("SetUp"));
+    let is_fen = |(k, _): &(String, String)| k.eq_ignore_ascii_case("FEN");
+    let Some(fen) = tags.iter().position(is_fen) else {
+        return;
+    };
+    if start == Position::start() {
+        tags.retain(|t| !is_fen(t));
+    } else {
+        tags.insert(fen, ("SetUp".into(), "1".into()));
     }
 }
 
@@ -253,6 +302,111 @@ mod tests {
         );
     }
 
+    /// Issue 66, item 6: variations nested as deep as the reader reads load, save and load
+    /// back the same; deeper ones are refused by name, the board as it was; and none of it
+    /// recurses: it all runs on a thread with a quarter of the stack a wasm module has.
+    #[test]
+    fn deep_nesting_loads_to_the_bound_and_is_refused_past_it() {
+        use crate::core::pdn::MAX_NESTING;
+        let run = || {
+            let nested = |n: usize| format!("1. 9-13 {}{} *", "(1. 9-13 ".repeat(n), ")".repeat(n));
+            let mut s = human();
+            s.load_pdn(&nested(MAX_NESTING), None).unwrap();
+            let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
+                panic!("no PDN")
+            };
+            let mut t = human();
+            t.load_pdn(&pdn, None).unwrap();
+            assert!(t.tree.same_as(&s.tree));
+            for n in [MAX_NESTING + 1, 99_000] {
+                let e = t.load_pdn(&nested(n), None).unwrap_err().to_string();
+                let want = format!("variations nested deeper than {MAX_NESTING}");
+                assert!(e.contains(&want), "{e}");
+                assert!(t.tree.same_as(&s.tree), "the game on the board stays");
+            }
+            // Parentheses alone, opened and never closed, and closed and never opened.
+            for text in [
+                "1. 9-13 ".to_string() + &"(".repeat(200_000),
+                ")".repeat(200_000),
+            ] {
+                assert!(t.load_pdn(&text, None).is_err());
+            }
+        };
+        std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(run)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    fn saved(s: &Session) -> String {
+        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
+            panic!("no PDN")
+        };
+        pdn
+    }
+
+    /// Issue 66, item 11: the FEN tag gives the start whatever `SetUp` says, and is written
+    /// back with `SetUp "1"` (neither for the usual start); save, load, save is byte-equal.
+    #[test]
+    fn setup_follows_the_fen() {
+        let fen = "W:W21,22:B1,2";
+        let start = notation::write_fen(&Position::start());
+        for (tags, want) in [
+            (format!("[SetUp \"0\"]\n[FEN \"{fen}\"]"), Some(fen)),
+            (format!("[FEN \"{fen}\"]"), Some(fen)),
+            (format!("[FEN \"{fen}\"]\n[setup \"0\"]"), Some(fen)),
+            (format!("[SetUp \"1\"]\n[FEN \"{start}\"]"), None),
+            ("[SetUp \"1\"]".to_string(), None),
+            ("[SetUp \"0\"]".to_string(), None),
+        ] {
+            let mut s = human();
+            s.load_pdn(&format!("[Event \"e\"]\n{tags}\n*"), None)
+                .unwrap();
+            let pdn = saved(&s);
+            let setup = pdn.matches("SetUp").count() + pdn.matches("setup").count();
+            match want {
+                Some(fen) => {
+                    assert!(
+                        pdn.contains(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n")),
+                        "{tags}: {pdn}"
+                    );
+                    assert_eq!(setup, 1, "{tags}: {pdn}");
+                    assert_ne!(s.tree.start(), Position::start());
+                }
+                None => {
+                    assert_eq!(setup, 0, "{tags}: {pdn}");
+                    assert!(!pdn.contains("FEN"), "{tags}: {pdn}");
+                }
+            }
+            let mut t = human();
+            t.load_pdn(&pdn, None).unwrap();
+            assert_eq!(saved(&t), pdn, "save, load, save");
+        }
+    }
+
+    /// Issue 66, item 11: `\r\n` in a comment came back `\n`; now byte for byte, and a
+    /// text whose lines end in `\r\n` reads as one whose lines end in `\n`.
+    #[test]
+    fn a_carriage_return_in_a_comment_stays() {
+        let mut s = human();
+        s.load_pdn(
+            "[Event \"e\"]\r\n1. 11-15 {one\r\ntwo} 22-18 ; end\r\n*\r\n",
+            None,
+        )
+        .unwrap();
+        let first = s.tree.main_line()[1];
+        assert_eq!(s.tree.node(first).unwrap().notes.comment, "one\r\ntwo");
+        let last = s.tree.main_line()[2];
+        assert_eq!(s.tree.node(last).unwrap().notes.comment, "end");
+        let pdn = saved(&s);
+        assert!(pdn.contains("{one\r\ntwo}"), "{pdn}");
+        let mut t = human();
+        t.load_pdn(&pdn, None).unwrap();
+        assert_eq!(saved(&t), pdn, "save, load, save");
+    }
+
     /// Issue 58, item 12: a text of many games is answered with a bounded list, the count,
     /// and the game shown even when it is past the list.
     #[test]
@@ -275,5 +429,42 @@ mod tests {
         assert!(e.contains("the PDN holds 3000 games"), "{e}");
         s.load_pdn("* *", Some(2)).unwrap();
         assert_eq!(s.games.take().map(|g| (g.0.len(), g.2)), Some((2, 2)));
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+
+    /// Issue 66, item 6: how long a board takes to load deeply nested variations, many
+    /// variations side by side, and one long line. A measurement, not a test: run with
+    /// `cargo test --profile ci -p poolshark-engine --lib load_times -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn load_times() {
+        let nested = |n: usize| format!("1. 9-13 {}{} *", "(1. 9-13 ".repeat(n), ")".repeat(n));
+        let side_by_side = |n: usize| format!("1. 11-15 {} *", "(1. 9-13) ".repeat(n));
+        let lines = |n: usize| format!("1. 11-15 {} *", "(1. 9-13)\n".repeat(n));
+        for (what, make) in [
+            ("nested", &nested as &dyn Fn(usize) -> String),
+            ("side by side, one line", &side_by_side),
+            ("side by side, a line each", &lines),
+        ] {
+            for n in [2000, 12_500, 25_000, 50_000, 99_000, 396_000] {
+                let text = make(n);
+                let mut s = Session::new(Position::start(), Player::Human, Player::Human);
+                let t = crate::clock::Instant::now();
+                let r = s
+                    .load_pdn(&text, None)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string());
+                let ms = t.elapsed().as_secs_f64() * 1000.0;
+                let r = match r {
+                    Ok(()) => "loaded".to_string(),
+                    Err(e) => crate::board::protocol::short(&e),
+                };
+                eprintln!("{what}: {n} ({} bytes): {ms:.1} ms, {r}", text.len());
+            }
+        }
     }
 }

@@ -9,6 +9,9 @@
 //! move carries the best score's `[%eval]` and the tag `[%review best]`. That tag is what
 //! tells the review's line from a player's variation: a loaded game gives the line back to
 //! its move (`best`) and drops the variation, unless a player's notes or moves went with it.
+//! Both are commands of the move's notes (`Notes::review`), never part of its comment, so a
+//! player's comment that reads like one is written apart and comes back a comment
+//! (`pdn::notes`).
 
 use super::Session;
 use crate::board::protocol::{NodeReview, ReviewSummary};
@@ -24,9 +27,21 @@ use serde::{Deserialize, Serialize};
 /// shows it, short enough not to crowd the saved game.
 pub const BEST_LINE_PLIES: usize = 8;
 
-/// The comment command of a reviewed move, and the tag of the review's best line.
-const COMMAND: &str = "[%review ";
-const BEST_TAG: &str = "[%review best]";
+/// The `[%review]` of the review's best line (a reviewed move's is its verdict).
+const BEST: &str = "best";
+
+/// The most men a move gives away and the most accuracy, in %, a verdict holds: a review's
+/// are within them (`review::marks::WIN_MEN` twice at most), and a loaded verdict past them
+/// is not the board's (it stays a command of the move's notes), so a saved review keeps
+/// the size `size::REVIEW_BYTES` allows.
+const MOST_LOSS: f64 = 100.0;
+const MOST_ACCURACY: f64 = 100.0;
+
+/// Is `text` a score as a review writes it (`Score::hub`: `-0.35`, `99.87`, six characters
+/// at most)? Only such a score is taken from a review or a loaded game's best line.
+fn is_score(text: &str) -> bool {
+    text.len() <= 6 && crate::search::Score::from_hub(text).is_some()
+}
 
 /// The review's best move in a position, its score and its line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -83,7 +98,23 @@ impl Session {
             .mark
             .and_then(|m| pdn_notes::mark_nag(m.suffix()))
             .filter(|&nag| pdn_notes::add_review_mark(notes, nag));
-        notes.eval = Some(score.to_string());
+        // What a search reports is checked as a page's words are: the saved game must
+        // keep its size (`size`).
+        if is_score(score) {
+            notes.eval = Some(score.to_string());
+        }
+        note.best = note.best.filter(|b| is_score(&b.score));
+        let within = |x: f64, most: f64| {
+            if x.is_finite() {
+                x.clamp(0.0, most)
+            } else {
+                0.0
+            }
+        };
+        note.loss = within(note.loss, MOST_LOSS);
+        note.accuracy = within(note.accuracy, MOST_ACCURACY);
+        // The review's verdict is the session's now (saved by `tree_to_save`).
+        notes.review = None;
         let shown = notes.nags.iter().find_map(|&n| pdn_notes::nag_mark(n));
         if let Some(b) = note.best.as_mut() {
             b.line.truncate(BEST_LINE_PLIES);
@@ -169,19 +200,17 @@ impl Session {
             };
             let note = &r.note;
             if let Some(notes) = tree.notes_mut(node) {
-                let mut text = format!(
-                    "{COMMAND}{:.2} {:.1}{}]",
+                notes.review = Some(format!(
+                    "{:.2} {:.1}{}",
                     note.loss,
                     note.accuracy,
                     note.mark
                         .map(|m| format!(" {}", m.suffix()))
                         .unwrap_or_default()
-                );
-                pdn_notes::join(&mut text, &notes.comment);
-                notes.comment = text;
+                ));
             }
             if let (Some(_), Some(best)) = (note.mark, &note.best) {
-                add_best_line(&mut tree, parent, best);
+                add_best_line(&mut tree, parent, node, best);
             }
         }
         std::borrow::Cow::Owned(tree)
@@ -196,10 +225,10 @@ impl Session {
             let Some(notes) = self.tree.notes_mut(node) else {
                 continue;
             };
-            let Some((loss, accuracy, mark, rest)) = take_command(&notes.comment) else {
+            let Some((loss, accuracy, mark)) = notes.review.as_deref().and_then(verdict) else {
                 continue;
             };
-            notes.comment = rest;
+            notes.review = None;
             let shown = notes.nags.iter().find_map(|&n| pdn_notes::nag_mark(n));
             // The review's mark is the one it added when the move shows it.
             let added = mark
@@ -222,8 +251,8 @@ impl Session {
         // A tagged line elsewhere (its move moved off the main line) loses only its tag.
         for id in self.tree.preorder() {
             if let Some(notes) = self.tree.notes_mut(id) {
-                if let Some(rest) = strip_tag(&notes.comment) {
-                    notes.comment = rest;
+                if notes.review.as_deref() == Some(BEST) {
+                    notes.review = None;
                 }
             }
         }
@@ -238,10 +267,10 @@ impl Session {
                 && self
                     .tree
                     .node(c)
-                    .is_some_and(|n| strip_tag(&n.notes.comment).is_some())
+                    .is_some_and(|n| n.notes.review.as_deref() == Some(BEST))
         })?;
         let first = self.tree.node(tagged)?;
-        let score = first.notes.eval.clone()?;
+        let score = first.notes.eval.clone().filter(|s| is_score(s))?;
         let line_nodes = self.tree.continuation(tagged);
         let mut pos = before;
         let mut line = Vec::new();
@@ -250,28 +279,28 @@ impl Session {
             line.push(notation::pdn_move(&pos, &mv));
             pos = pos.play(&mv);
         }
-        let rest = strip_tag(&first.notes.comment).unwrap_or_default();
         // Only the review's own line goes: the moves of its line, no other notes, no
-        // branches, no longer than it writes them.
-        let own = rest.is_empty()
+        // branches, no longer than it writes them, and last beside its move, where the
+        // board writes it (a player's variation it was written on stays where it stands).
+        let last = self.tree.children(parent).last() == Some(&tagged);
+        let own = last
             && line_nodes.len() <= BEST_LINE_PLIES
             && line_nodes.iter().enumerate().all(|(i, &id)| {
                 let n = self.tree.node(id).expect("a live node");
-                let notes = Notes {
-                    eval: if i == 0 { None } else { n.notes.eval.clone() },
-                    comment: if i == 0 {
-                        String::new()
-                    } else {
-                        n.notes.comment.clone()
+                let notes = match i {
+                    0 => Notes {
+                        eval: None,
+                        review: None,
+                        ..n.notes.clone()
                     },
-                    ..n.notes.clone()
+                    _ => n.notes.clone(),
                 };
                 notes.is_empty() && n.children.len() <= 1
             });
         if own {
             self.tree.delete(tagged).ok()?;
         } else if let Some(notes) = self.tree.notes_mut(tagged) {
-            notes.comment = rest;
+            notes.review = None;
         }
         Some(BestLine {
             mv: line.first()?.clone(),
@@ -283,22 +312,24 @@ impl Session {
 
 /// Add `best` after `parent` as a variation tagged `[%review best]` with its score; where a
 /// player's variation already begins with the move, the tag and score go on it (a PDN
-/// holds a move once at a place).
-fn add_best_line(tree: &mut GameTree, parent: NodeId, best: &BestLine) {
+/// holds a move once at a place). None where the best move is the move played (`node`),
+/// which a review never marks: its verdict stays its own.
+fn add_best_line(tree: &mut GameTree, parent: NodeId, node: NodeId, best: &BestLine) {
     let before = tree.children(parent).to_vec();
     let mut at = parent;
     for (i, text) in best.line.iter().enumerate() {
         let Ok(next) = tree.play_text(at, text) else {
             return;
         };
+        if next == node {
+            return;
+        }
         let theirs = i == 0 && before.contains(&next);
         if i == 0 {
             let Some(notes) = tree.notes_mut(next) else {
                 return;
             };
-            let mut comment = BEST_TAG.to_string();
-            pdn_notes::join(&mut comment, &notes.comment);
-            notes.comment = comment;
+            notes.review = Some(BEST.into());
             notes.eval.get_or_insert_with(|| best.score.clone());
         }
         // A player's line is left as it is: only its first move is tagged.
@@ -309,27 +340,19 @@ fn add_best_line(tree: &mut GameTree, parent: NodeId, best: &BestLine) {
     }
 }
 
-/// A comment that begins with `[%review LOSS ACCURACY MARK?]`: its numbers, its mark, and
-/// the comment without it.
-fn take_command(comment: &str) -> Option<(f64, f64, Option<Mark>, String)> {
-    let body = comment.strip_prefix(COMMAND)?;
-    let (inside, rest) = body.split_once(']')?;
-    let mut words = inside.split_whitespace();
+/// A reviewed move's `[%review LOSS ACCURACY MARK?]` (the command's arguments): its
+/// numbers and its mark, the review's own (`?!`, `?`, `??`).
+fn verdict(args: &str) -> Option<(f64, f64, Option<Mark>)> {
+    let mut words = args.split_whitespace();
     let loss: f64 = words.next()?.parse().ok()?;
     let accuracy: f64 = words.next()?.parse().ok()?;
     let mark = match words.next() {
         Some(m) => Some(Mark::from_suffix(m)?),
         None => None,
     };
-    if words.next().is_some() || !loss.is_finite() || !accuracy.is_finite() {
+    let within = |x: f64, most: f64| (0.0..=most).contains(&x);
+    if words.next().is_some() || !within(loss, MOST_LOSS) || !within(accuracy, MOST_ACCURACY) {
         return None;
     }
-    Some((loss, accuracy, mark, rest.trim_start().to_string()))
-}
-
-/// A comment that begins with the best line's tag, without it.
-fn strip_tag(comment: &str) -> Option<String> {
-    comment
-        .strip_prefix(BEST_TAG)
-        .map(|rest| rest.trim_start().to_string())
+    Some((loss, accuracy, mark))
 }

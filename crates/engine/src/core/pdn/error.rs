@@ -46,6 +46,8 @@ pub enum ErrorKind {
     TooLong,
     /// More moves than a game tree holds (`tree::MAX_NODES`).
     TooManyMoves,
+    /// A variation opened inside `pdn::MAX_NESTING` others.
+    TooDeep,
     /// The `Result` tag and the result at the end of the movetext disagree.
     ResultMismatch {
         tag: String,
@@ -103,6 +105,11 @@ impl fmt::Display for ErrorKind {
                 f,
                 "more than {} moves in one game",
                 crate::core::tree::MAX_NODES - 1
+            ),
+            ErrorKind::TooDeep => write!(
+                f,
+                "variations nested deeper than {} (each inside the one before)",
+                super::MAX_NESTING
             ),
             ErrorKind::ResultMismatch { tag, movetext } => write!(
                 f,

@@ -19,6 +19,7 @@ use crate::core::game::GameResult;
 use crate::core::notation;
 use crate::core::tree::{GameTree, NodeId, TreeError};
 use crate::core::{Color, Position};
+use std::collections::HashMap;
 
 /// The results PDN writes, White's score first (`2-0` and the like are the two-point forms
 /// some programs use).
@@ -57,6 +58,10 @@ struct Line {
 struct Moves {
     tree: GameTree,
     lines: Vec<Line>,
+    /// How many of `lines` stand at each node (their `at`), so that a move asks in one
+    /// look whether a line outside its own stands where it is played: reading nested
+    /// variations stays linear however deep they go.
+    standing: HashMap<NodeId, usize>,
 }
 
 /// Builds each game as a `TreeGame`, checking it by the rules (see the module's doc).
@@ -96,6 +101,21 @@ impl Moves {
             .last_mut()
             .expect("the main line is always there")
     }
+
+    /// A line comes to stand at `id`.
+    fn stand(&mut self, id: NodeId) {
+        *self.standing.entry(id).or_default() += 1;
+    }
+
+    /// A line stands at `id` no longer.
+    fn leave(&mut self, id: NodeId) {
+        if let Some(n) = self.standing.get_mut(&id) {
+            *n -= 1;
+            if *n == 0 {
+                self.standing.remove(&id);
+            }
+        }
+    }
 }
 
 impl Visitor for TreeBuilder {
@@ -120,6 +140,7 @@ impl Visitor for TreeBuilder {
                 last: Some(root),
                 before: String::new(),
             }],
+            standing: HashMap::from([(root, 1)]),
         });
         Ok(Visit::Read)
     }
@@ -159,13 +180,15 @@ impl Visitor for TreeBuilder {
             ));
         };
         let parent = m.tree.node(last).and_then(|n| n.parent);
+        let at = parent.expect("a move has a parent");
         let ply = m.line().ply - 1;
         m.lines.push(Line {
-            at: parent.expect("a move has a parent"),
+            at,
             ply,
             last: None,
             before: String::new(),
         });
+        m.stand(at);
         Ok(Visit::Read)
     }
 
@@ -174,7 +197,8 @@ impl Visitor for TreeBuilder {
         if m.lines.len() == 1 {
             return Err(Self::syntax(at, "')' with no '(' before it"));
         }
-        m.lines.pop();
+        let line = m.lines.pop().expect("more than the main line");
+        m.leave(line.at);
         Ok(())
     }
 
@@ -204,12 +228,16 @@ impl Visitor for TreeBuilder {
         // alternative to the move it stands beside) and a move played where a line outside
         // this one stands: that line goes on from there, and its move will lead.
         let alternative = depth > 0 && line.last.is_none();
-        let outer_here = m.lines[..depth].iter().any(|l| l.at == line.at);
+        // This line stands at `line.at` too: another means one outside it.
+        let outer_here = m.standing.get(&line.at).is_some_and(|&n| n > 1);
+        let from = line.at;
         if !alternative && !outer_here {
             while m.tree.children(line.at).first() != Some(&id) {
                 m.tree.promote(id).expect("a live node");
             }
         }
+        m.leave(from);
+        m.stand(id);
         let line = m.line();
         let before = std::mem::take(&mut line.before);
         *line = Line {

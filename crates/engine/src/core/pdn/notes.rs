@@ -1,6 +1,9 @@
 //! A move's notes (`tree::Notes`) in PDN text and back: marks glued to the move and `$N`
-//! NAGs, and the comments after it with their commands, `[%eval X]` and `[%clk H:MM:SS]`,
-//! and the match runner's `{time 0.102s}`.
+//! NAGs, and the comments after it with their commands, `[%eval X]`, `[%clk H:MM:SS]` and
+//! the board's `[%review X]`, and the match runner's `{time 0.102s}`. Every command the
+//! writer writes is one the reader takes out of a comment, and a comment's words that would
+//! read as one are written apart (`after_comments`), so a comment always reads back as
+//! written.
 
 use crate::core::tree::Notes;
 use std::time::Duration;
@@ -145,10 +148,26 @@ fn take_command<T>(
     None
 }
 
+/// The arguments of a `[%review]` command as the board writes them (`reviewed`): `best`,
+/// or the men a move gave away and its accuracy, two finite numbers, and a mark if any.
+fn review_args(args: &str) -> Option<String> {
+    if args == "best" {
+        return Some(args.into());
+    }
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let number = |w: &str| w.parse::<f64>().is_ok_and(f64::is_finite);
+    let reads = match words.as_slice() {
+        [loss, accuracy] => number(loss) && number(accuracy),
+        [loss, accuracy, mark] => number(loss) && number(accuracy) && mark_nag(mark).is_some(),
+        _ => false,
+    };
+    reads.then(|| args.to_string())
+}
+
 /// Add a comment met after a move (or before the first move: the root's) to its notes: a
-/// time comment sets `time` (when not set yet); otherwise the first `[%eval]` and the
-/// first `[%clk]` that reads set `eval` and `clock` (when not set yet), and what is left,
-/// trimmed, joins `comment` after a space.
+/// time comment sets `time` (when not set yet); otherwise the first `[%eval]`, the first
+/// `[%clk]` and the first `[%review]` that read set `eval`, `clock` and `review` (each when
+/// not set yet), and what is left, trimmed, joins `comment` after a space.
 pub fn add_comment(notes: &mut Notes, text: &str) {
     if notes.time.is_none() {
         if let Some(t) = parse_time_comment(text) {
@@ -166,6 +185,12 @@ pub fn add_comment(notes: &mut Notes, text: &str) {
     if notes.clock.is_none() {
         if let Some((t, rest)) = take_command(&text, "clk", parse_clock) {
             notes.clock = Some(t);
+            text = rest;
+        }
+    }
+    if notes.review.is_none() {
+        if let Some((args, rest)) = take_command(&text, "review", review_args) {
+            notes.review = Some(args);
             text = rest;
         }
     }
@@ -198,14 +223,25 @@ fn delimited(text: &str) -> Option<String> {
 }
 
 /// The comments that `add_comment`, given each in turn, makes back into `notes`' time,
-/// eval, clock and comment; `None` if some comment cannot be written (`delimited`).
+/// eval, clock, review and comment; `None` if some comment cannot be written (`delimited`).
 fn exactly(notes: &Notes, texts: &[String]) -> Option<Vec<String>> {
     let mut back = Notes::default();
     for t in texts {
         add_comment(&mut back, t);
     }
-    let same = (&back.eval, back.clock, back.time, &back.comment)
-        == (&notes.eval, notes.clock, notes.time, &notes.comment);
+    let same = (
+        &back.eval,
+        back.clock,
+        back.time,
+        &back.review,
+        &back.comment,
+    ) == (
+        &notes.eval,
+        notes.clock,
+        notes.time,
+        &notes.review,
+        &notes.comment,
+    );
     same.then(|| texts.iter().map(|t| delimited(t)).collect())
         .flatten()
 }
@@ -230,7 +266,8 @@ fn words(text: &str) -> Vec<&str> {
     out
 }
 
-/// The usual comments after a move: `[%eval X] [%clk H:MM:SS] words`, then the time's.
+/// The usual comments after a move: `[%eval X] [%clk H:MM:SS] [%review X] words`, then
+/// the time's.
 fn usual(notes: &Notes) -> Vec<String> {
     let mut text = commands(notes);
     join(&mut text, &notes.comment);
@@ -239,7 +276,7 @@ fn usual(notes: &Notes) -> Vec<String> {
     texts
 }
 
-/// `[%eval X] [%clk H:MM:SS]`, as far as the notes have them.
+/// `[%eval X] [%clk H:MM:SS] [%review X]`, as far as the notes have them.
 fn commands(notes: &Notes) -> String {
     let mut out = Vec::new();
     if let Some(e) = &notes.eval {
@@ -248,6 +285,9 @@ fn commands(notes: &Notes) -> String {
     if let Some(c) = notes.clock {
         out.push(format!("[%clk {}]", clock_text(c)));
     }
+    if let Some(r) = &notes.review {
+        out.push(format!("[%review {r}]"));
+    }
     out.join(" ")
 }
 
@@ -255,8 +295,8 @@ fn commands(notes: &Notes) -> String {
 const GROUP: usize = 200;
 
 /// The comments (each `{...}` or `; ...`) to write after a move, or at the root before
-/// the first move, that read back (`add_comment`) to exactly its time, eval, clock and
-/// comment. Usually one comment, `{[%eval X] [%clk H:MM:SS] words}`, and the time's,
+/// the first move, that read back (`add_comment`) to exactly its time, eval, clock, review
+/// and comment. Usually one comment, `{[%eval X] [%clk H:MM:SS] words}`, and the time's,
 /// `{time 0.102s}`. Comments read from a file and joined can need more: the time first
 /// when the words read as a time (`{time 1s} {time 2s}`), and the words cut where one
 /// written whole would read as a command or a time (`{[%eval 2} {x]}`), or would need
@@ -277,6 +317,7 @@ pub fn after_comments(notes: &Notes) -> Vec<String> {
         eval: notes.eval.clone(),
         clock: notes.clock,
         time: notes.time,
+        review: notes.review.clone(),
         ..Notes::default()
     };
     let reads_as_itself = |text: &str| {

@@ -22,7 +22,7 @@ use super::lexer::{LexError, Lexer, Spotted, Token};
 use super::movetext::{is_result, TreeBuilder};
 use super::notes;
 use super::visitor::{GameEnd, Visit, Visitor};
-use super::MAX_MOVETEXT;
+use super::{MAX_MOVETEXT, MAX_NESTING};
 use crate::core::tree::GameTree;
 use std::convert::Infallible;
 use std::fmt;
@@ -275,6 +275,9 @@ impl<V: Visitor> GameReader<V> {
             Token::Open => {
                 if !self.top().moved {
                     return Err(self.syntax(at, "a variation with no move before it to stand for"));
+                }
+                if self.game.lines.len() > MAX_NESTING {
+                    return Err(self.error(at, ErrorKind::TooDeep));
                 }
                 self.game.lines.push(Depth {
                     moved: false,
@@ -555,12 +558,17 @@ where
     }
 }
 
-/// The games of a PDN text (see `games`).
+/// The games of a PDN text (see `games`). Lines end at `\n` alone: a `\r` before it is
+/// white space to the reader, but inside a comment it is the comment's, which so comes back
+/// byte for byte (issue 66, item 11: `\r\n` in a comment came back `\n`).
 pub fn games_in<'a, V: Visitor + 'a>(
     text: &'a str,
     visitor: V,
 ) -> impl Iterator<Item = Result<V::Game, PdnError>> + 'a {
-    games(text.lines().map(Ok::<_, Infallible>), visitor).map(|g| {
+    let lines = text
+        .split_inclusive('\n')
+        .map(|l| Ok::<_, Infallible>(l.strip_suffix('\n').unwrap_or(l)));
+    games(lines, visitor).map(|g| {
         g.map_err(|e| match e {
             ReadError::Pdn(e) => e,
             ReadError::Line(never) => match never {},
@@ -872,6 +880,34 @@ mod tests {
             (e.game, e.at, e.kind),
             (1, Spot { line: 1, column: 1 }, ErrorKind::TooLong)
         );
+    }
+
+    /// Issue 66, item 6: variations nested as deep as `MAX_NESTING` are read (in linear
+    /// time: a line outside asks nothing of the lines inside it), and one deeper is refused
+    /// at its `(` by name, however deep the text goes, without a panic.
+    #[test]
+    fn nesting_is_bounded_by_name() {
+        let nested = |n: usize| format!("1. 9-13 {}{} *", "(1. 9-13 ".repeat(n), ")".repeat(n));
+        let games = read_trees(&nested(MAX_NESTING)).unwrap();
+        // Each variation begins with the move it stands beside: the tree holds it once.
+        assert_eq!(games[0].tree.len(), 2);
+        let column = 9 + 9 * MAX_NESTING;
+        for n in [MAX_NESTING + 1, 99_000] {
+            assert_eq!(
+                error(&nested(n)),
+                format!(
+                    "game 1, line 1, column {column}: variations nested deeper than \
+                     {MAX_NESTING} (each inside the one before)"
+                )
+            );
+        }
+        // A level a line: the same.
+        let deep = format!("1. 9-13\n{}", "(1. 9-13\n".repeat(MAX_NESTING + 1));
+        let at = format!(
+            "line {}, column 1: variations nested deeper than",
+            MAX_NESTING + 2
+        );
+        assert!(error(&deep).contains(&at), "{}", error(&deep));
     }
 
     /// One game at a time: the reader holds no finished game, and its buffers do not grow

@@ -48,11 +48,16 @@ enum Item {
     Close,
 }
 
+/// A tag's line, `[Name "value"]` (a `"` or `\\` in the value escaped), with its line break.
+pub fn tag_line(name: &str, value: &str) -> String {
+    format!("[{name} \"{}\"]\n", escape(value))
+}
+
 /// The PDN text of a game.
 pub fn write(tags: &[(String, String)], tree: &GameTree, result: &str) -> String {
     let mut out = String::new();
     for (k, v) in ordered_tags(tags) {
-        out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+        out.push_str(&tag_line(k, v));
     }
     let mut tokens = Vec::new();
     let root = tree.root();
@@ -277,7 +282,7 @@ mod tests {
     }
 
     fn random_notes(rng: &mut SplitMix64, root: bool, first: bool) -> Notes {
-        const WORDS: [&str; 10] = [
+        const WORDS: [&str; 11] = [
             "good",
             "the long diagonal",
             "é ü",
@@ -286,6 +291,7 @@ mod tests {
             "$5",
             "1-0",
             "[not a command]",
+            "[%review best]",
             "10.",
             "line\nbreak",
         ];
@@ -316,6 +322,10 @@ mod tests {
         }
         if eval {
             n.eval = Some(format!("{:.2}", (rng.below(601) as f64 - 300.0) / 100.0));
+        }
+        if rng.below(100) < 20 {
+            let verdicts = ["best", "0.50 60.0 ??", "0.00 100.0", "1.25 40.5 ?!"];
+            n.review = Some(rng.pick(&verdicts).to_string());
         }
         if clock {
             n.clock = Some(Duration::from_millis(rng.below(10_000_000) as u64));
