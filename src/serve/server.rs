@@ -12,9 +12,9 @@
 //! - boards: at most `max_boards` WebSockets at once, and their tables of `--hash` MiB
 //!   each within the `--memory` budget (`boards`); the next one gets an `error` and is
 //!   closed, and the server logs it.
-//! - messages: text only (a binary frame gets an `error`); 64 KiB, or 1 MiB for
-//!   `load_pdn` (an `error` beyond, the connection goes on); a frame over 2 MiB ends the
-//!   connection, as the WebSocket layer cannot read past it.
+//! - messages: text only (a binary frame gets an `error`); 64 KiB, or `MAX_PDN_MESSAGE`
+//!   (3.375 MiB) for `load_pdn` (an `error` beyond, the connection goes on); a frame over
+//!   `MAX_FRAME` (twice that) ends the connection, as the WebSocket layer cannot read past it.
 //! - addresses: a request target over `MAX_ADDRESS` bytes gets 414 with a page that says
 //!   the link is too long (a link the page made is far shorter: `?fen=` holds one FEN, and
 //!   `#pdn=` never reaches the server). Over hyper's own limit (64 KiB) hyper answers 414

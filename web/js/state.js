@@ -5,7 +5,7 @@
 export const ui = {
   ws: null,
   connected: false,
-  limits: { load_pdn: 1048576, other: 65536 }, // the largest messages the board reads (`hello`)
+  limits: { load_pdn: 3538944, other: 65536 }, // the largest messages the board reads (`hello`)
   closed: false, // the transport closed (or never opened): the page says to reload
   state: null,
   flipped: null, // null until the first state: then from the saved settings or the players
