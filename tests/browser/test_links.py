@@ -72,8 +72,8 @@ def test_a_deflate_bomb_link_is_refused_and_the_tab_lives(page, server):
 
 
 def test_a_pdn_link_too_large_for_the_board_is_refused_as_a_link(page, server):
-    # 1.5 MB of PDN (a long comment), over the board's load limit, in a short link.
-    pdn = '[GameType "23"]\n1. 11-15 {' + "a long note " * 130_000 + '} 23-19 *\n'
+    # 3.6 MB of PDN (a long comment), over the board's load limit (3.375 MiB), in a short link.
+    pdn = '[GameType "23"]\n1. 11-15 {' + "a long note " * 300_000 + '} 23-19 *\n'
     open_with_kept_game(page, server, "#pdn=" + packed(pdn))
     refused_and_kept(page, "more than the board loads", "link-too-large.png")
 
