@@ -12,8 +12,10 @@
 //
 // The link wins over the game kept from the last visit, but that game is not lost: it is put
 // aside in localStorage (`poolshark-board-before-link`, one game: a later link puts aside the
-// game then kept in its place, and says so), and a note under the board offers it back, across
-// reloads, until it is brought back or forgotten in words. A link that cannot be opened
+// game then kept in its place, and moves the one before to the games set aside, js/store.js),
+// and a note under the board offers it back, across reloads, until it is brought back or
+// forgotten in words. A game with nothing in it, or the link's own game opened again, is not
+// put aside. A link that cannot be opened
 // leaves the kept game on the board, with an error in words ("the link could not be opened:
 // ..."): one empty or damaged, one whose game inflates past what the board loads (read a
 // piece at a time and stopped there, so that a deflate bomb costs no more than that), one
@@ -23,7 +25,7 @@ import { ui, $, update } from "./state.js";
 import { send, overLimit } from "./socket.js";
 import { showMessage } from "./messages.js";
 import { sizeText } from "./pdn.js";
-import { STORE, restore, setAside } from "./store.js";
+import { STORE, restore, setAside, moveAside, treeSig } from "./store.js";
 
 // Where the game kept from the last visit is put aside when a link opens.
 const STASH = "poolshark-board-before-link";
@@ -164,17 +166,30 @@ function linkAtLoad() {
 }
 
 /**
- * Whether a kept game is worth putting aside: one with a move, or a set-up position.
+ * Whether a kept game is worth putting aside when the link's game `st` opens: one with a
+ * move, a comment or a set-up position, and not the link's game itself as it opens (the same
+ * link opened again, nothing played since).
  * @param {string | null} raw the kept record's JSON
+ * @param {import("./types.js").StateMsg | null} st the state answering the link
  * @returns {boolean}
  */
-function worthKeeping(raw) {
+function worthKeeping(raw, st) {
+  let v;
   try {
-    const v = JSON.parse(raw || "null");
-    return !!v && ((Array.isArray(v.tree) && v.tree.length > 0) || (Array.isArray(v.moves) && v.moves.length > 0) || !!v.pdn);
+    v = JSON.parse(raw || "null");
   } catch (e) {
     return false;
   }
+  if (!v || typeof v !== "object") return false;
+  if ((Array.isArray(v.tree) && v.tree.length > 0) || (Array.isArray(v.moves) && v.moves.length > 0)) return true;
+  if (st && v.tree_sig === treeSig(st)) return false;
+  if (Array.isArray(v.path) && v.path.length > 0) return true;
+  if (st && typeof v.start_fen === "string" && v.start_fen !== st.start_fen && !v.pdn) return true;
+  if (typeof v.pdn !== "string") return false;
+  // The PDN less its tags and its result: a fresh game's is empty. A set-up position has a
+  // FEN tag.
+  const movetext = v.pdn.replace(/^\s*\[.*\]\s*$/gm, "").replace(/(^|\s)(\*|1-0|0-1|1\/2-1\/2)(?=\s|$)/g, " ");
+  return movetext.trim() !== "" || /^\s*\[FEN /m.test(v.pdn);
 }
 
 /**
@@ -278,12 +293,18 @@ export function linkOnState() {
   let replaced = false;
   try {
     const raw = localStorage.getItem(STORE);
-    kept = worthKeeping(raw);
+    kept = worthKeeping(raw, ui.state);
     if (kept && raw) {
+      // A game put aside by an earlier link is not dropped for this one: it goes to the
+      // games set aside (js/store.js), offered there as a file until forgotten in words.
       replaced = putAside();
+      const room =
+        !replaced ||
+        moveAside(STASH, "When this link opened, the game put aside by an earlier link was moved here, beside the one put aside now.");
       // Moved, not copied: it fits where it was, where a copy beside it may not.
       localStorage.removeItem(STORE);
       try {
+        if (!room) throw new Error("no room");
         localStorage.setItem(STASH, raw);
       } catch (e) {
         // No room even so: put aside where the page keeps what it could not load, said there.
@@ -301,7 +322,7 @@ export function linkOnState() {
       ? {
           text:
             "Opened " + what + " of the link. Your previous game is put aside, not lost" +
-            (replaced ? " (in place of the one put aside before)" : "") + ":",
+            (replaced ? " (the one put aside before is kept too: see the note below)" : "") + ":",
           restorable: true,
         }
       : putAside()

@@ -29,7 +29,7 @@ const ASIDE = "poolshark-board-aside-";
 
 // A short hash of the game's tree with its notes: a kept PDN is of the tree with this hash.
 /** @param {import("./types.js").StateMsg} st */
-function treeSig(st) {
+export function treeSig(st) {
   const text = st.start_fen + JSON.stringify(st.nodes || []) + JSON.stringify(st.tags || {});
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
@@ -209,6 +209,46 @@ function asideKeys() {
 }
 
 /**
+ * A key for a record put aside: the time, made unique (two put aside in one millisecond, as a
+ * link does with two games, must not share a key).
+ * @returns {string}
+ */
+function asideKey() {
+  let t = Date.now();
+  while (localStorage.getItem(ASIDE + t) !== null) t++;
+  return ASIDE + t;
+}
+
+/**
+ * Move the record under `key` (a game a link put aside, js/share.js) to the records put aside,
+ * and say `why` in the note. False, the record left where it is, where there is no room.
+ * @param {string} key
+ * @param {string} why
+ * @returns {boolean}
+ */
+export function moveAside(key, why) {
+  let raw;
+  try {
+    raw = localStorage.getItem(key);
+    if (raw === null) return true;
+    localStorage.removeItem(key);
+    localStorage.setItem(asideKey(), raw);
+  } catch (e) {
+    try {
+      if (raw !== undefined && raw !== null) localStorage.setItem(key, raw);
+    } catch (e2) {
+      // As it was before the remove, or storage is off.
+    }
+    return false;
+  }
+  update((ui) => {
+    ui.keep.why = why;
+    ui.keep.aside = asideKeys().length;
+  });
+  return true;
+}
+
+/**
  * Put the kept record `raw` aside, under a key of its own (moved, so that it fits where it
  * fitted), and say `why` in the note. Where it cannot be moved it stays the kept record, and
  * nothing is saved over it while this page is open (`held`).
@@ -219,7 +259,7 @@ export function setAside(raw, why) {
   let moved = false;
   try {
     localStorage.removeItem(STORE);
-    localStorage.setItem(ASIDE + Date.now(), raw);
+    localStorage.setItem(asideKey(), raw);
     moved = true;
   } catch (e) {
     try {

@@ -1,0 +1,124 @@
+"""A second hostile pass over the page (issue 66, its last "done when" line): ways a player's
+work (the game on the board, the kept game, a game put aside by a link or set aside) could be
+lost, each a test that failed before its fix.
+
+The page, server and helpers are test_board.py's; test_static_page.py runs these on the
+static page too.
+"""
+
+import base64
+import json
+import zlib
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from test_board import (  # noqa: F401 (fixtures)
+    browser, errors_shown, move_list, page, play_any_move, server, wait,
+)
+from test_kept import ASIDE, MOVES, STORE, kept_note, record, shoot, storage
+from test_links import STASH, open_with_kept_game, packed
+
+LINK_A = '[GameType "23"]\n1. 9-13 22-18 *\n'
+LINK_B = '[GameType "23"]\n1. 10-14 24-20 *\n'
+
+
+def kept_anywhere(drv, move):
+    """The keys of the records in storage whose game has `move`: the kept game, the one put
+    aside by a link, and those set aside."""
+    found = []
+    for k, v in storage(drv).items():
+        if k == STORE or k == STASH or k.startswith(ASIDE):
+            try:
+                pdn = json.loads(v).get("pdn") or ""
+            except ValueError:
+                pdn = v
+            if move in pdn:
+                found.append(k)
+    return found
+
+
+def open_link(drv, server, pdn):
+    """Open a `#pdn=` link of `pdn` as a new visit (not a hash change), and wait for it."""
+    drv.get(server + "style.css")
+    drv.get(server + "#pdn=" + packed(pdn))
+    first = pdn.split("1. ")[1].split()[0]
+    wait(drv, lambda d: move_list(d)[:1] == [first], "the link's game")
+    wait(drv, lambda d: d.find_element(By.ID, "link-note").is_displayed(), "the link's note")
+    wait(drv, lambda d: first in (json.loads(storage(d).get(STORE) or "{}").get("pdn") or ""),
+         "the link's game kept")
+
+
+def test_two_links_in_a_row_put_neither_earlier_game_out_of_reach(page, server):
+    """A second link used to put the first link's game aside in place of the player's own
+    game, which was then gone: each game put aside stays until forgotten in words."""
+    page.execute_script("localStorage.setItem(arguments[0], arguments[1])", STORE, record())
+    open_link(page, server, LINK_A)
+    assert kept_anywhere(page, "22-17") == [STASH]
+    open_link(page, server, LINK_B)
+    assert kept_anywhere(page, "22-17")[0].startswith(ASIDE), storage(page)
+    assert kept_anywhere(page, "22-18") == [STASH], storage(page)
+    assert "the one put aside before is kept too" in page.find_element(By.ID, "link-note").text
+    assert "moved here" in kept_note(page), kept_note(page)
+    shoot(page, "two-links.png")
+
+
+def test_the_same_link_opened_twice_keeps_the_game_from_before(page, server):
+    page.execute_script("localStorage.setItem(arguments[0], arguments[1])", STORE, record())
+    open_link(page, server, LINK_A)
+    open_link(page, server, LINK_A)
+    # The link's own game, nothing played in it, is not put aside for itself.
+    assert kept_anywhere(page, "22-17") == [STASH], storage(page)
+    assert kept_anywhere(page, "22-18") == [STORE], storage(page)
+    assert "A game of yours put aside before is still there" in page.find_element(By.ID, "link-note").text
+
+
+def test_bring_back_while_the_engine_plays_brings_the_game_back(page, server):
+    """**bring back** swaps the two games and reloads; a state or a kept PDN arriving before
+    the page goes (the engine playing on) must not be saved over the game brought back."""
+    page.execute_script("localStorage.setItem(arguments[0], arguments[1])", STORE, record())
+    open_link(page, server, LINK_A)
+    send = "window.boardTransport.send(JSON.stringify(arguments[0]))"
+    page.execute_script(send, {"type": "level", "movetime": 0.02})
+    page.execute_script(send, {"type": "players", "white": "engine", "black": "engine"})
+    wait(page, lambda d: len(move_list(d)) > 8, "the engine playing on")
+    page.find_element(By.ID, "link-restore").click()
+    wait(page, lambda d: move_list(d)[:1] == ["11-15"], "the page again, with the game brought back")
+    assert move_list(page) == MOVES
+    assert "22-17" in json.loads(storage(page)[STORE])["pdn"]
+    assert "22-18" in json.loads(storage(page)[STASH])["pdn"]
+
+
+def refused_in_words_and_kept(drv):
+    """A link refused, in words, and the kept game back on the board and kept: a move after
+    it does not put the game aside as if the link had opened."""
+    wait(drv, lambda d: any("could not be opened: " in e for e in errors_shown(d)), "the link's refusal")
+    wait(drv, lambda d: move_list(d) == MOVES, "the kept game back")
+    play_any_move(drv, "b")
+    wait(drv, lambda d: len(move_list(d)) == 5, "a move after it")
+    assert STASH not in storage(drv)
+    wait(drv, lambda d: "22-17" in (json.loads(storage(d)[STORE]).get("pdn") or ""), "the game kept")
+
+
+@pytest.mark.parametrize("link", [
+    "#pdn=" + packed('[GameType "20"]\n1. 32-28 19-23 *\n'),   # another variant
+    "#pdn=" + base64.urlsafe_b64encode(zlib.compress(b"\xff\xfe\x00 1. 11-15", 9)[2:-4]).decode().rstrip("="),
+    "?fen=%F0%9F%98%80",                                         # an emoji for a position
+    "?fen=%E0%A4%A",                                             # a broken percent-encoding
+    "?fen=",                                                     # no position
+    "#pdn=" + packed('[GameType "23"]\n' + "(" * 3000 + "1. 11-15" + ")" * 3000 + " *\n"),
+])
+def test_a_hostile_link_is_refused_and_the_kept_game_stays(page, server, link):
+    open_with_kept_game(page, server, link)
+    refused_in_words_and_kept(page)
+
+
+def test_a_link_with_both_a_position_and_a_game_opens_the_game_once(page, server):
+    open_with_kept_game(page, server, "?fen=" + "W%3AWK3%3ABK29" + "#pdn=" + packed(LINK_A))
+    wait(page, lambda d: move_list(d) == ["9-13", "22-18"], "the link's game")
+    assert "?" not in page.current_url and "#" not in page.current_url, page.current_url
+    page.refresh()
+    wait(page, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    wait(page, lambda d: move_list(d) == ["9-13", "22-18"], "the link's game, kept")
+    assert kept_anywhere(page, "22-17") == [STASH]
+
