@@ -89,6 +89,34 @@ def test_bring_back_while_the_engine_plays_brings_the_game_back(page, server):
     assert "22-18" in json.loads(storage(page)[STASH])["pdn"]
 
 
+# Drops the page's quiet `save_pdn` requests from now on, on either transport: the kept PDN
+# then never comes, as when the page goes away between a move and the PDN of it.
+NO_QUIET_PDN = """
+const drop = (text) => { try { const m = JSON.parse(text); return m.type === "save_pdn" && m.quiet; } catch (e) { return false; } };
+for (const C of [WebSocket, Worker]) {
+  const post = C === WebSocket ? "send" : "postMessage";
+  const orig = C.prototype[post];
+  C.prototype[post] = function (data, ...rest) { if (typeof data === "string" && drop(data)) return; return orig.call(this, data, ...rest); };
+}
+"""
+
+
+def test_a_reload_before_the_first_kept_pdn_keeps_the_moves(page, server):
+    """The first moves of a game, reloaded before any PDN of it was kept, come back: the path
+    kept with them is played again (docs/BOARD.md: "the path plays the move again")."""
+    page.execute_script(NO_QUIET_PDN)
+    page.execute_script("window.boardTransport.send(arguments[0])",
+                        json.dumps({"type": "players", "white": "human", "black": "human"}))
+    for hub in ("11-15", "23-19"):
+        page.execute_script("window.boardTransport.send(arguments[0])", json.dumps({"type": "move", "move": hub}))
+        wait(page, lambda d: move_list(d)[-1:] == [hub], hub)
+    wait(page, lambda d: json.loads(storage(d)[STORE])["path"] == ["11-15", "23-19"], "the path kept")
+    assert not json.loads(storage(page)[STORE]).get("pdn")
+    page.refresh()
+    wait(page, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    wait(page, lambda d: move_list(d) == ["11-15", "23-19"], "the moves back")
+
+
 def refused_in_words_and_kept(drv):
     """A link refused, in words, and the kept game back on the board and kept: a move after
     it does not put the game aside as if the link had opened."""

@@ -375,11 +375,17 @@ export function restore(st) {
     if ([1, 2, 3, 4, 5].includes(v.multipv)) ui.multipv = v.multipv;
   });
   if ([1, 2, 3, 4, 5].includes(v.multipv)) $("multipv").value = String(v.multipv);
+  // A record kept before the first PDN of its game came back (the page went away between
+  // the first moves and their PDN): its moves are its path, played from its start (a set-up
+  // position, its start alone).
+  const pathOk = Array.isArray(v.path) && v.path.every((m) => typeof m === "string");
+  if (!v.pdn && pathOk && (v.path.length || v.start_fen !== st.start_fen) && !Array.isArray(v.tree) && !Array.isArray(v.moves))
+    v.pdn = `[GameType "23"]\n[SetUp "1"]\n[FEN "${v.start_fen}"]\n\n*\n`;
   if (typeof v.pdn === "string" && v.pdn) {
     // The game first, alone: its answer says whether it loaded (`keptOnState`, `keptRefused`),
     // and the settings follow it.
     // An older copy (`stale`) opens at its own end: the path is of the newer tree.
-    const path = !v.stale && Array.isArray(v.path) && v.path.every((m) => typeof m === "string") ? v.path : null;
+    const path = !v.stale && pathOk ? v.path : null;
     const clock = resumedClock(v);
     const tries = [{ path, clock }];
     if (path && path.length) tries.push({ path: null, clock });
