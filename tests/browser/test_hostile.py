@@ -150,3 +150,24 @@ def test_a_link_with_both_a_position_and_a_game_opens_the_game_once(page, server
     wait(page, lambda d: move_list(d) == ["9-13", "22-18"], "the link's game, kept")
     assert kept_anywhere(page, "22-17") == [STASH]
 
+
+STORAGE_OFF = """
+Object.defineProperty(window, "localStorage", {
+  get() { throw new DOMException("The operation is insecure.", "SecurityError"); },
+});
+"""
+
+
+def test_a_browser_that_keeps_nothing_says_a_reload_would_lose_the_game(page, server):
+    """With the browser's storage off (a browser set to keep no site data), nothing is kept;
+    the page used to say nothing, and a reload took the game without a word."""
+    sid = page.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": STORAGE_OFF})["identifier"]
+    try:
+        page.get(server)
+        wait(page, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+        play_any_move(page, "b")
+        wait(page, lambda d: "a reload would lose the game" in kept_note(d), "the word")
+        assert not page.find_element(By.ID, "kept-save").is_displayed()
+        shoot(page, "storage-off.png")
+    finally:
+        page.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": sid})

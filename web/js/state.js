@@ -57,8 +57,9 @@ export const ui = {
   // ({v: the record, raw: its text, tries: [{path, clock}] to send in turn, at: the try
   // sent}), nothing being saved meanwhile; `aside` how many records are put aside, `why` what
   // became of the one put aside on this visit; `held` a record that could not be put aside
-  // (nothing is saved over it), or null; `full` the last save found no room.
-  keep: { loading: null, aside: 0, why: "", held: null, full: false },
+  // (nothing is saved over it), or null; `full` the last save found no room; `off` the
+  // browser's storage is off, so nothing is kept.
+  keep: { loading: null, aside: 0, why: "", held: null, full: false, off: false },
   // A new build of the static page waits (js/socket.js): "ready" (a reload opens it),
   // "others" (the page is open in other tabs, which keep the old one), or null.
   newBuild: null,

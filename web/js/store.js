@@ -14,7 +14,8 @@
 // (`poolshark-board-aside-` and the time, one key each, never written again), said in words
 // and offered as a file until it is forgotten; the game played next is kept in its place. A
 // game that no longer fits in the browser's storage is said to be so, and the older copy
-// kept is marked, so that a reload says it is one.
+// kept is marked, so that a reload says it is one; where the storage is off, a note says that
+// a reload loses the game.
 
 import { ui, $, update } from "./state.js";
 import { send, overLimit } from "./socket.js";
@@ -122,8 +123,15 @@ function write(text, size) {
         ui.keep.full = false;
       });
   } catch (e) {
-    // Storage may be off (private windows): the page works without it.
-    if (!(e instanceof DOMException && (e.name === "QuotaExceededError" || e.code === 22))) return;
+    if (!(e instanceof DOMException && (e.name === "QuotaExceededError" || e.code === 22))) {
+      // Storage is off (a browser set to keep nothing for sites): the page works without it,
+      // but a note that stays says that a reload loses the game.
+      if (!ui.keep.off)
+        update((ui) => {
+          ui.keep.off = true;
+        });
+      return;
+    }
     markStale();
     if (ui.keep.full) return;
     update((ui) => {
@@ -323,9 +331,16 @@ function forgetAside() {
 /** The note on records put aside, drawn from `ui` (js/render.js). */
 export function renderKept() {
   const k = ui.keep;
-  const shown = k.aside > 0 || k.held !== null;
+  const shown = k.aside > 0 || k.held !== null || k.off;
   $("kept-note").hidden = !shown;
   if (!shown) return;
+  $("kept-save").hidden = $("kept-forget").hidden = k.off;
+  if (k.off) {
+    $("kept-note-text").textContent =
+      "This browser keeps nothing for this page (its storage is off): a reload would lose the game on the board. " +
+      "To keep it, save it as a file (PDN: save).";
+    return;
+  }
   const many = k.aside + (k.held !== null ? 1 : 0) > 1;
   const text = k.why
     ? k.why +
