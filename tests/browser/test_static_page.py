@@ -75,6 +75,16 @@ from test_links import (  # noqa: F401
     test_a_link_opened_with_no_room_to_put_the_game_aside_loses_nothing,
     refused_and_kept,
 )
+# Issue 66's second hostile pass.
+from test_hostile import (  # noqa: F401
+    test_two_links_in_a_row_put_neither_earlier_game_out_of_reach,
+    test_the_same_link_opened_twice_keeps_the_game_from_before,
+    test_bring_back_while_the_engine_plays_brings_the_game_back,
+    test_a_reload_before_the_first_kept_pdn_keeps_the_moves,
+    test_a_hostile_link_is_refused_and_the_kept_game_stays,
+    test_a_link_with_both_a_position_and_a_game_opens_the_game_once,
+    test_a_browser_that_keeps_nothing_says_a_reload_would_lose_the_game,
+)
 
 WEB = os.environ.get("POOLSHARK_WEB", "target/web")
 
