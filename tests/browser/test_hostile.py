@@ -8,6 +8,7 @@ static page too.
 
 import base64
 import json
+import re
 import zlib
 
 import pytest
@@ -171,3 +172,83 @@ def test_a_browser_that_keeps_nothing_says_a_reload_would_lose_the_game(page, se
         shoot(page, "storage-off.png")
     finally:
         page.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": sid})
+
+
+# Builds, through window.boardTransport, a game of at least `arguments[0]` moves (the first
+# legal move each time, every other legal move a variation beside it; from each first move
+# in turn until there are enough) and answers how many nodes it has.
+BUILD_TREE = """
+const [want, done] = arguments;
+const t = window.boardTransport;
+let waiting = null;
+t.onMessage((text) => {
+  const m = JSON.parse(text);
+  if ((m.type === "state" || m.type === "error") && waiting) {
+    const w = waiting; waiting = null; w(m);
+  }
+});
+const ask = (msg) => new Promise((res) => { waiting = res; t.send(JSON.stringify(msg)); });
+(async () => {
+  let st = await ask({ type: "players", white: "human", black: "human" });
+  for (let k = 0; st.nodes.length < want && k < 7; k++) {
+    st = await ask({ type: "goto", ply: 0 });
+    st = await ask({ type: "move", move: st.legal[k].hub });
+    while (st.nodes.length < want && st.legal.length) {
+      const [first, ...others] = st.legal.map((l) => l.hub);
+      for (const o of others) st = await ask({ type: "add_line", node: st.node, moves: [o] });
+      st = await ask({ type: "move", move: first });
+    }
+  }
+  done(st.nodes.length);
+})();
+"""
+
+
+def largest_game(drv):
+    """A game of 262 comments of 4000 `"` (1 MiB; 2 MiB as JSON), one after each of its first
+    262 moves."""
+    drv.set_script_timeout(120)
+    assert drv.execute_async_script(BUILD_TREE, 300) >= 300
+
+    def kept_pdn(d):
+        v = json.loads(storage(d)[STORE])
+        return v["pdn"] if v.get("pdn") and v.get("pdn_sig") == v["tree_sig"] else None
+    wait(drv, kept_pdn, "the tree's PDN kept")
+    pdn = kept_pdn(drv)
+    lines = pdn.split("\n")
+    tags = sum(1 for x in lines if x.startswith("["))
+    head, moves = "\n".join(lines[:tags]), "\n".join(lines[tags:])
+    count = [0]
+
+    def comment(m):
+        count[0] += 1
+        return m.group(0) + (" {" + '"' * 4000 + "}" if count[0] <= 262 else "")
+    moves = re.sub(r"(?<![.\d])\d+[-x]\d+(?:x\d+)*", comment, moves)
+    assert count[0] >= 262, (count[0], pdn[:400])
+    return head + "\n" + moves
+
+
+def comments_shown(drv):
+    return drv.execute_script("return document.querySelectorAll('#moves .comment').length")
+
+
+def test_the_largest_game_of_comments_is_kept_across_reloads(page, server):
+    """262 comments of 4000 `"` (1 MiB, 2 MiB as JSON), kept and reloaded, twice, the second
+    reload while the first is still loading it: all of it comes back, and nothing is put
+    aside."""
+    pdn = largest_game(page)
+    page.execute_script("window.boardTransport.send(arguments[0])", json.dumps({"type": "load_pdn", "pdn": pdn}))
+    wait(page, lambda d: len(json.loads(storage(d)[STORE]).get("pdn") or "") > 1_048_576, "the game kept")
+    kept_before = json.loads(storage(page)[STORE])["pdn"]
+    shown = comments_shown(page)
+    assert shown == 262, shown
+    page.refresh()
+    # Again at once, while the first reload loads it.
+    wait(page, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    page.refresh()
+    wait(page, lambda d: comments_shown(d) == 262, "the comments back")
+    assert not [k for k in storage(page) if k.startswith(ASIDE)]
+    assert kept_note(page) == ""
+    page.execute_script("window.boardTransport.send(arguments[0])", json.dumps({"type": "save_pdn"}))
+    wait(page, lambda d: len(d.find_element(By.ID, "pdn-input").get_attribute("value")) > 1_000_000, "the PDN saved")
+    assert page.find_element(By.ID, "pdn-input").get_attribute("value") == kept_before
