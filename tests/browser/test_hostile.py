@@ -252,3 +252,27 @@ def test_the_largest_game_of_comments_is_kept_across_reloads(page, server):
     page.execute_script("window.boardTransport.send(arguments[0])", json.dumps({"type": "save_pdn"}))
     wait(page, lambda d: len(d.find_element(By.ID, "pdn-input").get_attribute("value")) > 1_000_000, "the PDN saved")
     assert page.find_element(By.ID, "pdn-input").get_attribute("value") == kept_before
+
+
+ODD_FIELDS = {
+    "path a string": {"path": "11-15 23-19"},
+    "path of numbers": {"path": [11, 15]},
+    "clock of strings": {"clock": {"black_ms": "60000", "white_ms": "x", "running": "black", "base_ms": 60000, "inc_ms": 0}},
+    "clock huge": {"clock": {"black_ms": 1e300, "white_ms": 1e300, "running": "white", "base_ms": 1e300, "inc_ms": -5}},
+    "clock negative": {"clock": {"black_ms": -5, "white_ms": -5, "running": "nobody", "base_ms": -1, "inc_ms": 0}},
+    "level of the wrong type": {"level": "strong", "multipv": 99, "flipped": "yes", "white": 7, "saved_at": "soon"},
+    "level out of range": {"level": {"depth": 1e9, "movetime": -1, "level": 99}, "multipv": "3"},
+    "stale and odd": {"stale": "yes", "analyzing": "please", "pdn_sig": 5, "tree_sig": None},
+}
+
+
+@pytest.mark.parametrize("odd", list(ODD_FIELDS))
+def test_a_kept_record_with_odd_field_types_brings_the_game_back(page, server, odd):
+    """Every field of a kept record but its PDN, of the wrong type or out of range: the game
+    comes back (its moves), nothing is put aside, and the page throws nothing."""
+    page.execute_script("localStorage.setItem(arguments[0], arguments[1])", STORE,
+                        record(**ODD_FIELDS[odd]))
+    page.refresh()
+    wait(page, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    wait(page, lambda d: move_list(d) == MOVES, "the kept game back")
+    assert not [k for k in storage(page) if k.startswith(ASIDE)]
