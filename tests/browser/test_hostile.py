@@ -15,7 +15,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from test_board import (  # noqa: F401 (fixtures)
-    browser, errors_shown, move_list, page, play_any_move, server, wait,
+    browser, click_square, errors_shown, move_list, page, play_any_move, server, wait,
 )
 from test_kept import ASIDE, MOVES, STORE, kept_note, record, shoot, storage
 from test_links import STASH, open_with_kept_game, packed
@@ -276,3 +276,37 @@ def test_a_kept_record_with_odd_field_types_brings_the_game_back(page, server, o
     wait(page, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
     wait(page, lambda d: move_list(d) == MOVES, "the kept game back")
     assert not [k for k in storage(page) if k.startswith(ASIDE)]
+
+
+# The board's answers come late (a slow network, a busy worker): each message to the page's
+# handlers is held back a while, in order.
+SLOW_ANSWERS = """
+for (const C of [WebSocket, Worker]) {
+  const add = C.prototype.addEventListener;
+  C.prototype.addEventListener = function (type, fn, ...rest) {
+    if (type !== "message") return add.call(this, type, fn, ...rest);
+    return add.call(this, type, (ev) => setTimeout(() => fn(ev), 1500), ...rest);
+  };
+}
+"""
+
+
+def test_a_move_while_the_kept_game_comes_back_does_not_replace_it(page, server):
+    """A move played on the fresh board while the kept game is still being loaded back used
+    to be taken for the load's answer: the fresh game was saved over the kept record, and the
+    kept game, refused in the end, was lost instead of put aside."""
+    other_variant = '[GameType "20"]\n1. 32-28 19-23 *\n'
+    page.execute_script("localStorage.setItem(arguments[0], arguments[1])", STORE, record(pdn=other_variant))
+    sid = page.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SLOW_ANSWERS})["identifier"]
+    try:
+        page.refresh()
+        wait(page, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+        click_square(page, 9)
+        click_square(page, 13)
+        wait(page, lambda d: any("a moment" in m.text for m in d.find_elements(By.CSS_SELECTOR, "#messages .msg")),
+             "the word that the move waits")
+        shoot(page, "a-moment.png")
+        wait(page, lambda d: "could not be loaded back" in kept_note(d), "the kept game put aside")
+    finally:
+        page.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": sid})
+    assert kept_anywhere(page, "32-28"), storage(page)

@@ -86,6 +86,7 @@ from test_hostile import (  # noqa: F401
     test_a_browser_that_keeps_nothing_says_a_reload_would_lose_the_game,
     test_the_largest_game_of_comments_is_kept_across_reloads,
     test_a_kept_record_with_odd_field_types_brings_the_game_back,
+    test_a_move_while_the_kept_game_comes_back_does_not_replace_it,
 )
 
 WEB = os.environ.get("POOLSHARK_WEB", "target/web")

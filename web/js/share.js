@@ -220,7 +220,7 @@ export function openLink(st, atLoad) {
     const req = { type: "setup", fen: link.fen };
     const over = overLimit(req);
     if (over) linkFailed(st, `the link could not be opened: the position in it is ${sizeText(over.bytes)}, more than the board reads (${sizeText(over.limit)})`);
-    else send(req);
+    else send(req, true);
     return true;
   }
   unpackText(link.packed, ui.limits.load_pdn).then(
@@ -236,7 +236,7 @@ export function openLink(st, atLoad) {
         ui.pdnText = pdn;
         ui.pdnLoaded = true;
       });
-      send(req);
+      send(req, true);
     },
     (e) => linkFailed(st, "the link could not be opened: " + e.message)
   );

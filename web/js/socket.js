@@ -201,11 +201,21 @@ export function byteLength(text) {
 
 // A message over the board's limits (`hello`) is refused here, in the board's own words, and
 // not sent: over the WebSocket, a frame past the server's limit would close the connection
-// and every control with it. Returns whether it was sent.
-/** @param {import("./types.js").Request} msg a request to the board */
-export function send(msg) {
+// and every control with it. While the kept game is being loaded back (js/store.js), or a
+// link's game or position (js/share.js), only that request goes: the board answers in order,
+// and a move's state taken for the load's answer would have the fresh game saved over the
+// kept one. Returns whether it was sent.
+/**
+ * @param {import("./types.js").Request} msg a request to the board
+ * @param {boolean} [opening] whether it opens the kept game or a link's
+ */
+export function send(msg, opening = false) {
   if (!sendText) {
     showMessage("error", "not connected to the board");
+    return false;
+  }
+  if ((ui.keep.loading || (ui.link && ui.link.pending)) && !opening) {
+    showMessage("note", ui.keep.loading ? "a moment: your game is coming back" : "a moment: the link is opening");
     return false;
   }
   const text = JSON.stringify(msg);

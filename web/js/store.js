@@ -437,7 +437,7 @@ function loadTry() {
     update((ui) => {
       ui.restoring = true;
     });
-    send(req);
+    send(req, true);
     return;
   }
 }
