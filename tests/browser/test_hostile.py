@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 from test_board import (  # noqa: F401 (fixtures)
     browser, click_square, errors_shown, move_list, page, play_any_move, server, wait,
 )
-from test_kept import ASIDE, MOVES, STORE, kept_note, record, shoot, storage
+from test_kept import ASIDE, MOVES, STORE, capture_downloads, downloads, kept_note, record, shoot, storage
 from test_links import STASH, open_with_kept_game, packed
 
 LINK_A = '[GameType "23"]\n1. 9-13 22-18 *\n'
@@ -310,3 +310,39 @@ def test_a_move_while_the_kept_game_comes_back_does_not_replace_it(page, server)
     finally:
         page.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": sid})
     assert kept_anywhere(page, "32-28"), storage(page)
+
+
+def test_the_games_set_aside_are_saved_as_one_file_then_forgotten(page, server):
+    """Several records set aside (a game an earlier link put aside, a record that is no
+    record): **save them as a file** offers every one of them; **forget them** drops them
+    all, and the games on the board and put aside by the last link stay."""
+    page.execute_script("localStorage.setItem(arguments[0], arguments[1])", STORE, record())
+    open_link(page, server, LINK_A)
+    page.execute_script("localStorage.setItem(arguments[0], '{not json')", ASIDE + "1")
+    open_link(page, server, LINK_B)
+    assert "others" in kept_note(page), kept_note(page)
+    capture_downloads(page)
+    page.find_element(By.ID, "kept-save").click()
+    wait(page, lambda d: downloads(d), "the file")
+    [(name, text)] = downloads(page)
+    assert "22-17" in text and "{not json" in text, (name, text[:300])
+    page.find_element(By.ID, "kept-forget").click()
+    wait(page, lambda d: kept_note(d) == "", "the note gone")
+    assert not [k for k in storage(page) if k.startswith(ASIDE)]
+    assert kept_anywhere(page, "22-18") == [STASH] and kept_anywhere(page, "24-20") == [STORE]
+
+
+def test_the_notes_after_two_links_read_at_a_phones_size(page, server):
+    """The link's note and the note on the game moved aside, at a phone's size: no sideways
+    scrolling (screenshot in target/shots-66)."""
+    page.set_window_size(390, 844)
+    try:
+        page.execute_script("localStorage.setItem(arguments[0], arguments[1])", STORE, record())
+        open_link(page, server, LINK_A)
+        open_link(page, server, LINK_B)
+        width = page.execute_script("return document.documentElement.clientWidth")
+        assert page.execute_script("return document.documentElement.scrollWidth") <= width
+        page.execute_script("document.getElementById('link-note').scrollIntoView({block: 'start'})")
+        shoot(page, "two-links-phone.png")
+    finally:
+        page.set_window_size(1100, 1000)

@@ -87,6 +87,8 @@ from test_hostile import (  # noqa: F401
     test_the_largest_game_of_comments_is_kept_across_reloads,
     test_a_kept_record_with_odd_field_types_brings_the_game_back,
     test_a_move_while_the_kept_game_comes_back_does_not_replace_it,
+    test_the_games_set_aside_are_saved_as_one_file_then_forgotten,
+    test_the_notes_after_two_links_read_at_a_phones_size,
 )
 
 WEB = os.environ.get("POOLSHARK_WEB", "target/web")
