@@ -346,3 +346,24 @@ def test_the_notes_after_two_links_read_at_a_phones_size(page, server):
         shoot(page, "two-links-phone.png")
     finally:
         page.set_window_size(1100, 1000)
+
+
+def test_a_reload_during_a_review_and_analysis_keeps_the_game(page, server):
+    """Reloaded while a review runs and analysis is on: the game comes back whole, at the move
+    shown, with analysis on again; nothing is put aside."""
+    page.execute_script("localStorage.setItem(arguments[0], arguments[1])", STORE, record(path=MOVES[:2]))
+    page.refresh()
+    wait(page, lambda d: move_list(d) == MOVES, "the kept game")
+    send = "window.boardTransport.send(JSON.stringify(arguments[0]))"
+    page.execute_script(send, {"type": "analyze", "on": True})
+    page.execute_async_script("""
+        const done = arguments[0];
+        window.boardTransport.onMessage((t) => { if (JSON.parse(t).type === "review_ply") done(); });
+        window.boardTransport.send(JSON.stringify({ type: "review", nodes: 3000000 }));""")
+    page.refresh()
+    wait(page, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    wait(page, lambda d: move_list(d) == MOVES, "the game back")
+    wait(page, lambda d: json.loads(storage(d)[STORE])["path"] == MOVES[:2], "at the move shown")
+    wait(page, lambda d: d.find_element(By.ID, "analyze").get_attribute("aria-pressed") == "true"
+         or "stop" in d.find_element(By.ID, "analyze").text.lower(), "analysis on again")
+    assert not [k for k in storage(page) if k.startswith(ASIDE)]

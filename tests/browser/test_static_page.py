@@ -89,6 +89,7 @@ from test_hostile import (  # noqa: F401
     test_a_move_while_the_kept_game_comes_back_does_not_replace_it,
     test_the_games_set_aside_are_saved_as_one_file_then_forgotten,
     test_the_notes_after_two_links_read_at_a_phones_size,
+    test_a_reload_during_a_review_and_analysis_keeps_the_game,
 )
 
 WEB = os.environ.get("POOLSHARK_WEB", "target/web")
