@@ -74,6 +74,15 @@ def fetched(drv, path):
         "fetch(arguments[0]).then((r) => r.text()).then(arguments[1], (e) => arguments[1]('ERR ' + e));", path)
 
 
+def new_build_announced(drv, folder):
+    """Build B written over the page's folder, the browser told to look for it, and the tab
+    saying a new version is ready."""
+    rebuild(folder, "build B")
+    drv.execute_async_script(
+        "navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => arguments[0](true));")
+    wait(drv, lambda d: "new version" in d.find_element(By.ID, "update-note").text, "the word")
+
+
 def test_an_open_tab_keeps_its_build_until_it_reloads(tmp_path):
     """A new build's service worker waits: the tab open when it comes keeps the page, the
     workers and the module of its own build (a search worker started then is of that build),
@@ -86,12 +95,7 @@ def test_an_open_tab_keeps_its_build_until_it_reloads(tmp_path):
         controlled(drv, url)
         before = fetched(drv, "engine/search-worker.js")
         old = drv.execute_async_script("caches.keys().then(arguments[0])")
-        rebuild(folder, "build B")
-        drv.execute_async_script("""
-            const done = arguments[0];
-            navigator.serviceWorker.getRegistration().then((reg) => reg.update()).then(
-              () => setTimeout(() => done(true), 3000), () => done(false));""")
-        wait(drv, lambda d: "new version" in d.find_element(By.ID, "update-note").text, "the word")
+        new_build_announced(drv, folder)
         # The tab's files are its own build's still, kept beside the new build's: a search
         # worker started now is of its build too.
         assert fetched(drv, "engine/search-worker.js") == before
@@ -124,10 +128,7 @@ def test_a_new_build_never_takes_over_a_second_tab(tmp_path):
         drv.switch_to.new_window("tab")
         controlled(drv, url)
         before = fetched(drv, "engine/search-worker.js")
-        rebuild(folder, "build B")
-        drv.execute_async_script(
-            "navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => arguments[0](true));")
-        wait(drv, lambda d: "new version" in d.find_element(By.ID, "update-note").text, "the word")
+        new_build_announced(drv, folder)
         drv.refresh()
         wait(drv, lambda d: "close the others" in d.find_element(By.ID, "update-note").text, "why it waits")
         assert fetched(drv, "engine/search-worker.js") == before
