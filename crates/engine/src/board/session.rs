@@ -765,16 +765,31 @@ pub fn search_info(root: &Position, info: &crate::search::Info) -> SearchInfo {
     }
 }
 
+/// What the session's tests share: a game between two people from the start, and the PDN
+/// `save_pdn` writes of a session.
+#[cfg(test)]
+mod testing {
+    use super::{Done, Player, Position, Reply, Session};
+
+    pub(super) fn human() -> Session {
+        Session::new(Position::start(), Player::Human, Player::Human)
+    }
+
+    pub(super) fn pdn_of(s: &Session) -> String {
+        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
+            panic!("no PDN: save_pdn did not answer with a pdn")
+        };
+        pdn
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::testing::{human, pdn_of};
     use super::*;
     use crate::board::protocol::Judgement;
     use crate::core::pdn;
     use crate::core::tree::MAX_NODES;
-
-    fn human() -> Session {
-        Session::new(Position::start(), Player::Human, Player::Human)
-    }
 
     fn play(s: &mut Session, moves: &str) {
         for m in moves.split_whitespace() {
@@ -1639,13 +1654,6 @@ mod tests {
 
     fn wait(t: &std::sync::Mutex<Instant>, ms: u64) {
         *t.lock().unwrap() += Duration::from_millis(ms);
-    }
-
-    fn pdn_of(s: &Session) -> String {
-        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
-            panic!("a pdn reply")
-        };
-        pdn
     }
 
     #[test]

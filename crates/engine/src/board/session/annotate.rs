@@ -360,20 +360,8 @@ impl Session {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{human, pdn_of};
     use super::*;
-    use crate::board::protocol::{Player, Reply};
-    use crate::core::Position;
-
-    fn human() -> Session {
-        Session::new(Position::start(), Player::Human, Player::Human)
-    }
-
-    fn pdn_of(s: &Session) -> String {
-        match s.save_pdn() {
-            Done::Reply(Reply::Pdn { pdn, .. }) => pdn,
-            other => panic!("no PDN: {other:?}"),
-        }
-    }
 
     /// The session's text, saved and loaded into a fresh session.
     fn reloaded(s: &Session) -> Session {

@@ -256,11 +256,8 @@ fn setup_tags(tags: &mut Vec<(String, String)>, start: Position) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{human, pdn_of as saved};
     use super::*;
-
-    fn human() -> Session {
-        Session::new(Position::start(), Player::Human, Player::Human)
-    }
 
     /// Issue 58, item 7: the board refuses a game of another variant wherever its tag stands,
     /// in any game of the text, and keeps the game it has.
@@ -338,13 +335,6 @@ mod tests {
             .unwrap()
             .join()
             .unwrap();
-    }
-
-    fn saved(s: &Session) -> String {
-        let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
-            panic!("no PDN")
-        };
-        pdn
     }
 
     /// Issue 66, item 11: the FEN tag gives the start whatever `SetUp` says, and is written

@@ -139,26 +139,16 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::super::annotate::{MAX_COMMENT, MAX_COMMENTS};
-    use super::super::{BestLine, Done, ReviewNote};
+    use super::super::testing::{human, pdn_of as saved};
+    use super::super::{BestLine, ReviewNote};
     use super::*;
-    use crate::board::protocol::{self, Player, Reply, Request, MAX_PDN_MESSAGE};
+    use crate::board::protocol::{self, Request, MAX_PDN_MESSAGE};
     use crate::core::rng::SplitMix64;
     use crate::core::tree::NodeId;
-    use crate::core::{movegen, notation, Position};
+    use crate::core::{movegen, notation};
     use crate::review::marks::Mark;
     use std::collections::BTreeMap;
     use std::time::Duration;
-
-    fn human() -> Session {
-        Session::new(Position::start(), Player::Human, Player::Human)
-    }
-
-    fn saved(s: &Session) -> String {
-        match s.save_pdn() {
-            Done::Reply(Reply::Pdn { pdn, .. }) => pdn,
-            other => panic!("no PDN: {other:?}"),
-        }
-    }
 
     /// A random main line to the game's end (or 150 plies), then variations from random
     /// nodes of it until the tree holds `MAX_MOVES`.
