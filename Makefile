@@ -19,21 +19,14 @@ run: build
 serve: build
 	$(BIN) serve
 
-# The whole suite, optimised (profile ci: release without LTO), the Hub tests, the board page's
-# type check (tsc), the static page (`make web`) with its engine under node, the browser
-# tests (the served and the static page),
-# the deep (#[ignore]d) tests CI runs, then the Windows exe under wine and the release
-# archives (both from ci builds, sparing fat LTO; each says SKIPPED where it cannot run).
+# The whole suite (scripts/test.sh): the ci build (release without LTO) and the Rust tests,
+# the Hub client and cluster tests, the page's type check (tsc), the static page (`make web`)
+# with its engine under node, the browser tests (the served and the static page), perft to
+# depth 12, the Windows exe under wine and the release archives (each says SKIPPED where it
+# cannot run). Two lanes side by side: the builds in one, the checks that wait on a browser,
+# wine or pip in the other. Logs in target/test-logs/, a table of stage times at the end.
 test:
-	$(CARGO) test --profile ci
-	./scripts/pytest.sh
-	./scripts/cluster-test.sh
-	./scripts/js-check.sh
-	./scripts/web-test.sh
-	./scripts/browser-test.sh
-	$(CARGO) test --profile ci --test perft -- --ignored start_position_depth_12
-	./scripts/windows-test.sh
-	./scripts/dist-test.sh
+	./scripts/test.sh
 
 # The board as a static page in target/web/: the page, the engine as WebAssembly, a manifest
 # and a service worker. Serve it with: python3 -m http.server --directory target/web

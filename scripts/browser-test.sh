@@ -3,7 +3,12 @@
 # Installs what is missing first: Debian's chromium and chromium-driver through apt-get when
 # it exists and we are root, and Selenium and pytest (pinned) in the virtual environment
 # target/browser-venv. Where no browser can be had, it says so plainly and exits 0, so
-# `make test` still passes on a machine without one. Extra arguments go to pytest.
+# `make test` still passes on a machine without one. Extra arguments go to pytest;
+# `--prepare` alone only installs (scripts/test.sh runs it while the build goes on).
+#
+# The tests run in BROWSER_WORKERS processes (pytest-xdist; default 3), each with its own
+# Chromium and servers: a browser test spends most of its time waiting for the page, so three
+# keep two cores busier than one does. A test file or test named runs in one process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
@@ -36,8 +41,6 @@ fi
 [ -n "$CHROMIUM" ] || skip "no chromium found, and it cannot be installed here (needs apt-get and root)"
 [ -n "$CHROMEDRIVER" ] || skip "no chromedriver found, and it cannot be installed here (needs apt-get and root)"
 
-cargo build --profile "$PROFILE"
-
 make_venv "$VENV" || skip "cannot make a Python virtual environment"
 # Every package pinned, dependencies included (the set pip chose on Python 3.11 for
 # selenium 4.51.0; 4.52.0 needs a newer certifi than PyPI had).
@@ -47,14 +50,19 @@ PINS=(
     "h11==0.16.0" "idna==3.20" "outcome==1.3.0.post0" "PySocks==1.7.1" "sniffio==1.3.1"
     "sortedcontainers==2.4.0" "wsproto==1.3.2"
     "pytest==9.2.0" "iniconfig==2.3.1" "packaging==26.4" "pluggy==1.7.0" "Pygments==2.21.0"
+    "pytest-xdist==3.8.0" "execnet==2.1.2"
 )
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PINS[@]}"
+[ "${1:-}" = --prepare ] && exit 0
+cargo build --profile "$PROFILE"
 
 echo "browser test: $("$CHROMIUM" --version 2>/dev/null | head -1)"
-# A test file or test named among the arguments runs alone; else the whole folder.
+# A test file or test named among the arguments runs alone, in one process; else the whole
+# folder, spread over the workers (each test goes to whichever worker is free).
 WHERE=(tests/browser)
+WORKERS=(-n "${BROWSER_WORKERS:-3}" --dist load)
 for a in "$@"; do
-    case "$a" in tests/browser/*) WHERE=() ;; esac
+    case "$a" in tests/browser/*) WHERE=() WORKERS=() ;; esac
 done
 POOLSHARK="$PWD/target/$PROFILE/poolshark" CHROMIUM="$CHROMIUM" CHROMEDRIVER="$CHROMEDRIVER" \
-    "$VENV/bin/python" -m pytest -q "${WHERE[@]}" "$@"
+    "$VENV/bin/python" -m pytest -q "${WORKERS[@]}" "${WHERE[@]}" "$@"

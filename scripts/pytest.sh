@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drive the release binary with a real Hub client: pydraughts' HubEngine (tests/python).
 # Makes a virtual environment in target/venv with pydraughts and pytest, then runs pytest.
-# Extra arguments go to pytest.
+# Extra arguments go to pytest; `--prepare` alone only installs (scripts/test.sh runs it while
+# the build goes on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
@@ -9,7 +10,6 @@ VENV=target/venv
 PYTHON=${PYTHON:-python3}
 
 PROFILE=${PROFILE:-ci}
-cargo build --profile "$PROFILE"
 make_venv "$VENV"
 # Every package pinned, dependencies included (the set pip chose on Python 3.11 when these
 # were pinned), so a fresh machine tests against what was tested here.
@@ -18,4 +18,6 @@ PINS=(
     "pytest==9.2.0" "iniconfig==2.3.1" "packaging==26.4" "pluggy==1.7.0" "Pygments==2.21.0"
 )
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PINS[@]}"
+[ "${1:-}" = --prepare ] && exit 0
+cargo build --profile "$PROFILE"
 POOLSHARK="$PWD/target/$PROFILE/poolshark" "$VENV/bin/python" -m pytest -q tests/python "$@"

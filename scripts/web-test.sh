@@ -4,6 +4,7 @@
 # driven with docs/BOARD.md messages, and its review beside `poolshark serve`'s (the ci build).
 # The page itself is tested in Chromium by scripts/browser-test.sh (tests/browser/
 # test_static_page.py). Says SKIPPED where node or the wasm32 toolchain cannot be had.
+# `--build` only builds target/web (scripts/test.sh builds it beside the other builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PROFILE=${PROFILE:-ci}
@@ -19,6 +20,7 @@ major=$(node -p 'process.versions.node.split(".")[0]')
 . scripts/lib/wasm-env.sh
 wasm_toolchain || skip "$WASM_WHY"
 ./scripts/web-build.sh
+[ "${1:-}" = --build ] && exit 0
 cargo build --profile "$PROFILE"
 # node 20 has WebSocket behind a flag; 22 and later have it anyway.
 flags=()

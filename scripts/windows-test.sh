@@ -4,7 +4,8 @@
 # score) on a few positions, and `serve` answering on loopback. Installs what is missing
 # (mingw-w64, wine; Debian's rustc-web where rustup lacks the target) as root with apt-get;
 # where it cannot, or wine cannot start, it says `windows test SKIPPED: <why>` and exits 0.
-# A mismatch fails (exit 1). PROFILE (default ci: no LTO) picks both builds.
+# A mismatch fails (exit 1). PROFILE (default ci: no LTO) picks both builds. `--build` only
+# installs and builds (scripts/test.sh builds while the browser tests run).
 #
 # Debian 12's wine 8 lacks bcryptprimitives.dll, whose ProcessPrng Rust's std calls for
 # random bytes: a stub built from tests/windows/bcryptprimitives.c lies beside a copy of the
@@ -46,6 +47,7 @@ echo "windows test: building (profile $PROFILE; native, then poolshark.exe)"
 "$CARGO" build --profile "$PROFILE" --bin poolshark
 NATIVE=target/$PROFILE/poolshark
 PROFILE=$PROFILE ./scripts/windows-build.sh
+[ "${1:-}" = --build ] && exit 0
 
 mkdir -p "$DIR"
 cp "target/$WIN_TARGET/$PROFILE/poolshark.exe" "$DIR/poolshark.exe"

@@ -1,7 +1,7 @@
 """The board as a static page (`make web`, target/web) in headless Chromium, served by
 `python3 -m http.server` with no poolshark process: the engine runs in the page's workers as
-WebAssembly. The same tests as the served page's (imported from test_board, run here against
-the static copy), then what only the static page does: work after its server stops (the
+WebAssembly. The served page's tests whose behaviour goes through the transport (imported,
+run here against the static copy; see the comment above the imports), then what only the static page does: work after its server stops (the
 service worker's copy), and the same `window.boardTransport` on both transports.
 
 Skipped where target/web was not built (scripts/web-test.sh builds it first in `make test`).
@@ -17,17 +17,18 @@ import time
 import pytest
 from selenium.webdriver.common.by import By
 
+# Run again here: what goes through the transport, where the worker differs from the socket:
+# the engine thinking (play, analysis, review, learn, levels), the clock, a reload that brings
+# the session back, and the limits on what crosses. What the page alone does (store.js's
+# records, share.js's parsing, keys, notes, copy) runs once, on the served page.
 from test_board import (  # noqa: F401  (fixtures and tests run here against the static page)
     browser, page, wait, move_list, load_pdn, shot, new_driver, severe, start_server, stop_server,
     at_size, set_level_depth, new_game, play_any_move,
     test_play_a_short_game_against_the_engine_and_take_back,
-    test_choose_between_two_capture_paths,
-    test_load_pdn_and_go_to_a_move,
     test_analysis_and_screenshot,
     test_review_marks_the_moves_draws_the_graph_and_steps_to_mistakes,
     test_a_marked_move_shows_the_best_move_along_its_jumps_and_retry_judges,
     test_a_timed_game_between_two_people_runs_to_a_flag_fall,
-    test_a_pdn_of_several_games_offers_a_choice,
     test_reload_keeps_the_game_and_the_strength,
     BLUNDER_PDN, BLUNDER_PLIES,
 )
@@ -38,57 +39,33 @@ from test_tree import (  # noqa: F401
     test_load_review_variation_save_and_load_again_gives_everything_back,
     test_a_reload_after_a_review_keeps_marks_scores_comments_and_tags,
 )
-# Issue 61's study board, on the same session core in the worker.
 from test_annotate import (  # noqa: F401
-    test_a_comment_and_a_mark_are_saved_and_kept_across_a_reload,
-    test_tags_are_edited_shown_above_the_moves_and_saved,
     test_an_engine_line_goes_into_the_tree_as_a_variation,
 )
 from test_share import (  # noqa: F401
-    test_copy_fen_and_copy_pdn_give_the_position_and_the_whole_game,
     test_a_pdn_link_opens_the_same_game_with_its_variations_in_a_fresh_browser,
-    test_keys_f_flips_question_mark_lists_the_keys_and_typing_is_not_a_key,
 )
 from test_learn import (  # noqa: F401
-    test_a_review_lasts_a_reload_and_a_saved_pdn,
     test_learn_from_your_mistakes,
 )
 from test_page_state import (  # noqa: F401
     test_a_reload_keeps_a_timed_game_with_its_clocks_and_no_take_backs,
-    test_a_game_kept_by_the_older_page_comes_back_with_its_variation,
 )
 from test_limits import (  # noqa: F401
     test_a_4_mb_file_is_refused_politely_and_the_board_is_kept,
 )
-# Issue 66: the kept game and the links that cannot be opened.
 from test_kept import (  # noqa: F401
-    test_a_kept_game_with_a_bad_part_comes_back_without_it,
-    test_a_kept_game_the_board_refuses_is_put_aside_and_offered_as_a_file,
-    test_a_kept_record_that_cannot_be_read_is_put_aside_and_said,
-    test_a_game_too_large_for_the_storage_is_said_and_not_kept_silently_stale,
     GAME, MOVES, STORE, record,
 )
 from test_links import (  # noqa: F401
-    test_a_deflate_bomb_link_is_refused_and_the_tab_lives,
     test_a_pdn_link_too_large_for_the_board_is_refused_as_a_link,
-    test_an_empty_or_damaged_link_says_what_is_wrong_in_words,
-    test_a_link_opened_with_no_room_to_put_the_game_aside_loses_nothing,
     refused_and_kept,
 )
-# Issue 66's second hostile pass.
 from test_hostile import (  # noqa: F401
-    test_two_links_in_a_row_put_neither_earlier_game_out_of_reach,
-    test_the_same_link_opened_twice_keeps_the_game_from_before,
     test_bring_back_while_the_engine_plays_brings_the_game_back,
     test_a_reload_before_the_first_kept_pdn_keeps_the_moves,
-    test_a_hostile_link_is_refused_and_the_kept_game_stays,
-    test_a_link_with_both_a_position_and_a_game_opens_the_game_once,
-    test_a_browser_that_keeps_nothing_says_a_reload_would_lose_the_game,
     test_the_largest_game_of_comments_is_kept_across_reloads,
-    test_a_kept_record_with_odd_field_types_brings_the_game_back,
     test_a_move_while_the_kept_game_comes_back_does_not_replace_it,
-    test_the_games_set_aside_are_saved_as_one_file_then_forgotten,
-    test_the_notes_after_two_links_read_at_a_phones_size,
     test_a_reload_during_a_review_and_analysis_keeps_the_game,
 )
 

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# `make test`: the whole suite, its stages side by side in two lanes so that the machine's
+# cores are busy while the browser, wine and pip wait.
+#
+# - The build lane does the work that keeps every core busy, one stage at a time: the ci
+#   build with every test binary, the static page's WebAssembly, the Rust tests, the Windows
+#   exe, then perft to depth 12.
+# - The check lane installs what the other checks need (the Python environments, TypeScript,
+#   Chromium) while the first build runs, then runs each check as soon as what it needs is
+#   built: the Hub client, the cluster driver, the page's types, the static page's engine
+#   under node, the browser tests, the exe under wine, and the release archives.
+#
+# Each stage writes its whole output to target/test-logs/STAGE.log and says one line when it
+# ends ("test: STAGE passed in 42 s", or FAILED with its log's last lines). At the end, a
+# table of every stage's time; the exit status is 1 if any stage failed. A stage that cannot
+# run on this machine says SKIPPED in its log and passes, as each script did on its own.
+# The stages one by one: the Makefile's targets (browser-test, web-test, windows-test, ...).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PROFILE=${PROFILE:-ci}
+export PROFILE
+LOGS=target/test-logs
+rm -rf "$LOGS"
+mkdir -p "$LOGS"
+START=$(date +%s)
+
+# stage NAME COMMAND...: runs COMMAND with its output in $LOGS/NAME.log; records its status
+# in $LOGS/NAME.rc and its seconds in $LOGS/NAME.time; says one line when it ends.
+stage() {
+    local name=$1 t0 rc
+    shift
+    t0=$(date +%s)
+    echo "$((t0 - START))" >"$LOGS/$name.start"
+    echo "test: $name started at $((t0 - START)) s"
+    "$@" >"$LOGS/$name.log" 2>&1
+    rc=$?
+    echo $(($(date +%s) - t0)) >"$LOGS/$name.time"
+    echo "$rc" >"$LOGS/$name.rc"
+    if [ "$rc" = 0 ]; then
+        local skipped
+        skipped=$(grep -m1 -o 'SKIPPED: .*' "$LOGS/$name.log" || true)
+        echo "test: $name passed in $(cat "$LOGS/$name.time") s${skipped:+ ($skipped)}"
+    else
+        echo "test: $name FAILED (exit $rc) in $(cat "$LOGS/$name.time") s; the end of $LOGS/$name.log:"
+        tail -n 80 "$LOGS/$name.log" | sed 's/^/    /'
+    fi
+    return "$rc"
+}
+
+# after NAME...: waits until each stage NAME has ended; fails if one of them failed.
+after() {
+    local name
+    for name in "$@"; do
+        while [ ! -f "$LOGS/$name.rc" ]; do sleep 1; done
+        [ "$(cat "$LOGS/$name.rc")" = 0 ] || return 1
+    done
+}
+
+# skip_stage NAME WHY: a stage not run because one it needs failed.
+skip_stage() {
+    echo "test: $1 not run: $2"
+    echo $(($(date +%s) - START)) >"$LOGS/$1.start"
+    echo "not run" >"$LOGS/$1.rc"
+    echo 0 >"$LOGS/$1.time"
+}
+
+build_lane() {
+    stage build sh -c "cargo build --profile $PROFILE && cargo test --profile $PROFILE --no-run"
+    stage wasm ./scripts/web-test.sh --build
+    if after build; then
+        stage rust cargo test --profile "$PROFILE"
+        stage windows-build ./scripts/windows-test.sh --build
+        stage perft-12 cargo test --profile "$PROFILE" --test perft -- --ignored start_position_depth_12
+    else
+        for s in rust windows-build perft-12; do skip_stage "$s" "the build failed"; done
+    fi
+}
+
+check_lane() {
+    stage install sh -c "./scripts/pytest.sh --prepare && ./scripts/cluster-test.sh --prepare \
+        && ./scripts/js-check.sh --prepare && ./scripts/browser-test.sh --prepare"
+    stage js-check ./scripts/js-check.sh
+    if after build; then
+        stage hub-client ./scripts/pytest.sh
+        stage cluster ./scripts/cluster-test.sh
+    else
+        for s in hub-client cluster; do skip_stage "$s" "the build failed"; done
+    fi
+    if after build wasm; then
+        stage web ./scripts/web-test.sh
+        stage browser ./scripts/browser-test.sh
+    else
+        for s in web browser; do skip_stage "$s" "the build or the WebAssembly build failed"; done
+    fi
+    if after build windows-build; then
+        stage windows ./scripts/windows-test.sh
+    else
+        skip_stage windows "the build or the Windows build failed"
+    fi
+    if after build wasm windows-build; then
+        stage dist ./scripts/dist-test.sh
+    else
+        skip_stage dist "a build it packs failed"
+    fi
+}
+
+build_lane &
+BUILD_PID=$!
+check_lane &
+CHECK_PID=$!
+wait "$BUILD_PID" "$CHECK_PID"
+
+echo
+echo "test: each stage, in the order they started (seconds; the two lanes overlap)"
+echo "  stage          start  took"
+FAILED=()
+for name in $(for f in "$LOGS"/*.start; do echo "$(cat "$f") $(basename "$f" .start)"; done \
+    | sort -n | cut -d' ' -f2); do
+    rc=$(cat "$LOGS/$name.rc")
+    case "$rc" in
+        0) said=passed ;;
+        "not run") said="not run" ;;
+        *) said=FAILED FAILED+=("$name") ;;
+    esac
+    printf '  %-14s %5s %5s  %s\n' "$name" "$(cat "$LOGS/$name.start")" "$(cat "$LOGS/$name.time")" "$said"
+done
+echo "test: all of it in $(($(date +%s) - START)) s"
+if [ ${#FAILED[@]} -gt 0 ]; then
+    echo "test: FAILED: ${FAILED[*]} (logs in $LOGS/)"
+    exit 1
+fi
+grep -qx "not run" "$LOGS"/*.rc && { echo "test: FAILED: stages not run"; exit 1; }
+echo "test: all passed"
