@@ -8,15 +8,15 @@
 //! the page got.
 
 use crate::board::protocol::{
-    short, BudgetFields, Judgement, Reply, SideReport, MAX_REVIEW_DEPTH, MAX_REVIEW_MOVETIME,
-    MAX_REVIEW_NODES, MAX_REVIEW_TOTAL_NODES, MAX_REVIEW_TOTAL_SECONDS,
+    short, BudgetFields, Judgement, Reply, MAX_REVIEW_DEPTH, MAX_REVIEW_MOVETIME, MAX_REVIEW_NODES,
+    MAX_REVIEW_TOTAL_NODES, MAX_REVIEW_TOTAL_SECONDS,
 };
 use crate::board::session::{BestLine, ReviewNote, Session};
-use crate::board::view::legal_move;
+use crate::board::view::{legal_move, side_report};
 use crate::core::tree::NodeId;
 use crate::core::{notation, Color, Game, Move, Position};
 use crate::review::marks::Mark;
-use crate::review::{Budget, GameSummary, PlyReview, SideSummary};
+use crate::review::{Budget, GameSummary, PlyReview};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Duration;
@@ -302,18 +302,6 @@ impl Tally {
             white: side_report(&self.summary.white),
             stopped,
         }
-    }
-}
-
-/// A side's summary as the page gets it.
-pub fn side_report(s: &SideSummary) -> SideReport {
-    SideReport {
-        inaccuracies: s.inaccuracies,
-        mistakes: s.mistakes,
-        blunders: s.blunders,
-        moves: s.moves,
-        mean_loss: round(s.mean_loss(), 100.0),
-        accuracy: round(s.accuracy(), 10.0),
     }
 }
 

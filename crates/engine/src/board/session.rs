@@ -31,9 +31,9 @@ mod timed;
 pub use annotate::AnnotateError;
 use cursor::Cursor;
 pub use error::SessionError;
-pub use node::NodeData;
+pub use node::{BestLine, NodeData, ReviewNote};
 use record::Record;
-pub use reviewed::{BestLine, ReviewNote, BEST_LINE_PLIES};
+pub use reviewed::BEST_LINE_PLIES;
 use roster::Roster;
 pub use roster::DEFAULT_LEVEL;
 use timed::TimedGame;
@@ -41,8 +41,7 @@ use timed::TimedGame;
 /// Where a session reads the time for its clock: the real time, or a test's hand.
 pub type Now = Arc<dyn Fn() -> Instant + Send + Sync>;
 
-/// The reason a flag fall gives in `GameEnd`.
-pub const TIME_FORFEIT: &str = "time forfeit";
+pub use crate::board::view::TIME_FORFEIT;
 
 /// The longest line (the main line or a variation) a PDN may load, and a move may make.
 /// Every real game is far shorter (the draw rules end one long before); the bound keeps a
@@ -530,7 +529,7 @@ mod tests {
 
     fn pdns(s: &Session, line: &[NodeId]) -> Vec<String> {
         line.iter()
-            .filter_map(|&id| node::move_shown(s.tree(), id).map(|m| m.pdn))
+            .filter_map(|&id| s.tree().node(id)?.data.shown.clone().map(|m| m.pdn))
             .collect()
     }
 

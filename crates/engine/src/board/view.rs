@@ -1,14 +1,17 @@
 //! The rules core's positions, moves and searches as the page gets them: a legal move
 //! (`LegalMove`), a move played (`HistoryMove`), a side's name, the pieces, the draw counts
-//! and how a game ended (`state`'s), and a search iteration (`SearchInfo`, an `info`
-//! message's).
+//! and how a game ended (`state`'s), a side's review summary, and a search iteration
+//! (`SearchInfo`, an `info` message's).
 
-use crate::board::protocol::{Counts, GameEnd, HistoryMove, LegalMove, SearchInfo};
-use crate::board::session::TIME_FORFEIT;
+use crate::board::protocol::{Counts, GameEnd, HistoryMove, LegalMove, SearchInfo, SideReport};
 use crate::core::game::DrawReason;
 use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES};
 use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
+use crate::review::SideSummary;
 use std::collections::BTreeMap;
+
+/// The reason a flag fall gives in `GameEnd` (and a saved game's `Termination`).
+pub const TIME_FORFEIT: &str = "time forfeit";
 
 /// A move played, as `history` and the tree's nodes show it.
 pub fn history_move(before: &Position, mv: &Move) -> HistoryMove {
@@ -143,4 +146,17 @@ pub fn game_end(game: &Game, flag: Option<Color>) -> Option<GameEnd> {
         winner,
         reason: reason.into(),
     })
+}
+
+/// A side's summary of a review as the page gets it.
+pub fn side_report(s: &SideSummary) -> SideReport {
+    let round = |x: f64, unit: f64| (x * unit).round() / unit;
+    SideReport {
+        inaccuracies: s.inaccuracies,
+        mistakes: s.mistakes,
+        blunders: s.blunders,
+        moves: s.moves,
+        mean_loss: round(s.mean_loss(), 100.0),
+        accuracy: round(s.accuracy(), 10.0),
+    }
 }

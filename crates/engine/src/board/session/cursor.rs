@@ -11,11 +11,13 @@
 //! node off it makes that node's line current.
 
 use super::annotate::AnnotateError;
-use super::node::{self, NodeData};
+use super::node::NodeData;
+use super::reviewed;
 use super::{SessionError, MAX_MOVES, MAX_PLIES};
 use crate::board::protocol::{HistoryMove, TreeNode};
 use crate::board::view::history_move;
 use crate::core::pdn;
+use crate::core::pdn::notes as pdn_notes;
 use crate::core::tree::{GameTree, NodeId, Notes, TreeError};
 use crate::core::{notation, Game, GameResult, Move, Position};
 
@@ -88,7 +90,7 @@ impl Cursor {
     pub fn history(&self) -> Vec<HistoryMove> {
         self.line()
             .into_iter()
-            .filter_map(|id| node::move_shown(&self.tree, id))
+            .filter_map(|id| self.tree.node(id)?.data.shown.clone())
             .collect()
     }
 
@@ -97,8 +99,32 @@ impl Cursor {
         self.tree
             .preorder()
             .into_iter()
-            .filter_map(|id| node::tree_node(&self.tree, id))
+            .filter_map(|id| self.tree_node(id))
             .collect()
+    }
+
+    /// Node `id` as the page gets it.
+    fn tree_node(&self, id: NodeId) -> Option<TreeNode> {
+        let node = self.tree.node(id)?;
+        let notes = &node.notes;
+        let mark = notes.nags.iter().find_map(|&n| pdn_notes::nag_mark(n));
+        let mut nags = notes.nags.clone();
+        if let Some(i) = nags.iter().position(|&n| pdn_notes::nag_mark(n).is_some()) {
+            nags.remove(i);
+        }
+        Some(TreeNode {
+            id: id.index(),
+            parent: node.parent.map(NodeId::index),
+            mv: node.data.shown.clone(),
+            children: node.children.iter().map(|c| c.index()).collect(),
+            mark,
+            nags,
+            eval: notes.eval.clone(),
+            best: reviewed::best_move(&node.data),
+            review: reviewed::node_review(&self.tree, id),
+            comment: notes.comment.clone(),
+            before: notes.before.clone(),
+        })
     }
 
     /// A node's notes, to change (a move's clock, a person's words).

@@ -1,12 +1,10 @@
 //! What the board keeps on each node of its game tree (the tree's payload, `NodeData`):
-//! how the node's move is shown, made once when the move is added, and what a review said
-//! of it (`reviewed`). A deleted node takes both with it. Also the node as the page gets it
-//! (`TreeNode`).
+//! how the node's move is shown, made once when the move is added (`cursor`), and what a
+//! review said of it (`Reviewed`, kept by `reviewed`). A deleted node takes both with it.
 
-use super::reviewed::{self, Reviewed};
-use crate::board::protocol::{HistoryMove, TreeNode};
-use crate::core::pdn::notes as pdn_notes;
-use crate::core::tree::{GameTree, NodeId};
+use crate::board::protocol::HistoryMove;
+use crate::review::marks::Mark;
+use serde::{Deserialize, Serialize};
 
 /// The board's data on one node of its tree.
 #[derive(Clone, Debug, Default)]
@@ -17,31 +15,35 @@ pub struct NodeData {
     pub(super) review: Option<Reviewed>,
 }
 
-/// How node `id`'s move is shown (None at the root).
-pub(super) fn move_shown(tree: &GameTree<NodeData>, id: NodeId) -> Option<HistoryMove> {
-    tree.node(id)?.data.shown.clone()
+/// The review's best move in a position, its score and its line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BestLine {
+    /// The best move, PDN notation.
+    pub mv: String,
+    /// The position's score (the best move's), from Black's side.
+    pub score: String,
+    /// The line from the best move on, PDN notation (`BEST_LINE_PLIES` at most).
+    pub line: Vec<String>,
 }
 
-/// Node `id` as the page gets it.
-pub(super) fn tree_node(tree: &GameTree<NodeData>, id: NodeId) -> Option<TreeNode> {
-    let node = tree.node(id)?;
-    let notes = &node.notes;
-    let mark = notes.nags.iter().find_map(|&n| pdn_notes::nag_mark(n));
-    let mut nags = notes.nags.clone();
-    if let Some(i) = nags.iter().position(|&n| pdn_notes::nag_mark(n).is_some()) {
-        nags.remove(i);
-    }
-    Some(TreeNode {
-        id: id.index(),
-        parent: node.parent.map(NodeId::index),
-        mv: node.data.shown.clone(),
-        children: node.children.iter().map(|c| c.index()).collect(),
-        mark,
-        nags,
-        eval: notes.eval.clone(),
-        best: reviewed::best_move(&node.data),
-        review: reviewed::node_review(tree, id),
-        comment: notes.comment.clone(),
-        before: notes.before.clone(),
-    })
+/// A review's verdict on one move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReviewNote {
+    /// The review's own mark, None for a move it did not mark.
+    pub mark: Option<Mark>,
+    /// The best move there, when known (always from a review; from a PDN, for a marked move).
+    pub best: Option<BestLine>,
+    /// What the move gave away, in men.
+    pub loss: f64,
+    /// Its accuracy, in %.
+    pub accuracy: f64,
+}
+
+/// A review's verdict as a node keeps it.
+#[derive(Clone, Debug)]
+pub(super) struct Reviewed {
+    pub(super) note: ReviewNote,
+    /// The mark's NAG the review added to the move's notes: None where it gave none or the
+    /// move had a mark of its own, which stays.
+    pub(super) added: Option<u8>,
 }

@@ -13,16 +13,14 @@
 //! player's comment that reads like one is written apart and comes back a comment
 //! (`pdn::notes`).
 
-use super::node::NodeData;
+use super::node::{BestLine, NodeData, ReviewNote, Reviewed};
 use crate::board::protocol::{NodeReview, ReviewSummary};
-use crate::board::review_job::side_report;
-use crate::board::view::legal_move;
+use crate::board::view::{legal_move, side_report};
 use crate::core::pdn::notes as pdn_notes;
 use crate::core::tree::{GameTree, NodeId, Notes};
 use crate::core::{notation, Color};
 use crate::review::marks::Mark;
 use crate::review::SideSummary;
-use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 /// The most moves of the review's best line kept and saved: the line as the teaching panel
@@ -43,39 +41,6 @@ const MOST_ACCURACY: f64 = 100.0;
 /// at most)? Only such a score is taken from a review or a loaded game's best line.
 fn is_score(text: &str) -> bool {
     text.len() <= 6 && crate::search::Score::from_hub(text).is_some()
-}
-
-/// The review's best move in a position, its score and its line.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BestLine {
-    /// The best move, PDN notation.
-    pub mv: String,
-    /// The position's score (the best move's), from Black's side.
-    pub score: String,
-    /// The line from the best move on, PDN notation (`BEST_LINE_PLIES` at most).
-    pub line: Vec<String>,
-}
-
-/// A review's verdict on one move.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReviewNote {
-    /// The review's own mark, None for a move it did not mark.
-    pub mark: Option<Mark>,
-    /// The best move there, when known (always from a review; from a PDN, for a marked move).
-    pub best: Option<BestLine>,
-    /// What the move gave away, in men.
-    pub loss: f64,
-    /// Its accuracy, in %.
-    pub accuracy: f64,
-}
-
-/// A review's verdict as a node keeps it.
-#[derive(Clone, Debug)]
-pub(super) struct Reviewed {
-    note: ReviewNote,
-    /// The mark's NAG the review added to the move's notes: None where it gave none or the
-    /// move had a mark of its own, which stays.
-    added: Option<u8>,
 }
 
 /// Keep a review's verdict on a main-line move, its notes and data given: the mark an
