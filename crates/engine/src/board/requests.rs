@@ -232,17 +232,19 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, BoardConfig};
+    use super::super::{Board, BoardConfig, Out};
 
     fn board() -> Board {
         Board::new(BoardConfig::plain())
     }
 
+    /// The `error` messages a request gets.
     fn errors(b: &mut Board, text: &str) -> usize {
-        b.request(text)
-            .iter()
-            .filter(|o| matches!(o, super::super::Out::Send(r) if r.to_json().starts_with(r#"{"type":"error""#)))
-            .count()
+        let is_error = |o: &Out| match o {
+            Out::Send(r) => r.to_json().starts_with(r#"{"type":"error""#),
+            _ => false,
+        };
+        b.request(text).iter().filter(|o| is_error(o)).count()
     }
 
     /// Analysis and its lines are the board's: kept through new games, setups and loads,

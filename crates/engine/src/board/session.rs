@@ -28,6 +28,7 @@ mod roster;
 mod size;
 mod timed;
 
+pub use crate::board::view::TIME_FORFEIT;
 pub use annotate::AnnotateError;
 use cursor::Cursor;
 pub use error::SessionError;
@@ -40,8 +41,6 @@ use timed::TimedGame;
 
 /// Where a session reads the time for its clock: the real time, or a test's hand.
 pub type Now = Arc<dyn Fn() -> Instant + Send + Sync>;
-
-pub use crate::board::view::TIME_FORFEIT;
 
 /// The longest line (the main line or a variation) a PDN may load, and a move may make.
 /// Every real game is far shorter (the draw rules end one long before); the bound keeps a
