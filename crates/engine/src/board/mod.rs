@@ -11,6 +11,7 @@
 //! - `request(text)`: one docs/BOARD.md request as JSON text; a bad one is answered with
 //!   the `error` it always got.
 //! - `event(JobEvent)`: what the running job reported.
+//! - `state()`: the `state` message as it would be sent now (nothing is sent).
 //! - `next_wake()`: how long from now until `tick()` is due (a timed game's flag, the tables'
 //!   next look), or None; `tick()` does what is due and may be called early.
 //! - Each returns `Out`s, to be acted on in order: `Send` a reply (`Reply::to_json` is its
@@ -63,7 +64,7 @@ use crate::clock::Instant;
 use crate::core::Position;
 pub use error::BoardError;
 pub use job::{run_job, GameData, Job, JobControl, JobEvent, JobId, JobKind};
-use protocol::{MessageLimits, Reply, Verdict};
+use protocol::{MessageLimits, Reply, State, Verdict};
 use runner::Running;
 use std::sync::Arc;
 use std::time::Duration;
@@ -237,15 +238,25 @@ impl Board {
         self.send(Reply::error(e.to_string()));
     }
 
-    fn push_state(&mut self) {
+    /// The `state` message as the board sends it now: the session's, with what its jobs
+    /// add (`thinking`, `analyzing`) and the tables' verdict on the position shown.
+    pub fn state(&self) -> State {
         let mut state = self.session.state();
         state.thinking = self.thinking();
         state.analyzing = self.analyzing;
+        if let Some(db) = &self.tables {
+            state.egdb = db.verdict(self.session.game().position());
+        }
+        state
+    }
+
+    /// Send the state; where the tables cover the position shown but have not answered
+    /// yet, look again (`look_at_tables`).
+    fn push_state(&mut self) {
+        let state = self.state();
         self.tables_look = None;
         if let Some(db) = &self.tables {
-            let pos = self.session.game().position();
-            state.egdb = db.verdict(pos);
-            if state.egdb.is_none() && db.covers(pos) {
+            if state.egdb.is_none() && db.covers(self.session.game().position()) {
                 let now = (self.now)();
                 self.tables_look = Some((now + TABLES_LOOK_EVERY, now + TABLES_LOOK_FOR));
             }
