@@ -168,7 +168,7 @@ fn the_engine_answers_a_move_through_a_job() {
     }
     let infos = d.all("info");
     // `all` took the state too: look at the board's own.
-    let state = d.board.session().state();
+    let state = d.board.state();
     assert!(!infos.is_empty());
     assert_eq!(state.history.len(), 2);
     assert_eq!(state.history[1].hub, best);

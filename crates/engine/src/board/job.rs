@@ -8,8 +8,8 @@
 //! thread every host gets the same review ply by ply.
 
 use crate::board::protocol::{Judgement, SearchInfo};
-use crate::board::review::{judgement, PlyReport};
-use crate::board::session::search_info;
+use crate::board::review_job::{judgement, PlyReport};
+use crate::board::view::search_info;
 use crate::core::game::DrawCounts;
 use crate::core::{notation, Game, Move, Position};
 use crate::review::{Budget, ReviewControl};

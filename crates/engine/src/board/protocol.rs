@@ -256,7 +256,7 @@ pub struct ClockResume {
     pub white_ms: u64,
 }
 
-/// A review's budget as the page gives it: at most one of them (`serve::review::budget`).
+/// A review's budget as the page gives it: at most one of them (`review_job::budget`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
 pub struct BudgetFields {
     #[serde(default)]

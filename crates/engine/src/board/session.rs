@@ -1,57 +1,46 @@
-//! One connection's game, without the socket: the game tree (`core::tree`) with the node
-//! shown and the line it is on, who plays each side, the engine's level, a loaded game's
-//! tags, and the `state` message built from the rules core. Every request is checked here
-//! against the rules, and a rejected one leaves the session as it was.
-//!
-//! Nothing is lost by playing: a move where the game goes on already follows that move when
-//! it is the same, and starts a variation when it is another. Only `delete` removes moves.
-//! The *current line* is the line the page walks (`history`, its move list's highlighted
-//! line): from the root through `tip`, the deepest node chosen on it, then on along first
-//! children. Going back along it (undo, goto an earlier move) keeps it, so that redo goes
-//! back down the same variation; going to a node off it makes that node's line current.
-//!
-//! A review reviews the main line, and its marks and scores are kept in the main line's
-//! nodes (`record_review`), so they stay with their moves whatever else is played.
-//!
-//! A timed game (`timed`: its clocks and flag) reads the time from the session's time source
-//! (`Now`), which a test replaces. While it runs the game cannot be walked (no take-backs), so its
-//! moves make the main line, each with the mover's clock after it in its notes (`[%clk]`).
+//! One connection's game, without the socket, made of parts that each keep their own
+//! invariants: the `cursor` (the game tree, the node shown, the current line and the game
+//! to it), the `roster` (who plays each side, the engine's level), the `record` (a loaded
+//! game's tags and result, the tags set since) and the `timed` game (its clocks and flag,
+//! read from the time source `Now`; while they run the game cannot be walked). Every
+//! request is checked here against the rules, and a rejected one leaves the session as it
+//! was. What the board's jobs need (thinking, analysis, its lines) is the board's.
 
 use crate::board::clock::TimeControl;
-use crate::board::protocol::{
-    ClockSpec, Counts, GameEnd, HistoryMove, LegalMove, Level, Limit, PdnGameTags, Player, Reply,
-    SearchInfo, State, TreeNode, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
-};
+use crate::board::protocol::{ClockSpec, GameEnd, Player, Reply, State};
+use crate::board::view;
 use crate::clock::Instant;
-use crate::core::game::DrawReason;
-use crate::core::pdn::notes as pdn_notes;
-use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES};
-use crate::core::tree::{GameTree, NodeId, TreeError};
+use crate::core::tree::{GameTree, NodeId};
 use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
 use crate::search::level::PlayLevel;
 use crate::search::Limits;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 mod annotate;
+mod cursor;
 mod error;
+mod node;
 mod pdn_io;
+mod record;
 mod reviewed;
+mod roster;
 mod size;
 mod timed;
 
+pub use crate::board::view::TIME_FORFEIT;
 pub use annotate::AnnotateError;
+use cursor::Cursor;
 pub use error::SessionError;
-use reviewed::Reviewed;
-pub use reviewed::{BestLine, ReviewNote, BEST_LINE_PLIES};
+pub use node::{BestLine, NodeData, ReviewNote};
+use record::Record;
+pub use reviewed::BEST_LINE_PLIES;
+use roster::Roster;
+pub use roster::DEFAULT_LEVEL;
 use timed::TimedGame;
 
 /// Where a session reads the time for its clock: the real time, or a test's hand.
 pub type Now = Arc<dyn Fn() -> Instant + Send + Sync>;
-
-/// The reason a flag fall gives in `GameEnd`.
-pub const TIME_FORFEIT: &str = "time forfeit";
 
 /// The longest line (the main line or a variation) a PDN may load, and a move may make.
 /// Every real game is far shorter (the draw rules end one long before); the bound keeps a
@@ -63,60 +52,24 @@ pub const MAX_PLIES: usize = 2000;
 /// (with `annotate::MAX_COMMENTS`, which bounds the comments) to a few megabytes.
 pub const MAX_MOVES: usize = 4000;
 
-/// The engine's strength until the page sets one: a second a move, full strength.
-pub const DEFAULT_LEVEL: Level = Level {
-    limit: Limit::Movetime(1.0),
-    level: None,
-};
-
 /// What the server does after a request the session accepted.
 #[derive(Debug)]
 pub enum Done {
     /// The game changed: send the state. With `auto`, the engine moves next if it plays
     /// the side to move (after a human move or a new game, not after undo or goto).
     Changed { auto: bool },
+    /// A game of a text of several was loaded: send this reply (the `games` list), then
+    /// the state.
+    Loaded(Reply),
     /// Send this reply; nothing changed.
     Reply(Reply),
 }
 
 /// One connection's game.
 pub struct Session {
-    tree: GameTree,
-    /// The node shown; always on the way from the root to `tip`.
-    at: NodeId,
-    /// The deepest node chosen on the current line (see the module's doc).
-    tip: NodeId,
-    /// The game from the start to `at`, with its history (for the draw rules and the
-    /// search).
-    game: Game,
-    /// How each node's move is shown (PDN, Hub, path, captures), made once when it is added.
-    shown: HashMap<NodeId, HistoryMove>,
-    /// A loaded game's tags, which `save_pdn` writes again; `None` for a game begun here.
-    tags: Option<Vec<(String, String)>>,
-    /// The roster's tags set by `tags`, over `tags` or the board's (an empty value leaves
-    /// the tag out); `Result` is `loaded_result`'s.
-    tag_edits: Vec<(String, String)>,
-    /// A loaded game's result, and the main line's last node when it was loaded: the result
-    /// stands while the main line ends there.
-    loaded_result: Option<(NodeId, String)>,
-    /// What the review said of each reviewed move beyond its notes' mark and score: its
-    /// verdict and best line (`reviewed`, saved in the PDN as `[%review]`) and the mark it added,
-    /// which the next review may replace.
-    reviewed: HashMap<NodeId, Reviewed>,
-    pub white: Player,
-    pub black: Player,
-    pub level: Level,
-    /// An engine move is being searched (set by the server).
-    pub thinking: bool,
-    /// Analysis is on (set by the server); kept through new games and loads.
-    pub analyzing: bool,
-    /// Analysis lines (1 to `MAX_MULTIPV`); kept like `analyzing`.
-    pub multipv: usize,
-    /// After a `load_pdn` of several games: the first games' tags (`pdn_io::MAX_LISTED`),
-    /// the number shown and how many there are, for the server to send once
-    /// (`Reply::Games`).
-    pub games: Option<(Vec<PdnGameTags>, usize, usize)>,
-    /// The clocks of a timed game (set by `new` with a time control) and its flag.
+    cursor: Cursor,
+    roster: Roster,
+    record: Record,
     timed: TimedGame,
 }
 
@@ -129,25 +82,10 @@ impl Default for Session {
 impl Session {
     /// A new game from `start` (Black human and White engine by default).
     pub fn new(start: Position, white: Player, black: Player) -> Session {
-        let tree = GameTree::new(start);
-        let root = tree.root();
         Session {
-            tree,
-            at: root,
-            tip: root,
-            game: Game::new(start),
-            shown: HashMap::new(),
-            tags: None,
-            tag_edits: Vec::new(),
-            loaded_result: None,
-            reviewed: HashMap::new(),
-            white,
-            black,
-            level: DEFAULT_LEVEL,
-            thinking: false,
-            analyzing: false,
-            multipv: 1,
-            games: None,
+            cursor: Cursor::new(start),
+            roster: Roster::new(white, black, DEFAULT_LEVEL),
+            record: Record::default(),
             timed: TimedGame::new(Arc::new(Instant::now)),
         }
     }
@@ -159,146 +97,69 @@ impl Session {
         self
     }
 
-    /// Start again from `start` with these players, keeping the level, analysis and time
-    /// source; untimed.
-    fn restart(&mut self, start: Position, white: Player, black: Player) {
-        *self = self.fresh(start, white, black);
-    }
-
-    /// A new game from `start` with these players and this session's level, analysis and
-    /// time source; untimed.
-    fn fresh(&self, start: Position, white: Player, black: Player) -> Session {
-        let mut s = Session::new(start, white, black).with_time_source(self.timed.time_source());
-        s.level = self.level;
-        s.analyzing = self.analyzing;
-        s.multipv = self.multipv;
-        s
-    }
-
     /// The game up to the position shown, for the search.
     pub fn game(&self) -> &Game {
-        &self.game
+        self.cursor.game()
     }
 
-    pub fn tree(&self) -> &GameTree {
-        &self.tree
+    pub fn tree(&self) -> &GameTree<NodeData> {
+        self.cursor.tree()
     }
 
     /// The node shown.
     pub fn node(&self) -> NodeId {
-        self.at
+        self.cursor.node()
     }
 
     /// The main line's nodes, the root first: what a review reviews.
     pub fn main_line(&self) -> Vec<NodeId> {
-        self.tree.main_line()
+        self.cursor.tree().main_line()
     }
 
     /// The main line as a game, from the start: what a review reviews.
     pub fn main_game(&self) -> Game {
-        let end = *self.tree.main_line().last().expect("the root at least");
-        self.tree.game_at(end).expect("a live node")
+        self.cursor.main_game()
     }
 
-    /// The current line's nodes, the root first (see the module's doc).
+    /// The current line's nodes, the root first (`Cursor::line`).
     pub fn line(&self) -> Vec<NodeId> {
-        self.tree.line_through(self.tip).expect("the tip is live")
-    }
-
-    /// Is `id` on the way from the root to `tip` (`tip` included)?
-    fn leads_to_tip(&self, id: NodeId) -> bool {
-        let mut n = Some(self.tip);
-        while let Some(x) = n {
-            if x == id {
-                return true;
-            }
-            n = self.tree.node(x).and_then(|n| n.parent);
-        }
-        false
-    }
-
-    /// Show the live node `id`, with `game` the game to it; a node off the way to `tip`
-    /// makes its own line the current one.
-    fn show_with(&mut self, id: NodeId, game: Game) {
-        if !self.leads_to_tip(id) {
-            self.tip = id;
-        }
-        self.at = id;
-        self.game = game;
-    }
-
-    /// Show the live node `id`.
-    fn show(&mut self, id: NodeId) {
-        let game = self.tree.game_at(id).expect("a live node");
-        self.show_with(id, game);
-    }
-
-    /// `analyze`'s lines: 1 when not given, else 1 to `MAX_MULTIPV`.
-    pub fn set_multipv(&mut self, multipv: Option<u64>) -> Result<(), SessionError> {
-        let n = multipv.unwrap_or(1);
-        if !(1..=MAX_MULTIPV).contains(&n) {
-            return Err(SessionError::Multipv(n));
-        }
-        self.multipv = n as usize;
-        Ok(())
-    }
-
-    /// The search limits for analysis: until stopped, with `multipv` lines.
-    pub fn analysis_limits(&self) -> Limits {
-        Limits {
-            infinite: true,
-            analyze: true,
-            multipv: self.multipv,
-            ..Limits::default()
-        }
+        self.cursor.line()
     }
 
     /// Plies played to reach the position shown.
     pub fn ply(&self) -> usize {
-        self.game.moves().len()
+        self.cursor.ply()
     }
 
     pub fn player(&self, side: Color) -> Player {
-        match side {
-            Color::White => self.white,
-            Color::Black => self.black,
-        }
+        self.roster.player(side)
     }
 
     /// Is the game on, with the engine to move?
     pub fn engine_to_move(&self) -> bool {
-        self.end().is_none() && self.player(self.game.position().side()) == Player::Engine
+        self.end().is_none() && self.player(self.game().position().side()) == Player::Engine
     }
 
     /// The search limits for an engine move: in a timed game its clock, with the search's
     /// own time management (a depth level still caps the depth); else the level. A playing
     /// level, if one is set, further limits them (`play_level`).
     pub fn move_limits(&self) -> Limits {
-        if let Some(mut limits) = self.timed.limits(self.game.position().side()) {
-            if let Limit::Depth(d) = self.level.limit {
-                limits.depth = Some(d);
-            }
-            return limits;
-        }
-        match self.level.limit {
-            Limit::Movetime(s) => Limits {
-                move_time: Some(Duration::from_secs_f64(s)),
-                ..Limits::default()
-            },
-            Limit::Depth(d) => Limits {
-                depth: Some(d),
-                ..Limits::default()
-            },
-        }
+        let side = self.game().position().side();
+        self.roster.move_limits(self.timed.limits(side))
     }
 
     /// The playing level of the engine's moves; None for full strength.
     pub fn play_level(&self) -> Option<PlayLevel> {
-        self.level.level
+        self.roster.play_level()
+    }
+
+    /// Whether a timed game's clocks are live (its game not yet over).
+    pub fn clock_live(&self) -> bool {
+        self.timed.is_live()
     }
 
     /// `new`: a new game from the start or a FEN, with these players, timed with `clock`
-    /// if given.
+    /// if given; the level and the time source stay.
     pub fn new_game(
         &mut self,
         white: Player,
@@ -307,19 +168,21 @@ impl Session {
         clock: Option<ClockSpec>,
     ) -> Result<Done, SessionError> {
         let start = match fen {
-            Some(f) => parse_fen(f)?,
+            Some(f) => notation::parse_fen(f)
+                .map_err(|e| SessionError::Fen(f.to_string(), e.to_string()))?,
             None => Position::start(),
         };
         let control = clock
             .map(|c| TimeControl::from_seconds(c.base, c.inc))
             .transpose()
             .map_err(SessionError::Clock)?;
-        self.restart(start, white, black);
+        *self = Session {
+            cursor: Cursor::new(start),
+            roster: Roster::new(white, black, self.roster.level()),
+            record: Record::default(),
+            timed: TimedGame::new(self.timed.time_source()),
+        };
         self.timed.restart(control);
-        // Analysis would search on the players' clocks (`analysis_allowed`).
-        if self.timed.is_live() {
-            self.analyzing = false;
-        }
         Ok(Done::Changed { auto: true })
     }
 
@@ -328,41 +191,26 @@ impl Session {
         self.timed.walk_allowed()
     }
 
-    /// Refuse the engine's move for a side a person plays while the clocks are live: it
-    /// would be the person's move, found on their clock by the engine.
+    /// Refuse the engine's move for a side a person plays while the clocks are live.
     pub fn engine_move_allowed(&self) -> Result<(), SessionError> {
-        let side = self.game.position().side();
-        if self.timed.is_live() && self.player(side) == Player::Human {
-            return Err(SessionError::TimedEngineMove);
-        }
-        Ok(())
+        let side = self.game().position().side();
+        self.timed.engine_move_allowed(self.player(side))
     }
 
-    /// Refuse to turn analysis on while the clocks are live (turning it off is always
-    /// allowed); a timed game begins with it off (`new_game`).
+    /// Refuse to turn analysis on while the clocks are live.
     pub fn analysis_allowed(&self, on: bool) -> Result<(), SessionError> {
-        if on && self.timed.is_live() {
-            return Err(SessionError::TimedAnalysis);
-        }
-        Ok(())
+        self.timed.analysis_allowed(on)
     }
 
     /// Let the flag fall if the running clock has reached zero. True if it fell now: at the
     /// node shown, which is the last move of a game that could not be walked.
     pub fn check_flag(&mut self) -> bool {
-        self.timed.check_flag(self.at)
+        self.timed.check_flag(self.cursor.node())
     }
 
     /// When the running clock reaches zero, if one runs.
     pub fn flag_at(&self) -> Option<Instant> {
         self.timed.flag_at()
-    }
-
-    /// Stop the clock for good if the game at the position shown has ended by the rules.
-    fn stop_clock_at_the_end(&mut self) {
-        if self.game.result() != GameResult::Ongoing {
-            self.timed.stop();
-        }
     }
 
     /// The clock's part of a move by the side to move, before it is played: an error if
@@ -375,22 +223,27 @@ impl Session {
         Ok(())
     }
 
-    /// The clock's part of a move just played by `side` (the node shown): the mover's clock
-    /// after it goes into the move's notes, for `[%clk]`.
-    fn clock_moved(&mut self, side: Color) {
+    /// Play a move the clock allowed: the mover's clock after it goes into the move's
+    /// notes (for `[%clk]`), and the clocks stop for good where the rules end the game.
+    fn play_clocked(&mut self, mv: Move) -> Result<(), SessionError> {
+        let side = self.game().position().side();
+        self.cursor.play(mv)?;
         if let Some(reading) = self.timed.moved(side) {
-            if let Some(notes) = self.tree.notes_mut(self.at) {
+            let at = self.cursor.node();
+            if let Some(notes) = self.cursor.notes_mut(at) {
                 notes.clock = Some(reading);
             }
         }
-        self.stop_clock_at_the_end();
+        if self.game().result() != GameResult::Ongoing {
+            self.timed.stop();
+        }
+        Ok(())
     }
 
     /// `players`: who plays each side from the position shown on; the game is kept, and
     /// the engine moves next if it plays the side to move.
     pub fn set_players(&mut self, white: Player, black: Player) -> Result<Done, SessionError> {
-        self.white = white;
-        self.black = black;
+        self.roster.set_players(white, black);
         Ok(Done::Changed { auto: true })
     }
 
@@ -400,368 +253,189 @@ impl Session {
         Ok(Done::Changed { auto: false })
     }
 
-    /// `level`: seconds per move or a depth (one of them), a playing level, or both. A limit
-    /// without a level is full strength; a level alone keeps the limit in force. Level 0 is
-    /// full strength.
+    /// `level`: seconds per move or a depth, a playing level, or both (`Roster::set_level`).
     pub fn set_level(
         &mut self,
         movetime: Option<f64>,
         depth: Option<u32>,
         level: Option<u64>,
     ) -> Result<Done, SessionError> {
-        let limit = match (movetime, depth) {
-            (Some(s), None) if s.is_finite() && s > 0.0 && s <= MAX_MOVETIME => Limit::Movetime(s),
-            (Some(s), None) => return Err(SessionError::Movetime(s)),
-            (None, Some(d)) if (1..=MAX_DEPTH).contains(&d) => Limit::Depth(d),
-            (None, Some(d)) => return Err(SessionError::Depth(d)),
-            (None, None) if level.is_some() => self.level.limit,
-            _ => return Err(SessionError::LevelShape),
-        };
-        let level = match level {
-            None | Some(0) => None,
-            Some(n) => Some(PlayLevel::new(n).map_err(SessionError::PlayLevel)?),
-        };
-        self.level = Level { limit, level };
+        self.roster.set_level(movetime, depth, level)?;
         Ok(Done::Changed { auto: false })
     }
 
     /// `move`: a human move in Hub or PDN notation.
     pub fn play_text(&mut self, text: &str) -> Result<Done, SessionError> {
         self.clock_allows_move()?;
-        let mv = notation::parse_move(self.game.position(), text)
+        let mv = notation::parse_move(self.game().position(), text)
             .map_err(|e| SessionError::IllegalMove(text.to_string(), e.to_string()))?;
-        let side = self.game.position().side();
-        self.play(mv)?;
-        self.clock_moved(side);
+        self.play_clocked(mv)?;
         Ok(Done::Changed { auto: true })
     }
 
-    /// Play a legal move in the position shown: the same move as one already played here
-    /// follows it, another adds a variation (refused when the tree holds `MAX_MOVES`).
+    /// Play a legal move in the position shown, unclocked (`Cursor::play`).
     pub fn play(&mut self, mv: Move) -> Result<(), SessionError> {
-        let known = self
-            .tree
-            .children(self.at)
-            .iter()
-            .any(|&c| self.tree.node(c).and_then(|n| n.mv) == Some(mv));
-        if !known && self.tree.len() > MAX_MOVES {
-            return Err(SessionError::TreeFull);
-        }
-        // Every line stays as long as a loaded one may be, so that a saved game loads.
-        if !known && self.ply() >= MAX_PLIES {
-            return Err(SessionError::LineFull);
-        }
-        let before = *self.game.position();
-        let id = self.tree.play(self.at, mv)?;
-        self.shown
-            .entry(id)
-            .or_insert_with(|| history_move(&before, &mv));
-        let mut game = std::mem::replace(&mut self.game, Game::new(before));
-        game.play(&mv);
-        self.show_with(id, game);
-        Ok(())
+        self.cursor.play(mv)
     }
 
     /// The engine's move, found for node `node` (position key `key`): played if that node
     /// is still the one shown, the move is legal there, and the engine's flag has not fallen.
     pub fn play_engine(&mut self, mv: Move, node: NodeId, key: u64) -> Result<(), SessionError> {
-        let pos = self.game.position();
-        if self.at != node || pos.key() != key || !movegen::legal_moves(pos).contains(&mv) {
+        let pos = self.game().position();
+        if self.node() != node || pos.key() != key || !movegen::legal_moves(pos).contains(&mv) {
             return Err(SessionError::StaleEngineMove(mv));
         }
         self.clock_allows_move()?;
-        let side = self.game.position().side();
-        self.play(mv)?;
-        self.clock_moved(side);
-        Ok(())
+        self.play_clocked(mv)
     }
 
-    /// `undo`: the position before, on the same line.
+    /// `undo`, `redo`, `goto`, `promote`, `delete`: the cursor's walks and edits
+    /// (`Cursor`), none while a timed game's clocks are live.
+    fn walk(
+        &mut self,
+        step: impl FnOnce(&mut Cursor) -> Result<(), SessionError>,
+    ) -> Result<Done, SessionError> {
+        self.walk_allowed()?;
+        step(&mut self.cursor)?;
+        Ok(Done::Changed { auto: false })
+    }
+
     pub fn undo(&mut self) -> Result<Done, SessionError> {
-        self.walk_allowed()?;
-        let Some(parent) = self.tree.node(self.at).and_then(|n| n.parent) else {
-            return Err(SessionError::NothingToTakeBack);
-        };
-        let mut game = std::mem::replace(&mut self.game, Game::new(self.tree.start()));
-        game.undo();
-        self.show_with(parent, game);
-        Ok(Done::Changed { auto: false })
+        self.walk(Cursor::undo)
     }
 
-    /// `redo`: the next move of the current line.
     pub fn redo(&mut self) -> Result<Done, SessionError> {
-        self.walk_allowed()?;
-        let Some(&next) = self.line().get(self.ply() + 1) else {
-            return Err(SessionError::NothingToPlayForward);
-        };
-        let mv = self.tree.node(next).and_then(|n| n.mv).expect("a move");
-        let mut game = std::mem::replace(&mut self.game, Game::new(self.tree.start()));
-        game.play(&mv);
-        self.show_with(next, game);
-        Ok(Done::Changed { auto: false })
+        self.walk(Cursor::redo)
     }
 
-    /// `goto`: a node of the tree by its id, or the position after `ply` plies of the
-    /// current line.
     pub fn goto(&mut self, ply: Option<usize>, node: Option<u64>) -> Result<Done, SessionError> {
-        self.walk_allowed()?;
-        let id = match (ply, node) {
-            (Some(ply), None) => {
-                let line = self.line();
-                *line.get(ply).ok_or(SessionError::PlyOutOfRange {
-                    ply,
-                    plies: line.len() - 1,
-                })?
-            }
-            (None, Some(n)) => self.live(n)?,
-            _ => return Err(SessionError::GotoShape),
-        };
-        self.show(id);
-        Ok(Done::Changed { auto: false })
+        self.walk(|c| c.goto(ply, node))
     }
 
-    /// The node a client names, if it is in the tree.
-    fn live(&self, n: u64) -> Result<NodeId, SessionError> {
-        let id = NodeId::from_index(n);
-        match self.tree.node(id) {
-            Some(_) => Ok(id),
-            None => Err(TreeError::NoSuchNode(id).into()),
-        }
-    }
-
-    /// `promote`: a variation one place up among its siblings, or (`to_main`) into the main
-    /// line. The position shown and the current line stay.
     pub fn promote(&mut self, node: u64, to_main: bool) -> Result<Done, SessionError> {
-        self.walk_allowed()?;
-        let id = NodeId::from_index(node);
-        let done = match to_main {
-            true => self.tree.promote_to_main(id),
-            false => self.tree.promote(id),
-        };
-        done?;
-        Ok(Done::Changed { auto: false })
+        self.walk(|c| c.promote(node, to_main))
     }
 
-    /// `delete`: a node and every move after it. Where the position shown goes with them,
-    /// the board shows the position before the deleted move.
+    /// `delete`: a flag that fell on a deleted node goes with it.
     pub fn delete(&mut self, node: u64) -> Result<Done, SessionError> {
-        self.walk_allowed()?;
-        let parent = self.tree.delete(NodeId::from_index(node))?;
-        if self.tree.node(self.tip).is_none() {
-            self.tip = parent;
-        }
-        if self.tree.node(self.at).is_none() {
-            self.show(parent);
-        }
-        let tree = &self.tree;
+        let done = self.walk(|c| c.delete(node))?;
+        let tree = self.cursor.tree();
         self.timed.keep_flag_if(|at| tree.node(at).is_some());
-        self.shown.retain(|&id, _| tree.node(id).is_some());
-        self.reviewed.retain(|&id, _| tree.node(id).is_some());
+        Ok(done)
+    }
+
+    /// `add_line` (`Cursor::add_line`).
+    pub fn add_line(&mut self, node: u64, moves: &[String]) -> Result<Done, SessionError> {
+        self.walk(|c| c.add_line(node, moves))
+    }
+
+    /// `annotate`: node `node`'s comment, mark and other NAGs (`annotate::annotated`). A
+    /// mark set here is the move's own: a later review leaves it (`record_review`). The
+    /// position shown stays.
+    pub fn annotate(
+        &mut self,
+        node: u64,
+        comment: Option<&str>,
+        nag: Option<Option<&str>>,
+        nags: Option<&[u64]>,
+    ) -> Result<Done, SessionError> {
+        let id = self.cursor.live(node)?;
+        let tree = self.cursor.tree();
+        let n = tree.node(id).expect("live");
+        let others = || annotate::comments_but(tree, id);
+        let notes =
+            annotate::annotated(n.notes.clone(), n.mv.is_none(), others, comment, nag, nags)?;
+        let before = std::mem::replace(self.cursor.notes_mut(id).expect("live"), notes);
+        if let Err(e) = self.check_size() {
+            *self.cursor.notes_mut(id).expect("live") = before;
+            return Err(e);
+        }
+        if let (Some(_), Some((_, data))) = (nag, self.cursor.notes_and_data_mut(id)) {
+            reviewed::mark_set_by_hand(data);
+        }
         Ok(Done::Changed { auto: false })
     }
 
-    /// How the game at the position shown has ended, if it has.
+    /// `tags`: the roster's tags as given, each set (an empty value removes it, but for
+    /// `Result`); the tags not given stay, and the game's other tags (GameType, FEN,
+    /// TimeControl, ...) are not the page's to set. A `Result` stands while the main line
+    /// ends where it ends now, as a loaded game's does. All are checked before any is set.
+    pub fn set_tags(&mut self, tags: &BTreeMap<String, String>) -> Result<Done, SessionError> {
+        let end = self.cursor.main_end();
+        let result = annotate::checked_tags(tags, || self.cursor.tree().result_at(end))?;
+        let before = self.record.clone();
+        self.record.edit(tags, result.map(|r| (end, r)));
+        if let Err(e) = self.check_size() {
+            self.record = before;
+            return Err(e);
+        }
+        Ok(Done::Changed { auto: false })
+    }
+
+    /// What the player's words take saved (`size`).
+    fn words_bytes(&self) -> usize {
+        let begun_here = self.record.loaded_tags().is_none();
+        let timed = self.timed.clock().is_some();
+        size::words_bytes(self.tags_now(), begun_here, timed, self.tree())
+    }
+
+    /// Refuse a game whose words pass `size::WORDS`: saved, it might not load back.
+    fn check_size(&self) -> Result<(), SessionError> {
+        size::check(self.words_bytes())
+    }
+
+    /// Keep a review's verdict on a main-line move (`reviewed::record`): the mark the move
+    /// shows now (`review_ply`'s `node_mark`), or None when the node is gone.
+    pub fn record_review(
+        &mut self,
+        node: NodeId,
+        score: &str,
+        note: ReviewNote,
+    ) -> Option<Option<&'static str>> {
+        let (notes, data) = self.cursor.notes_and_data_mut(node)?;
+        Some(reviewed::record(notes, data, score, note))
+    }
+
+    /// The review's best line before main-line ply `ply` (from 1), if the move was reviewed.
+    pub fn review_best(&self, ply: usize) -> Option<BestLine> {
+        reviewed::best_before(self.tree(), ply)
+    }
+
+    /// How the game at the position shown has ended, if it has: by the rules, or on time
+    /// where the flag fell there.
     pub fn end(&self) -> Option<GameEnd> {
-        let (winner, reason) = match self.game.result() {
-            GameResult::Ongoing => match self.timed.flag() {
-                Some((loser, at)) if at == self.at => {
-                    (Some(color_name(loser.flip())), TIME_FORFEIT)
-                }
-                _ => return None,
-            },
-            // R16: the loser has no legal move, either because it has no piece left.
-            GameResult::Win(c) if self.game.position().pieces(c.flip()).is_empty() => {
-                (Some(color_name(c)), "no pieces left (R16)")
-            }
-            GameResult::Win(c) => (Some(color_name(c)), "no legal move (R16)"),
-            GameResult::Draw(DrawReason::Repetition) => (None, "repetition (R17)"),
-            GameResult::Draw(DrawReason::FortyMoveRule) => (None, "40-move rule (R18)"),
-            GameResult::Draw(DrawReason::ThirteenMoveRule) => (None, "13-move rule (R19)"),
-        };
-        Some(GameEnd {
-            winner,
-            reason: reason.into(),
-        })
+        let flag = self.timed.flag().filter(|&(_, at)| at == self.node());
+        view::game_end(self.game(), flag.map(|(loser, _)| loser))
     }
 
-    /// How node `id`'s move is shown (None at the root).
-    fn move_shown(&self, id: NodeId) -> Option<HistoryMove> {
-        if let Some(m) = self.shown.get(&id) {
-            return Some(m.clone());
-        }
-        let node = self.tree.node(id)?;
-        let before = self.tree.node(node.parent?)?.position;
-        Some(history_move(&before, &node.mv?))
-    }
-
-    /// Node `id` as the page gets it.
-    fn tree_node(&self, id: NodeId) -> Option<TreeNode> {
-        let node = self.tree.node(id)?;
-        let notes = &node.notes;
-        let mark = notes.nags.iter().find_map(|&n| pdn_notes::nag_mark(n));
-        let mut nags = notes.nags.clone();
-        if let Some(i) = nags.iter().position(|&n| pdn_notes::nag_mark(n).is_some()) {
-            nags.remove(i);
-        }
-        Some(TreeNode {
-            id: id.index(),
-            parent: node.parent.map(NodeId::index),
-            mv: self.move_shown(id),
-            children: node.children.iter().map(|c| c.index()).collect(),
-            mark,
-            nags,
-            eval: notes.eval.clone(),
-            best: self
-                .reviewed
-                .get(&id)
-                .and_then(|r| r.note.best.as_ref())
-                .map(|b| b.mv.clone()),
-            review: self.node_review(id),
-            comment: notes.comment.clone(),
-            before: notes.before.clone(),
-        })
-    }
-
-    /// The `state` message.
+    /// The `state` message, but for what the board adds (`thinking`, `analyzing` and the
+    /// tables' `egdb`, false and none here).
     pub fn state(&self) -> State {
-        let pos = self.game.position();
-        let mut pieces = BTreeMap::new();
-        for n in 1..=32u8 {
-            let sq = crate::core::Square::from_number(n).expect("squares 1-32");
-            if let Some((c, king)) = pos.piece_at(sq) {
-                let p = match (c, king) {
-                    (Color::Black, false) => "b",
-                    (Color::White, false) => "w",
-                    (Color::Black, true) => "B",
-                    (Color::White, true) => "W",
-                };
-                pieces.insert(n, p);
-            }
-        }
+        let pos = self.game().position();
         let result = self.end();
-        // A finished game offers no moves, even where the rules would still generate some
-        // (a draw by a count or by repetition).
-        let legal = if result.is_some() {
-            Vec::new()
-        } else {
-            movegen::legal_moves(pos)
-                .iter()
-                .map(|mv| legal_move(pos, mv))
-                .collect()
-        };
-        let counts = self.game.counts();
-        let line = self.line();
         State {
             fen: notation::write_fen(pos),
-            side: color_name(pos.side()),
-            pieces,
-            legal,
-            history: line.iter().filter_map(|&id| self.move_shown(id)).collect(),
+            side: view::color_name(pos.side()),
+            pieces: view::pieces(pos),
+            legal: view::legal_moves(pos, result.is_some()),
+            history: self.cursor.history(),
             ply: self.ply(),
-            node: self.at.index(),
-            line: line.iter().map(|id| id.index()).collect(),
-            nodes: self
-                .tree
-                .preorder()
-                .into_iter()
-                .filter_map(|id| self.tree_node(id))
-                .collect(),
-            start_fen: notation::write_fen(&self.tree.start()),
-            white: self.white,
-            black: self.black,
-            thinking: self.thinking,
-            analyzing: self.analyzing,
+            node: self.node().index(),
+            line: self.cursor.line().iter().map(|id| id.index()).collect(),
+            nodes: self.cursor.nodes(),
+            start_fen: notation::write_fen(&self.tree().start()),
+            white: self.player(Color::White),
+            black: self.player(Color::Black),
+            thinking: false,
+            analyzing: false,
             result,
-            counts: Counts {
-                forty: u32::from(counts.quiet_king_plies),
-                forty_limit: FORTY_MOVE_PLIES,
-                // In plies like the 40-move count (two per lone king move), so that the
-                // page shows both as moves the same way.
-                thirteen: counts.lone_king_moves.map(|n| 2 * u32::from(n)),
-                thirteen_limit: 2 * LONE_KING_MOVES,
-            },
-            level: self.level,
+            counts: view::counts(self.game()),
+            level: self.roster.level(),
             egdb: None,
             clock: self.timed.state(),
             tags: self.tags_now().into_iter().collect(),
-            review: self.review_summary(),
+            review: reviewed::summary(self.tree()),
         }
-    }
-}
-
-/// A move played, as `history` and the tree's nodes show it.
-fn history_move(before: &Position, mv: &Move) -> HistoryMove {
-    let shown = legal_move(before, mv);
-    HistoryMove {
-        pdn: shown.pdn,
-        hub: shown.hub,
-        captured: shown.captured,
-        path: shown.path,
-    }
-}
-
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-fn parse_fen(fen: &str) -> Result<Position, SessionError> {
-    notation::parse_fen(fen).map_err(|e| SessionError::Fen(fen.to_string(), e.to_string()))
-}
-
-/// A legal move as the page gets it. Of several paths that take the same pieces (one move,
-/// R15) the first is shown.
-pub(crate) fn legal_move(pos: &Position, mv: &Move) -> LegalMove {
-    let mut path = vec![mv.from.number()];
-    if mv.is_capture() {
-        let landing = notation::capture_paths(pos, mv).into_iter().next();
-        path.extend(
-            landing
-                .unwrap_or_else(|| vec![mv.to])
-                .iter()
-                .map(|s| s.number()),
-        );
-    } else {
-        path.push(mv.to.number());
-    }
-    LegalMove {
-        hub: mv.hub(),
-        pdn: notation::pdn_move(pos, mv),
-        from: mv.from.number(),
-        to: mv.to.number(),
-        captured: mv.captured.into_iter().map(|s| s.number()).collect(),
-        path,
-    }
-}
-
-/// The `info` message for one search iteration from `root`.
-pub fn info_reply(root: &Position, info: &crate::search::Info) -> Reply {
-    Reply::Info(Box::new(search_info(root, info)))
-}
-
-/// One search iteration from `root` as the page gets it (`info`).
-pub fn search_info(root: &Position, info: &crate::search::Info) -> SearchInfo {
-    let mut pos = *root;
-    let mut pv_pdn = Vec::new();
-    for mv in &info.pv {
-        pv_pdn.push(notation::pdn_move(&pos, mv));
-        pos = pos.play(mv);
-    }
-    let black = match root.side() {
-        Color::Black => info.score,
-        Color::White => -info.score,
-    };
-    SearchInfo {
-        depth: info.depth,
-        score: info.score.hub(),
-        score_black: black.hub(),
-        nodes: info.nodes,
-        time: info.time.as_secs_f64(),
-        pv: info.pv.iter().map(|m| m.hub()).collect(),
-        pv_pdn,
-        multipv: info.multipv,
     }
 }
 
@@ -787,9 +461,11 @@ mod testing {
 mod tests {
     use super::testing::{human, pdn_of};
     use super::*;
-    use crate::board::protocol::Judgement;
+    use crate::board::protocol::{Judgement, SearchInfo, TreeNode};
+    use crate::board::view::search_info;
     use crate::core::pdn;
     use crate::core::tree::MAX_NODES;
+    use std::time::Duration;
 
     fn play(s: &mut Session, moves: &str) {
         for m in moves.split_whitespace() {
@@ -852,7 +528,7 @@ mod tests {
 
     fn pdns(s: &Session, line: &[NodeId]) -> Vec<String> {
         line.iter()
-            .filter_map(|&id| s.move_shown(id).map(|m| m.pdn))
+            .filter_map(|&id| s.tree().node(id)?.data.shown.clone().map(|m| m.pdn))
             .collect()
     }
 
@@ -1051,7 +727,7 @@ mod tests {
         assert_eq!((n.mark, n.eval.as_deref()), (None, Some("-1.10")));
         assert_eq!(node_of(&s, v).mark, None);
         // A review again replaces its own marks but leaves a player's other NAGs.
-        s.tree.notes_mut(main[4]).unwrap().nags.push(14);
+        s.cursor.notes_mut(main[4]).unwrap().nags.push(14);
         s.record_review(main[4], "0.00", note(None, "9-14"));
         assert_eq!(s.tree().node(main[4]).unwrap().notes.nags, [14]);
         s.record_review(main[4], "-0.90", note(Some("?"), "9-14"));
@@ -1082,7 +758,7 @@ mod tests {
     /// Review the board's main line as the server does (one thread, a fixed node budget,
     /// each move's verdict recorded as it is forwarded): the `review_ply` messages.
     fn review_on_board(s: &mut Session) -> Vec<Judgement> {
-        use crate::board::review::PlyReport;
+        use crate::board::review_job::PlyReport;
         use crate::review::{self, Budget, ReviewControl};
         let engine = crate::search::Engine::new(4, 1);
         let (game, nodes) = (s.main_game(), s.main_line());
@@ -1180,7 +856,10 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}\n{pdn}"));
         assert!(t.tree().same_as(s.tree()), "{pdn}");
         // Every tag kept, in the roster's order; a Result tag added where there was none.
-        let (loaded, saved) = (s.tags.as_ref().unwrap(), t.tags.as_ref().unwrap());
+        let (loaded, saved) = (
+            s.record.loaded_tags().unwrap(),
+            t.record.loaded_tags().unwrap(),
+        );
         let mut want: Vec<_> = pdn::writer::ordered_tags(loaded)
             .into_iter()
             .cloned()
@@ -1476,27 +1155,21 @@ mod tests {
     }
 
     #[test]
-    fn new_games_and_loads_keep_analysis_and_players_keep_the_game() {
+    fn players_keep_the_game() {
         let mut s = human();
-        s.analyzing = true;
-        s.new_game(Player::Engine, Player::Human, None, None)
-            .unwrap();
-        assert!(s.analyzing);
-        s.setup("W:W14:B9").unwrap();
-        assert!(s.analyzing);
         s.load_pdn("1. 11-15 23-19 *", None).unwrap();
-        assert!(s.analyzing);
         s.set_players(Player::Engine, Player::Human).unwrap();
-        assert_eq!((s.ply(), s.white), (2, Player::Engine));
+        assert_eq!((s.ply(), s.player(Color::White)), (2, Player::Engine));
     }
 
     #[test]
     fn one_game_of_several_is_loaded_and_all_are_listed() {
         let mut s = human();
         let two = "[Event \"a\"]\n1. 11-15 *\n\n[Event \"b\"]\n1. 9-13 22-18 *\n";
-        s.load_pdn(two, Some(2)).unwrap();
+        let Ok(Done::Loaded(Reply::Games { games, loaded, .. })) = s.load_pdn(two, Some(2)) else {
+            panic!("no list of games")
+        };
         assert_eq!(s.state().history[0].pdn, "9-13");
-        let (games, loaded, _) = s.games.take().expect("the list of games");
         assert_eq!(loaded, 2);
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].tags["Event"], "a");
@@ -1506,8 +1179,11 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("out of range"));
-        s.load_pdn("1. 11-15 *", None).unwrap();
-        assert!(s.games.is_none(), "one game: no list");
+        let one = s.load_pdn("1. 11-15 *", None);
+        assert!(
+            matches!(one, Ok(Done::Changed { auto: false })),
+            "one game: no list"
+        );
     }
 
     #[test]
@@ -1588,7 +1264,10 @@ mod tests {
         t.load_pdn(&pdn, None).unwrap();
         assert_eq!(t.state().start_fen, "W:W14:BK1,9,10");
         assert_eq!(t.state().history[0].pdn, "14x5");
-        assert_eq!((t.white, t.black), (Player::Human, Player::Human));
+        assert_eq!(
+            [Color::White, Color::Black].map(|c| t.player(c)),
+            [Player::Human; 2]
+        );
         assert!(t
             .load_pdn("[GameType \"21\"]\n*", None)
             .unwrap_err()
@@ -1616,20 +1295,6 @@ mod tests {
             1,
             "a rejected load changes nothing"
         );
-    }
-
-    #[test]
-    fn multipv_is_checked_and_kept_through_new_games() {
-        let mut s = human();
-        assert!(s.set_multipv(Some(0)).is_err());
-        assert!(s.set_multipv(Some(6)).is_err());
-        assert_eq!(s.multipv, 1);
-        s.set_multipv(Some(3)).unwrap();
-        s.new_game(Player::Human, Player::Human, None, None)
-            .unwrap();
-        assert_eq!(s.analysis_limits().multipv, 3);
-        s.set_multipv(None).unwrap();
-        assert_eq!(s.multipv, 1);
     }
 
     #[test]
@@ -1867,7 +1532,7 @@ mod tests {
         assert!(s.set_level(None, None, Some(11)).is_err());
         assert!(s.set_level(Some(2.0), None, Some(11)).is_err());
         assert!(s.set_level(Some(1.0), Some(3), Some(2)).is_err());
-        assert_eq!(s.level, DEFAULT_LEVEL);
+        assert_eq!(s.roster.level(), DEFAULT_LEVEL);
         s.set_level(None, Some(5), None).unwrap();
         assert_eq!(s.move_limits().depth, Some(5));
         assert_eq!(s.play_level(), None);

@@ -9,6 +9,10 @@
 //! slot's generation, counted up on each delete, is part of the id (a slotmap). So a tree
 //! holds at most `MAX_NODES` nodes at once, which bounds its memory whatever a client sends,
 //! and moves can be added and deleted for ever.
+//!
+//! Each node carries a payload `D` beside its notes: what a user of the tree keeps per node
+//! (the board keeps how each move is shown and what a review said of it). The rules core's
+//! own users keep none (`()`, the default). A deleted node takes its payload with it.
 
 use crate::core::game::{DrawCounts, Game, GameResult};
 use crate::core::notation::{self, NotationError};
@@ -93,9 +97,9 @@ impl Notes {
     }
 }
 
-/// One position of the tree and the move that reached it.
+/// One position of the tree and the move that reached it, with its payload.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Node {
+pub struct Node<D = ()> {
     /// `None` at the root.
     pub parent: Option<NodeId>,
     /// The move from the parent; `None` at the root.
@@ -107,6 +111,8 @@ pub struct Node {
     /// The moves tried here; `children[0]` is the main continuation.
     pub children: Vec<NodeId>,
     pub notes: Notes,
+    /// What the tree's user keeps on the node (`D::default()` when the move is added).
+    pub data: D,
 }
 
 /// Why the tree refused a request.
@@ -147,25 +153,25 @@ impl std::error::Error for TreeError {}
 
 /// Where a node lives: the node (`None` once deleted) and how many nodes lived here before.
 #[derive(Clone, Debug, PartialEq)]
-struct Slot {
+struct Slot<D> {
     generation: u64,
-    node: Option<Node>,
+    node: Option<Node<D>>,
 }
 
-/// A game as a tree of moves from a start position.
+/// A game as a tree of moves from a start position, each node with a payload `D`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameTree {
+pub struct GameTree<D = ()> {
     start: Position,
     /// Indexed by `NodeId::slot`.
-    slots: Vec<Slot>,
+    slots: Vec<Slot<D>>,
     /// The empty slots a new node may take, the last freed first.
     free: Vec<usize>,
     live: usize,
 }
 
-impl GameTree {
+impl<D: Default> GameTree<D> {
     /// A tree with only its root, the start position.
-    pub fn new(start: Position) -> GameTree {
+    pub fn new(start: Position) -> GameTree<D> {
         GameTree {
             start,
             slots: vec![Slot {
@@ -177,6 +183,7 @@ impl GameTree {
                     counts: DrawCounts::fresh(&start),
                     children: Vec::new(),
                     notes: Notes::default(),
+                    data: D::default(),
                 }),
             }],
             free: Vec::new(),
@@ -185,7 +192,7 @@ impl GameTree {
     }
 
     /// A tree of one line of moves, each known to be legal after the one before.
-    pub fn from_moves(start: Position, moves: &[Move]) -> Result<GameTree, TreeError> {
+    pub fn from_moves(start: Position, moves: &[Move]) -> Result<GameTree<D>, TreeError> {
         let mut tree = GameTree::new(start);
         let mut at = tree.root();
         for mv in moves {
@@ -194,88 +201,10 @@ impl GameTree {
         Ok(tree)
     }
 
-    pub fn start(&self) -> Position {
-        self.start
-    }
-
-    pub fn root(&self) -> NodeId {
-        NodeId(0)
-    }
-
-    /// The nodes still in the tree, the root included.
-    pub fn len(&self) -> usize {
-        self.live
-    }
-
-    /// Never: the root is always there.
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
-    pub fn node(&self, id: NodeId) -> Option<&Node> {
-        self.slots
-            .get(id.slot())
-            .filter(|s| s.generation == id.generation())
-            .and_then(|s| s.node.as_ref())
-    }
-
-    pub fn notes_mut(&mut self, id: NodeId) -> Option<&mut Notes> {
-        self.node_mut(id).ok().map(|n| &mut n.notes)
-    }
-
-    fn get(&self, id: NodeId) -> Result<&Node, TreeError> {
-        self.node(id).ok_or(TreeError::NoSuchNode(id))
-    }
-
-    fn node_mut(&mut self, id: NodeId) -> Result<&mut Node, TreeError> {
-        self.slots
-            .get_mut(id.slot())
-            .filter(|s| s.generation == id.generation())
-            .and_then(|s| s.node.as_mut())
-            .ok_or(TreeError::NoSuchNode(id))
-    }
-
-    /// Put `node` in a free slot (the last freed first), or a new one while there are fewer
-    /// than `MAX_NODES`.
-    fn insert(&mut self, node: Node) -> Result<NodeId, TreeError> {
-        let id = match self.free.pop() {
-            Some(slot) => NodeId::new(slot, self.slots[slot].generation),
-            None if self.slots.len() < MAX_NODES => {
-                self.slots.push(Slot {
-                    generation: 0,
-                    node: None,
-                });
-                NodeId::new(self.slots.len() - 1, 0)
-            }
-            None => return Err(TreeError::Full),
-        };
-        self.slots[id.slot()].node = Some(node);
-        self.live += 1;
-        Ok(id)
-    }
-
-    /// Empty the slot of live node `id`: its id is never valid again, and the slot goes to a
-    /// later node under the next generation (unless that would pass `MAX_GENERATION`).
-    fn remove(&mut self, id: NodeId) -> Option<Node> {
-        self.node(id)?;
-        let slot = &mut self.slots[id.slot()];
-        let node = slot.node.take();
-        self.live -= 1;
-        if slot.generation < MAX_GENERATION {
-            slot.generation += 1;
-            self.free.push(id.slot());
-        }
-        node
-    }
-
-    /// The node's children, main continuation first (empty for an unknown id).
-    pub fn children(&self, id: NodeId) -> &[NodeId] {
-        self.node(id).map_or(&[], |n| n.children.as_slice())
-    }
-
     /// Play `mv` at node `at`: the child it reaches, which is the existing one when `mv` has
     /// been played there before (followed), else a new variation (the main continuation
-    /// when `at` had none). The move must be legal and the game not over at `at`.
+    /// when `at` had none) with the default payload. The move must be legal and the game not
+    /// over at `at`.
     pub fn play(&mut self, at: NodeId, mv: Move) -> Result<NodeId, TreeError> {
         let node = self.get(at)?;
         if let Some(&c) = node
@@ -301,6 +230,7 @@ impl GameTree {
             counts,
             children: Vec::new(),
             notes: Notes::default(),
+            data: D::default(),
         })?;
         self.node_mut(at)?.children.push(id);
         Ok(id)
@@ -312,6 +242,131 @@ impl GameTree {
         let mv =
             notation::parse_move(&pos, text).map_err(|e| TreeError::BadMove(text.into(), e))?;
         self.play(at, mv)
+    }
+}
+
+impl<D> GameTree<D> {
+    pub fn start(&self) -> Position {
+        self.start
+    }
+
+    pub fn root(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    /// The nodes still in the tree, the root included.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Never: the root is always there.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    pub fn node(&self, id: NodeId) -> Option<&Node<D>> {
+        self.slots
+            .get(id.slot())
+            .filter(|s| s.generation == id.generation())
+            .and_then(|s| s.node.as_ref())
+    }
+
+    pub fn notes_mut(&mut self, id: NodeId) -> Option<&mut Notes> {
+        self.node_mut(id).ok().map(|n| &mut n.notes)
+    }
+
+    /// The node's payload, to change.
+    pub fn data_mut(&mut self, id: NodeId) -> Option<&mut D> {
+        self.node_mut(id).ok().map(|n| &mut n.data)
+    }
+
+    /// The node's notes and payload, both to change.
+    pub fn notes_and_data_mut(&mut self, id: NodeId) -> Option<(&mut Notes, &mut D)> {
+        self.node_mut(id).ok().map(|n| (&mut n.notes, &mut n.data))
+    }
+
+    /// The same tree, every id kept, with each node's payload made by `f` from the node.
+    pub fn with_data<E>(self, mut f: impl FnMut(NodeId, &Node<D>) -> E) -> GameTree<E> {
+        let slots = self
+            .slots
+            .into_iter()
+            .enumerate()
+            .map(|(slot, s)| {
+                let id = NodeId::new(slot, s.generation);
+                let node = s.node.map(|n| {
+                    let data = f(id, &n);
+                    Node {
+                        parent: n.parent,
+                        mv: n.mv,
+                        position: n.position,
+                        counts: n.counts,
+                        children: n.children,
+                        notes: n.notes,
+                        data,
+                    }
+                });
+                Slot {
+                    generation: s.generation,
+                    node,
+                }
+            })
+            .collect();
+        GameTree {
+            start: self.start,
+            slots,
+            free: self.free,
+            live: self.live,
+        }
+    }
+
+    fn get(&self, id: NodeId) -> Result<&Node<D>, TreeError> {
+        self.node(id).ok_or(TreeError::NoSuchNode(id))
+    }
+
+    fn node_mut(&mut self, id: NodeId) -> Result<&mut Node<D>, TreeError> {
+        self.slots
+            .get_mut(id.slot())
+            .filter(|s| s.generation == id.generation())
+            .and_then(|s| s.node.as_mut())
+            .ok_or(TreeError::NoSuchNode(id))
+    }
+
+    /// Put `node` in a free slot (the last freed first), or a new one while there are fewer
+    /// than `MAX_NODES`.
+    fn insert(&mut self, node: Node<D>) -> Result<NodeId, TreeError> {
+        let id = match self.free.pop() {
+            Some(slot) => NodeId::new(slot, self.slots[slot].generation),
+            None if self.slots.len() < MAX_NODES => {
+                self.slots.push(Slot {
+                    generation: 0,
+                    node: None,
+                });
+                NodeId::new(self.slots.len() - 1, 0)
+            }
+            None => return Err(TreeError::Full),
+        };
+        self.slots[id.slot()].node = Some(node);
+        self.live += 1;
+        Ok(id)
+    }
+
+    /// Empty the slot of live node `id`: its id is never valid again, and the slot goes to a
+    /// later node under the next generation (unless that would pass `MAX_GENERATION`).
+    fn remove(&mut self, id: NodeId) -> Option<Node<D>> {
+        self.node(id)?;
+        let slot = &mut self.slots[id.slot()];
+        let node = slot.node.take();
+        self.live -= 1;
+        if slot.generation < MAX_GENERATION {
+            slot.generation += 1;
+            self.free.push(id.slot());
+        }
+        node
+    }
+
+    /// The node's children, main continuation first (empty for an unknown id).
+    pub fn children(&self, id: NodeId) -> &[NodeId] {
+        self.node(id).map_or(&[], |n| n.children.as_slice())
     }
 
     /// The main line: the root, then each first child.
@@ -465,7 +520,8 @@ impl GameTree {
         Ok(())
     }
 
-    /// Delete `id` and every move after it; the parent, where the client goes next.
+    /// Delete `id` and every move after it, their payloads with them; the parent, where the
+    /// client goes next.
     pub fn delete(&mut self, id: NodeId) -> Result<NodeId, TreeError> {
         let (parent, i) = self.place(id)?;
         self.node_mut(parent)?.children.remove(i);
@@ -491,8 +547,8 @@ impl GameTree {
     }
 
     /// Do two trees hold the same moves in the same order with the same notes? (Ids may
-    /// differ: a tree read from PDN numbers its nodes afresh.)
-    pub fn same_as(&self, other: &GameTree) -> bool {
+    /// differ: a tree read from PDN numbers its nodes afresh; payloads are not compared.)
+    pub fn same_as<E>(&self, other: &GameTree<E>) -> bool {
         // A stack, not recursion: a main line can be a hundred thousand moves long.
         let mut stack = vec![(self.root(), other.root())];
         while let Some((x, y)) = stack.pop() {
@@ -513,7 +569,7 @@ mod tests {
     use super::*;
 
     fn tree_of(moves: &[&str]) -> (GameTree, Vec<NodeId>) {
-        let mut t = GameTree::new(Position::start());
+        let mut t: GameTree = GameTree::new(Position::start());
         let mut ids = vec![t.root()];
         for m in moves {
             let at = *ids.last().unwrap();
@@ -660,7 +716,7 @@ mod tests {
         // A lone king shuffling: the third repetition ends the game (R17), which needs the
         // history along the path, not just the position.
         let start = notation::parse_fen("B:WK30:BK3").unwrap();
-        let mut t = GameTree::new(start);
+        let mut t: GameTree = GameTree::new(start);
         let mut at = t.root();
         for m in [
             "3-7", "30-26", "7-3", "26-30", "3-7", "30-26", "7-3", "26-30",
@@ -681,7 +737,7 @@ mod tests {
         assert_eq!(t.children(before), &[at, v]);
 
         // A win: the side to move has no pieces.
-        let mut t = GameTree::new(notation::parse_fen("B:W18:B14").unwrap());
+        let mut t: GameTree = GameTree::new(notation::parse_fen("B:W18:B14").unwrap());
         let won = t.play_text(t.root(), "14x23").unwrap();
         assert!(matches!(
             t.play_text(won, "1-5"),
@@ -704,7 +760,7 @@ mod tests {
             "W:WK9,K14,K30:BK3,K7",
             "B:W18,22,K30:B3,K6,10",
         ] {
-            let mut t = GameTree::new(notation::parse_fen(fen).unwrap());
+            let mut t: GameTree = GameTree::new(notation::parse_fen(fen).unwrap());
             let mut at = t.root();
             for _ in 0..3000 {
                 let result = t.result_at(at).unwrap();
@@ -730,7 +786,7 @@ mod tests {
     #[test]
     fn the_node_cap_is_refused() {
         let start = notation::parse_fen("B:WK30:BK3").unwrap();
-        let mut t = GameTree::new(start);
+        let mut t: GameTree = GameTree::new(start);
         // Fill the tree with live nodes (stand-ins for a tree of shallow variations).
         let a = t.play_text(t.root(), "3-7").unwrap();
         let filler = t.node(a).unwrap().clone();
@@ -812,5 +868,29 @@ mod tests {
         assert!(t.same_as(&copy));
         t.notes_mut(v).unwrap().comment = "x".into();
         assert!(!t.same_as(&copy));
+    }
+
+    #[test]
+    fn a_payload_stays_with_its_node_and_goes_with_it() {
+        let (t, ids) = tree_of(&["11-15", "23-19", "8-11"]);
+        // Every id kept, each node's payload made from it.
+        let mut t: GameTree<Option<u64>> = t.with_data(|id, n| n.mv.map(|_| id.index()));
+        assert!(t.preorder().iter().eq(ids.iter()));
+        assert_eq!(t.node(ids[0]).unwrap().data, None);
+        assert_eq!(t.node(ids[2]).unwrap().data, Some(ids[2].index()));
+        // A new move gets the default; a payload changes with its notes.
+        let v = t.play_text(ids[1], "22-18").unwrap();
+        assert_eq!(t.node(v).unwrap().data, None);
+        *t.data_mut(v).unwrap() = Some(7);
+        let (notes, data) = t.notes_and_data_mut(ids[3]).unwrap();
+        notes.comment = "x".into();
+        *data = Some(8);
+        assert_eq!(t.node(ids[3]).unwrap().data, Some(8));
+        // Deleting a line takes its payloads: a node in the freed slot starts afresh.
+        t.delete(ids[2]).unwrap();
+        t.delete(v).unwrap();
+        let w = t.play_text(ids[1], "24-20").unwrap();
+        assert_eq!(t.node(w).unwrap().data, None);
+        assert!(t.data_mut(ids[3]).is_none() && t.data_mut(v).is_none());
     }
 }

@@ -33,7 +33,7 @@ pub enum Budget {
     /// To this depth (plies).
     Depth(u32),
     /// To this depth, or this many nodes if the search gets there first: a depth whose cost
-    /// is bounded (the board's review, `serve::review`).
+    /// is bounded (the board's review job, `board::review_job`).
     DepthWithin(u32, u64),
     /// This many nodes.
     Nodes(u64),

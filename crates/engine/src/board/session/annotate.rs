@@ -1,12 +1,14 @@
-//! What a person writes into the game on the board: a move's comment, mark and other NAGs
-//! (`annotate`), the tags of the Seven Tag Roster (`tags`), and a line of moves added to the
-//! tree as a variation (`add_line`). Each is checked whole before anything changes, and
-//! each is saved by `save_pdn` so that `load_pdn` reads it back the same.
+//! What a person writes into the game on the board, checked: a move's comment, mark and
+//! other NAGs (`annotate`, made by `annotated`), and the tags of the Seven Tag Roster
+//! (`tags`, checked by `checked_tags`); a line of moves added to the tree as a variation
+//! (`add_line`) is the cursor's. Each is checked whole before anything changes, and each is
+//! saved by `save_pdn` so that `load_pdn` reads it back the same.
 
-use super::{history_move, Done, Session, SessionError, MAX_MOVES, MAX_PLIES};
+use super::node::NodeData;
+use super::SessionError;
 use crate::core::pdn::{self, notes as pdn_notes, writer::ROSTER};
-use crate::core::tree::{GameTree, Notes};
-use crate::core::{notation, GameResult};
+use crate::core::tree::{GameTree, NodeId, Notes, TreeError};
+use crate::core::GameResult;
 use std::collections::BTreeMap;
 
 /// The longest comment a move may hold, in characters.
@@ -145,222 +147,118 @@ fn tag_value_fault(value: &str) -> Option<&'static str> {
     }
 }
 
-impl Session {
-    /// `annotate`: node `node`'s comment (trimmed; empty clears it), mark (`Some(None)`
-    /// clears it) and other NAGs, any of them. A mark set here is the move's own: a later
-    /// review leaves it (`record_review`). The position shown stays.
-    pub fn annotate(
-        &mut self,
-        node: u64,
-        comment: Option<&str>,
-        nag: Option<Option<&str>>,
-        nags: Option<&[u64]>,
-    ) -> Result<Done, SessionError> {
-        let id = self.live(node)?;
-        if (&comment, &nag, &nags) == (&None, &None, &None) {
-            return Err(AnnotateError::Nothing.into());
-        }
-        let is_root = self.tree.node(id).is_some_and(|n| n.mv.is_none());
-        if is_root && (nag.is_some() || nags.is_some()) {
-            return Err(AnnotateError::RootHasNoMove.into());
-        }
-        let mut notes = self.tree.node(id).expect("live").notes.clone();
-        let mut mark = notes
-            .nags
-            .iter()
-            .copied()
-            .find(|&n| pdn_notes::nag_mark(n).is_some());
-        let mut others: Vec<u8> = notes
-            .nags
-            .iter()
-            .copied()
-            .filter(|&n| Some(n) != mark)
-            .collect();
-        if let Some(nag) = nag {
-            mark = match nag {
-                None => None,
-                Some(text) => {
-                    Some(mark_of(text).ok_or_else(|| AnnotateError::NotAMark(text.into()))?)
-                }
-            };
-        }
-        if let Some(list) = nags {
-            if list.len() > MAX_NAGS {
-                return Err(AnnotateError::TooManyNags(list.len()).into());
-            }
-            others = list
-                .iter()
-                .map(|&n| match u8::try_from(n) {
-                    Ok(n) if pdn_notes::nag_mark(n).is_none() => Ok(n),
-                    _ => Err(AnnotateError::NotANag(n)),
-                })
-                .collect::<Result<_, _>>()?;
-        }
-        notes.nags = mark.into_iter().chain(others).collect();
-        if let Some(text) = comment {
-            let text = text.trim();
-            let length = text.chars().count();
-            if length > MAX_COMMENT {
-                return Err(AnnotateError::CommentTooLong(length).into());
-            }
-            let others: usize = self
-                .tree
-                .preorder()
-                .into_iter()
-                .filter(|&n| n != id)
-                .filter_map(|n| self.tree.node(n))
-                .map(|n| n.notes.comment.len() + n.notes.before.len())
-                .sum();
-            if others + notes.before.len() + text.len() > MAX_COMMENTS {
-                return Err(AnnotateError::CommentsTooLarge.into());
-            }
-            notes.comment = text.to_string();
-            if !comment_writes_back(&notes) {
-                return Err(AnnotateError::CommentNotWritable.into());
-            }
-        }
-        let before = std::mem::replace(self.tree.notes_mut(id).expect("live"), notes);
-        if let Err(e) = self.check_size() {
-            *self.tree.notes_mut(id).expect("live") = before;
-            return Err(e);
-        }
-        if nag.is_some() {
-            // The mark is the person's now: a review's mark is no longer to replace.
-            if let Some(r) = self.reviewed.get_mut(&id) {
-                r.added = None;
-            }
-        }
-        Ok(Done::Changed { auto: false })
+/// The notes `annotate` makes of a node's `notes` (`is_root` for the start position, which
+/// has no move) with its comment (trimmed; empty clears it), mark (`Some(None)` clears it)
+/// and other NAGs, any of them; `others` is what the other nodes' comments take, in bytes.
+pub(super) fn annotated(
+    mut notes: Notes,
+    is_root: bool,
+    others: impl FnOnce() -> usize,
+    comment: Option<&str>,
+    nag: Option<Option<&str>>,
+    nags: Option<&[u64]>,
+) -> Result<Notes, AnnotateError> {
+    if (&comment, &nag, &nags) == (&None, &None, &None) {
+        return Err(AnnotateError::Nothing);
     }
-
-    /// `tags`: the roster's tags as given, each set (an empty value removes it, but for
-    /// `Result`); the tags not given stay, and the game's other tags (GameType, FEN,
-    /// TimeControl, ...) are not the page's to set. A `Result` stands while the main line
-    /// ends where it ends now, as a loaded game's does. All are checked before any is set.
-    pub fn set_tags(&mut self, tags: &BTreeMap<String, String>) -> Result<Done, SessionError> {
-        let mut result = None;
-        for (name, value) in tags {
-            if !ROSTER.contains(&name.as_str()) {
-                return Err(AnnotateError::NotARosterTag(name.clone()).into());
-            }
-            if let Some(why) = tag_value_fault(value) {
-                return Err(AnnotateError::BadTagValue(name.clone(), why).into());
-            }
-            if name == "Result" {
-                if !RESULTS.contains(&value.as_str()) {
-                    return Err(AnnotateError::BadResult(value.clone()).into());
-                }
-                let end = *self.tree.main_line().last().expect("the root at least");
-                let rules = self.tree.result_at(end)?;
-                let says = match rules {
-                    GameResult::Ongoing => None,
-                    GameResult::Win(c) => Some(pdn::result_text(Some(c))),
-                    GameResult::Draw(_) => Some(pdn::result_text(None)),
-                };
-                if says.is_some_and(|r| r != value) {
-                    return Err(AnnotateError::ResultAgainstRules(value.clone(), rules).into());
-                }
-                result = Some((end, value.clone()));
-            }
-        }
-        let before = (self.tag_edits.clone(), self.loaded_result.clone());
-        for (name, value) in tags.iter().filter(|(k, _)| *k != "Result") {
-            self.tag_edits.retain(|(k, _)| k != name);
-            self.tag_edits
-                .push((name.clone(), value.trim().to_string()));
-        }
-        if result.is_some() {
-            self.loaded_result = result;
-        }
-        if let Err(e) = self.check_size() {
-            (self.tag_edits, self.loaded_result) = before;
-            return Err(e);
-        }
-        Ok(Done::Changed { auto: false })
+    if is_root && (nag.is_some() || nags.is_some()) {
+        return Err(AnnotateError::RootHasNoMove);
     }
-
-    /// The tags `save_pdn` writes: a loaded game's or the board's, the `Result` brought up
-    /// to date, with the tags set here over them (an empty one left out), in PDN's order.
-    pub fn tags_now(&self) -> Vec<(String, String)> {
-        let result = self.result_text();
-        let mut tags = match &self.tags {
-            Some(loaded) => {
-                let mut tags = loaded.clone();
-                match tags.iter_mut().find(|(k, _)| k == "Result") {
-                    Some(tag) => tag.1 = result.clone(),
-                    None => tags.push(("Result".into(), result.clone())),
-                }
-                tags
-            }
-            None => self.board_tags(&result),
+    let mut mark = notes
+        .nags
+        .iter()
+        .copied()
+        .find(|&n| pdn_notes::nag_mark(n).is_some());
+    let mut rest: Vec<u8> = notes
+        .nags
+        .iter()
+        .copied()
+        .filter(|&n| Some(n) != mark)
+        .collect();
+    if let Some(nag) = nag {
+        mark = match nag {
+            None => None,
+            Some(text) => Some(mark_of(text).ok_or_else(|| AnnotateError::NotAMark(text.into()))?),
         };
-        for (name, value) in &self.tag_edits {
-            match tags.iter_mut().find(|(k, _)| k == name) {
-                Some(tag) => tag.1 = value.clone(),
-                None => tags.push((name.clone(), value.clone())),
-            }
-        }
-        tags.retain(|(_, v)| !v.is_empty());
-        pdn::writer::ordered_tags(&tags)
-            .into_iter()
-            .cloned()
-            .collect()
     }
+    if let Some(list) = nags {
+        if list.len() > MAX_NAGS {
+            return Err(AnnotateError::TooManyNags(list.len()));
+        }
+        rest = list
+            .iter()
+            .map(|&n| match u8::try_from(n) {
+                Ok(n) if pdn_notes::nag_mark(n).is_none() => Ok(n),
+                _ => Err(AnnotateError::NotANag(n)),
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    notes.nags = mark.into_iter().chain(rest).collect();
+    if let Some(text) = comment {
+        let text = text.trim();
+        let length = text.chars().count();
+        if length > MAX_COMMENT {
+            return Err(AnnotateError::CommentTooLong(length));
+        }
+        if others() + notes.before.len() + text.len() > MAX_COMMENTS {
+            return Err(AnnotateError::CommentsTooLarge);
+        }
+        notes.comment = text.to_string();
+        if !comment_writes_back(&notes) {
+            return Err(AnnotateError::CommentNotWritable);
+        }
+    }
+    Ok(notes)
+}
 
-    /// `add_line`: the moves (Hub or PDN notation) after node `node`, each following the
-    /// move already there when it is the same, the rest added as a variation. The whole
-    /// line is checked first: an illegal move, or one after the game's end, refuses it all.
-    /// The position shown, and the current line, stay.
-    pub fn add_line(&mut self, node: u64, moves: &[String]) -> Result<Done, SessionError> {
-        self.walk_allowed()?;
-        let mut at = self.live(node)?;
-        if moves.is_empty() {
-            return Err(AnnotateError::EmptyLine.into());
+/// What the comments of every node but `id` take, in bytes.
+pub(super) fn comments_but(tree: &GameTree<NodeData>, id: NodeId) -> usize {
+    tree.preorder()
+        .into_iter()
+        .filter(|&n| n != id)
+        .filter_map(|n| tree.node(n))
+        .map(|n| n.notes.comment.len() + n.notes.before.len())
+        .sum()
+}
+
+/// `tags` checked: each a roster tag with a value PDN can hold, and a `Result` one of
+/// `RESULTS` that the rules at the main line's end (`rules`) do not contradict. The
+/// `Result` given, if one is.
+pub(super) fn checked_tags(
+    tags: &BTreeMap<String, String>,
+    rules: impl Fn() -> Result<GameResult, TreeError>,
+) -> Result<Option<String>, SessionError> {
+    let mut result = None;
+    for (name, value) in tags {
+        if !ROSTER.contains(&name.as_str()) {
+            return Err(AnnotateError::NotARosterTag(name.clone()).into());
         }
-        let mut tree: GameTree = self.tree.clone();
-        let first_ply = tree.depth(at)? + 1;
-        let mut added = Vec::new();
-        for (i, text) in moves.iter().enumerate() {
-            let ply = first_ply + i;
-            let before = tree.node(at).expect("live").position;
-            let end = tree.result_at(at)?;
-            if end != GameResult::Ongoing {
-                return Err(AnnotateError::LineMove(pdn::ErrorKind::AfterEnd {
-                    ply,
-                    text: text.clone(),
-                    end,
-                })
-                .into());
-            }
-            let mv = notation::parse_move(&before, text).map_err(|error| {
-                AnnotateError::LineMove(pdn::ErrorKind::BadMove {
-                    ply,
-                    text: text.clone(),
-                    error,
-                })
-            })?;
-            let len = tree.len();
-            let next = tree.play(at, mv)?;
-            if tree.len() > len {
-                if tree.len() > MAX_MOVES + 1 {
-                    return Err(SessionError::TreeFull);
-                }
-                if ply > MAX_PLIES {
-                    return Err(SessionError::LineFull);
-                }
-                added.push((next, history_move(&before, &mv)));
-            }
-            at = next;
+        if let Some(why) = tag_value_fault(value) {
+            return Err(AnnotateError::BadTagValue(name.clone(), why).into());
         }
-        self.tree = tree;
-        self.shown.extend(added);
-        Ok(Done::Changed { auto: false })
+        if name == "Result" {
+            if !RESULTS.contains(&value.as_str()) {
+                return Err(AnnotateError::BadResult(value.clone()).into());
+            }
+            let rules = rules()?;
+            let says = match rules {
+                GameResult::Ongoing => None,
+                GameResult::Win(c) => Some(pdn::result_text(Some(c))),
+                GameResult::Draw(_) => Some(pdn::result_text(None)),
+            };
+            if says.is_some_and(|r| r != value) {
+                return Err(AnnotateError::ResultAgainstRules(value.clone(), rules).into());
+            }
+            result = Some(value.clone());
+        }
     }
+    Ok(result)
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::testing::{human, pdn_of};
+    use super::super::{Done, Session};
     use super::*;
 
     /// The session's text, saved and loaded into a fresh session.

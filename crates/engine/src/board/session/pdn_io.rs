@@ -1,14 +1,22 @@
-//! A session's game as PDN: `load_pdn` puts game N of a PDN text on the board (its tree,
-//! notes and tags), `save_pdn` writes the whole tree back with the tags a loaded game
-//! brought (its `Result` brought up to date) or the board's own. The reading and writing
-//! themselves are `core::pdn`'s.
+//! A session's game as PDN: `load_pdn` puts game N of a PDN text on the board (`read`: its
+//! tree, notes, a review saved with it, and tags, checked whole), `save_pdn` writes the
+//! whole tree back with the tags and result the session has now (`tags_now`: a loaded
+//! game's, `Result` brought up to date, or the board's own, `board_tags`). The reading and
+//! writing themselves are `core::pdn`'s; the session's parts keep what is loaded.
 
-use super::{Done, Session, SessionError, BEST_LINE_PLIES, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
-use crate::board::clock::TimeControl;
+use super::cursor::Cursor;
+use super::node::NodeData;
+use super::record::Record;
+use super::roster::Roster;
+use super::timed::TimedGame;
+use super::{reviewed, Done, Session, SessionError};
+use super::{BEST_LINE_PLIES, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
+use crate::board::clock::{Clock, TimeControl};
 use crate::board::protocol::{ClockResume, PdnGameTags, Player, Reply};
+use crate::board::view::history_move;
 use crate::core::pdn;
-use crate::core::tree::GameTree;
-use crate::core::{notation, Color, GameResult, Position};
+use crate::core::tree::{GameTree, NodeId};
+use crate::core::{notation, Color, GameResult, Move, Position};
 
 /// The names a game begun on the board gives its players in its tags.
 pub(super) const HUMAN: &str = "Human";
@@ -18,21 +26,199 @@ pub(super) const ENGINE: &str = "poolshark";
 /// a few megabytes may hold a million games, which the page cannot offer in a list.
 pub const MAX_LISTED: usize = 1000;
 
+/// A game read from a PDN text, checked, to go on the board.
+pub(super) struct Loaded {
+    /// Its tree, each move shown and the review saved with it back on its moves.
+    pub(super) tree: GameTree<NodeData>,
+    /// Its tags, `SetUp` and `FEN` as the board writes them back.
+    pub(super) tags: Vec<(String, String)>,
+    /// Its main line's last node and the result it was read with.
+    pub(super) end: NodeId,
+    pub(super) result: String,
+    /// The moves of the path asked for, read on positions alone.
+    pub(super) path: Option<Vec<Move>>,
+    /// The `games` list of a text of several games, for the page once.
+    pub(super) games: Option<Reply>,
+}
+
+/// Game `number` (from 1; default the first) of a PDN text (GameType 23, or none given),
+/// with its variations, comments, marks and tags, and the moves of `path` (Hub or PDN, from
+/// the start) read on its positions; an error where the text, the game or a move of the
+/// path does not read, the game is larger than the board keeps, or (`timed`, a timed game
+/// to go on at the main line's end) the path leads elsewhere.
+pub(super) fn read(
+    text: &str,
+    number: Option<usize>,
+    path: Option<&[String]>,
+    timed: bool,
+) -> Result<Loaded, SessionError> {
+    let number = number.unwrap_or(1);
+    // One game at a time: each is built and checked, and only the one loaded is kept.
+    let mut list: Vec<PdnGameTags> = Vec::new();
+    let mut chosen = None;
+    let mut count = 0;
+    for (i, g) in pdn::games_in(text, pdn::TreeBuilder::default()).enumerate() {
+        let g = g.map_err(|e| SessionError::Pdn(e.to_string()))?;
+        count += 1;
+        // A text of many games is listed in part: the first ones and the one shown.
+        if i >= MAX_LISTED && i + 1 != number {
+            continue;
+        }
+        list.push(PdnGameTags {
+            number: i + 1,
+            tags: g.tags.iter().cloned().collect(),
+            plies: g.tree.main_line().len() - 1,
+        });
+        if i + 1 == number {
+            chosen = Some(g);
+        }
+    }
+    if count == 0 {
+        return Err(SessionError::NoGame);
+    }
+    let Some(g) = chosen.filter(|_| number > 0) else {
+        return Err(SessionError::GameOutOfRange { number, count });
+    };
+    let main = g.tree.main_line();
+    // A saved game holds the board's moves and a review's best lines, which go back to
+    // their moves below: the tree left must be no larger than the board's.
+    let longest = longest_line(&g.tree);
+    if longest > MAX_PLIES + BEST_LINE_PLIES {
+        return Err(SessionError::TooManyPlies(longest));
+    }
+    if g.tree.len() - 1 > MAX_MOVES + MAX_PLIES * BEST_LINE_PLIES {
+        return Err(SessionError::TooManyMoves(g.tree.len() - 1));
+    }
+    let end = *main.last().expect("the root at least");
+    // The path read first, on positions alone: a move that is not legal changes nothing.
+    let mut moves = Vec::new();
+    if let Some(path) = path {
+        let mut pos = g.tree.start();
+        for (i, text) in path.iter().enumerate() {
+            let mv = notation::parse_move(&pos, text).map_err(|e| SessionError::PdnPath {
+                ply: i + 1,
+                text: text.clone(),
+                why: e.to_string(),
+            })?;
+            pos = pos.play(&mv);
+            moves.push(mv);
+        }
+    }
+    let main_moves: Vec<_> = main[1..]
+        .iter()
+        .map(|&id| g.tree.node(id).and_then(|n| n.mv))
+        .collect();
+    // A timed game goes on at the main line's end: the path follows the main line there
+    // (or on past it, which its moves then extend).
+    let at_end = path.is_none()
+        || (moves.len() >= main_moves.len()
+            && moves.iter().zip(&main_moves).all(|(m, k)| Some(*m) == *k));
+    if timed && !at_end {
+        return Err(SessionError::Clock(
+            "a timed game goes on at its last move: the path must lead to the main line's end"
+                .into(),
+        ));
+    }
+    let mut tags = g.tags;
+    setup_tags(&mut tags, g.tree.start());
+    let mut tree = g.tree.with_data(|_, _| NodeData::default());
+    reviewed::restore(&mut tree);
+    let longest = longest_line(&tree);
+    if longest > MAX_PLIES {
+        return Err(SessionError::TooManyPlies(longest));
+    }
+    if tree.len() - 1 > MAX_MOVES {
+        return Err(SessionError::TooManyMoves(tree.len() - 1));
+    }
+    for id in tree.preorder() {
+        let shown = tree.node(id).and_then(|n| {
+            let before = tree.node(n.parent?)?.position;
+            Some(history_move(&before, &n.mv?))
+        });
+        if let Some(data) = tree.data_mut(id) {
+            data.shown = shown;
+        }
+    }
+    Ok(Loaded {
+        tree,
+        tags,
+        end,
+        result: g.result,
+        path: path.map(|_| moves),
+        games: (count > 1).then_some(Reply::Games {
+            games: list,
+            loaded: number,
+            count,
+        }),
+    })
+}
+
+/// The tags of a game begun on the board: its players, its start where it is not the
+/// usual one, and a timed game's time control and, where a flag fell at the main line's
+/// end (`flag_fell`), its termination.
+pub(super) fn board_tags(
+    players: [Player; 2],
+    start: Position,
+    clock: Option<&Clock>,
+    flag_fell: bool,
+    result: &str,
+) -> Vec<(String, String)> {
+    let name = |p: Player| match p {
+        Player::Human => HUMAN,
+        Player::Engine => ENGINE,
+    };
+    let [white, black] = players;
+    let mut tags: Vec<(String, String)> = vec![
+        ("Event".into(), "poolshark board".into()),
+        ("Date".into(), pdn::pdn_date()),
+        ("White".into(), name(white).into()),
+        ("Black".into(), name(black).into()),
+        ("Result".into(), result.into()),
+        ("GameType".into(), "23".into()),
+    ];
+    if start != Position::start() {
+        tags.push(("SetUp".into(), "1".into()));
+        tags.push(("FEN".into(), notation::write_fen(&start)));
+    }
+    if let Some(c) = clock {
+        tags.push(("TimeControl".into(), c.control().tag()));
+        if flag_fell {
+            tags.push(("Termination".into(), TIME_FORFEIT.into()));
+        }
+    }
+    tags
+}
+
 impl Session {
-    /// `load_pdn`: game `number` (from 1; default the first) of a PDN text (GameType 23, or
-    /// none given), with its variations, comments, marks and tags, shown at the end of its
-    /// main line, both sides human. A text of several games leaves their tags in `games`.
+    /// The tags `save_pdn` writes: a loaded game's or the board's, the `Result` brought up
+    /// to date, with the tags set here over them (an empty one left out), in PDN's order.
+    pub fn tags_now(&self) -> Vec<(String, String)> {
+        let result = self.result_text();
+        let board = || {
+            let players = [Color::White, Color::Black].map(|c| self.player(c));
+            let (start, flag) = (self.tree().start(), self.main_flag().is_some());
+            board_tags(players, start, self.timed.clock(), flag, &result)
+        };
+        let tags = self.record.tags(&result, board);
+        pdn::writer::ordered_tags(&tags)
+            .into_iter()
+            .cloned()
+            .collect()
+    }
+
+    /// `load_pdn`: game `number` (from 1; default the first) of a PDN text, shown at the
+    /// end of its main line, both sides human (`load_pdn_at`).
     pub fn load_pdn(&mut self, text: &str, number: Option<usize>) -> Result<Done, SessionError> {
         self.load_pdn_at(text, number, None, None)
     }
 
-    /// `load_pdn` shown at the node `path` leads to (the moves from the start, Hub or PDN,
-    /// each following the move the game has there or, where it has not, played as a new
-    /// variation), or at the main line's end for none. A move of the path that is not legal
-    /// is an error and the game on the board stays. With
-    /// `clock`, a timed game goes on at the main line's end (where the path must lead) with
-    /// those times left, the side to move's clock running from now, and the moves' `[%clk]`
-    /// readings as its record; a game over there is loaded untimed.
+    /// `load_pdn` (`pdn_io::read`) shown at the node `path` leads to (the moves from the
+    /// start, each following the move the game has there or, where it has not, played as a
+    /// new variation), or at the main line's end for none. A move of the path that is not
+    /// legal is an error and the game on the board stays. With `clock`, a timed game goes on
+    /// at the main line's end (where the path must lead) with those times left, the side to
+    /// move's clock running from now, and the moves' `[%clk]` readings as its record; a game
+    /// over there is loaded untimed. A text of several games answers with their list.
     pub fn load_pdn_at(
         &mut self,
         text: &str,
@@ -44,137 +230,64 @@ impl Session {
             .map(|c| TimeControl::from_seconds(c.base, c.inc))
             .transpose()
             .map_err(SessionError::Clock)?;
-        let number = number.unwrap_or(1);
-        // One game at a time: each is built and checked, and only the one loaded is kept.
-        let mut list: Vec<PdnGameTags> = Vec::new();
-        let mut chosen = None;
-        let mut count = 0;
-        for (i, g) in pdn::games_in(text, pdn::TreeBuilder::default()).enumerate() {
-            let g = g.map_err(|e| SessionError::Pdn(e.to_string()))?;
-            count += 1;
-            // A text of many games is listed in part: the first ones and the one shown.
-            if i >= MAX_LISTED && i + 1 != number {
-                continue;
-            }
-            list.push(PdnGameTags {
-                number: i + 1,
-                tags: g.tags.iter().cloned().collect(),
-                plies: g.tree.main_line().len() - 1,
-            });
-            if i + 1 == number {
-                chosen = Some(g);
-            }
-        }
-        if count == 0 {
-            return Err(SessionError::NoGame);
-        }
-        let Some(g) = chosen.filter(|_| number > 0) else {
-            return Err(SessionError::GameOutOfRange { number, count });
-        };
-        let main = g.tree.main_line();
-        // A saved game holds the board's moves and a review's best lines, which go back to
-        // their moves below: the tree left must be no larger than the board's.
-        let longest = longest_line(&g.tree);
-        if longest > MAX_PLIES + BEST_LINE_PLIES {
-            return Err(SessionError::TooManyPlies(longest));
-        }
-        if g.tree.len() - 1 > MAX_MOVES + MAX_PLIES * BEST_LINE_PLIES {
-            return Err(SessionError::TooManyMoves(g.tree.len() - 1));
-        }
-        let end = *main.last().expect("the root at least");
-        // The path read first, on positions alone: a move that is not legal changes nothing.
-        let mut moves = Vec::new();
-        if let Some(path) = path {
-            let mut pos = g.tree.start();
-            for (i, text) in path.iter().enumerate() {
-                let mv = notation::parse_move(&pos, text).map_err(|e| SessionError::PdnPath {
-                    ply: i + 1,
-                    text: text.clone(),
-                    why: e.to_string(),
-                })?;
-                pos = pos.play(&mv);
-                moves.push(mv);
-            }
-        }
-        let main_moves: Vec<_> = main[1..]
-            .iter()
-            .map(|&id| g.tree.node(id).and_then(|n| n.mv))
-            .collect();
-        // A timed game goes on at the main line's end: the path follows the main line there
-        // (or on past it, which its moves then extend).
-        let at_end = path.is_none()
-            || (moves.len() >= main_moves.len()
-                && moves.iter().zip(&main_moves).all(|(m, k)| Some(*m) == *k));
-        if control.is_some() && !at_end {
-            return Err(SessionError::Clock(
-                "a timed game goes on at its last move: the path must lead to the main line's end"
-                    .into(),
-            ));
-        }
+        let g = read(text, number, path, control.is_some())?;
         // The game is made apart and checked whole: a refused load changes nothing.
-        let mut next = self.fresh(g.tree.start(), Player::Human, Player::Human);
-        next.tree = g.tree;
-        let mut tags = g.tags;
-        setup_tags(&mut tags, next.tree.start());
-        next.tags = Some(tags);
-        next.restore_review();
-        let longest = longest_line(&next.tree);
-        if longest > MAX_PLIES {
-            return Err(SessionError::TooManyPlies(longest));
-        }
-        if next.tree.len() - 1 > MAX_MOVES {
-            return Err(SessionError::TooManyMoves(next.tree.len() - 1));
-        }
-        for id in next.tree.preorder() {
-            if let Some(m) = next.move_shown(id) {
-                next.shown.insert(id, m);
-            }
-        }
-        next.loaded_result = Some((end, g.result));
-        if path.is_some() {
-            next.show(next.tree.root());
-            for mv in moves {
-                next.play(mv)?;
-            }
-        } else {
-            next.show(end);
+        let mut next = Session {
+            cursor: Cursor::at_root(g.tree),
+            roster: Roster::new(Player::Human, Player::Human, self.roster.level()),
+            record: Record::loaded(g.tags, g.end, g.result),
+            timed: TimedGame::new(self.timed.time_source()),
+        };
+        match g.path {
+            Some(moves) => moves.into_iter().try_for_each(|mv| next.cursor.play(mv))?,
+            None => next.cursor.show(g.end),
         }
         next.check_size()?;
         if let (Some(control), Some(c)) = (control, clock) {
             if next.end().is_none() {
-                let readings = next.tree.main_line()[1..]
+                let readings = next.main_line()[1..]
                     .iter()
-                    .map(|&id| next.tree.node(id).and_then(|n| n.notes.clock))
+                    .map(|&id| next.tree().node(id).and_then(|n| n.notes.clock))
                     .map(Option::unwrap_or_default)
                     .collect();
                 let left = [c.black_ms, c.white_ms].map(std::time::Duration::from_millis);
-                let side = next.game.position().side();
+                let side = next.game().position().side();
                 next.timed.resume(control, left, side, readings);
             }
         }
-        if count > 1 {
-            next.games = Some((list, number, count));
-        }
         *self = next;
-        Ok(Done::Changed { auto: false })
+        Ok(match g.games {
+            Some(games) => Done::Loaded(games),
+            None => Done::Changed { auto: false },
+        })
+    }
+
+    /// `save_pdn`: the whole tree as PDN (`pdn::writer`), a review's verdicts in it
+    /// (`reviewed::to_save`), with `tags_now`; a timed game with its `TimeControl` and each
+    /// timed move's clock after it (`[%clk]`).
+    pub fn save_pdn(&self) -> Done {
+        let tree = reviewed::to_save(self.tree());
+        Done::Reply(Reply::Pdn {
+            quiet: false,
+            pdn: pdn::writer::write(&self.tags_now(), &tree, &self.result_text()),
+        })
     }
 
     /// The side that lost on time at the main line's end, if a flag fell there.
     fn main_flag(&self) -> Option<Color> {
         let (loser, at) = self.timed.flag()?;
-        (self.tree.children(at).is_empty() && self.tree.is_main_line(at)).then_some(loser)
+        let tree = self.tree();
+        (tree.children(at).is_empty() && tree.is_main_line(at)).then_some(loser)
     }
 
-    /// The result `save_pdn` writes: a loaded game's while its main line ends where it did,
-    /// else the rules' (or a flag's) at the main line's end (`*` while the game goes on).
+    /// The result `save_pdn` writes: a loaded (or set) one while the main line ends where it
+    /// did, else the rules' (or a flag's) at the main line's end (`*` while the game goes on).
     pub(super) fn result_text(&self) -> String {
-        let end = *self.tree.main_line().last().expect("the root at least");
-        if let Some((node, result)) = &self.loaded_result {
-            if *node == end {
-                return result.clone();
-            }
+        let end = self.cursor.main_end();
+        if let Some(result) = self.record.result_at(end) {
+            return result.to_string();
         }
-        match self.tree.result_at(end).expect("a live node") {
+        match self.tree().result_at(end).expect("a live node") {
             GameResult::Ongoing => match self.main_flag() {
                 Some(loser) => pdn::result_text(Some(loser.flip())),
                 None => "*",
@@ -184,49 +297,10 @@ impl Session {
         }
         .into()
     }
-
-    /// `save_pdn`: the whole tree as PDN (`pdn::writer`), with a loaded game's tags (its
-    /// `Result` brought up to date) or, for a game begun here, the board's, GameType 23,
-    /// and those set by `tags` over them (`tags_now`); a
-    /// timed game with its `TimeControl` and each timed move's clock after it (`[%clk]`).
-    pub fn save_pdn(&self) -> Done {
-        Done::Reply(Reply::Pdn {
-            quiet: false,
-            pdn: pdn::writer::write(&self.tags_now(), &self.tree_to_save(), &self.result_text()),
-        })
-    }
-
-    /// The tags of a game begun on the board.
-    pub(super) fn board_tags(&self, result: &str) -> Vec<(String, String)> {
-        let name = |p: Player| match p {
-            Player::Human => HUMAN,
-            Player::Engine => ENGINE,
-        };
-        let mut tags: Vec<(String, String)> = vec![
-            ("Event".into(), "poolshark board".into()),
-            ("Date".into(), pdn::pdn_date()),
-            ("White".into(), name(self.white).into()),
-            ("Black".into(), name(self.black).into()),
-            ("Result".into(), result.into()),
-            ("GameType".into(), "23".into()),
-        ];
-        let start = self.tree.start();
-        if start != Position::start() {
-            tags.push(("SetUp".into(), "1".into()));
-            tags.push(("FEN".into(), notation::write_fen(&start)));
-        }
-        if let Some(c) = self.timed.clock() {
-            tags.push(("TimeControl".into(), c.control().tag()));
-            if self.main_flag().is_some() {
-                tags.push(("Termination".into(), TIME_FORFEIT.into()));
-            }
-        }
-        tags
-    }
 }
 
 /// The longest line of a tree: the most plies from the start to a move.
-fn longest_line(tree: &GameTree) -> usize {
+fn longest_line<D>(tree: &GameTree<D>) -> usize {
     let mut longest = 0;
     let mut stack = vec![(tree.root(), 0)];
     while let Some((id, ply)) = stack.pop() {
@@ -277,7 +351,7 @@ mod tests {
                 panic!("{text}: loaded")
             };
             assert!(e.contains("GameType \"21\" is not 23"), "{text}: {e}");
-            assert_eq!(s.tree.len(), 2, "the game on the board stays");
+            assert_eq!(s.tree().len(), 2, "the game on the board stays");
         }
     }
 
@@ -288,7 +362,7 @@ mod tests {
         let mut s = human();
         s.load_pdn("1. 11-15 (1. 11-15 22-18) 23-19 2. 8-11 *", None)
             .unwrap();
-        let main: Vec<String> = s.tree.main_moves().iter().map(|m| m.hub()).collect();
+        let main: Vec<String> = s.tree().main_moves().iter().map(|m| m.hub()).collect();
         assert_eq!(main, ["11-15", "23-19", "8-11"]);
         let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
             panic!("no PDN")
@@ -314,12 +388,12 @@ mod tests {
             };
             let mut t = human();
             t.load_pdn(&pdn, None).unwrap();
-            assert!(t.tree.same_as(&s.tree));
+            assert!(t.tree().same_as(s.tree()));
             for n in [MAX_NESTING + 1, 99_000] {
                 let e = t.load_pdn(&nested(n), None).unwrap_err().to_string();
                 let want = format!("variations nested deeper than {MAX_NESTING}");
                 assert!(e.contains(&want), "{e}");
-                assert!(t.tree.same_as(&s.tree), "the game on the board stays");
+                assert!(t.tree().same_as(s.tree()), "the game on the board stays");
             }
             // Parentheses alone, opened and never closed, and closed and never opened.
             for text in [
@@ -363,7 +437,7 @@ mod tests {
                         "{tags}: {pdn}"
                     );
                     assert_eq!(setup, 1, "{tags}: {pdn}");
-                    assert_ne!(s.tree.start(), Position::start());
+                    assert_ne!(s.tree().start(), Position::start());
                 }
                 None => {
                     assert_eq!(setup, 0, "{tags}: {pdn}");
@@ -386,10 +460,10 @@ mod tests {
             None,
         )
         .unwrap();
-        let first = s.tree.main_line()[1];
-        assert_eq!(s.tree.node(first).unwrap().notes.comment, "one\r\ntwo");
-        let last = s.tree.main_line()[2];
-        assert_eq!(s.tree.node(last).unwrap().notes.comment, "end");
+        let first = s.tree().main_line()[1];
+        assert_eq!(s.tree().node(first).unwrap().notes.comment, "one\r\ntwo");
+        let last = s.tree().main_line()[2];
+        assert_eq!(s.tree().node(last).unwrap().notes.comment, "end");
         let pdn = saved(&s);
         assert!(pdn.contains("{one\r\ntwo}"), "{pdn}");
         let mut t = human();
@@ -403,8 +477,14 @@ mod tests {
     fn many_games_are_listed_in_part_with_their_count() {
         let text = "* ".repeat(MAX_LISTED * 3);
         let mut s = human();
-        s.load_pdn(&text, Some(2500)).unwrap();
-        let (list, loaded, count) = s.games.take().expect("a list");
+        let Ok(Done::Loaded(Reply::Games {
+            games: list,
+            loaded,
+            count,
+        })) = s.load_pdn(&text, Some(2500))
+        else {
+            panic!("no list of games")
+        };
         assert_eq!(
             (loaded, count, list.len()),
             (2500, MAX_LISTED * 3, MAX_LISTED + 1)
@@ -417,8 +497,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("the PDN holds 3000 games"), "{e}");
-        s.load_pdn("* *", Some(2)).unwrap();
-        assert_eq!(s.games.take().map(|g| (g.0.len(), g.2)), Some((2, 2)));
+        let Ok(Done::Loaded(Reply::Games { games, count, .. })) = s.load_pdn("* *", Some(2)) else {
+            panic!("no list of games")
+        };
+        assert_eq!((games.len(), count), (2, 2));
     }
 }
 

@@ -10,10 +10,10 @@
 //! and `load_pdn`, which check the bound with the change and refuse it, nothing changed,
 //! where it would pass. A game saved and loaded back has the same bound, so it loads.
 
-use super::{pdn_io, Session, SessionError, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
+use super::{pdn_io, SessionError, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
 use crate::board::protocol::{json_string_len, MAX_SAVED_PDN};
 use crate::core::pdn::{self, notes as pdn_notes, writer};
-use crate::core::tree::Notes;
+use crate::core::tree::{GameTree, Notes};
 
 /// The most one move of the tree adds to the saved text: its number (`1004... `: a line is
 /// at most `MAX_PLIES` long, and a review's best line 8 moves more), the move (13 squares
@@ -91,56 +91,55 @@ fn notes_bytes(notes: &Notes) -> usize {
     nags.chain(comments).sum()
 }
 
-impl Session {
-    /// What the player's words take saved (see the module's doc): the tags as `save_pdn`
-    /// writes them (what the board may still change in them counted at its longest: the
-    /// result, a game begun here's players, a timed game's `Termination` before its flag
-    /// falls), and every move's notes.
-    pub(super) fn words_bytes(&self) -> usize {
-        let mut tags = self.tags_now();
-        for (name, value) in tags.iter_mut() {
-            if name == "Result" {
-                *value = LONGEST_RESULT.into();
-            }
-            // A game begun here names its players as they are now (`players` changes them).
-            let player = name == "White" || name == "Black";
-            if self.tags.is_none() && player && value == pdn_io::HUMAN {
-                *value = pdn_io::ENGINE.into();
-            }
+/// What the player's words take saved (see the module's doc): `tags` as `save_pdn` writes
+/// them (what the board may still change in them counted at its longest: the result, the
+/// players of a game `begun_here`, a `timed` one's `Termination` before its flag falls),
+/// and every move's notes.
+pub(super) fn words_bytes<D>(
+    mut tags: Vec<(String, String)>,
+    begun_here: bool,
+    timed: bool,
+    tree: &GameTree<D>,
+) -> usize {
+    for (name, value) in tags.iter_mut() {
+        if name == "Result" {
+            *value = LONGEST_RESULT.into();
         }
-        let timed = self.tags.is_none() && self.timed.clock().is_some();
-        if timed && !tags.iter().any(|(k, _)| k == "Termination") {
-            tags.push(("Termination".into(), TIME_FORFEIT.into()));
+        // A game begun here names its players as they are now (`players` changes them).
+        let player = name == "White" || name == "Black";
+        if begun_here && player && value == pdn_io::HUMAN {
+            *value = pdn_io::ENGINE.into();
         }
-        let tags: usize = tags
-            .iter()
-            .map(|(k, v)| json_string_len(&writer::tag_line(k, v)))
-            .sum();
-        let notes: usize = self
-            .tree
-            .preorder()
-            .into_iter()
-            .filter_map(|id| self.tree.node(id))
-            .map(|n| notes_bytes(&n.notes))
-            .sum();
-        tags + notes
     }
+    if begun_here && timed && !tags.iter().any(|(k, _)| k == "Termination") {
+        tags.push(("Termination".into(), TIME_FORFEIT.into()));
+    }
+    let tags: usize = tags
+        .iter()
+        .map(|(k, v)| json_string_len(&writer::tag_line(k, v)))
+        .sum();
+    let notes: usize = tree
+        .preorder()
+        .into_iter()
+        .filter_map(|id| tree.node(id))
+        .map(|n| notes_bytes(&n.notes))
+        .sum();
+    tags + notes
+}
 
-    /// Refuse a game whose words pass `WORDS`: saved, it might not load back.
-    pub(super) fn check_size(&self) -> Result<(), SessionError> {
-        let bytes = self.words_bytes();
-        if bytes > WORDS {
-            return Err(SessionError::TooLarge(bytes));
-        }
-        Ok(())
+/// Refuse a game whose words (`words_bytes`) pass `WORDS`: saved, it might not load back.
+pub(super) fn check(bytes: usize) -> Result<(), SessionError> {
+    if bytes > WORDS {
+        return Err(SessionError::TooLarge(bytes));
     }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::annotate::{MAX_COMMENT, MAX_COMMENTS};
     use super::super::testing::{human, pdn_of as saved};
-    use super::super::{BestLine, ReviewNote};
+    use super::super::{BestLine, ReviewNote, Session};
     use super::*;
     use crate::board::protocol::{self, Request, MAX_PDN_MESSAGE};
     use crate::core::rng::SplitMix64;
@@ -159,7 +158,7 @@ mod tests {
             s.play(*rng.pick(legal.as_slice())).unwrap();
         }
         let main = s.main_line();
-        while s.tree.len() <= MAX_MOVES {
+        while s.tree().len() <= MAX_MOVES {
             let legal = movegen::legal_moves(s.game().position());
             if legal.is_empty() || s.end().is_some() || s.ply() > 60 {
                 let at = main[rng.below(main.len() - 1)];
@@ -173,8 +172,8 @@ mod tests {
 
     /// A line of 8 legal moves from `node`'s parent, the first another than `node`'s.
     fn best_line(s: &Session, node: NodeId, rng: &mut SplitMix64) -> Option<BestLine> {
-        let n = s.tree.node(node)?;
-        let mut pos = s.tree.node(n.parent?)?.position;
+        let n = s.tree().node(node)?;
+        let mut pos = s.tree().node(n.parent?)?.position;
         let mut line = Vec::new();
         for i in 0..8 {
             let legal: Vec<_> = movegen::legal_moves(&pos)
@@ -208,11 +207,11 @@ mod tests {
     fn the_largest_game_saves_and_loads_back() {
         let mut rng = SplitMix64::new(66);
         let mut s = long_game(&mut rng);
-        let nodes: Vec<NodeId> = s.tree.preorder();
+        let nodes: Vec<NodeId> = s.tree().preorder();
         assert_eq!(nodes.len(), MAX_MOVES + 1);
         let longest = Duration::new(999_999 * 3600 + 3599, 999_999_999);
         for &id in &nodes[1..] {
-            let notes = s.tree.notes_mut(id).unwrap();
+            let notes = s.cursor.notes_mut(id).unwrap();
             notes.nags = vec![4, 255, 254, 253, 252, 251, 250, 249, 248];
             notes.eval = Some("-99.99".into());
             notes.clock = Some(longest);
@@ -249,7 +248,7 @@ mod tests {
         assert!(s.words_bytes() <= WORDS, "{}", s.words_bytes());
         let pdn = saved(&s);
         let path: Vec<String> = s
-            .tree
+            .tree()
             .moves_to(*main.last().unwrap())
             .unwrap()
             .iter()
@@ -279,7 +278,7 @@ mod tests {
         let mut t = human();
         t.load_pdn_at(&text, None, path.as_deref(), None)
             .unwrap_or_else(|e| panic!("{e}"));
-        assert!(t.tree.same_as(&s.tree));
+        assert!(t.tree().same_as(s.tree()));
         assert_eq!(saved(&t), pdn, "save, load, save");
         assert_eq!(t.words_bytes(), s.words_bytes());
     }
@@ -293,7 +292,7 @@ mod tests {
         let mut s = long_game(&mut SplitMix64::new(7));
         let text = "\u{1}".repeat(MAX_COMMENT);
         let mut refused = None;
-        for id in s.tree.preorder() {
+        for id in s.tree().preorder() {
             let before = saved(&s);
             if let Err(e) = s.annotate(id.index(), Some(&text), None, None) {
                 assert_eq!(saved(&s), before, "nothing changed");
@@ -318,7 +317,7 @@ mod tests {
     /// long as it is: what the save may take now, if the room kept per move and per
     /// reviewed move holds what the board writes for it.
     fn bound_now(s: &Session) -> usize {
-        let moves = s.tree.len() - 1;
+        let moves = s.tree().len() - 1;
         let main = s.main_line().len() - 1;
         s.words_bytes()
             + moves * (MOVE_BYTES + EVAL_BYTES + CLOCK_BYTES)
@@ -363,7 +362,7 @@ mod tests {
                 }
                 s.play(*rng.pick(legal.as_slice())).unwrap();
             }
-            let nodes = s.tree.preorder();
+            let nodes = s.tree().preorder();
             for &id in &nodes {
                 if rng.below(2) == 0 {
                     let text: Vec<&str> =
@@ -377,14 +376,14 @@ mod tests {
                         .unwrap();
                 }
                 if id != nodes[0] && rng.below(3) == 0 {
-                    let n = s.tree.notes_mut(id).unwrap();
+                    let n = s.cursor.notes_mut(id).unwrap();
                     n.clock = Some(Duration::from_millis(rng.below(1 << 30) as u64));
                 }
             }
             if rng.below(2) == 0 {
                 let far = nodes[rng.below(nodes.len())];
                 if far != nodes[0] {
-                    s.tree.promote_to_main(far).unwrap();
+                    s.cursor.promote(far.index(), true).unwrap();
                 }
             }
             let main = s.main_line();

@@ -6,7 +6,8 @@
 // The session's `Instant`, whichever clock it reads.
 use super::{Instant, Now, SessionError};
 use crate::board::clock::{Clock, TimeControl};
-use crate::board::protocol::ClockState;
+use crate::board::protocol::{ClockState, Player};
+use crate::board::view::color_name;
 use crate::core::tree::NodeId;
 use crate::core::Color;
 use crate::search::Limits;
@@ -82,6 +83,25 @@ impl TimedGame {
         }
     }
 
+    /// Refuse the engine's move for a side a person plays (`mover`) while the clocks are
+    /// live: it would be the person's move, found on their clock by the engine.
+    pub fn engine_move_allowed(&self, mover: Player) -> Result<(), SessionError> {
+        if self.is_live() && mover == Player::Human {
+            return Err(SessionError::TimedEngineMove);
+        }
+        Ok(())
+    }
+
+    /// Refuse to turn analysis on while the clocks are live (turning it off is always
+    /// allowed): it would search on the players' clocks. The board turns it off when a
+    /// timed game begins.
+    pub fn analysis_allowed(&self, on: bool) -> Result<(), SessionError> {
+        if on && self.is_live() {
+            return Err(SessionError::TimedAnalysis);
+        }
+        Ok(())
+    }
+
     /// Let the flag fall if the running clock has reached zero, at node `at` (the position
     /// shown). True if it fell now.
     pub fn check_flag(&mut self, at: NodeId) -> bool {
@@ -137,7 +157,7 @@ impl TimedGame {
         Some(ClockState {
             black_ms: ms(c.left(Color::Black, now)),
             white_ms: ms(c.left(Color::White, now)),
-            running: c.running().map(super::color_name),
+            running: c.running().map(color_name),
             live: c.is_live(),
             base_ms: ms(c.control().base),
             inc_ms: ms(c.control().inc),

@@ -54,7 +54,7 @@ pub fn tag_line(name: &str, value: &str) -> String {
 }
 
 /// The PDN text of a game.
-pub fn write(tags: &[(String, String)], tree: &GameTree, result: &str) -> String {
+pub fn write<D>(tags: &[(String, String)], tree: &GameTree<D>, result: &str) -> String {
     let mut out = String::new();
     for (k, v) in ordered_tags(tags) {
         out.push_str(&tag_line(k, v));
@@ -136,7 +136,13 @@ pub fn write(tags: &[(String, String)], tree: &GameTree, result: &str) -> String
 
 /// A move (ply `ply` from the start) with its number when due, its mark and NAGs and its
 /// comments.
-fn move_tokens(tree: &GameTree, id: NodeId, ply: usize, number: bool, tokens: &mut Vec<String>) {
+fn move_tokens<D>(
+    tree: &GameTree<D>,
+    id: NodeId,
+    ply: usize,
+    number: bool,
+    tokens: &mut Vec<String>,
+) {
     let node = tree.node(id).expect("live");
     let parent = node
         .parent

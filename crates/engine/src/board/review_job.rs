@@ -1,22 +1,112 @@
-//! A board's game review (`review` message) and its "find a better move" (`retry`): the
-//! budget the page asks for, checked, the move a retry tries, found in the game, and the
-//! messages they send, `review_ply` per move, `review_done` with each side's summary over
-//! the moves reported, and `retry_result`. A review's job (`board::run_job`, which runs
+//! The board's review job: a game review (`review` message) and its "find a better move"
+//! (`retry`): the budget the page asks for, checked (`ReviewError` where refused), the move
+//! a retry tries, found in the game, and the messages they send, `review_ply` per move,
+//! `review_done` with each side's summary over the moves reported, and `retry_result`. A
+//! review's job (`board::run_job`, which runs
 //! `crate::review::review` or `try_move`) reports a `PlyReport` per move, and the board keeps
 //! a `Tally` of what it forwarded, so that a stopped review's summary is that of the plies
 //! the page got.
 
 use crate::board::protocol::{
-    BudgetFields, Judgement, Reply, SideReport, MAX_REVIEW_DEPTH, MAX_REVIEW_MOVETIME,
-    MAX_REVIEW_NODES, MAX_REVIEW_TOTAL_NODES, MAX_REVIEW_TOTAL_SECONDS,
+    short, BudgetFields, Judgement, Reply, MAX_REVIEW_DEPTH, MAX_REVIEW_MOVETIME, MAX_REVIEW_NODES,
+    MAX_REVIEW_TOTAL_NODES, MAX_REVIEW_TOTAL_SECONDS,
 };
-use crate::board::session::{legal_move, BestLine, ReviewNote, Session};
+use crate::board::session::{BestLine, ReviewNote, Session};
+use crate::board::view::{legal_move, side_report};
 use crate::core::tree::NodeId;
 use crate::core::{notation, Color, Game, Move, Position};
 use crate::review::marks::Mark;
-use crate::review::{Budget, GameSummary, PlyReview, SideSummary};
+use crate::review::{Budget, GameSummary, PlyReview};
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::time::Duration;
+
+/// Why a `review` or a `retry` was refused: its budget, or the move a retry tries.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReviewError {
+    /// `each` nodes at each of `positions` positions: more than a `what` may search in all.
+    TooManyNodes {
+        what: &'static str,
+        positions: u64,
+        each: u64,
+    },
+    /// `each` seconds at each of `positions` positions: more than a `what` may take in all.
+    TooLong {
+        what: &'static str,
+        positions: u64,
+        each: f64,
+    },
+    /// A depth out of range.
+    Depth(u64),
+    /// A movetime out of range.
+    MoveTime(f64),
+    /// Nodes out of range.
+    Nodes(u64),
+    /// Two or three of depth, movetime and nodes.
+    TwoBudgets,
+    /// A retry's ply past the game's `plies`.
+    RetryPly { ply: usize, plies: usize },
+    /// A retry's move, as given, that is not legal before ply `ply` (why).
+    RetryMove {
+        ply: usize,
+        text: String,
+        why: String,
+    },
+}
+
+impl fmt::Display for ReviewError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            &ReviewError::TooManyNodes {
+                what,
+                positions: n,
+                each,
+            } => write!(
+                f,
+                "a {what} of {n} positions at {each} nodes each is {} nodes, more than the \
+                 {MAX_REVIEW_TOTAL_NODES} a {what} may search in all: ask for at most {} nodes a \
+                 position",
+                each.saturating_mul(n),
+                MAX_REVIEW_TOTAL_NODES / n
+            ),
+            &ReviewError::TooLong {
+                what,
+                positions: n,
+                each,
+            } => write!(
+                f,
+                "a {what} of {n} positions at {each} s each is {:.0} s, more than the \
+                 {MAX_REVIEW_TOTAL_SECONDS} s a {what} may take in all: ask for at most {} s a \
+                 position",
+                (each * n as f64).ceil(),
+                (MAX_REVIEW_TOTAL_SECONDS / n as f64 * 1000.0).floor() / 1000.0
+            ),
+            ReviewError::Depth(d) => {
+                write!(f, "review depth {d} is not from 1 to {MAX_REVIEW_DEPTH}")
+            }
+            ReviewError::MoveTime(s) => write!(
+                f,
+                "review movetime {s} is not a number of seconds above 0 and at most \
+                 {MAX_REVIEW_MOVETIME}"
+            ),
+            ReviewError::Nodes(n) => {
+                write!(f, "review nodes {n} is not from 1 to {MAX_REVIEW_NODES}")
+            }
+            ReviewError::TwoBudgets => f.write_str(
+                "a review takes one of depth, movetime or nodes per position, not two",
+            ),
+            ReviewError::RetryPly { ply, plies } => write!(
+                f,
+                "retry ply {ply} is out of range: the game has {plies} plies (retry takes 1 to {plies})"
+            ),
+            ReviewError::RetryMove { ply, text, why } => {
+                write!(f, "illegal move {} before ply {ply}: {why}", short(text))
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReviewError {}
 
 /// The budget per position of a `what` (`review` or `retry`) that searches `positions`
 /// positions: a depth, seconds, nodes, or none for `Budget::DEFAULT` (what `poolshark
@@ -24,25 +114,26 @@ use std::time::Duration;
 /// `MAX_REVIEW_TOTAL_SECONDS` seconds. Nodes or seconds that would pass it are refused,
 /// naming the most a position may have; a depth, whose cost no one knows before, searches
 /// each position to that depth or its share of the nodes, whichever comes first.
-pub fn budget(fields: BudgetFields, positions: usize, what: &str) -> Result<Budget, String> {
+pub fn budget(
+    fields: BudgetFields,
+    positions: usize,
+    what: &'static str,
+) -> Result<Budget, ReviewError> {
     let n = positions.max(1) as u64;
     match per_position(fields)? {
-        Budget::Nodes(each) if each.saturating_mul(n) > MAX_REVIEW_TOTAL_NODES => Err(format!(
-            "a {what} of {n} positions at {each} nodes each is {} nodes, more than the \
-             {MAX_REVIEW_TOTAL_NODES} a {what} may search in all: ask for at most {} nodes a \
-             position",
-            each.saturating_mul(n),
-            MAX_REVIEW_TOTAL_NODES / n
-        )),
+        Budget::Nodes(each) if each.saturating_mul(n) > MAX_REVIEW_TOTAL_NODES => {
+            Err(ReviewError::TooManyNodes {
+                what,
+                positions: n,
+                each,
+            })
+        }
         Budget::MoveTime(t) if t.as_secs_f64() * n as f64 > MAX_REVIEW_TOTAL_SECONDS => {
-            Err(format!(
-                "a {what} of {n} positions at {} s each is {:.0} s, more than the \
-                 {MAX_REVIEW_TOTAL_SECONDS} s a {what} may take in all: ask for at most {} s a \
-                 position",
-                t.as_secs_f64(),
-                (t.as_secs_f64() * n as f64).ceil(),
-                (MAX_REVIEW_TOTAL_SECONDS / n as f64 * 1000.0).floor() / 1000.0
-            ))
+            Err(ReviewError::TooLong {
+                what,
+                positions: n,
+                each: t.as_secs_f64(),
+            })
         }
         Budget::Depth(d) => Ok(Budget::DepthWithin(d, MAX_REVIEW_TOTAL_NODES / n)),
         b => Ok(b),
@@ -58,46 +149,36 @@ pub fn review_positions(game: &Game) -> usize {
 pub const RETRY_POSITIONS: usize = 2;
 
 /// The budget per position as the page gives it, each kind within its own bounds.
-fn per_position(fields: BudgetFields) -> Result<Budget, String> {
+fn per_position(fields: BudgetFields) -> Result<Budget, ReviewError> {
     match (fields.depth, fields.movetime, fields.nodes) {
         (None, None, None) => Ok(Budget::DEFAULT),
         (Some(d), None, None) if (1..=MAX_REVIEW_DEPTH).contains(&d) => Ok(Budget::Depth(d as u32)),
-        (Some(d), None, None) => Err(format!(
-            "review depth {d} is not from 1 to {MAX_REVIEW_DEPTH}"
-        )),
+        (Some(d), None, None) => Err(ReviewError::Depth(d)),
         (None, Some(s), None) if s.is_finite() && s > 0.0 && s <= MAX_REVIEW_MOVETIME => {
             Ok(Budget::MoveTime(Duration::from_secs_f64(s)))
         }
-        (None, Some(s), None) => Err(format!(
-            "review movetime {s} is not a number of seconds above 0 and at most \
-             {MAX_REVIEW_MOVETIME}"
-        )),
+        (None, Some(s), None) => Err(ReviewError::MoveTime(s)),
         (None, None, Some(n)) if (1..=MAX_REVIEW_NODES).contains(&n) => Ok(Budget::Nodes(n)),
-        (None, None, Some(n)) => Err(format!(
-            "review nodes {n} is not from 1 to {MAX_REVIEW_NODES}"
-        )),
-        _ => Err("a review takes one of depth, movetime or nodes per position, not two".into()),
+        (None, None, Some(n)) => Err(ReviewError::Nodes(n)),
+        _ => Err(ReviewError::TwoBudgets),
     }
 }
 
 /// A retry's position and move: the game (`whole`, its main line) up to the position
 /// before ply `ply` (from 1), and `text` parsed there.
-pub fn retry_position(whole: &Game, ply: usize, text: &str) -> Result<(Game, Move), String> {
+pub fn retry_position(whole: &Game, ply: usize, text: &str) -> Result<(Game, Move), ReviewError> {
     let plies = whole.moves().len();
     if ply == 0 || ply > plies {
-        return Err(format!(
-            "retry ply {ply} is out of range: the game has {plies} plies (retry takes 1 to {plies})"
-        ));
+        return Err(ReviewError::RetryPly { ply, plies });
     }
     let mut game = whole.clone();
     while game.moves().len() >= ply {
         game.undo();
     }
-    let mv = notation::parse_move(game.position(), text).map_err(|e| {
-        format!(
-            "illegal move {} before ply {ply}: {e}",
-            super::protocol::short(text)
-        )
+    let mv = notation::parse_move(game.position(), text).map_err(|e| ReviewError::RetryMove {
+        ply,
+        text: text.to_string(),
+        why: e.to_string(),
     })?;
     Ok((game, mv))
 }
@@ -224,18 +305,6 @@ impl Tally {
     }
 }
 
-/// A side's summary as the page gets it.
-pub fn side_report(s: &SideSummary) -> SideReport {
-    SideReport {
-        inaccuracies: s.inaccuracies,
-        mistakes: s.mistakes,
-        blunders: s.blunders,
-        moves: s.moves,
-        mean_loss: round(s.mean_loss(), 100.0),
-        accuracy: round(s.accuracy(), 10.0),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,7 +353,7 @@ mod tests {
     #[test]
     fn a_whole_review_is_bounded() {
         let nodes = |n, positions| budget(fields(None, None, Some(n)), positions, "review");
-        let e = nodes(MAX_REVIEW_NODES, 61).unwrap_err();
+        let e = nodes(MAX_REVIEW_NODES, 61).unwrap_err().to_string();
         assert_eq!(
             e,
             "a review of 61 positions at 1000000000 nodes each is 61000000000 nodes, more than \
@@ -297,14 +366,16 @@ mod tests {
         let default = budget(fields(None, None, None), longest, "review");
         assert_eq!(default, Ok(Budget::DEFAULT));
         // A retry searches two positions.
-        let e = budget(fields(None, None, Some(MAX_REVIEW_NODES)), 2, "retry").unwrap_err();
+        let e = budget(fields(None, None, Some(MAX_REVIEW_NODES)), 2, "retry")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("a retry of 2 positions at 1000000000 nodes"),
             "{e}"
         );
         assert!(e.ends_with("at most 500000000 nodes a position"), "{e}");
         let seconds = |s, positions| budget(fields(None, Some(s), None), positions, "review");
-        let e = seconds(MAX_REVIEW_MOVETIME, 61).unwrap_err();
+        let e = seconds(MAX_REVIEW_MOVETIME, 61).unwrap_err().to_string();
         assert_eq!(
             e,
             "a review of 61 positions at 60 s each is 3660 s, more than the 300 s a review may \
@@ -340,8 +411,11 @@ mod tests {
             }
         }
         // Bad budgets are refused before their total is looked at.
-        assert!(nodes(0, 61).unwrap_err().contains("not from 1"));
-        assert!(seconds(0.0, 61).unwrap_err().contains("above 0"));
+        assert!(nodes(0, 61).unwrap_err().to_string().contains("not from 1"));
+        assert!(seconds(0.0, 61)
+            .unwrap_err()
+            .to_string()
+            .contains("above 0"));
     }
 
     #[test]
@@ -357,13 +431,16 @@ mod tests {
         assert!(game.moves().is_empty());
         assert!(retry_position(&whole, 0, "9-14")
             .unwrap_err()
+            .to_string()
             .contains("out of range"));
         assert!(retry_position(&whole, 4, "22-18")
             .unwrap_err()
+            .to_string()
             .contains("the game has 3 plies"));
         // White's move at Black's turn, and nonsense.
         assert!(retry_position(&whole, 3, "22-18")
             .unwrap_err()
+            .to_string()
             .starts_with("illegal move 22-18 before ply 3"));
         assert!(retry_position(&whole, 3, "x").is_err());
         assert_eq!(whole.moves().len(), 3, "the game is unchanged");

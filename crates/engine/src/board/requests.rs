@@ -1,0 +1,287 @@
+//! The page's requests (docs/BOARD.md) as the board answers them, by family: the engine's
+//! (its move, analysis, a review, a retry, stop, the level), the notes' (annotations, tags,
+//! lines added, the order of variations, saving), and the game's (a new game, a move, a
+//! walk through it, a deletion, a load), which stop the search of the old position. Then
+//! what follows: the reply, the state and the next search, or the error.
+
+use super::protocol::{BudgetFields, Reply, Request};
+use super::review_job;
+use super::runner::Kind;
+use super::session::Done;
+use super::{Board, BoardError};
+use crate::core::movegen;
+
+impl Board {
+    pub(super) fn handle(&mut self, request: Request) {
+        // A search stopped for a request that then fails is started again.
+        let mut stopped = None;
+        let done = match request {
+            Request::Ping => Ok(Done::Reply(Reply::Pong)),
+            // A refused `analyze` changes nothing: no search stopped, none started.
+            Request::Analyze { on, multipv } => match self.analysis_checked(on, multipv) {
+                Ok(()) => Ok(self.analyze(on)),
+                Err(e) => return self.error(e),
+            },
+            Request::Stop => Ok(self.stop_request()),
+            Request::Review { budget } => self.review(budget),
+            Request::Retry { ply, text, budget } => self.retry(ply, &text, budget),
+            Request::EngineMove => self.engine_move(),
+            request @ (Request::Level { .. }
+            | Request::SavePdn { .. }
+            | Request::Promote { .. }
+            | Request::Annotate { .. }
+            | Request::Tags { .. }
+            | Request::AddLine { .. }) => self.notes_request(request),
+            // Deleting the position shown stops its search (a review goes on).
+            Request::Delete { node } => {
+                let shown = self.session.node();
+                let done = self.session.delete(node).map_err(BoardError::from);
+                if self.session.node() != shown
+                    && self.running.as_ref().is_some_and(|r| !r.kind.judges())
+                {
+                    stopped = self.stop();
+                }
+                done
+            }
+            // The rest change the game: the running search is for the old position. A
+            // review goes on through undo, redo and goto: they leave the line it reviews.
+            request => {
+                let walk = matches!(
+                    request,
+                    Request::Undo | Request::Redo | Request::Goto { .. }
+                );
+                if !(walk && self.running.as_ref().is_some_and(|r| r.kind.judges())) {
+                    stopped = self.stop();
+                }
+                self.game_request(request)
+            }
+        };
+        self.answer(done, stopped);
+    }
+
+    /// What follows a request: on an error, the search it stopped (`stopped`) or the next
+    /// one starts again and the error is sent; else its reply, or the state after the next
+    /// search has started.
+    fn answer(&mut self, done: Result<Done, BoardError>, stopped: Option<Kind>) {
+        match done {
+            Err(e) => {
+                match stopped {
+                    Some(Kind::Move) => self.start(Kind::Move),
+                    _ => self.next_search(false),
+                }
+                self.error(e);
+            }
+            Ok(Done::Reply(r)) => self.send(r),
+            Ok(Done::Changed { auto }) => {
+                self.next_search(auto);
+                self.push_state();
+            }
+            Ok(Done::Loaded(games)) => {
+                self.next_search(false);
+                self.send(games);
+                self.push_state();
+            }
+        }
+    }
+
+    /// `analyze` checked: on only while no timed game runs, and its lines in range.
+    fn analysis_checked(&mut self, on: bool, multipv: Option<u64>) -> Result<(), BoardError> {
+        self.session.analysis_allowed(on)?;
+        self.set_multipv(multipv)?;
+        Ok(())
+    }
+
+    /// `analyze`: on or off. The engine's move is not analysis: only `stop` drops it.
+    /// Analysis, if on, starts once the move is played (`next_search`).
+    fn analyze(&mut self, on: bool) -> Done {
+        if self
+            .running
+            .as_ref()
+            .is_none_or(|r| r.kind == Kind::Analysis)
+        {
+            self.stop();
+        }
+        self.analyzing = on;
+        Done::Changed { auto: false }
+    }
+
+    /// "Move now": the engine's move stopped is played, its best so far (before its first
+    /// `info`, the first legal move); the engine does not go on by itself (engine against
+    /// engine pauses). A review stopped leaves analysis as it was (it resumes if on).
+    fn stop_request(&mut self) -> Done {
+        match self.halt() {
+            Some(r) if r.kind == Kind::Move => {
+                let first = || movegen::legal_moves(&r.root).as_slice().first().copied();
+                if let Some(mv) = r.best.or_else(first) {
+                    let played = self.session.play_engine(mv, r.node, r.root.key());
+                    // A flag that fell first ends the game: the state says so.
+                    if let (Err(e), None) = (played, self.session.end()) {
+                        self.error(e.into());
+                    }
+                }
+                self.analyzing = false;
+            }
+            Some(r) if r.kind.judges() => {}
+            _ => self.analyzing = false,
+        }
+        Done::Changed { auto: false }
+    }
+
+    /// `review`: the game's main line, within `budget` a position.
+    fn review(&mut self, budget: BudgetFields) -> Result<Done, BoardError> {
+        let positions = review_job::review_positions(&self.session.main_game());
+        let budget = self.judge_budget(budget, positions, "review")?;
+        self.stop();
+        self.start_review(budget);
+        Ok(Done::Changed { auto: false })
+    }
+
+    /// `retry`: `text` tried before main-line ply `ply`, within `budget` a position.
+    fn retry(&mut self, ply: usize, text: &str, budget: BudgetFields) -> Result<Done, BoardError> {
+        let whole = self.session.main_game();
+        let budget = self.judge_budget(budget, review_job::RETRY_POSITIONS, "retry")?;
+        let (game, mv) = review_job::retry_position(&whole, ply, text)?;
+        self.stop();
+        let known = self.session.review_best(ply);
+        self.start_retry(budget, &game, ply, &mv, known);
+        Ok(Done::Changed { auto: false })
+    }
+
+    /// `engine_move`: the engine's move in the position shown, now.
+    fn engine_move(&mut self) -> Result<Done, BoardError> {
+        if let Some(end) = self.session.end() {
+            return Err(BoardError::GameOver(end.reason.to_string()));
+        }
+        self.session.engine_move_allowed()?;
+        self.stop();
+        self.start(Kind::Move);
+        Ok(Done::Changed { auto: false })
+    }
+
+    /// The requests that leave the position shown, and so any search: the level, saving,
+    /// the order of variations, notes, tags and lines added.
+    fn notes_request(&mut self, request: Request) -> Result<Done, BoardError> {
+        let s = &mut self.session;
+        let done = match request {
+            Request::Level {
+                movetime,
+                depth,
+                level,
+            } => s.set_level(movetime, depth, level),
+            Request::SavePdn { quiet } => Ok(match s.save_pdn() {
+                Done::Reply(Reply::Pdn { pdn, .. }) => Done::Reply(Reply::Pdn { pdn, quiet }),
+                other => other,
+            }),
+            Request::Promote { node, to_main } => s.promote(node, to_main),
+            Request::Annotate {
+                node,
+                comment,
+                nag,
+                nags,
+            } => s.annotate(
+                node,
+                comment.as_deref(),
+                nag.as_ref().map(Option::as_deref),
+                nags.as_deref(),
+            ),
+            Request::Tags { tags } => s.set_tags(&tags),
+            Request::AddLine { node, moves } => s.add_line(node, &moves),
+            _ => unreachable!("handle sends only these here"),
+        };
+        Ok(done?)
+    }
+
+    /// The requests that change the game shown (the search of the old position stopped
+    /// already, unless a review runs on through a walk).
+    fn game_request(&mut self, request: Request) -> Result<Done, BoardError> {
+        let s = &mut self.session;
+        let done = match request {
+            Request::New {
+                white,
+                black,
+                fen,
+                clock,
+            } => {
+                let r = s.new_game(white, black, fen.as_deref(), clock);
+                if r.is_ok() {
+                    self.clear = true;
+                    // Analysis would search on the players' clocks (`analysis_allowed`).
+                    if self.session.clock_live() {
+                        self.analyzing = false;
+                    }
+                }
+                r
+            }
+            Request::Move { text } => s.play_text(&text),
+            Request::Undo => s.undo(),
+            Request::Redo => s.redo(),
+            Request::Goto { ply, node } => s.goto(ply, node),
+            Request::Setup { fen } => s.setup(&fen),
+            Request::LoadPdn {
+                pdn,
+                game,
+                path,
+                clock,
+            } => s.load_pdn_at(&pdn, game, path.as_deref(), clock),
+            Request::Players { white, black } => s.set_players(white, black),
+            _ => unreachable!("handle sends only these here"),
+        };
+        Ok(done?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Board, BoardConfig, Out};
+
+    fn board() -> Board {
+        Board::new(BoardConfig::plain())
+    }
+
+    /// The `error` messages a request gets.
+    fn errors(b: &mut Board, text: &str) -> usize {
+        let is_error = |o: &Out| match o {
+            Out::Send(r) => r.to_json().starts_with(r#"{"type":"error""#),
+            _ => false,
+        };
+        b.request(text).iter().filter(|o| is_error(o)).count()
+    }
+
+    /// Analysis and its lines are the board's: kept through new games, setups and loads,
+    /// and off when a timed game begins.
+    #[test]
+    fn new_games_and_loads_keep_analysis_a_timed_game_ends_it() {
+        let mut b = board();
+        b.request(r#"{"type":"analyze","on":true,"multipv":3}"#);
+        assert!(b.analyzing);
+        b.request(r#"{"type":"new","white":"human","black":"human"}"#);
+        b.request(r#"{"type":"setup","fen":"W:W14:B9"}"#);
+        b.request(r#"{"type":"load_pdn","pdn":"1. 11-15 23-19 *"}"#);
+        assert!(b.analyzing);
+        assert_eq!((b.multipv, b.analysis_limits().multipv), (3, 3));
+        b.request(r#"{"type":"new","white":"human","black":"human","clock":{"base":60}}"#);
+        assert!(!b.analyzing && b.running.is_none());
+    }
+
+    #[test]
+    fn multipv_is_checked() {
+        let mut b = board();
+        assert_eq!(
+            errors(&mut b, r#"{"type":"analyze","on":true,"multipv":0}"#),
+            1
+        );
+        assert_eq!(
+            errors(&mut b, r#"{"type":"analyze","on":true,"multipv":6}"#),
+            1
+        );
+        assert!(!b.analyzing);
+        assert_eq!(b.multipv, 1);
+        assert_eq!(
+            errors(&mut b, r#"{"type":"analyze","on":true,"multipv":5}"#),
+            0
+        );
+        assert_eq!(b.multipv, 5);
+        b.request(r#"{"type":"analyze","on":true}"#);
+        assert_eq!(b.multipv, 1);
+    }
+}
