@@ -5,13 +5,13 @@
 //!
 //! One reader (`reader`, on `lexer`, calling a `visitor`: `movetext`'s tree builder, or
 //! tags alone) and one writer (`writer`) serve every use: `games` is the one iterator of
-//! games, streaming, each with how it ended (`Ending`); `PdnGame` is a game's main line, read
-//! from the tree and written as one. Moves are
-//! written in PDN notation with their landing squares, so any PDN reader can follow them;
-//! the reader replays every move with the rules core, so a file that reads back is a file of
-//! legal games. A match writes the time each move took as a comment after it,
-//! `{time 0.102s}`; a review (`review`) adds a mark glued to a move (`11-16??`) and a
-//! comment of its own (`MoveNote`) with the score, `[%eval -1.05]`.
+//! games, streaming, each with how it ended (`Ending`); `PdnGame` is a game's main line,
+//! read from the tree and written as one. Moves are written in PDN notation with their
+//! landing squares, so any PDN reader can follow them; the reader replays every move with the
+//! rules core, so a file that reads back is a file of legal games. A match writes the time
+//! each move took as a comment after it, `{time 0.102s}`; a review (`review`) adds a mark
+//! glued to a move (`11-16??`) and a comment of its own (`MoveNote`) with the score,
+//! `[%eval -1.05]`.
 
 pub mod error;
 mod lexer;

@@ -444,8 +444,8 @@ pub enum FaultAt {
     /// On the last line, which does not end a game with a result: it may be a line written
     /// in part.
     LastLine,
-    /// Where the text ends: something still open then (a comment, a variation, the last
-    /// game's result against its tag).
+    /// Where the text ends, in what only the end shows: a comment or a variation left
+    /// open, or the open game's result wrong once it is closed.
     End,
 }
 
