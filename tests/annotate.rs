@@ -321,8 +321,13 @@ fn variations_and_comments_are_kept() {
     let (code, stdout, stderr) =
         run(&["annotate", "--pdn", input.to_str().unwrap(), "--depth", "4"]);
     assert_eq!(code, 0, "{stderr}");
-    let before = &pdn::read_trees(text).unwrap()[0];
-    let after = &pdn::read_trees(&stdout).unwrap()[0];
+    let first = |text| {
+        pdn::games_in(text, pdn::TreeBuilder::default())
+            .next()
+            .expect("a game")
+            .unwrap()
+    };
+    let (before, after) = (&first(text), &first(&stdout));
     let (t, u) = (&before.tree, &after.tree);
     assert_eq!(
         (u.len(), u.main_moves()),

@@ -13,7 +13,7 @@
 
 use poolshark::core::movegen::legal_moves;
 use poolshark::core::notation::pdn_move;
-use poolshark::core::pdn::{self, read_trees, writer};
+use poolshark::core::pdn::{self, writer, PdnError, TreeBuilder, TreeGame};
 use poolshark::core::rng::{SplitMix64, Xorshift64};
 use poolshark::core::tree::GameTree;
 use poolshark::core::{Move, Position};
@@ -261,6 +261,11 @@ struct Tally {
     games: usize,
     /// Inputs whose games did not save, load and save as themselves, with why.
     differ: Vec<String>,
+}
+
+/// Every game of `text`, as trees checked by the rules.
+fn read_trees(text: &str) -> Result<Vec<TreeGame>, PdnError> {
+    pdn::games_in(text, TreeBuilder::default()).collect()
 }
 
 impl Tally {

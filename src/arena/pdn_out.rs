@@ -59,18 +59,16 @@ fn games_before(path: &Path) -> Result<usize, String> {
     };
     let lines = files::lines(path, pdn::MAX_MOVETEXT).map_err(|e| refuse(e.reason()))?;
     // The tags alone: the moves are not replayed.
-    let mut games = pdn::games(lines, pdn::Tags::default());
     let mut pairs = 0;
     let mut game = 0;
-    while let Some(read) = games.next() {
-        let tags = read.map_err(|e| match e {
-            pdn::ReadError::Line(e) => refuse(e.reason()),
-            pdn::ReadError::Pdn(e) if !games.ended() => refuse(format!("not PDN ({e})")),
-            pdn::ReadError::Pdn(_) => refuse(UNFINISHED.into()),
-        })?;
-        if !games.last_closed() {
-            return Err(refuse(UNFINISHED.into()));
-        }
+    for read in pdn::games(lines, pdn::Tags::default()) {
+        let tags = match read.map_err(|e| refuse(e.reason()))? {
+            pdn::Ending::Complete(tags) => tags,
+            pdn::Ending::CutOff(_) | pdn::Ending::Bad(_, pdn::FaultAt::End) => {
+                return Err(refuse(UNFINISHED.into()))
+            }
+            pdn::Ending::Bad(e, _) => return Err(refuse(format!("not PDN ({e})"))),
+        };
         game += 1;
         // A pair number past `tags::MAX_PAIR` is refused: the games after it would overflow.
         match tags::place(&tags.tags) {

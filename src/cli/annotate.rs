@@ -5,6 +5,7 @@
 use super::args::{parse_seconds, EgdbArg, EngineArgs};
 use super::{input, runtime, CliError};
 use crate::core::pdn::{self, move_number, ErrorKind, PdnError, PdnGame, TreeGame};
+use crate::files::FileError;
 use crate::review::marks::{BLUNDER_MEN, INACCURACY_MEN, MISTAKE_MEN};
 use crate::review::{self, Budget, ReviewControl};
 use std::path::{Path, PathBuf};
@@ -75,6 +76,13 @@ fn pdn_error(path: &Path, e: PdnError) -> CliError {
     input(format!("{}: {what}", path.display()))
 }
 
+/// A game as read from the file at `path` (one open at the end is reviewed as it reads), or
+/// why it cannot be.
+fn game<G>(path: &Path, read: Result<pdn::Ending<G>, FileError>) -> Result<G, CliError> {
+    let ending = read.map_err(|e| input(format!("cannot read {e}")))?;
+    ending.game().map_err(|e| pdn_error(path, e))
+}
+
 /// The games of the PDN file to review, whole (variations and comments too), each with its
 /// number in the file (from 1): every game, or game `only` alone (the others are skipped,
 /// never built, so memory holds the one game whatever the file's size); and how many games
@@ -85,23 +93,19 @@ fn read_games(
 ) -> Result<(Vec<(usize, TreeGame)>, usize), CliError> {
     let lines = crate::files::lines(path, pdn::MAX_MOVETEXT)
         .map_err(|e| input(format!("cannot read {e}")))?;
-    let error = |e: pdn::ReadError<_>| match e {
-        pdn::ReadError::Pdn(e) => pdn_error(path, e),
-        pdn::ReadError::Line(e) => input(format!("cannot read {e}")),
-    };
     let mut games = Vec::new();
     let mut count = 0;
     match only {
         None => {
             for g in pdn::games(lines, pdn::TreeBuilder::default()) {
                 count += 1;
-                games.push((count, g.map_err(error)?));
+                games.push((count, game(path, g)?));
             }
         }
         Some(k) => {
             for g in pdn::games(lines, pdn::Only::new(k, pdn::TreeBuilder::default())) {
                 count += 1;
-                games.extend(g.map_err(error)?.map(|g| (count, g)));
+                games.extend(game(path, g)?.map(|g| (count, g)));
             }
         }
     }

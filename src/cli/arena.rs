@@ -394,25 +394,19 @@ impl StatsArgs {
             };
             let lines = crate::files::lines(path, pdn::MAX_MOVETEXT)
                 .map_err(|e| input(format!("cannot read {e}")))?;
-            let mut games = pdn::games(lines, pdn::TreeBuilder::default());
-            // A match still writing the file may have written part of its last game: an error
-            // on the file's last line (unless that line ends the game with a result) leaves that
-            // game out, counted in a note, instead of failing the whole summary. A game still
-            // open at the end had no result to end its movetext: a match writes one after
-            // every game, so this one was cut off too, however well it reads.
+            // A match still writing the file may have written part of its last game: a fault
+            // at the file's end or on its last line (unless that line ends the game with a
+            // result) leaves that game out, counted in a note, instead of failing the whole
+            // summary. A game still open at the end had no result to end its movetext: a
+            // match writes one after every game, so this one was cut off too, however well
+            // it reads.
             let mut cut = false;
-            while let Some(read) = games.next() {
-                match read {
-                    Ok(_) if !games.last_closed() => cut = true,
-                    Ok(g) => add(pdn::PdnGame::from(g))?,
-                    Err(pdn::ReadError::Line(e)) => return Err(input(format!("cannot read {e}"))),
-                    Err(pdn::ReadError::Pdn(_)) if games.ended() => cut = true,
-                    Err(pdn::ReadError::Pdn(_))
-                        if games.at_end() && !pdn::ends_game(games.last_line()) =>
-                    {
-                        cut = true
-                    }
-                    Err(pdn::ReadError::Pdn(e)) => return Err(bad(e)),
+            for read in pdn::games(lines, pdn::TreeBuilder::default()) {
+                match read.map_err(|e| input(format!("cannot read {e}")))? {
+                    pdn::Ending::Complete(g) => add(pdn::PdnGame::from(g))?,
+                    pdn::Ending::CutOff(_) => cut = true,
+                    pdn::Ending::Bad(_, pdn::FaultAt::LastLine | pdn::FaultAt::End) => cut = true,
+                    pdn::Ending::Bad(e, pdn::FaultAt::Inside) => return Err(bad(e)),
                 }
             }
             if cut {

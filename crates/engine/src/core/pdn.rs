@@ -5,25 +5,27 @@
 //!
 //! One reader (`reader`, on `lexer`, calling a `visitor`: `movetext`'s tree builder, or
 //! tags alone) and one writer (`writer`) serve every use: `games` is the one iterator of
-//! games, streaming; `PdnGame` is a game's main line, read from the tree and written as one. Moves are
-//! written in PDN notation with their landing squares, so any PDN reader can follow them;
-//! the reader replays every move with the rules core, so a file that reads back is a file of
-//! legal games. A match writes the time each move took as a comment after it,
-//! `{time 0.102s}`; a review (`review`) adds a mark glued to a move (`11-16??`) and a
-//! comment of its own (`MoveNote`) with the score, `[%eval -1.05]`.
+//! games, streaming, each with how it ended (`Ending`); `PdnGame` is a game's main line,
+//! read from the tree and written as one. Moves are written in PDN notation with their
+//! landing squares, so any PDN reader can follow them; the reader replays every move with the
+//! rules core, so a file that reads back is a file of legal games. A match writes the time
+//! each move took as a comment after it, `{time 0.102s}`; a review (`review`) adds a mark
+//! glued to a move (`11-16??`) and a comment of its own (`MoveNote`) with the score,
+//! `[%eval -1.05]`.
 
 pub mod error;
 mod lexer;
 mod movetext;
 pub mod notes;
-pub mod reader;
+mod reader;
 pub mod visitor;
 pub mod writer;
 
 pub use error::{move_number, ErrorKind, PdnError, Spot};
 pub use movetext::TreeBuilder;
 pub use notes::time_comment;
-pub use reader::{games, games_in, read_trees, GameReader, Games, ReadError, TreeGame};
+pub(crate) use reader::read_trees;
+pub use reader::{games, games_in, Ending, FaultAt, Games, TreeGame};
 pub use visitor::{GameEnd, GameTags, Only, Tags, Visit, Visitor};
 
 use crate::core::tree::{self, GameTree};
@@ -191,16 +193,6 @@ pub const MAX_MOVETEXT: usize = 4 << 20;
 /// hostile text of nested parentheses is refused at once.
 pub const MAX_NESTING: usize = 2000;
 
-/// Whether a movetext line ends a game: its last token is a result (`stats` uses it to tell
-/// a game cut off at the end of a file still being written from a bad one).
-pub fn ends_game(line: &str) -> bool {
-    !line.trim_start().starts_with('[')
-        && line
-            .split_whitespace()
-            .last()
-            .is_some_and(movetext::is_result)
-}
-
 /// Read every game of a PDN text, each as its main line (see `read_trees`).
 pub fn read(text: &str) -> Result<Vec<PdnGame>, PdnError> {
     Ok(read_trees(text)?.into_iter().map(PdnGame::from).collect())
@@ -224,13 +216,6 @@ mod tests {
         assert!(read("[Event \"x\" 1. 11-15 *\n").is_err());
     }
 
-    #[test]
-    fn a_line_that_ends_a_game() {
-        assert!(ends_game("1. 11-15 23-19 1-0"));
-        assert!(ends_game("22-17 *"));
-        assert!(!ends_game("1. 11-15 23-19"));
-        assert!(!ends_game("[Result \"1-0\"]"));
-    }
     use crate::core::game::GameResult;
     use crate::core::movegen::legal_moves;
     use crate::core::notation;

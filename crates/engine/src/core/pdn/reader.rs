@@ -4,7 +4,9 @@
 //! marks, results) and tells a `Visitor` what it finds; the visitor makes each game's value
 //! (a tree checked by the rules, `movetext::TreeBuilder`, or its tags alone,
 //! `visitor::Tags`). `games` is the one iterator of games that every command and the board
-//! read through. Every error names the game, the line and the column.
+//! read through: it gives each game with how it ended (`Ending`: closed, cut off by the end
+//! of the text, or a fault with its place), and keeps the reader itself to this module.
+//! Every error names the game, the line and the column.
 //!
 //! A UTF-8 byte order mark before the first line is skipped. A game whose `Result` tag and
 //! movetext result disagree is an error (which of them is true cannot be told), and so are a
@@ -25,7 +27,6 @@ use super::visitor::{GameEnd, Visit, Visitor};
 use super::{MAX_MOVETEXT, MAX_NESTING};
 use crate::core::tree::GameTree;
 use std::convert::Infallible;
-use std::fmt;
 use std::iter::Peekable;
 
 /// One game as read: its tags in order, its tree and its result (`*` when neither the
@@ -75,7 +76,7 @@ struct Open {
 /// Reads games line by line, calling `V` (see the module's doc): give it a line with
 /// `line`, then take the games the line ended with `next_game` until it gives none; at the
 /// end of the text, `finish`. After an error, read no further.
-pub struct GameReader<V> {
+struct GameReader<V> {
     visitor: V,
     lexer: Lexer,
     game: Open,
@@ -88,12 +89,10 @@ pub struct GameReader<V> {
     next: usize,
     /// A fault the lexer found after the current line's tokens.
     lex_error: Option<LexError>,
-    /// Whether the last game was closed by its result or the next game (not by the end).
-    last_closed: bool,
 }
 
 impl<V: Visitor> GameReader<V> {
-    pub fn new(visitor: V) -> GameReader<V> {
+    fn new(visitor: V) -> GameReader<V> {
         GameReader {
             visitor,
             lexer: Lexer::default(),
@@ -103,23 +102,11 @@ impl<V: Visitor> GameReader<V> {
             tokens: Vec::new(),
             next: 0,
             lex_error: None,
-            last_closed: true,
         }
     }
 
-    /// The visitor, as the games so far left it.
-    pub fn visitor(&self) -> &V {
-        &self.visitor
-    }
-
-    /// Whether the last game given was closed by its result or by the next game's tags,
-    /// rather than cut off by the end of the text.
-    pub fn last_closed(&self) -> bool {
-        self.last_closed
-    }
-
     /// Take the next line (without its line break); its games come from `next_game`.
-    pub fn line(&mut self, line: &str) -> Result<(), PdnError> {
+    fn line(&mut self, line: &str) -> Result<(), PdnError> {
         debug_assert!(
             self.next == self.tokens.len(),
             "a line's games not all taken"
@@ -143,16 +130,17 @@ impl<V: Visitor> GameReader<V> {
         Ok(())
     }
 
-    /// The next game the lines so far end, if any; the tokens before a fault still count, so
-    /// a game they end comes before the fault.
-    pub fn next_game(&mut self) -> Option<Result<V::Game, PdnError>> {
+    /// The next game the lines so far end (closed by its result or the next game's first
+    /// tag), if any; the tokens before a fault still count, so a game they end comes before
+    /// the fault.
+    fn next_game(&mut self) -> Option<Result<V::Game, PdnError>> {
         while self.next < self.tokens.len() {
             let at = self.tokens[self.next].0;
             let ends = matches!(self.tokens[self.next].1, Token::Tag { .. })
                 && self.game.phase == Phase::Movetext;
             // A tag after the movetext ends the game; it is taken again for the next one.
             let step = if ends {
-                self.end_game(true)
+                self.end_game()
             } else {
                 let token = std::mem::replace(&mut self.tokens[self.next].1, Token::Open);
                 self.next += 1;
@@ -168,12 +156,12 @@ impl<V: Visitor> GameReader<V> {
         Some(Err(self.error(at, kind)))
     }
 
-    /// The text has ended: the game still open, if any.
-    pub fn finish(&mut self) -> Option<Result<V::Game, PdnError>> {
+    /// The text has ended: the game still open, if any (cut off by the end).
+    fn finish(&mut self) -> Option<Result<V::Game, PdnError>> {
         if let Err((at, kind)) = self.lexer.finish() {
             return Some(Err(self.error(at, kind)));
         }
-        self.end_game(false).transpose()
+        self.end_game().transpose()
     }
 
     fn error(&self, at: Spot, kind: ErrorKind) -> PdnError {
@@ -338,7 +326,7 @@ impl<V: Visitor> GameReader<V> {
                 self.visit(r)?;
             }
             self.game.result = Some((at, word));
-            return self.end_game(true);
+            return self.end_game();
         }
         // A move number ("12." or "12...") alone or glued to its move ("12.11-15").
         let digits = word.bytes().take_while(u8::is_ascii_digit).count();
@@ -387,9 +375,9 @@ impl<V: Visitor> GameReader<V> {
         Ok(None)
     }
 
-    /// End the open game, if there is one: at its result (`closed`), where the next game
-    /// starts (`closed`), or where the text ends.
-    fn end_game(&mut self, closed: bool) -> Result<Option<V::Game>, PdnError> {
+    /// End the open game, if there is one: at its result, where the next game starts, or
+    /// where the text ends.
+    fn end_game(&mut self) -> Result<Option<V::Game>, PdnError> {
         let g = &mut self.game;
         if g.phase == Phase::Between && (g.pending.is_empty() || self.games > 0) {
             // Nothing, or comments after the last game.
@@ -425,31 +413,56 @@ impl<V: Visitor> GameReader<V> {
             (Some((at, r)), _) | (None, Some((at, r))) => (r.clone(), Some(*at)),
             (None, None) => ("*".to_string(), None),
         };
-        let end = GameEnd { result, at, closed };
+        let end = GameEnd { result, at };
         let r = self.visitor.end_game(&end);
         let game = self.visit(r)?;
         self.game = Open::default();
         self.bytes = 0;
         self.games += 1;
-        self.last_closed = closed;
         Ok(Some(game))
     }
 }
 
-/// A fault in reading games from lines: in the PDN, or in getting a line (`E`).
+/// One game of a text as `games` reads it, with how it ended.
 #[derive(Debug)]
-pub enum ReadError<E> {
-    Pdn(PdnError),
-    Line(E),
+pub enum Ending<G> {
+    /// Closed by its result or by the next game's first tag.
+    Complete(G),
+    /// Read well, but still open where the text ended: nothing closed it. A match writes a
+    /// result after every game, so a file it is still writing (or one stopped) ends so.
+    CutOff(G),
+    /// A fault in the text, with its place; no game comes after it.
+    Bad(PdnError, FaultAt),
 }
 
-impl<E: fmt::Display> fmt::Display for ReadError<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// Where a fault stood against the end of the text: what tells the last game of a file
+/// still being written, cut anywhere, from a bad one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultAt {
+    /// Before the last line, or on a last line that ends a game with a result.
+    Inside,
+    /// On the last line, which does not end a game with a result: it may be a line written
+    /// in part.
+    LastLine,
+    /// Where the text ends, in what only the end shows: a comment or a variation left
+    /// open, or the open game's result wrong once it is closed.
+    End,
+}
+
+impl<G> Ending<G> {
+    /// The game, closed or cut off, or the fault: for a text that is whole, where a game
+    /// open at its end is as good as closed.
+    pub fn game(self) -> Result<G, PdnError> {
         match self {
-            ReadError::Pdn(e) => e.fmt(f),
-            ReadError::Line(e) => e.fmt(f),
+            Ending::Complete(g) | Ending::CutOff(g) => Ok(g),
+            Ending::Bad(e, _) => Err(e),
         }
     }
+}
+
+/// Whether a line ends a game: it is movetext, and its last word is a result.
+fn ends_game(line: &str) -> bool {
+    !line.trim_start().starts_with('[') && line.split_whitespace().last().is_some_and(is_result)
 }
 
 /// The games of a text given as lines, one at a time (see `games`).
@@ -458,14 +471,13 @@ pub struct Games<I: Iterator, V> {
     reader: GameReader<V>,
     /// The last line read.
     last: Option<I::Item>,
-    /// Every line has been read, and the text's end taken.
-    ended: bool,
     done: bool,
 }
 
 /// Every game of a text given as lines (without their line breaks: `BufRead::lines`,
-/// `files::lines`, `str::lines`), each as `visitor` makes it, read as a stream: memory
-/// holds one line and one game. The first error ends the games.
+/// `files::lines`, `str::lines`), each as `visitor` makes it with how it ended, read as a
+/// stream: memory holds one line and one game. A line that cannot be had (`E`) or a fault
+/// in the text ends the games.
 pub fn games<I, S, E, V>(lines: I, visitor: V) -> Games<I::IntoIter, V>
 where
     I: IntoIterator<Item = Result<S, E>>,
@@ -476,7 +488,6 @@ where
         lines: lines.into_iter().peekable(),
         reader: GameReader::new(visitor),
         last: None,
-        ended: false,
         done: false,
     }
 }
@@ -487,36 +498,21 @@ where
     S: AsRef<str>,
     V: Visitor,
 {
-    /// Whether every line has been read.
-    pub fn at_end(&mut self) -> bool {
-        self.lines.peek().is_none()
-    }
-
-    /// Whether every line has been read and the text's end taken (an error now is one at
-    /// the end of the text: an unterminated comment, the last game cut off).
-    pub fn ended(&self) -> bool {
-        self.ended
-    }
-
-    /// The last line read (empty before the first).
-    pub fn last_line<'a>(&'a self) -> &'a str
-    where
-        S: 'a,
-    {
-        match &self.last {
+    /// A fault in the lines read so far, placed against the end of the text; the games
+    /// end with it.
+    fn fault(&mut self, e: PdnError) -> Ending<V::Game> {
+        self.done = true;
+        let last_line = match &self.last {
             Some(Ok(line)) => line.as_ref(),
             _ => "",
-        }
-    }
-
-    /// See `GameReader::last_closed`.
-    pub fn last_closed(&self) -> bool {
-        self.reader.last_closed()
-    }
-
-    /// The visitor, as the games so far left it.
-    pub fn visitor(&self) -> &V {
-        self.reader.visitor()
+        };
+        let ends = ends_game(last_line);
+        let at = if self.lines.peek().is_none() && !ends {
+            FaultAt::LastLine
+        } else {
+            FaultAt::Inside
+        };
+        Ending::Bad(e, at)
     }
 }
 
@@ -526,31 +522,36 @@ where
     S: AsRef<str>,
     V: Visitor,
 {
-    type Item = Result<V::Game, ReadError<E>>;
+    type Item = Result<Ending<V::Game>, E>;
 
     fn next(&mut self) -> Option<Self::Item> {
         while !self.done {
             if let Some(game) = self.reader.next_game() {
-                self.done = game.is_err();
-                return Some(game.map_err(ReadError::Pdn));
+                return Some(Ok(match game {
+                    Ok(g) => Ending::Complete(g),
+                    Err(e) => self.fault(e),
+                }));
             }
             match self.lines.next() {
                 Some(Ok(line)) => {
                     let read = self.reader.line(line.as_ref());
                     self.last = Some(Ok(line));
                     if let Err(e) = read {
-                        self.done = true;
-                        return Some(Err(ReadError::Pdn(e)));
+                        return Some(Ok(self.fault(e)));
                     }
                 }
                 Some(Err(e)) => {
                     self.done = true;
-                    return Some(Err(ReadError::Line(e)));
+                    return Some(Err(e));
                 }
                 None => {
                     self.done = true;
-                    self.ended = true;
-                    return self.reader.finish().map(|g| g.map_err(ReadError::Pdn));
+                    return self.reader.finish().map(|g| {
+                        Ok(match g {
+                            Ok(g) => Ending::CutOff(g),
+                            Err(e) => Ending::Bad(e, FaultAt::End),
+                        })
+                    });
                 }
             }
         }
@@ -558,9 +559,10 @@ where
     }
 }
 
-/// The games of a PDN text (see `games`). Lines end at `\n` alone: a `\r` before it is
-/// white space to the reader, but inside a comment it is the comment's, which so comes back
-/// byte for byte (issue 66, item 11: `\r\n` in a comment came back `\n`).
+/// The games of a PDN text in hand (see `games`), each closed or cut off alike: the text is
+/// whole (`Ending::game`). Lines end at `\n` alone: a `\r` before it is white space to the
+/// reader, but inside a comment it is the comment's, which so comes back byte for byte
+/// (issue 66, item 11: `\r\n` in a comment came back `\n`).
 pub fn games_in<'a, V: Visitor + 'a>(
     text: &'a str,
     visitor: V,
@@ -568,16 +570,15 @@ pub fn games_in<'a, V: Visitor + 'a>(
     let lines = text
         .split_inclusive('\n')
         .map(|l| Ok::<_, Infallible>(l.strip_suffix('\n').unwrap_or(l)));
-    games(lines, visitor).map(|g| {
-        g.map_err(|e| match e {
-            ReadError::Pdn(e) => e,
-            ReadError::Line(never) => match never {},
-        })
+    games(lines, visitor).map(|read| {
+        let Ok(ending) = read;
+        ending.game()
     })
 }
 
-/// Every game of a PDN text, as trees checked by the rules.
-pub fn read_trees(text: &str) -> Result<Vec<TreeGame>, PdnError> {
+/// Every game of a PDN text, as trees checked by the rules (for `pdn::read` and the
+/// crate's tests; every other reader goes through `games`).
+pub(crate) fn read_trees(text: &str) -> Result<Vec<TreeGame>, PdnError> {
     games_in(text, TreeBuilder::default()).collect()
 }
 
@@ -908,6 +909,71 @@ mod tests {
             MAX_NESTING + 2
         );
         assert!(error(&deep).contains(&at), "{}", error(&deep));
+    }
+
+    /// Issue 67, item 6: each game comes with how it ended: closed, cut off by the end of
+    /// the text, or a fault placed against the end (what `stats` and `match --pdn` tell a
+    /// file still being written from a bad one by).
+    #[test]
+    fn each_game_says_how_it_ended() {
+        let endings = |text: &str| -> Vec<String> {
+            let lines = text.split('\n').map(Ok::<_, Infallible>);
+            games(lines, TreeBuilder::default())
+                .map(|read| match read.unwrap() {
+                    Ending::Complete(g) => format!("complete {}", g.result),
+                    Ending::CutOff(g) => format!("cut off {}", g.tree.main_moves().len()),
+                    Ending::Bad(e, at) => format!("{at:?} line {}", e.at.line),
+                })
+                .collect()
+        };
+        let game = "[Event \"x\"]\n1. 11-15 23-19 1-0";
+        let cases: [(String, &[&str]); 9] = [
+            (
+                format!("{game}\n1. 9-14 *"),
+                &["complete 1-0", "complete *"],
+            ),
+            // Closed by the next game's tags.
+            (format!("1. 11-15\n{game}"), &["complete *", "complete 1-0"]),
+            (
+                format!("{game}\n1. 9-14 23-19"),
+                &["complete 1-0", "cut off 2"],
+            ),
+            (
+                format!("{game}\n1. 9-14 {{open"),
+                &["complete 1-0", "End line 3"],
+            ),
+            (
+                format!("{game}\n1. 9-14 (1. 10-14"),
+                &["complete 1-0", "End line 3"],
+            ),
+            // A move cut in two on the last line, and a bad move on a line that ends a game.
+            (
+                format!("{game}\n1. 9-14 23-1"),
+                &["complete 1-0", "LastLine line 3"],
+            ),
+            (
+                format!("{game}\n1. 9-14 23-17 *"),
+                &["complete 1-0", "Inside line 3"],
+            ),
+            (format!("1. 9-14 23-17\n{game}"), &["Inside line 1"]),
+            // A line of tags does not end a game, whatever it ends with.
+            ("[Event \"x\"] 1. 9-14 23-17 *".into(), &["LastLine line 1"]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(endings(&text), want, "{text}");
+        }
+        // A line that cannot be had ends the games, after those before it.
+        let lines = [Ok("1. 11-15 *"), Err("unreadable"), Ok("1. 9-14 *")];
+        let read: Vec<_> = games(lines, TreeBuilder::default()).collect();
+        assert!(matches!(
+            read[..],
+            [Ok(Ending::Complete(_)), Err("unreadable")]
+        ));
+        // A text in hand takes a game open at its end as it reads.
+        let g = games_in("1. 11-15 23-19", TreeBuilder::default())
+            .next()
+            .unwrap();
+        assert_eq!(g.unwrap().tree.main_moves().len(), 2);
     }
 
     /// One game at a time: the reader holds no finished game, and its buffers do not grow

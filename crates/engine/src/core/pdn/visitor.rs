@@ -28,9 +28,6 @@ pub struct GameEnd {
     /// Where that result stood: the movetext's result, else the `Result` tag (none for `*`
     /// given by neither).
     pub at: Option<Spot>,
-    /// Whether the game was closed, by its result or the next game's first tag, rather than
-    /// cut off by the end of the text.
-    pub closed: bool,
 }
 
 /// Called by the reader for each part of each game, in the order of the text (see the
@@ -136,11 +133,6 @@ impl<V> Only<V> {
         }
     }
 
-    /// The visitor that makes the chosen game.
-    pub fn inner(&self) -> &V {
-        &self.inner
-    }
-
     fn chosen(&self) -> bool {
         self.seen + 1 == self.number
     }
@@ -203,12 +195,14 @@ mod tests {
     use super::super::movetext::TreeBuilder;
     use super::super::reader::{games, games_in};
     use super::*;
+    use std::cell::Cell;
+    use std::rc::Rc;
 
-    /// Counts what reaches it, then builds as `TreeBuilder` does.
+    /// Counts what reaches it (games built, moves) where the test sees it, then builds as
+    /// `TreeBuilder` does.
     #[derive(Default)]
     struct Counted {
-        moves: usize,
-        built: usize,
+        counts: Rc<Cell<(usize, usize)>>,
         tree: TreeBuilder,
     }
 
@@ -221,7 +215,8 @@ mod tests {
             self.tree.begin_movetext(at)
         }
         fn mv(&mut self, at: Spot, text: &str) -> Result<(), Fault> {
-            self.moves += 1;
+            let (built, moves) = self.counts.get();
+            self.counts.set((built, moves + 1));
             self.tree.mv(at, text)
         }
         fn begin_variation(&mut self, at: Spot) -> Result<Visit, Fault> {
@@ -231,7 +226,8 @@ mod tests {
             self.tree.end_variation(at)
         }
         fn end_game(&mut self, end: &GameEnd) -> Result<Self::Game, Fault> {
-            self.built += 1;
+            let (built, moves) = self.counts.get();
+            self.counts.set((built + 1, moves));
             self.tree.end_game(end)
         }
     }
@@ -245,18 +241,18 @@ mod tests {
             |i: usize| format!("[Round \"{i}\"]\n1. 11-15 23-19 (1... 22-18 2. 15x22) 2. 8-11 *\n");
         let text: String = (1..=20_000).map(game).collect();
         let lines = text.lines().map(Ok::<_, std::convert::Infallible>);
-        let mut games = games(lines, Only::new(2, Counted::default()));
+        let counted = Counted::default();
+        let counts = Rc::clone(&counted.counts);
         let mut chosen = Vec::new();
         let mut count = 0;
-        for g in games.by_ref() {
+        for g in games(lines, Only::new(2, counted)) {
             count += 1;
-            chosen.extend(g.unwrap());
+            chosen.extend(g.unwrap().game().unwrap());
         }
         assert_eq!((count, chosen.len()), (20_000, 1));
         assert_eq!(chosen[0].tags, [("Round".to_string(), "2".to_string())]);
         assert_eq!(chosen[0].tree.len(), 6);
-        let counted = games.visitor().inner();
-        assert_eq!((counted.built, counted.moves), (1, 5));
+        assert_eq!(counts.get(), (1, 5));
         // A game past the end gives none.
         assert!(
             games_in(&text, Only::new(20_001, Counted::default())).all(|g| g.unwrap().is_none())
