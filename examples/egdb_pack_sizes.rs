@@ -2,7 +2,7 @@
 //! `egdb::params`): `cargo run --release --example egdb_pack_sizes -- DIR PIECES BLOCK:LEVEL...`
 //! with tables built in DIR, for example `egdb 5 16384:9 32768:9 16384:15`.
 
-use poolshark::egdb::{index::Group, pack, Tables};
+use poolshark_engine::egdb::{index::Group, pack, Tables};
 use std::time::Instant;
 
 fn main() {

@@ -4,7 +4,7 @@
 //! exists. It plays nonsense. `cargo run --release --example nnue_random -- HIDDEN FILE
 //! [SEED]`, HIDDEN a multiple of 16 up to 512.
 
-use poolshark::eval::nnue::{file, FloatNetwork, MAX_HIDDEN};
+use poolshark_engine::eval::nnue::{file, FloatNetwork, MAX_HIDDEN};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -15,10 +15,6 @@
 // Every unsafe block says why it is sound (`// SAFETY: ...`).
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-pub use poolshark_engine::{
-    bench, book, checksum, clock, core, echo, egdb, eval, files, machine, review, search,
-};
-
 pub mod arena;
 pub mod cli;
 pub mod hub;

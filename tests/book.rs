@@ -3,11 +3,11 @@
 
 mod support;
 
-use poolshark::book::build::{grow, BuildConfig};
-use poolshark::book::tree::{from_child, illegal_move, merge, reachable};
-use poolshark::book::{Book, BookError, BookMove, Rng};
-use poolshark::core::{movegen, Position};
-use poolshark::search::Limits;
+use poolshark_engine::book::build::{grow, BuildConfig};
+use poolshark_engine::book::tree::{from_child, illegal_move, merge, reachable};
+use poolshark_engine::book::{Book, BookError, BookMove, Rng};
+use poolshark_engine::core::{movegen, Position};
+use poolshark_engine::search::Limits;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
@@ -136,7 +136,7 @@ fn books_that_are_not_regular_files_are_not_read() {
     let big = dir.join("big.book");
     std::fs::File::create(&big)
         .unwrap()
-        .set_len(poolshark::files::Kind::Book.limit() + 1)
+        .set_len(poolshark_engine::files::Kind::Book.limit() + 1)
         .unwrap();
     let err = Book::load(&big).unwrap_err().to_string();
     assert!(

@@ -276,7 +276,7 @@ fn a_stopped_packed_label_goes_on_from_its_journal() {
     let want = records(&whole);
     assert!(want.len() > 3 * CHUNK, "{} positions", want.len());
     let positions: Vec<_> = records(&data).iter().map(|r| r.pos).collect();
-    let weights = poolshark::eval::Weights::builtin();
+    let weights = poolshark_engine::eval::Weights::builtin();
 
     // A run stopped after chunks 0 and 2, in the middle of writing chunk 3. Chunk 0's
     // scores are made up: taken from the journal, they show it was not searched again.

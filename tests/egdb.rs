@@ -3,11 +3,11 @@
 
 mod support;
 
-use poolshark::core::movegen;
-use poolshark::core::notation::parse_fen;
-use poolshark::core::position::Position;
-use poolshark::egdb::index::{canonical, flip, Group};
-use poolshark::egdb::{self, Egdb, Wdl, Wdl50};
+use poolshark_engine::core::movegen;
+use poolshark_engine::core::notation::parse_fen;
+use poolshark_engine::core::position::Position;
+use poolshark_engine::egdb::index::{canonical, flip, Group};
+use poolshark_engine::egdb::{self, Egdb, Wdl, Wdl50};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -74,7 +74,10 @@ fn flipping_keeps_the_value() {
     for fen in ["W:WK3,18:BK29,5", "B:W18:BK29", "W:W22,K1:B10,K30"] {
         let p = parse_fen(fen).unwrap();
         assert_eq!(db.probe(&p), db.probe(&flip(&p)), "{fen}");
-        assert_eq!(canonical(&p).side(), poolshark::core::square::Color::Black);
+        assert_eq!(
+            canonical(&p).side(),
+            poolshark_engine::core::square::Color::Black
+        );
     }
 }
 
@@ -254,7 +257,7 @@ fn the_lone_king_table_gives_the_13_move_cases() {
     let mut cases = 0;
     for line in data.lines().filter(|l| !l.trim().is_empty()) {
         let parts: Vec<&str> = line.split(" ; ").collect();
-        let mut game = poolshark::core::Game::new(parse_fen(parts[0]).unwrap());
+        let mut game = poolshark_engine::core::Game::new(parse_fen(parts[0]).unwrap());
         for mv in parts[1].split_whitespace() {
             game.play_text(mv).unwrap();
         }
@@ -305,8 +308,8 @@ fn the_lone_king_table_agrees_with_the_main_table_at_count_zero() {
 
 // In play: the search probing the tables.
 
-use poolshark::core::Game;
-use poolshark::search::{Engine, Limits, SearchControl};
+use poolshark_engine::core::Game;
+use poolshark_engine::search::{Engine, Limits, SearchControl};
 use std::sync::Arc;
 
 fn engine_with_tables() -> Engine {
@@ -370,7 +373,7 @@ fn the_search_finds_the_tactics_wins_the_tables_cover() {
 /// position, with the table warm, probes the tables less; and both give the tables' result.
 #[test]
 fn the_search_keeps_what_the_tables_say_in_its_table() {
-    use poolshark::search::tt::{Bound, MAX_DEPTH};
+    use poolshark_engine::search::tt::{Bound, MAX_DEPTH};
     let db = open();
     let mut stored = 0;
     for fen in [
@@ -394,10 +397,12 @@ fn the_search_keeps_what_the_tables_say_in_its_table() {
         for mv in movegen::legal_moves(&pos).iter() {
             let child = pos.play(mv);
             let counts = game.counts().after(&pos, mv, &child);
-            let Some(t) = poolshark::search::egdb::probe(db, &child, counts, 1) else {
+            let Some(t) = poolshark_engine::search::egdb::probe(db, &child, counts, 1) else {
                 continue;
             };
-            let entry = engine.tt().probe(poolshark::search::tt_key(&child, counts));
+            let entry = engine
+                .tt()
+                .probe(poolshark_engine::search::tt_key(&child, counts));
             // Below the 40-move counts the key tells apart (16), a result needing more than
             // the 65 plies every such count leaves is not stored.
             let keyed = counts.lone_king_moves.is_some() || t.stake <= 65;
@@ -410,12 +415,12 @@ fn the_search_keeps_what_the_tables_say_in_its_table() {
             assert_eq!(e.score.from_tt(1), t.score, "{fen} {mv}");
             assert_eq!(
                 e.score.from_tt(3),
-                poolshark::search::egdb::score(db, &child, counts, 3).unwrap()
+                poolshark_engine::search::egdb::score(db, &child, counts, 3).unwrap()
             );
             stored += 1;
         }
         let second = search();
-        let probes = |o: &poolshark::search::Outcome| o.threads[0].egdb_probes;
+        let probes = |o: &poolshark_engine::search::Outcome| o.threads[0].egdb_probes;
         assert!(probes(&first) > 0, "{fen}");
         assert!(
             probes(&second) < probes(&first),
@@ -468,11 +473,11 @@ fn database_scores_respect_the_draw_counts() {
     let win = parse_fen("W:WK1,K2,K3:BK32").unwrap();
     let dtc = open().probe(&win).unwrap().dtc.unwrap();
     let at = |quiet: u16| {
-        let counts = poolshark::core::game::DrawCounts {
+        let counts = poolshark_engine::core::game::DrawCounts {
             quiet_king_plies: quiet,
             lone_king_moves: None,
         };
-        poolshark::search::egdb::score(open(), &win, counts, 0)
+        poolshark_engine::search::egdb::score(open(), &win, counts, 0)
             .unwrap()
             .hub()
     };
@@ -506,13 +511,13 @@ fn analyze_and_the_hub_report_database_wins() {
         let mv = moves.iter().find(|mv| mv.hub() == *m).unwrap_or_else(|| {
             panic!(
                 "{m} is not legal in {}",
-                poolshark::core::notation::write_fen(&pos)
+                poolshark_engine::core::notation::write_fen(&pos)
             )
         });
         pos = pos.play(mv);
     }
     assert!(movegen::legal_moves(&pos).is_empty(), "{last}");
-    assert_eq!(pos.side(), poolshark::core::Color::Black, "{last}");
+    assert_eq!(pos.side(), poolshark_engine::core::Color::Black, "{last}");
     let (code, _, err) = support::run_cli(&["analyze", "--fen", "W:WK1:BK32", "--egdb", "no/such"]);
     assert_eq!(code, 2, "{err}");
     // The Hub: egdb-path loads the tables, egdb=false turns them off.
@@ -558,7 +563,7 @@ fn random_probes_all_answer() {
     assert_eq!(ps.len(), 1000);
     assert!(ps
         .iter()
-        .any(|p| p.side() == poolshark::core::square::Color::White));
+        .any(|p| p.side() == poolshark_engine::core::square::Color::White));
     let (n, _, answered) = egdb::speed::time_probes(db, &ps, 2);
     assert_eq!((n, answered), (2000, 2000));
 }

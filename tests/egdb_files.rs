@@ -5,15 +5,15 @@
 
 mod support;
 
-use poolshark::core::game::{DrawCounts, Game};
-use poolshark::core::movegen;
-use poolshark::core::notation::parse_fen;
-use poolshark::core::position::Position;
-use poolshark::core::{Move, Square};
-use poolshark::egdb::index::Group;
-use poolshark::egdb::lone_king::{self, LoneKing};
-use poolshark::egdb::{self, file, pack, Egdb, Wdl};
-use poolshark::search::{Engine, Limits, SearchControl};
+use poolshark_engine::core::game::{DrawCounts, Game};
+use poolshark_engine::core::movegen;
+use poolshark_engine::core::notation::parse_fen;
+use poolshark_engine::core::position::Position;
+use poolshark_engine::core::{Move, Square};
+use poolshark_engine::egdb::index::Group;
+use poolshark_engine::egdb::lone_king::{self, LoneKing};
+use poolshark_engine::egdb::{self, file, pack, Egdb, Wdl};
+use poolshark_engine::search::{Engine, Limits, SearchControl};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -220,7 +220,7 @@ fn a_damaged_block_answers_not_covered() {
 
     // Read for play: the group opens, and every position of the damaged block is not covered.
     let db = Egdb::open_lazy(&dir).unwrap();
-    let block = poolshark::egdb::params::PACK_BLOCK as u64;
+    let block = poolshark_engine::egdb::params::PACK_BLOCK as u64;
     for (k, pos) in stored.iter().enumerate() {
         let i = KINGS.index(pos);
         if i / block == b as u64 {
@@ -311,7 +311,7 @@ fn engine() -> Engine {
     engine
 }
 
-fn search(game: &Game, analyze: bool) -> poolshark::search::Outcome {
+fn search(game: &Game, analyze: bool) -> poolshark_engine::search::Outcome {
     let limits = Limits {
         depth: Some(4),
         analyze,
@@ -339,8 +339,12 @@ fn taking_the_last_piece_is_a_proved_win() {
     // Inside the tree: one ply further away, the loser's reply into it.
     let counts = DrawCounts::fresh(&pos);
     let after = pos.play(&movegen::legal_moves(&pos)[0]);
-    let s =
-        poolshark::search::egdb::score(Egdb::open(built4()).as_ref().unwrap(), &after, counts, 3);
+    let s = poolshark_engine::search::egdb::score(
+        Egdb::open(built4()).as_ref().unwrap(),
+        &after,
+        counts,
+        3,
+    );
     assert_eq!(s.map(|s| s.hub()), Some("-99.97".to_string()));
 }
 
@@ -396,7 +400,8 @@ fn the_tables_shortcut_never_plays_a_repetition() {
                 continue;
             }
             let fresh = DrawCounts::fresh(&root);
-            let Some((fastest, _)) = poolshark::search::egdb::root_move(&db, &root, fresh, &[])
+            let Some((fastest, _)) =
+                poolshark_engine::search::egdb::root_move(&db, &root, fresh, &[])
             else {
                 continue;
             };
@@ -421,7 +426,7 @@ fn the_tables_shortcut_never_plays_a_repetition() {
                 best,
                 fastest,
                 "{}: the third repetition",
-                poolshark::core::notation::write_fen(&root)
+                poolshark_engine::core::notation::write_fen(&root)
             );
             let mut after = game.clone();
             after.play(&best);

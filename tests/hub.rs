@@ -797,7 +797,7 @@ fn a_new_eval_file_forgets_the_old_evaluation() {
 /// generator seeded by POOLSHARK_LEVEL_SEED), after checking the `info` lines of its search:
 /// as many lines per depth as the level searches, and `done` one of the moves they name.
 fn level_moves(level: u64, seeds: std::ops::Range<u64>) -> Vec<String> {
-    let candidates = poolshark::search::level::PlayLevel::new(level)
+    let candidates = poolshark_engine::search::level::PlayLevel::new(level)
         .unwrap()
         .settings()
         .candidates;

@@ -3,14 +3,14 @@
 //! on the board and the hand terms in king endings, and the search scores its leaves with
 //! it (through the accumulator cache).
 
-use poolshark::core::movegen::legal_moves;
-use poolshark::core::notation::parse_fen;
-use poolshark::core::random_games::RandomPositions;
-use poolshark::core::Game;
-use poolshark::eval::file::WeightsError;
-use poolshark::eval::nnue::{file, FloatNetwork, Network};
-use poolshark::eval::{evaluate, Evaluation, Weights};
-use poolshark::search::{Engine, Limits, SearchControl};
+use poolshark_engine::core::movegen::legal_moves;
+use poolshark_engine::core::notation::parse_fen;
+use poolshark_engine::core::random_games::RandomPositions;
+use poolshark_engine::core::Game;
+use poolshark_engine::eval::file::WeightsError;
+use poolshark_engine::eval::nnue::{file, FloatNetwork, Network};
+use poolshark_engine::eval::{evaluate, Evaluation, Weights};
+use poolshark_engine::search::{Engine, Limits, SearchControl};
 use std::path::PathBuf;
 
 fn temp(name: &str) -> PathBuf {

@@ -15,9 +15,9 @@ pub mod shard;
 pub mod stats;
 pub mod tags;
 
-use crate::core::pdn;
-use crate::core::Position;
 use client::{EngineProcess, EngineSpec, START_TIMEOUT};
+use poolshark_engine::core::pdn;
+use poolshark_engine::core::Position;
 use referee::{GameRecord, TimeControl};
 use shard::Shard;
 use stats::{show_elo, Pairs, Sprt, SprtDecision, Wdl};
@@ -93,7 +93,10 @@ pub fn stderr_log_path(pdn: Option<&Path>, index: usize) -> PathBuf {
 }
 
 /// The first engine's points in a game (1, 1/2 or 0).
-fn first_engine_points(winner: Option<crate::core::Color>, first: crate::core::Color) -> f64 {
+fn first_engine_points(
+    winner: Option<poolshark_engine::core::Color>,
+    first: poolshark_engine::core::Color,
+) -> f64 {
     match winner {
         None => 0.5,
         Some(c) if c == first => 1.0,
@@ -165,7 +168,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
         names: names.clone(),
         ..MatchSummary::default()
     };
-    let date = crate::core::pdn::pdn_date();
+    let date = poolshark_engine::core::pdn::pdn_date();
     // Why the match stopped early, when an engine could not search.
     let mut failure: Option<String> = None;
     std::thread::scope(|scope| {
@@ -214,8 +217,9 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                     // A forfeiting engine may be stuck or confused: start it afresh.
                     if let Ok(r) = &record {
                         if let Some(loser) = r.forfeit.or(r.failed) {
-                            let engine_index =
-                                usize::from((loser == crate::core::Color::Black) != first_is_black);
+                            let engine_index = usize::from(
+                                (loser == poolshark_engine::core::Color::Black) != first_is_black,
+                            );
                             if let Some(e) = procs[engine_index].take() {
                                 e.quit();
                             }
@@ -244,9 +248,9 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                 }
             };
             let first_colour = if first_is_black {
-                crate::core::Color::Black
+                poolshark_engine::core::Color::Black
             } else {
-                crate::core::Color::White
+                poolshark_engine::core::Color::White
             };
             if let Some(c) = r.failed {
                 // An engine that cannot search would only lose games it never played: stop

@@ -2,10 +2,10 @@
 //! `books/openings-3ply.txt`: every distinct position three plies from the start that a
 //! search scores within half a man, made by `poolshark openings` (see books/README.md).
 
-use crate::core::notation::{parse_fen, write_fen, NotationError};
-use crate::core::{movegen, Game, Position};
-use crate::files;
-use crate::search::{Engine, Limits, SearchControl};
+use poolshark_engine::core::notation::{parse_fen, write_fen, NotationError};
+use poolshark_engine::core::{movegen, Game, Position};
+use poolshark_engine::files;
+use poolshark_engine::search::{Engine, Limits, SearchControl};
 use std::collections::HashSet;
 use std::path::Path;
 

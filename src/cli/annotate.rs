@@ -4,9 +4,9 @@
 
 use super::args::{parse_seconds, EgdbArg, EngineArgs};
 use super::{input, runtime, CliError};
-use crate::core::pdn::{self, move_number, ErrorKind, PdnError, PdnGame, TreeGame};
-use crate::review::marks::{BLUNDER_MEN, INACCURACY_MEN, MISTAKE_MEN};
-use crate::review::{self, Budget, ReviewControl};
+use poolshark_engine::core::pdn::{self, move_number, ErrorKind, PdnError, PdnGame, TreeGame};
+use poolshark_engine::review::marks::{BLUNDER_MEN, INACCURACY_MEN, MISTAKE_MEN};
+use poolshark_engine::review::{self, Budget, ReviewControl};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -83,7 +83,7 @@ fn read_games(
     path: &Path,
     only: Option<usize>,
 ) -> Result<(Vec<(usize, TreeGame)>, usize), CliError> {
-    let lines = crate::files::lines(path, pdn::MAX_MOVETEXT)
+    let lines = poolshark_engine::files::lines(path, pdn::MAX_MOVETEXT)
         .map_err(|e| input(format!("cannot read {e}")))?;
     let error = |e: pdn::ReadError<_>| match e {
         pdn::ReadError::Pdn(e) => pdn_error(path, e),
@@ -131,7 +131,8 @@ impl AnnotateArgs {
                     )));
                 }
             }
-            crate::files::check_output(out).map_err(|e| input(format!("cannot write {e}")))?;
+            poolshark_engine::files::check_output(out)
+                .map_err(|e| input(format!("cannot write {e}")))?;
         }
         let weights = self.engine.weights.load()?;
         let only = self.game.map(|k| usize::try_from(k).unwrap_or(usize::MAX));
@@ -191,7 +192,7 @@ impl AnnotateArgs {
         }
         bar.finish_and_clear();
         if let Some(out) = &self.out {
-            crate::files::save(out, text.as_bytes())
+            poolshark_engine::files::save(out, text.as_bytes())
                 .map_err(|e| runtime(format!("cannot write {e}")))?;
         }
         Ok(())

@@ -39,7 +39,7 @@ pub struct MatchArgs {
     /// strength). An engine at a level without a limit option plays at the level's own node
     /// count (docs/LEVELS.md).
     #[arg(long, allow_hyphen_values = true, value_parser = arena::options::parse_levels)]
-    level: Option<[Option<crate::search::level::PlayLevel>; 2]>,
+    level: Option<[Option<poolshark_engine::search::level::PlayLevel>; 2]>,
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     concurrency: u16,
@@ -97,7 +97,7 @@ fn parse_time_controls(
     movetime: Option<String>,
     depth: Option<String>,
     nodes: Option<String>,
-    levels: [Option<crate::search::level::PlayLevel>; 2],
+    levels: [Option<poolshark_engine::search::level::PlayLevel>; 2],
 ) -> Result<[TimeControl; 2], String> {
     use arena::options::{parse_limits_at_levels, LimitKind};
     let given: Vec<(LimitKind, &str)> = [
@@ -282,13 +282,14 @@ impl SelfplayArgs {
             ));
         };
         if self.format == DataFormat::Packed {
-            crate::files::check_output(out).map_err(|e| input(format!("cannot write {e}")))?;
+            poolshark_engine::files::check_output(out)
+                .map_err(|e| input(format!("cannot write {e}")))?;
             let records =
                 crate::tune::selfplay::run_records(&cfg, self.keep_duplicates, &mut on_game);
             bar.finish_and_clear();
             let run = cfg.run(self.keep_duplicates);
             let bytes = crate::tune::packed::write(cfg.seed, Some(&run), &records);
-            crate::files::save(out, &bytes)
+            poolshark_engine::files::save(out, &bytes)
                 .map_err(|e| runtime(format!("writing {}: {}", out.display(), e.reason())))?;
             let secs = start.elapsed().as_secs_f64();
             errln!(
@@ -303,7 +304,8 @@ impl SelfplayArgs {
             );
             return Ok(());
         }
-        let file = crate::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
+        let file =
+            poolshark_engine::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
         let mut writer = std::io::BufWriter::new(file);
         let mut dedup = (!self.keep_duplicates).then(crate::tune::selfplay::Dedup::default);
         let mut written = 0usize;
@@ -337,12 +339,16 @@ impl SelfplayArgs {
 /// holds (self-play data from another run, or something else) named. An empty file is used.
 fn refuse_written(out: &std::path::Path) -> Result<(), CliError> {
     use crate::tune::dataline;
-    let first = match crate::files::lines(out, 1 << 16) {
+    let first = match poolshark_engine::files::lines(out, 1 << 16) {
         Ok(mut lines) => lines.next(),
         Err(_) => return Ok(()), // not there (or not a file: `create` says which)
     };
-    if crate::files::read_at_most(out, crate::files::Kind::PackedData, u64::MAX)
-        .is_ok_and(|b| crate::tune::packed::is_packed(&b))
+    if poolshark_engine::files::read_at_most(
+        out,
+        poolshark_engine::files::Kind::PackedData,
+        u64::MAX,
+    )
+    .is_ok_and(|b| crate::tune::packed::is_packed(&b))
     {
         return Err(input(format!(
             "--out {} holds packed self-play data already; selfplay writes over nothing: give \
@@ -380,7 +386,7 @@ pub struct StatsArgs {
 impl StatsArgs {
     /// Prints the summary lines (see `arena::merge`).
     pub fn run(self) -> Result<(), CliError> {
-        use crate::core::pdn;
+        use poolshark_engine::core::pdn;
         // One game at a time: memory does not grow with the files.
         let mut merger = arena::merge::Merger::new(self.engine.as_deref());
         for path in &self.files {
@@ -392,7 +398,7 @@ impl StatsArgs {
                     .add(&g, &format!("{}: game {n}", path.display()))
                     .map_err(input)
             };
-            let lines = crate::files::lines(path, pdn::MAX_MOVETEXT)
+            let lines = poolshark_engine::files::lines(path, pdn::MAX_MOVETEXT)
                 .map_err(|e| input(format!("cannot read {e}")))?;
             let mut games = pdn::games(lines, pdn::TreeBuilder::default());
             // A match still writing the file may have written part of its last game: an error
@@ -477,7 +483,7 @@ mod tests {
     #[test]
     fn time_controls_take_one_value_or_one_per_engine() {
         let s = |t: &str| Some(t.to_string());
-        const NONE: [Option<crate::search::level::PlayLevel>; 2] = [None, None];
+        const NONE: [Option<poolshark_engine::search::level::PlayLevel>; 2] = [None, None];
         assert_eq!(
             parse_time_controls(None, None, s("6,4"), None, NONE).unwrap(),
             [TimeControl::Depth(6), TimeControl::Depth(4)]

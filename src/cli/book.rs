@@ -2,9 +2,9 @@
 
 use super::args::{PositionArgs, SearchArgs};
 use super::{input, CliError};
-use crate::book::{build, tree, Book};
-use crate::core::{notation, Position};
-use crate::search::{Limits, Score};
+use poolshark_engine::book::{build, tree, Book};
+use poolshark_engine::core::{notation, Position};
+use poolshark_engine::search::{Limits, Score};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -61,9 +61,10 @@ impl BuildArgs {
     /// Grows the book, saving `--out` after every position; progress goes to stderr.
     pub fn run(self) -> Result<(), CliError> {
         let out = &self.out;
-        let cannot_write = |e: crate::files::FileError| input(format!("cannot write {e}"));
+        let cannot_write =
+            |e: poolshark_engine::files::FileError| input(format!("cannot write {e}"));
         // Before the build's first search, rather than at its first save.
-        crate::files::check_output(out).map_err(cannot_write)?;
+        poolshark_engine::files::check_output(out).map_err(cannot_write)?;
         let mut book = self.resume()?;
         let cfg = self.config();
         let start = Instant::now();

@@ -2,7 +2,7 @@
 
 use super::args::FenArg;
 use super::{input, runtime, CliError};
-use crate::egdb::{self, index::MAX_PIECES, Egdb, Tables};
+use poolshark_engine::egdb::{self, index::MAX_PIECES, Egdb, Tables};
 use std::path::PathBuf;
 
 #[derive(clap::Subcommand)]
@@ -212,7 +212,7 @@ impl SpeedArgs {
 
 /// `egdb stats`: one group's file at a time, so any size fits in memory.
 fn stats(dir: &std::path::Path) -> Result<(), CliError> {
-    use crate::egdb::{file, index::Group, pack, value, Wdl50};
+    use poolshark_engine::egdb::{file, index::Group, pack, value, Wdl50};
     if !dir.is_dir() {
         return Err(input(format!("{}: not a directory", dir.display())));
     }

@@ -3,9 +3,9 @@
 
 use super::args::{parse_positive, parse_unit_interval};
 use super::{input, runtime, CliError};
-use crate::files::{self, Kind};
 use crate::tune::dataset::Data;
 use crate::tune::train::{self, LearnError, LearnOptions, Progress};
+use poolshark_engine::files::{self, Kind};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -187,7 +187,7 @@ fn parse_hidden(s: &str) -> Result<usize, String> {
     let n: usize = s
         .parse()
         .map_err(|_| format!("'{s}' is not a whole number"))?;
-    if n == 0 || !n.is_multiple_of(16) || n > crate::eval::nnue::MAX_HIDDEN {
+    if n == 0 || !n.is_multiple_of(16) || n > poolshark_engine::eval::nnue::MAX_HIDDEN {
         return Err(format!(
             "{n}: the width must be a multiple of 16 from 16 to 512"
         ));
@@ -234,7 +234,7 @@ impl LabelArgs {
     /// The searches' settings and the progress bar over `n` positions, for either input.
     fn search_setup(
         &self,
-        weights: crate::eval::Weights,
+        weights: poolshark_engine::eval::Weights,
         n: usize,
     ) -> (crate::tune::label::LabelConfig, indicatif::ProgressBar) {
         let cfg = crate::tune::label::LabelConfig {
@@ -365,7 +365,7 @@ impl LabelArgs {
     /// stop goes on from them; the journal is removed once --out is written.
     fn run_packed(
         self,
-        weights: crate::eval::Weights,
+        weights: poolshark_engine::eval::Weights,
         inputs: Vec<(PathBuf, Data)>,
     ) -> Result<(), CliError> {
         use crate::tune::label;

@@ -2,10 +2,10 @@
 //! held by `--fix`, the held-out split, and the weights file itself, headed by the command
 //! line that made it (its provenance) and saved whole.
 
-use crate::eval::file;
-use crate::eval::weights::{self, Weights};
-use crate::files::{self, FileError};
 use crate::tune::data::Samples;
+use poolshark_engine::eval::file;
+use poolshark_engine::eval::weights::{self, Weights};
+use poolshark_engine::files::{self, FileError};
 use std::fmt::Display;
 use std::path::Path;
 
@@ -94,7 +94,7 @@ pub fn save_weights(path: &Path, weights: &Weights, comment: &str) -> Result<(),
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Position;
+    use poolshark_engine::core::Position;
 
     #[test]
     fn every_tenth_position_is_held_out() {

@@ -21,11 +21,11 @@
 //! `tune::spsa` as well.
 
 use crate::arena::openings;
-use crate::core::game::GameResult;
-use crate::core::rng::Xorshift64;
-use crate::core::{movegen, Color, Game, Move, Position};
-use crate::search::{Engine, Limits, SearchControl};
 use crate::tune::{dataline, packed};
+use poolshark_engine::core::game::GameResult;
+use poolshark_engine::core::rng::Xorshift64;
+use poolshark_engine::core::{movegen, Color, Game, Move, Position};
+use poolshark_engine::search::{Engine, Limits, SearchControl};
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -39,7 +39,7 @@ pub struct SelfplayConfig {
     pub seed: u64,
     pub concurrency: usize,
     /// The evaluation both sides play with.
-    pub weights: crate::eval::Weights,
+    pub weights: poolshark_engine::eval::Weights,
     /// The games of the `games`-game run this run plays: those with `index % N == I`, each
     /// seeded as in the whole run (`Shard::ALL`: every game).
     pub shard: crate::arena::shard::Shard,

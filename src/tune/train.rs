@@ -9,10 +9,10 @@
 //! new count from the next epoch on), and one no larger than the epochs done only writes the
 //! network again.
 
-use crate::eval::nnue::{self, FloatNetwork};
-use crate::files::{self, Kind};
 use crate::tune::dataset::{self, Data};
 use crate::tune::net::{self, NetConfig, NetData, NetState};
+use poolshark_engine::eval::nnue::{self, FloatNetwork};
+use poolshark_engine::files::{self, Kind};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -135,7 +135,7 @@ pub fn run(o: &LearnOptions, p: &mut dyn Progress) -> Result<Summary, LearnError
                 files::read(path, Kind::Weights).map_err(|e| input(format!("cannot read {e}")))?;
             let n = nnue::file::parse(&bytes)
                 .map_err(|e| input(format!("--start {}: {e}", path.display())))?;
-            Some((n.to_float(), crate::checksum::fnv1a(&bytes)))
+            Some((n.to_float(), poolshark_engine::checksum::fnv1a(&bytes)))
         }
     };
     let hidden = match (&start, o.hidden) {
@@ -185,7 +185,7 @@ pub fn run(o: &LearnOptions, p: &mut dyn Progress) -> Result<Summary, LearnError
     let fixed = settings(
         &cfg,
         o,
-        crate::checksum::fnv1a(&hashes),
+        poolshark_engine::checksum::fnv1a(&hashes),
         start.as_ref().map(|s| s.1),
     );
     let mut st = resume(&o.checkpoint, &fixed, p)?.unwrap_or_else(|| match &start {
