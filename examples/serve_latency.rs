@@ -23,7 +23,7 @@ fn main() {
         weights: Weights::builtin(),
         egdb: None,
         book: None,
-        limits: ServeLimits::new(1),
+        limits: ServeLimits::new(1, poolshark_host::machine::here()),
         params: Default::default(),
     };
     std::thread::spawn(move || {

@@ -8,6 +8,7 @@ use poolshark_engine::core::notation::parse_fen;
 use poolshark_engine::core::position::Position;
 use poolshark_engine::egdb::index::{canonical, flip, Group};
 use poolshark_engine::egdb::{self, Egdb, Wdl, Wdl50};
+use poolshark_host::egdb::{group_path, lone_king_path, Folder};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -16,14 +17,14 @@ fn built() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = support::scratch_dir("egdb-built");
-        egdb::build(&dir, 4, 2).expect("build 2-4 pieces");
+        poolshark_host::egdb::build(&dir, 4, 2).expect("build 2-4 pieces");
         dir
     })
 }
 
 fn open() -> &'static Egdb {
     static DB: OnceLock<Egdb> = OnceLock::new();
-    DB.get_or_init(|| Egdb::open(built()).expect("open the built tables"))
+    DB.get_or_init(|| poolshark_host::egdb::open(built()).expect("open the built tables"))
 }
 
 #[test]
@@ -147,9 +148,9 @@ fn verify_catches_a_wrong_value() {
     // A copy of the 2-piece tables with one value changed (and the file made consistent, so
     // only the values can tell).
     let dir = support::scratch_dir("egdb-wrong");
-    egdb::build(&dir, 2, 1).unwrap();
+    poolshark_host::egdb::build(&dir, 2, 1).unwrap();
     let g = Group::new(0, 1, 0, 1);
-    let mut values = egdb::file::load(&dir, g)
+    let mut values = egdb::group_file::load(&Folder::new(&dir), g)
         .unwrap()
         .unwrap()
         .unpack()
@@ -159,7 +160,7 @@ fn verify_catches_a_wrong_value() {
         .find(|&i| !egdb::pack::is_capture(g, i))
         .unwrap() as usize;
     values[i] ^= 1 << 13; // another class
-    egdb::file::save(&dir, g, &values).unwrap();
+    egdb::group_file::save(&Folder::new(&dir), g, &values).unwrap();
     let (code, out, _) = support::run_cli(&["egdb", "verify", "--dir", dir.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
     assert!(
@@ -171,18 +172,18 @@ fn verify_catches_a_wrong_value() {
 #[test]
 fn damaged_files_are_reported_and_left_out() {
     let dir = support::scratch_dir("egdb-damaged");
-    egdb::build(&dir, 3, 1).unwrap();
-    let flipped = egdb::file::path(&dir, Group::new(0, 1, 0, 1));
+    poolshark_host::egdb::build(&dir, 3, 1).unwrap();
+    let flipped = group_path(&dir, Group::new(0, 1, 0, 1));
     let mut bytes = std::fs::read(&flipped).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x40;
     std::fs::write(&flipped, &bytes).unwrap();
-    let truncated = egdb::file::path(&dir, Group::new(0, 2, 0, 1));
+    let truncated = group_path(&dir, Group::new(0, 2, 0, 1));
     let bytes = std::fs::read(&truncated).unwrap();
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
-    std::fs::write(egdb::file::path(&dir, Group::new(0, 1, 0, 2)), b"").unwrap();
+    std::fs::write(group_path(&dir, Group::new(0, 1, 0, 2)), b"").unwrap();
 
-    let db = Egdb::open(&dir).unwrap();
+    let db = poolshark_host::egdb::open(&dir).unwrap();
     assert_eq!(db.max_pieces(), 0);
     assert!(db.probe(&parse_fen("B:WK29:B4").unwrap()).is_some());
     assert_eq!(db.probe(&parse_fen("B:WK29:BK4").unwrap()), None);
@@ -190,7 +191,7 @@ fn damaged_files_are_reported_and_left_out() {
     assert!(db.probe(&parse_fen("B:WK29:B4").unwrap()).is_some());
 
     // Opened for play, a group is read when first probed, and a damaged one left out then.
-    let lazy = Egdb::open_lazy(&dir).unwrap();
+    let lazy = poolshark_host::egdb::open_lazy(&dir).unwrap();
     assert_eq!(lazy.max_pieces(), 3);
     assert_eq!(lazy.probe(&parse_fen("B:WK29:BK4").unwrap()), None);
     assert_eq!(lazy.probe(&parse_fen("B:WK29,K30:BK4").unwrap()), None);
@@ -217,8 +218,8 @@ fn damaged_files_are_reported_and_left_out() {
     );
 
     // The next build notices and rebuilds them.
-    egdb::build(&dir, 3, 1).unwrap();
-    assert_eq!(Egdb::open(&dir).unwrap().max_pieces(), 3);
+    poolshark_host::egdb::build(&dir, 3, 1).unwrap();
+    assert_eq!(poolshark_host::egdb::open(&dir).unwrap().max_pieces(), 3);
 }
 
 #[test]
@@ -314,7 +315,7 @@ use std::sync::Arc;
 
 fn engine_with_tables() -> Engine {
     let mut engine = Engine::new(16, 1);
-    engine.egdb = Some(Arc::new(Egdb::open(built()).unwrap()));
+    engine.egdb = Some(Arc::new(poolshark_host::egdb::open(built()).unwrap()));
     engine
 }
 
@@ -691,9 +692,9 @@ fn multipv_lines_agree_with_the_tables() {
 #[test]
 fn verify_checks_the_lone_king_table() {
     let dir = support::scratch_dir("egdb-lone-damaged");
-    egdb::build(&dir, 3, 1).unwrap();
+    poolshark_host::egdb::build(&dir, 3, 1).unwrap();
     let d = dir.to_str().unwrap();
-    let path = egdb::lone_king::path(&dir);
+    let path = lone_king_path(&dir);
     let good = std::fs::read(&path).expect("the 3-piece build writes lone13.egdb");
     let (code, out, err) = support::run_cli(&["egdb", "verify", "--dir", d]);
     assert_eq!(code, 0, "{out}{err}");

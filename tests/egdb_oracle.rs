@@ -10,7 +10,7 @@ use oracle::{flip_colours, is_zeroing, Material, Oracle, Outcome, Outcome50, LON
 use poolshark_engine::core::game::Game;
 use poolshark_engine::core::notation::{parse_fen, write_fen};
 use poolshark_engine::core::{movegen, Color, Position};
-use poolshark_engine::egdb::{self, Egdb, Probe, Wdl, Wdl50};
+use poolshark_engine::egdb::{Egdb, Probe, Wdl, Wdl50};
 use std::sync::OnceLock;
 
 /// Every material of 2 to 4 pieces, solved once for all the tests of this file.
@@ -306,9 +306,9 @@ fn databases() -> &'static (Egdb, Egdb) {
         let dir =
             std::env::temp_dir().join(format!("poolshark-egdb-oracle-{}", std::process::id()));
         let t = std::time::Instant::now();
-        egdb::build(&dir, 4, 2).expect("build the 2-4 piece tables");
-        let db = Egdb::open(&dir).expect("open the tables just built");
-        let packed = Egdb::open_lazy(&dir).expect("open the tables just built");
+        poolshark_host::egdb::build(&dir, 4, 2).expect("build the 2-4 piece tables");
+        let db = poolshark_host::egdb::open(&dir).expect("open the tables just built");
+        let packed = poolshark_host::egdb::open_lazy(&dir).expect("open the tables just built");
         // Read every group's file now (the lazy tables keep them in memory).
         assert_eq!(packed.tables().present(), db.tables().present());
         eprintln!("egdb: 2-4 pieces built and opened in {:?}", t.elapsed());

@@ -399,7 +399,6 @@ fn every_search_parameter_at_both_ends_of_its_range_searches() {
 /// New weights clear the table: what it holds was scored by the old evaluation.
 #[test]
 fn new_weights_clear_the_table() {
-    use poolshark_engine::eval::Weights;
     let game = Game::new(Position::start());
     let key = poolshark_engine::search::tt_key(game.position(), game.counts());
     let mut engine = Engine::new(16, 1);
@@ -409,6 +408,6 @@ fn new_weights_clear_the_table() {
     engine.set_weights(engine.weights.clone());
     assert!(engine.tt().probe(key).is_some());
     let handset = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/handset.txt");
-    engine.set_weights(Weights::load(std::path::Path::new(handset)).unwrap());
+    engine.set_weights(poolshark_host::weights::load(std::path::Path::new(handset)).unwrap());
     assert!(engine.tt().probe(key).is_none());
 }

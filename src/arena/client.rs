@@ -8,7 +8,7 @@
 //! failure.
 
 use crate::hub_syntax::{command_name, quote, tokenize};
-use poolshark_engine::files::read_line_capped;
+use poolshark_host::files::read_line_capped;
 use std::collections::VecDeque;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};

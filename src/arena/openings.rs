@@ -4,8 +4,8 @@
 
 use poolshark_engine::core::notation::{parse_fen, write_fen, NotationError};
 use poolshark_engine::core::{movegen, Game, Position};
-use poolshark_engine::files;
 use poolshark_engine::search::{Engine, Limits, SearchControl};
+use poolshark_host::files;
 use std::collections::HashSet;
 use std::path::Path;
 

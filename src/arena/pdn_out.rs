@@ -9,7 +9,7 @@
 
 use super::tags;
 use poolshark_engine::core::pdn;
-use poolshark_engine::files;
+use poolshark_host::files;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;

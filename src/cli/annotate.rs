@@ -83,7 +83,7 @@ fn read_games(
     path: &Path,
     only: Option<usize>,
 ) -> Result<(Vec<(usize, TreeGame)>, usize), CliError> {
-    let lines = poolshark_engine::files::lines(path, pdn::MAX_MOVETEXT)
+    let lines = poolshark_host::files::lines(path, pdn::MAX_MOVETEXT)
         .map_err(|e| input(format!("cannot read {e}")))?;
     let error = |e: pdn::ReadError<_>| match e {
         pdn::ReadError::Pdn(e) => pdn_error(path, e),
@@ -131,7 +131,7 @@ impl AnnotateArgs {
                     )));
                 }
             }
-            poolshark_engine::files::check_output(out)
+            poolshark_host::files::check_output(out)
                 .map_err(|e| input(format!("cannot write {e}")))?;
         }
         let weights = self.engine.weights.load()?;
@@ -192,7 +192,7 @@ impl AnnotateArgs {
         }
         bar.finish_and_clear();
         if let Some(out) = &self.out {
-            poolshark_engine::files::save(out, text.as_bytes())
+            poolshark_host::files::save(out, text.as_bytes())
                 .map_err(|e| runtime(format!("cannot write {e}")))?;
         }
         Ok(())

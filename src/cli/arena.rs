@@ -282,14 +282,14 @@ impl SelfplayArgs {
             ));
         };
         if self.format == DataFormat::Packed {
-            poolshark_engine::files::check_output(out)
+            poolshark_host::files::check_output(out)
                 .map_err(|e| input(format!("cannot write {e}")))?;
             let records =
                 crate::tune::selfplay::run_records(&cfg, self.keep_duplicates, &mut on_game);
             bar.finish_and_clear();
             let run = cfg.run(self.keep_duplicates);
             let bytes = crate::tune::packed::write(cfg.seed, Some(&run), &records);
-            poolshark_engine::files::save(out, &bytes)
+            poolshark_host::files::save(out, &bytes)
                 .map_err(|e| runtime(format!("writing {}: {}", out.display(), e.reason())))?;
             let secs = start.elapsed().as_secs_f64();
             errln!(
@@ -305,7 +305,7 @@ impl SelfplayArgs {
             return Ok(());
         }
         let file =
-            poolshark_engine::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
+            poolshark_host::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
         let mut writer = std::io::BufWriter::new(file);
         let mut dedup = (!self.keep_duplicates).then(crate::tune::selfplay::Dedup::default);
         let mut written = 0usize;
@@ -339,16 +339,12 @@ impl SelfplayArgs {
 /// holds (self-play data from another run, or something else) named. An empty file is used.
 fn refuse_written(out: &std::path::Path) -> Result<(), CliError> {
     use crate::tune::dataline;
-    let first = match poolshark_engine::files::lines(out, 1 << 16) {
+    let first = match poolshark_host::files::lines(out, 1 << 16) {
         Ok(mut lines) => lines.next(),
         Err(_) => return Ok(()), // not there (or not a file: `create` says which)
     };
-    if poolshark_engine::files::read_at_most(
-        out,
-        poolshark_engine::files::Kind::PackedData,
-        u64::MAX,
-    )
-    .is_ok_and(|b| crate::tune::packed::is_packed(&b))
+    if poolshark_host::files::read_at_most(out, poolshark_host::files::Kind::PackedData, u64::MAX)
+        .is_ok_and(|b| crate::tune::packed::is_packed(&b))
     {
         return Err(input(format!(
             "--out {} holds packed self-play data already; selfplay writes over nothing: give \
@@ -398,7 +394,7 @@ impl StatsArgs {
                     .add(&g, &format!("{}: game {n}", path.display()))
                     .map_err(input)
             };
-            let lines = poolshark_engine::files::lines(path, pdn::MAX_MOVETEXT)
+            let lines = poolshark_host::files::lines(path, pdn::MAX_MOVETEXT)
                 .map_err(|e| input(format!("cannot read {e}")))?;
             let mut games = pdn::games(lines, pdn::TreeBuilder::default());
             // A match still writing the file may have written part of its last game: an error

@@ -141,7 +141,7 @@ impl EgdbArg {
             None if default && Path::new(DEFAULT_EGDB_DIR).is_dir() => DEFAULT_EGDB_DIR.into(),
             None => return Ok(None),
         };
-        Egdb::open_lazy(&dir)
+        poolshark_host::egdb::open_lazy(&dir)
             .map(|db| Some(Arc::new(db)))
             .map_err(|e| input(format!("--egdb: {e}")))
     }
@@ -155,7 +155,7 @@ impl EgdbArg {
             None if Path::new(DEFAULT_EGDB_DIR).is_dir() => DEFAULT_EGDB_DIR.into(),
             None => return Ok(None),
         };
-        Egdb::open_background(&dir)
+        poolshark_host::egdb::open_background(&dir)
             .map(|db| Some(Arc::new(db)))
             .map_err(|e| input(format!("--egdb: {e}")))
     }
@@ -165,9 +165,8 @@ impl EgdbArg {
 pub fn load_weights(path: Option<&std::path::Path>) -> Result<Weights, CliError> {
     match path {
         None => Ok(Weights::builtin()),
-        Some(p) => {
-            Weights::load(p).map_err(|e| input(format!("weights file {}: {e}", p.display())))
-        }
+        Some(p) => poolshark_host::weights::load(p)
+            .map_err(|e| input(format!("weights file {}: {e}", p.display()))),
     }
 }
 

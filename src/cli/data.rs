@@ -5,7 +5,7 @@
 use super::{input, runtime, CliError};
 use crate::tune::dataset::{self, Data};
 use crate::tune::packed;
-use poolshark_engine::files::{self, Kind};
+use poolshark_host::files::{self, Kind};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -72,9 +72,9 @@ impl MergeArgs {
         }
         let egdb = match &self.egdb {
             None => None,
-            Some(dir) => Some(
-                poolshark_engine::egdb::Egdb::open_lazy(dir).map_err(|e| input(e.to_string()))?,
-            ),
+            Some(dir) => {
+                Some(poolshark_host::egdb::open_lazy(dir).map_err(|e| input(e.to_string()))?)
+            }
         };
         let start = Instant::now();
         let bar = indicatif::ProgressBar::new(shards.len() as u64);

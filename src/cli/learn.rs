@@ -5,7 +5,7 @@ use super::args::{parse_positive, parse_unit_interval};
 use super::{input, runtime, CliError};
 use crate::tune::dataset::Data;
 use crate::tune::train::{self, LearnError, LearnOptions, Progress};
-use poolshark_engine::files::{self, Kind};
+use poolshark_host::files::{self, Kind};
 use std::path::PathBuf;
 use std::time::Instant;
 

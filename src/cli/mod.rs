@@ -248,17 +248,18 @@ pub fn main() -> ExitCode {
         }
         std::process::exit(e.exit_code());
     });
+    // What the engine must know before it evaluates or makes a table (the instruction set
+    // asked for, this machine's memory).
+    poolshark_host::init();
     // The Hub and the board seed their random choices from the environment: a value that is
     // no seed is an error now, not a random seed taken without a word.
     if matches!(
         cli.command,
         None | Some(Command::Hub(_) | Command::Serve(_))
     ) {
-        for seed in [
-            poolshark_engine::search::level::env_seed,
-            poolshark_engine::book::env_seed,
-        ] {
-            if let Err(e) = seed() {
+        use poolshark_host::seeds::{env_seed, BOOK_SEED_VAR, LEVEL_SEED_VAR};
+        for var in [LEVEL_SEED_VAR, BOOK_SEED_VAR] {
+            if let Err(e) = env_seed(var) {
                 errln!("error: {e}");
                 std::process::exit(2);
             }

@@ -82,7 +82,7 @@ impl ServeArgs {
             book: if self.no_book {
                 None
             } else {
-                poolshark_engine::book::load_for_play().map(std::sync::Arc::new)
+                poolshark_host::book::load_for_play().map(std::sync::Arc::new)
             },
             limits,
             params: search.params(),
@@ -112,7 +112,10 @@ impl ServeArgs {
     }
 
     fn limits(&self) -> ServeLimits {
-        let mut limits = ServeLimits::new(self.max_connections as usize);
+        let mut limits = ServeLimits::new(
+            self.max_connections as usize,
+            poolshark_host::machine::here(),
+        );
         if let Some(mb) = self.memory {
             limits.memory_bytes = mb << 20;
         }

@@ -124,11 +124,11 @@ impl TuneArgs {
         }
         let cfg = self.config()?;
         // Before the fit, which may take hours, rather than at the save after it.
-        poolshark_engine::files::check_output(&self.out)
+        poolshark_host::files::check_output(&self.out)
             .map_err(|e| input(format!("cannot write {e}")))?;
         let inputs = [("--data", self.data.as_path())];
         let start_path = self.start.as_deref().map(|p| ("--start", p));
-        poolshark_engine::files::check_not_input(
+        poolshark_host::files::check_not_input(
             ("--out", &self.out),
             inputs.into_iter().chain(start_path),
         )
@@ -243,7 +243,7 @@ impl SpsaArgs {
     /// then a summary line.
     pub fn run(self) -> Result<(), CliError> {
         if let Some(start) = &self.start {
-            poolshark_engine::files::check_not_input(
+            poolshark_host::files::check_not_input(
                 ("--out", &self.out),
                 [("--start", start.as_path())],
             )

@@ -87,7 +87,7 @@ pub fn run_with(eval_file: &str) -> i32 {
         return 1;
     }
     let mut hub = Hub::new(tx, Params::new(max_tt_log2(), max_threads()));
-    hub.book = poolshark_engine::book::load_for_play();
+    hub.book = poolshark_host::book::load_for_play();
     hub.load_default_egdb();
     if !eval_file.is_empty() {
         if let Err(e) = hub.set_param("eval-file", eval_file) {
@@ -117,8 +117,8 @@ impl Hub {
             searches: 0,
             tx,
             book: None,
-            rng: poolshark_engine::book::rng_from_env(),
-            level_rng: level::rng_from_env(),
+            rng: poolshark_host::seeds::book_rng(),
+            level_rng: poolshark_host::seeds::level_rng(),
             weights,
             egdb: None,
             ready_owed: 0,
@@ -131,7 +131,7 @@ impl Hub {
     fn load_default_egdb(&mut self) {
         let dir = std::path::Path::new(&self.params.egdb_path);
         if dir.is_dir() {
-            match Egdb::open_background(dir) {
+            match poolshark_host::egdb::open_background(dir) {
                 Ok(db) => self.egdb = Some(Arc::new(db)),
                 Err(e) => log::warn!("{e}"),
             }
@@ -370,7 +370,7 @@ impl Hub {
             let weights = if next.eval_file.is_empty() {
                 Ok(Weights::builtin())
             } else {
-                Weights::load(std::path::Path::new(&next.eval_file))
+                poolshark_host::weights::load(std::path::Path::new(&next.eval_file))
             };
             match weights {
                 Ok(w) => {
@@ -397,7 +397,7 @@ impl Hub {
                 None
             } else {
                 let dir = std::path::Path::new(&next.egdb_path);
-                match Egdb::open_background(dir) {
+                match poolshark_host::egdb::open_background(dir) {
                     Ok(db) => Some(Arc::new(db)),
                     Err(e) => {
                         return Err(HubError::Refused(format!(

@@ -81,8 +81,8 @@ pub(super) async fn run(mut socket: WebSocket, app: Arc<App>) {
     let (tx, mut events) = mpsc::unbounded_channel();
     let config = BoardConfig {
         book: app.config.book.clone(),
-        book_rng: poolshark_engine::book::rng_from_env(),
-        level_rng: poolshark_engine::search::level::rng_from_env(),
+        book_rng: poolshark_host::seeds::book_rng(),
+        level_rng: poolshark_host::seeds::level_rng(),
         now: Arc::new(Instant::now),
         tables: tables.map(|db| db as Arc<dyn crate::serve::board::Tables>),
     };

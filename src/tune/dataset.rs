@@ -285,7 +285,7 @@ pub enum Data {
 /// `Kind::TuneData`'s), told apart by the packed magic; with a hash of its bytes (the
 /// trainer's checkpoint knows its data by it). The error names the file.
 pub fn read(path: &Path) -> Result<(Data, u64), String> {
-    use poolshark_engine::files::{self, Kind};
+    use poolshark_host::files::{self, Kind};
     let bytes = files::read(path, Kind::PackedData).map_err(|e| format!("cannot read {e}"))?;
     let hash = poolshark_engine::checksum::fnv1a(&bytes);
     let name = path.display().to_string();
@@ -430,8 +430,7 @@ mod tests {
     fn the_tables_value_is_from_whites_side() {
         // Three kings against one man: White wins with either side to move.
         let dir = std::env::temp_dir().join(format!("poolshark-dataset-{}", std::process::id()));
-        let tables =
-            poolshark_engine::egdb::build::build_tables(&dir, 4, 1).expect("2-4 piece tables");
+        let tables = poolshark_host::egdb::build_tables(&dir, 4, 1).expect("2-4 piece tables");
         std::fs::remove_dir_all(&dir).unwrap();
         let db = Egdb::from_tables(tables);
         for fen in ["W:WK10,K14,K18:B25", "B:WK10,K14,K18:B25"] {

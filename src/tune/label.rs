@@ -97,9 +97,9 @@ pub fn keys_hash(positions: &[Position]) -> u64 {
 /// A hash of everything in `w` that the evaluation uses: the hand terms and, when it is the
 /// evaluation, the network.
 pub fn weights_hash(w: &Weights) -> u64 {
-    let mut bytes = poolshark_engine::eval::file::write(w, "").into_bytes();
+    let mut bytes = poolshark_engine::eval::weights_file::write(w, "").into_bytes();
     if let Some(n) = w.network() {
-        bytes.extend(poolshark_engine::eval::nnue::file::write(n));
+        bytes.extend(poolshark_engine::eval::nnue::network_file::write(n));
     }
     poolshark_engine::checksum::fnv1a(&bytes)
 }

@@ -3,9 +3,9 @@
 //! line that made it (its provenance) and saved whole.
 
 use crate::tune::data::Samples;
-use poolshark_engine::eval::file;
 use poolshark_engine::eval::weights::{self, Weights};
-use poolshark_engine::files::{self, FileError};
+use poolshark_engine::eval::weights_file;
+use poolshark_host::files::{self, FileError};
 use std::fmt::Display;
 use std::path::Path;
 
@@ -88,7 +88,7 @@ impl Display for CommandLine {
 /// when a long run is stopped while saving, and a `path` that is not a regular file is
 /// refused.
 pub fn save_weights(path: &Path, weights: &Weights, comment: &str) -> Result<(), FileError> {
-    files::save(path, file::write(weights, comment).as_bytes())
+    files::save(path, weights_file::write(weights, comment).as_bytes())
 }
 
 #[cfg(test)]
@@ -148,7 +148,7 @@ mod tests {
         std::fs::write(&path, "old contents").unwrap();
         let w = Weights::handset();
         save_weights(&path, &w, "Tuned by `test`\nnote").unwrap();
-        assert_eq!(Weights::load(&path).unwrap(), w);
+        assert_eq!(poolshark_host::weights::load(&path).unwrap(), w);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains("# Tuned by `test`\n# note\n"), "{text}");
         let names: Vec<_> = std::fs::read_dir(&dir)

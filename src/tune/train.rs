@@ -12,7 +12,7 @@
 use crate::tune::dataset::{self, Data};
 use crate::tune::net::{self, NetConfig, NetData, NetState};
 use poolshark_engine::eval::nnue::{self, FloatNetwork};
-use poolshark_engine::files::{self, Kind};
+use poolshark_host::files::{self, Kind};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -133,7 +133,7 @@ pub fn run(o: &LearnOptions, p: &mut dyn Progress) -> Result<Summary, LearnError
         Some(path) => {
             let bytes =
                 files::read(path, Kind::Weights).map_err(|e| input(format!("cannot read {e}")))?;
-            let n = nnue::file::parse(&bytes)
+            let n = nnue::network_file::parse(&bytes)
                 .map_err(|e| input(format!("--start {}: {e}", path.display())))?;
             Some((n.to_float(), poolshark_engine::checksum::fnv1a(&bytes)))
         }
@@ -196,7 +196,7 @@ pub fn run(o: &LearnOptions, p: &mut dyn Progress) -> Result<Summary, LearnError
     let scale = (1.0 / k) as f32;
     let save = |st: &NetState| -> Result<(), LearnError> {
         let n = l.network(&st.w, scale).quantize();
-        files::save(&o.out, &nnue::file::write(&n)).map_err(|e| write(e.to_string()))
+        files::save(&o.out, &nnue::network_file::write(&n)).map_err(|e| write(e.to_string()))
     };
     p.note(&format!(
         "start loss {:.6} held-out {:.6}",

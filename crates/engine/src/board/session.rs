@@ -22,7 +22,6 @@ use crate::board::protocol::{
     ClockSpec, Counts, GameEnd, HistoryMove, LegalMove, Level, Limit, PdnGameTags, Player, Reply,
     SearchInfo, State, TreeNode, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV,
 };
-use crate::clock::Instant;
 use crate::core::game::DrawReason;
 use crate::core::pdn::notes as pdn_notes;
 use crate::core::rules::{FORTY_MOVE_PLIES, LONE_KING_MOVES};
@@ -30,6 +29,7 @@ use crate::core::tree::{GameTree, NodeId, TreeError};
 use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
 use crate::search::level::PlayLevel;
 use crate::search::Limits;
+use crate::time_source::Instant;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
