@@ -4,8 +4,7 @@
 //! files, environment, machine): `perft`, `hub_syntax`, the Hub line tokenizer and quoting
 //! that both sides of the protocol share, `hub`, the Hub protocol front end, `arena`,
 //! engine-vs-engine matches over the Hub protocol (a Hub client, the referee, PDN output,
-//! Elo and SPRT), `serve`, the board in the browser, `tune`, which fits the evaluation
-//! weights to self-play results, and `cli`, the command line (`main.rs` only calls
+//! Elo and SPRT), `serve`, the board in the browser, and `cli`, the command line (`main.rs` only calls
 //! `cli::main`).
 
 // Every unsafe block says why it is sound (`// SAFETY: ...`).
@@ -17,4 +16,3 @@ pub mod hub;
 pub mod hub_syntax;
 pub mod perft;
 pub mod serve;
-pub mod tune;

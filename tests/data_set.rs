@@ -253,15 +253,15 @@ fn label(data: &Path, out: &Path, nodes: &str, threads: &str) -> (i32, String, S
 }
 
 /// The records of packed file `p`.
-fn records(p: &Path) -> Vec<poolshark::tune::packed::Record> {
-    poolshark::tune::packed::parse(&std::fs::read(p).unwrap(), "t")
+fn records(p: &Path) -> Vec<poolshark_tune::packed::Record> {
+    poolshark_tune::packed::parse(&std::fs::read(p).unwrap(), "t")
         .unwrap()
         .records
 }
 
 #[test]
 fn a_stopped_packed_label_goes_on_from_its_journal() {
-    use poolshark::tune::label::{journal_header, journal_line, CHUNK};
+    use poolshark_tune::label::{journal_header, journal_line, CHUNK};
     let dir = scratch_dir("data-set-journal");
     let data = dir.join("d.psd");
     selfplay(&data, &["--format", "packed"]);

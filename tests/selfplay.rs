@@ -1,10 +1,10 @@
 //! Self-play data: every line is a valid quiet position (no pending capture) with a result
 //! and its game's id, and the same seed gives the same data.
 
-use poolshark::tune::selfplay::{play_one, run, SelfplayConfig, SEARCH_CLAMP};
 use poolshark_engine::core::movegen::has_capture;
 use poolshark_engine::core::notation::parse_fen;
 use poolshark_engine::search::Engine;
+use poolshark_tune::selfplay::{play_one, run, SelfplayConfig, SEARCH_CLAMP};
 use std::sync::Mutex;
 
 fn generate(seed: u64) -> String {

@@ -2,24 +2,22 @@
 //! swapped, a referee built on the rules core, the runner's own clock, PDN output with each
 //! move's time, engines' stderr kept in log files, Elo with its interval from the game pairs,
 //! and an optional SPRT that stops the match once it decides. A match or self-play run can
-//! be split into shards (`shard`) and a match's summary rebuilt from its PDN files
+//! be split into shards (`poolshark_engine::shard`) and a match's summary rebuilt from its PDN files
 //! (`merge`).
 
 pub mod client;
 pub mod merge;
-pub mod openings;
 pub mod options;
 pub mod pdn_out;
 pub mod referee;
-pub mod shard;
 pub mod stats;
 pub mod tags;
 
 use client::{EngineProcess, EngineSpec, START_TIMEOUT};
 use poolshark_engine::core::pdn;
 use poolshark_engine::core::Position;
+use poolshark_engine::shard::Shard;
 use referee::{GameRecord, TimeControl};
-use shard::Shard;
 use stats::{show_elo, Pairs, Sprt, SprtDecision, Wdl};
 use std::collections::HashMap;
 use std::io::Write;

@@ -4,7 +4,9 @@
 
 use super::args::{parse_seconds, WeightsArg};
 use super::{input, runtime, CliError};
-use crate::arena::{self, client::EngineSpec, referee::TimeControl, shard::Shard, stats::Sprt};
+use crate::arena::{self, client::EngineSpec, referee::TimeControl, stats::Sprt};
+use poolshark_engine::openings;
+use poolshark_engine::shard::Shard;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -157,8 +159,8 @@ impl MatchArgs {
         let tc = parse_time_controls(self.tc, self.movetime, self.depth, self.nodes, levels)
             .map_err(input)?;
         let openings = match self.openings {
-            Some(path) => arena::openings::load(&path).map_err(input)?,
-            None => arena::openings::builtin(),
+            Some(path) => poolshark_host::openings::load(&path).map_err(input)?,
+            None => openings::builtin(),
         };
         let mut params = self.params.clone();
         for (e, level) in levels.iter().enumerate() {
@@ -246,7 +248,7 @@ pub enum DataFormat {
 impl SelfplayArgs {
     /// Writes the positions to `--out`, progress to stderr, and a summary line.
     pub fn run(self) -> Result<(), CliError> {
-        use crate::tune::selfplay::{run, SelfplayConfig};
+        use poolshark_tune::selfplay::{run, SelfplayConfig};
         let weights = self.weights.load()?;
         let out = &self.out;
         refuse_written(out)?;
@@ -285,10 +287,10 @@ impl SelfplayArgs {
             poolshark_host::files::check_output(out)
                 .map_err(|e| input(format!("cannot write {e}")))?;
             let records =
-                crate::tune::selfplay::run_records(&cfg, self.keep_duplicates, &mut on_game);
+                poolshark_tune::selfplay::run_records(&cfg, self.keep_duplicates, &mut on_game);
             bar.finish_and_clear();
             let run = cfg.run(self.keep_duplicates);
-            let bytes = crate::tune::packed::write(cfg.seed, Some(&run), &records);
+            let bytes = poolshark_tune::packed::write(cfg.seed, Some(&run), &records);
             poolshark_host::files::save(out, &bytes)
                 .map_err(|e| runtime(format!("writing {}: {}", out.display(), e.reason())))?;
             let secs = start.elapsed().as_secs_f64();
@@ -307,7 +309,7 @@ impl SelfplayArgs {
         let file =
             poolshark_host::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
         let mut writer = std::io::BufWriter::new(file);
-        let mut dedup = (!self.keep_duplicates).then(crate::tune::selfplay::Dedup::default);
+        let mut dedup = (!self.keep_duplicates).then(poolshark_tune::selfplay::Dedup::default);
         let mut written = 0usize;
         let result = run(
             &cfg,
@@ -338,13 +340,13 @@ impl SelfplayArgs {
 /// `selfplay --out` writes over nothing: a file with something in it is refused, with what it
 /// holds (self-play data from another run, or something else) named. An empty file is used.
 fn refuse_written(out: &std::path::Path) -> Result<(), CliError> {
-    use crate::tune::dataline;
+    use poolshark_tune::dataline;
     let first = match poolshark_host::files::lines(out, 1 << 16) {
         Ok(mut lines) => lines.next(),
         Err(_) => return Ok(()), // not there (or not a file: `create` says which)
     };
     if poolshark_host::files::read_at_most(out, poolshark_host::files::Kind::PackedData, u64::MAX)
-        .is_ok_and(|b| crate::tune::packed::is_packed(&b))
+        .is_ok_and(|b| poolshark_tune::packed::is_packed(&b))
     {
         return Err(input(format!(
             "--out {} holds packed self-play data already; selfplay writes over nothing: give \
@@ -445,7 +447,7 @@ impl OpeningsArgs {
     /// Prints the openings, one FEN a line, with progress on stderr.
     pub fn run(self) -> Result<(), CliError> {
         let margin = (self.margin * 100.0).round() as i32;
-        let lines = arena::openings::generate(self.plies, self.depth, margin, &mut |i, n| {
+        let lines = openings::generate(self.plies, self.depth, margin, &mut |i, n| {
             if i % 50 == 0 || i == n {
                 errln!("searched {i}/{n}");
             }

@@ -3,9 +3,9 @@
 //! and `data info` (what a data file holds).
 
 use super::{input, runtime, CliError};
-use crate::tune::dataset::{self, Data};
-use crate::tune::packed;
 use poolshark_host::files::{self, Kind};
+use poolshark_tune::dataset::{self, Data};
+use poolshark_tune::packed;
 use std::path::PathBuf;
 use std::time::Instant;
 

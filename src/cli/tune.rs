@@ -4,10 +4,10 @@ use super::args::{
     load_weights, parse_non_negative, parse_positive, parse_seconds, parse_unit_interval,
 };
 use super::{input, runtime, CliError};
-use crate::tune;
 use poolshark_engine::core::Position;
 use poolshark_engine::eval::Weights;
 use poolshark_engine::search::params::SearchParams;
+use poolshark_tune as tune;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -262,7 +262,7 @@ impl SpsaArgs {
         };
         save(&start, &cfg.search_start, "(not started)")
             .map_err(|e| input(format!("cannot write {e}")))?;
-        let mut openings = crate::arena::openings::builtin();
+        let mut openings = poolshark_engine::openings::builtin();
         if openings.is_empty() {
             openings.push(Position::start());
         }

@@ -18,6 +18,8 @@ pub mod core;
 pub mod echo;
 pub mod egdb;
 pub mod eval;
+pub mod openings;
 pub mod review;
 pub mod search;
+pub mod shard;
 pub mod time_source;

@@ -2,10 +2,10 @@
 //! in the game, the score of the search made there (if any), and the target the fit aims at:
 //! the game's score, or a blend of it and the search score (`Samples::blend`).
 
-use crate::tune::dataline;
-use crate::tune::dataset::{self, Data};
-use crate::tune::packed;
-use crate::tune::target;
+use crate::dataline;
+use crate::dataset::{self, Data};
+use crate::packed;
+use crate::target;
 use poolshark_engine::core::{Color, Position};
 use poolshark_engine::eval::features::features;
 use poolshark_engine::eval::weights::{self, Weights};

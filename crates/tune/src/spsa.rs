@@ -24,7 +24,7 @@
 //! the search for play, the games play with the built-in network (`SpsaConfig::network`),
 //! as the engine does, and every weight is held.
 
-use crate::tune::selfplay::{opening, play_out};
+use crate::selfplay::{opening, play_out};
 use poolshark_engine::core::rng::mix64;
 use poolshark_engine::core::Position;
 use poolshark_engine::eval::weights::{self, Weights};
@@ -378,7 +378,7 @@ mod tests {
         cfg.c_end[king] = 150.0;
         cfg.r_end = 0.01;
         cfg.concurrency = 2;
-        let openings = crate::arena::openings::builtin();
+        let openings = poolshark_engine::openings::builtin();
         let mut kings = Vec::new();
         let (got, search) = run(&start, &cfg, &openings, &mut |p| kings.push(p.theta[king]));
         assert_eq!(search, SearchParams::default(), "no search parameter tuned");
@@ -407,7 +407,7 @@ mod tests {
         cfg.c_end[j] = 1000.0;
         cfg.r_end = 10.0;
         cfg.batch = 4;
-        let openings = crate::arena::openings::builtin();
+        let openings = poolshark_engine::openings::builtin();
         let mut seen = Vec::new();
         let (got, _) = run(&start, &cfg, &openings, &mut |p| seen.push(p.theta[j]));
         assert!(seen.iter().all(|x| max.contains(&(*x as i32))), "{seen:?}");
@@ -445,7 +445,7 @@ mod tests {
             &pair,
             0,
             &cfg,
-            &crate::arena::openings::builtin(),
+            &poolshark_engine::openings::builtin(),
         );
         for e in &engines {
             assert!(
@@ -488,7 +488,7 @@ mod tests {
         assert_eq!(clamp_theta(&cfg, weights::LEN, 1e9), 1000.0);
         // The games are played with them: after a pair (`+` white, then black), the engines
         // hold the second game's sides.
-        let openings = crate::arena::openings::builtin();
+        let openings = poolshark_engine::openings::builtin();
         let mut plus_theta = theta.clone();
         plus_theta[weights::LEN] = 120.0;
         theta[weights::LEN] = 40.0;

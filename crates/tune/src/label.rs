@@ -24,8 +24,8 @@
 //! at other nodes or with other weights, whose scores would not mix, or from other --data,
 //! which a resume would silently add to it.
 
-use crate::tune::dataline;
-use crate::tune::selfplay::{map_in_parallel, white_search_score, write_in_parallel, SEARCH_CLAMP};
+use crate::dataline;
+use crate::selfplay::{map_in_parallel, white_search_score, write_in_parallel, SEARCH_CLAMP};
 use poolshark_engine::core::{Game, Position};
 use poolshark_engine::eval::Weights;
 use poolshark_engine::search::{Engine, Limits, SearchControl};
@@ -366,7 +366,7 @@ pub fn read_journal(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::selfplay::SEARCH_CLAMP;
+    use crate::selfplay::SEARCH_CLAMP;
     use poolshark_engine::core::notation::parse_fen;
 
     #[test]

@@ -9,8 +9,8 @@
 //! new count from the next epoch on), and one no larger than the epochs done only writes the
 //! network again.
 
-use crate::tune::dataset::{self, Data};
-use crate::tune::net::{self, NetConfig, NetData, NetState};
+use crate::dataset::{self, Data};
+use crate::net::{self, NetConfig, NetData, NetState};
 use poolshark_engine::eval::nnue::{self, FloatNetwork};
 use poolshark_host::files::{self, Kind};
 use std::path::{Path, PathBuf};

@@ -18,8 +18,8 @@
 //! - **Resumable**: after every epoch the whole state goes to a checkpoint (`checkpoint`),
 //!   and a run started again with the same settings and data continues from it.
 
-use crate::tune::target::{self, sigmoid};
-use crate::tune::{adam, dataline, packed};
+use crate::target::{self, sigmoid};
+use crate::{adam, dataline, packed};
 use poolshark_engine::core::{Color, Position};
 use poolshark_engine::eval::nnue::{
     self, bucket, planes_of, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN,
@@ -145,7 +145,7 @@ impl NetData {
                 self.hand
                     .push((evaluate(&d.pos, &Weights::default()) as f32, result));
             }
-            let every = crate::tune::run::HELD_OUT_EVERY;
+            let every = crate::run::HELD_OUT_EVERY;
             if dataline::held_out(d.game, i, every) {
                 self.held.push(s);
             } else {
@@ -351,7 +351,7 @@ impl Default for NetConfig {
     }
 }
 
-pub use crate::tune::adam::State as NetState;
+pub use crate::adam::State as NetState;
 
 /// A fresh run: random starting weights from the config's seed.
 pub fn start(cfg: &NetConfig) -> NetState {
@@ -420,7 +420,7 @@ fn clip(w: &mut [f32], l: Layout) {
 /// The network trainer's checkpoint (`tune::adam::checkpoint`, with its own magic).
 pub mod checkpoint {
     use super::NetState;
-    use crate::tune::adam::checkpoint;
+    use crate::adam::checkpoint;
 
     /// Version 2 keeps the run's settings as text; version 1 kept only their hash.
     const MAGIC: &[u8; 8] = b"PSNETCK2";

@@ -11,8 +11,8 @@
 //! Every step ends with each weight moved back into its range (`weights::TERMS`), so the fit
 //! never leaves the weights a file may hold.
 
-use crate::tune::data::Samples;
-use crate::tune::target::{self, sigmoid};
+use crate::data::Samples;
+use crate::target::{self, sigmoid};
 use poolshark_engine::core::rng::Xorshift64;
 use poolshark_engine::eval::features::dot;
 use poolshark_engine::eval::weights::{self, Weights, AT};
@@ -286,9 +286,9 @@ mod tests {
     #[test]
     fn the_loss_falls_over_the_epochs() {
         // A small fixed set: real self-play positions from tests/data.
-        let text = include_str!("../../tests/data/tune-small.txt");
+        let text = include_str!("../../../tests/data/tune-small.txt");
         let start = Weights::handset();
-        let s = crate::tune::load(text, &start).unwrap();
+        let s = crate::load(text, &start).unwrap();
         assert!(s.len() > 1000);
         let k = fit_k(&s, &as_f32(&start));
         let mut losses = vec![loss(&s, &as_f32(&start), k)];

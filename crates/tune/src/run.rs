@@ -2,7 +2,7 @@
 //! held by `--fix`, the held-out split, and the weights file itself, headed by the command
 //! line that made it (its provenance) and saved whole.
 
-use crate::tune::data::Samples;
+use crate::data::Samples;
 use poolshark_engine::eval::weights::{self, Weights};
 use poolshark_engine::eval::weights_file;
 use poolshark_host::files::{self, FileError};
@@ -19,7 +19,7 @@ pub const HELD_OUT_EVERY: usize = 10;
 pub fn hold_out(all: &Samples) -> (Samples, Samples) {
     let (mut train, mut held) = (Samples::new(), Samples::new());
     for i in 0..all.len() {
-        let s = if crate::tune::dataline::held_out(all.games[i], i, HELD_OUT_EVERY) {
+        let s = if crate::dataline::held_out(all.games[i], i, HELD_OUT_EVERY) {
             &mut held
         } else {
             &mut train

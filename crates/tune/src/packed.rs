@@ -34,8 +34,8 @@
 //! (a legal position, a known result, a score in range, no stray bits), and the error names
 //! the file and what is wrong with it.
 
-use crate::tune::dataline::{self, DataLine};
-use crate::tune::selfplay::SEARCH_CLAMP;
+use crate::dataline::{self, DataLine};
+use crate::selfplay::SEARCH_CLAMP;
 use poolshark_engine::checksum::fnv1a;
 use poolshark_engine::core::{Bitboard, Color, Position};
 
@@ -97,7 +97,7 @@ pub fn training_line(r: &Record, seed: u64) -> DataLine {
         pos: r.pos,
         white_score: r.exact.map_or(r.white_score, Exact::white_score),
         search: r.search,
-        game: Some(dataline::game_hash(&crate::tune::selfplay::game_id(
+        game: Some(dataline::game_hash(&crate::selfplay::game_id(
             seed,
             r.game as usize,
         ))),
@@ -233,7 +233,7 @@ pub struct Run {
     pub keep_duplicates: bool,
     /// The shard of the run this file holds; None for a file `data merge` joined from
     /// shards (it may hold any of the run's games).
-    pub shard: Option<crate::arena::shard::Shard>,
+    pub shard: Option<poolshark_engine::shard::Shard>,
 }
 
 impl Run {
@@ -290,7 +290,7 @@ impl Run {
             0 if index == 0 => None,
             0 => return Err(format!("shard {index} of a merged file")),
             _ if index >= count => return Err(format!("shard {index}/{count}")),
-            _ => Some(crate::arena::shard::Shard { index, count }),
+            _ => Some(poolshark_engine::shard::Shard { index, count }),
         };
         Ok(Some(Run {
             games: u64_at(16),
@@ -514,7 +514,7 @@ mod tests {
         random_plies: 4,
         weights: 0x1234_5678_9abc_def0,
         keep_duplicates: true,
-        shard: Some(crate::arena::shard::Shard { index: 2, count: 7 }),
+        shard: Some(poolshark_engine::shard::Shard { index: 2, count: 7 }),
     };
 
     /// Issue 58, item 8: a file keeps the settings its games were played with, merged or

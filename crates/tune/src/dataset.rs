@@ -10,8 +10,8 @@
 //! all. Positions are told apart by their 64-bit Zobrist key; at 30 M positions the odds that
 //! two different ones share a key, and one is wrongly dropped, are about 1 in 40,000.
 
-use crate::tune::dataline;
-use crate::tune::packed::{self, Exact, File, Record, Run};
+use crate::dataline;
+use crate::packed::{self, Exact, File, Record, Run};
 use poolshark_engine::core::{Color, Position};
 use poolshark_engine::egdb::{Egdb, Wdl50};
 use std::collections::HashSet;
@@ -245,7 +245,7 @@ pub fn from_text(text: &str, name: &str) -> Result<File, String> {
 pub fn to_text(f: &File) -> String {
     let mut out = String::new();
     for r in &f.records {
-        let id = crate::tune::selfplay::game_id(f.seed, r.game as usize);
+        let id = crate::selfplay::game_id(f.seed, r.game as usize);
         out.push_str(&dataline::write(&r.pos, r.white_score, r.search, Some(&id)));
     }
     out
@@ -336,7 +336,7 @@ mod tests {
     /// same games twice, are refused by the setting or shard that shows it.
     #[test]
     fn overlapping_or_unlike_shards_are_refused() {
-        use crate::arena::shard::Shard;
+        use poolshark_engine::shard::Shard;
         let run = |index, count, nodes| Run {
             games: 12,
             nodes,
