@@ -109,9 +109,8 @@ impl AnalyzeArgs {
         };
         let out = match self.level {
             Some(l) => {
-                let mut rng = self
-                    .seed
-                    .map_or_else(SplitMix64::from_clock, SplitMix64::new);
+                let mut rng =
+                    SplitMix64::new(self.seed.unwrap_or_else(poolshark_host::seeds::fresh));
                 level::search(&engine, &game, l, &limits, &control, &mut rng, &mut on_info)
             }
             None => engine.search(&game, &limits, &control, &mut on_info),

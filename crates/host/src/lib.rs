@@ -1,10 +1,10 @@
 //! poolshark's native host: what the engine crate (`poolshark-engine`, which does no I/O)
 //! is handed by a process on an operating system. `files` reads and writes every file a user
-//! names, within limits; `book`, `weights` and `egdb` read and write the engine's data in
-//! files (the endgame tables as a folder the engine reads through its `egdb::Store`, built
-//! with progress bars) and `openings`; `seeds` and `simd` read the environment variables that steer the
-//! engine; `machine` says what this machine allows (memory, open files, CPU features).
-//! `init` passes what the engine must know before it starts.
+//! names, within limits; `book`, `weights`, `openings` and `egdb` read and write the
+//! engine's data in files (the endgame tables as a folder the engine reads through its
+//! `egdb::Store`, built with progress bars); `seeds` and `simd` read the environment
+//! variables that steer the engine; `machine` says what this machine allows (memory, open
+//! files, CPU features). `init` passes what the engine must know before it starts.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
