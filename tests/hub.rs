@@ -567,6 +567,8 @@ fn param_lines(lines: &[String]) -> Vec<String> {
 /// `Params::param_lines` writes it.
 #[test]
 fn the_handshake_lists_every_parameter() {
+    // As the binary does first, so that this process's maxima are the binary's.
+    poolshark_host::init();
     let mut e = Engine::start();
     let params = param_lines(&e.handshake());
     let names: Vec<String> = params.iter().filter_map(|l| field(l, "name")).collect();

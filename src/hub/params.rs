@@ -365,7 +365,8 @@ fn choice<'a>(d: &Declared, text: &'a str) -> Result<&'a str, HubError> {
 }
 
 /// The largest table allowed on this machine: at most half its memory, within the table's
-/// own limits (`TranspositionTable::max_log2_here`).
+/// own limits (`TranspositionTable::max_log2_here`, which knows the memory once
+/// `poolshark_host::init` has told it).
 pub fn max_tt_log2() -> u32 {
     TranspositionTable::max_log2_here()
 }
