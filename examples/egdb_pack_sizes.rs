@@ -2,7 +2,7 @@
 //! `egdb::params`): `cargo run --release --example egdb_pack_sizes -- DIR PIECES BLOCK:LEVEL...`
 //! with tables built in DIR, for example `egdb 5 16384:9 32768:9 16384:15`.
 
-use poolshark::egdb::{index::Group, pack, Tables};
+use poolshark_engine::egdb::{index::Group, pack};
 use std::time::Instant;
 
 fn main() {
@@ -12,7 +12,7 @@ fn main() {
         eprintln!("{usage}");
         std::process::exit(2);
     };
-    let (tables, bad) = Tables::load(std::path::Path::new(dir), pieces);
+    let (tables, bad) = poolshark_host::egdb::load_tables(std::path::Path::new(dir), pieces);
     if !bad.is_empty() {
         eprintln!("bad table files: {bad:?}");
         std::process::exit(1);

@@ -1,10 +1,10 @@
-//! For measuring only: writes a network file (`eval::nnue::file`) of random weights and a
+//! For measuring only: writes a network file (`eval::nnue::network_file`) of random weights and a
 //! given width, to time the network's evaluation (`poolshark bench --eval --weights FILE`)
 //! and the search with it (`poolshark bench --weights FILE`) before a trained network
 //! exists. It plays nonsense. `cargo run --release --example nnue_random -- HIDDEN FILE
 //! [SEED]`, HIDDEN a multiple of 16 up to 512.
 
-use poolshark::eval::nnue::{file, FloatNetwork, MAX_HIDDEN};
+use poolshark_engine::eval::nnue::{network_file, FloatNetwork, MAX_HIDDEN};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,7 +22,7 @@ fn main() {
     }
     let seed = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let net = FloatNetwork::random(hidden, 150.0, seed).quantize();
-    if let Err(e) = std::fs::write(path, file::write(&net)) {
+    if let Err(e) = std::fs::write(path, network_file::write(&net)) {
         eprintln!("cannot write {path}: {e}");
         std::process::exit(1);
     }

@@ -2,8 +2,8 @@
 //! `KNOWN_MAGICS` (one `(magic, bits),` a square): `cargo run --release --example
 //! print_magics`. The search is seeded (`MAGIC_SEED`), so it prints the same table each run.
 
-use poolshark::core::attacks::{find_magic, MAGIC_SEED};
-use poolshark::core::Square;
+use poolshark_engine::core::attacks::{find_magic, MAGIC_SEED};
+use poolshark_engine::core::Square;
 
 fn main() {
     for sq in Square::all() {

@@ -3,9 +3,9 @@
 //! `cargo run --profile ci --example serve_latency`. It plays up to 8 of Black's moves (the
 //! first legal one each time) and prints the least, median and largest times.
 
-use poolshark::eval::Weights;
 use poolshark::serve::limits::ServeLimits;
 use poolshark::serve::server::{self, Config};
+use poolshark_engine::eval::Weights;
 use serde_json::{json, Value};
 use std::net::TcpStream;
 use std::time::Instant;
@@ -23,7 +23,7 @@ fn main() {
         weights: Weights::builtin(),
         egdb: None,
         book: None,
-        limits: ServeLimits::new(1),
+        limits: ServeLimits::new(1, poolshark_host::machine::here()),
         params: Default::default(),
     };
     std::thread::spawn(move || {

@@ -11,9 +11,9 @@
 //!
 //! `cargo run --release --example two_thread_tactics -- [RUNS] [THREADS] [nodes|depth]`
 
-use poolshark::core::notation::parse_fen;
-use poolshark::core::Game;
-use poolshark::search::{Engine, Limits, SearchControl};
+use poolshark_engine::core::notation::parse_fen;
+use poolshark_engine::core::Game;
+use poolshark_engine::search::{Engine, Limits, SearchControl};
 
 fn hunt(runs: usize, by_depth: bool) -> Vec<(String, usize)> {
     let text = include_str!("../tests/data/tactics.txt");

@@ -1,23 +1,14 @@
-//! poolshark: an engine for American Pool Checkers.
-//!
-//! Layers, each looking only down: `core` (rules, no I/O), `eval` (static evaluation),
-//! `egdb` (endgame tables solved under pool's rules), `search` (iterative deepening,
-//! transposition table, Lazy SMP, endgame table probes), and the tools built on them
-//! (`perft`, `bench`), the opening `book`, `hub_syntax`, the Hub line tokenizer and
-//! quoting that both sides of the protocol share, `hub`, the Hub protocol front end,
-//! `arena`, engine-vs-engine matches over the Hub protocol (a Hub client, the referee, PDN
-//! output, Elo and SPRT), `review`, game review (a search of every position, each move
-//! marked by what it gave away), `serve`, the board in the browser, and `tune`, which fits the
-//! evaluation weights to self-play results, `checksum`, the FNV-1a of every file that carries one, `files`, which reads and writes every file a
-//! user names, `machine`, what this machine allows (memory, open files), and `cli`, the
-//! command line (`main.rs` only calls `cli::main`).
+//! poolshark: an engine for American Pool Checkers. This crate is the commands and the
+//! front ends over the engine crate (`poolshark_engine`: the rules, evaluation, endgame
+//! tables, search, book and reviews, with no I/O) and its native host (`poolshark_host`:
+//! files, environment, machine): `perft`, `hub_syntax`, the Hub line tokenizer and quoting
+//! that both sides of the protocol share, `hub`, the Hub protocol front end, `arena`,
+//! engine-vs-engine matches over the Hub protocol (a Hub client, the referee, PDN output,
+//! Elo and SPRT), `serve`, the board in the browser, and `cli`, the command line (`main.rs` only calls
+//! `cli::main`).
 
 // Every unsafe block says why it is sound (`// SAFETY: ...`).
 #![deny(clippy::undocumented_unsafe_blocks)]
-
-pub use poolshark_engine::{
-    bench, book, checksum, clock, core, echo, egdb, eval, files, machine, review, search,
-};
 
 pub mod arena;
 pub mod cli;
@@ -25,4 +16,3 @@ pub mod hub;
 pub mod hub_syntax;
 pub mod perft;
 pub mod serve;
-pub mod tune;

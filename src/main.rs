@@ -2,7 +2,7 @@
 //! can reach it.
 
 fn main() -> std::process::ExitCode {
-    let missing = poolshark::machine::missing_cpu_features();
+    let missing = poolshark_host::machine::missing_cpu_features();
     if !missing.is_empty() {
         eprintln!(
             "error: this poolshark was built for x86-64-v3 and this CPU lacks {}; build it for \

@@ -1,9 +1,9 @@
 //! Perft: count the leaf nodes of the legal-move tree to a depth, on one or more threads.
 //! The last ply is counted in bulk (the number of legal moves, without playing them).
 
-use crate::core::movegen;
-use crate::core::moves::{Move, MoveList};
-use crate::core::position::Position;
+use poolshark_engine::core::movegen;
+use poolshark_engine::core::moves::{Move, MoveList};
+use poolshark_engine::core::position::Position;
 use rayon::prelude::*;
 
 /// Leaf count of the move tree below `pos` at `depth`, on this thread.

@@ -3,9 +3,9 @@
 
 mod support;
 
-use poolshark::core::pdn::{self, PdnGame};
-use poolshark::core::{notation, Game, Position};
-use poolshark::search::{Engine, Limits, SearchControl};
+use poolshark_engine::core::pdn::{self, PdnGame};
+use poolshark_engine::core::{notation, Game, Position};
+use poolshark_engine::search::{Engine, Limits, SearchControl};
 use std::path::Path;
 use support::{run_cli as run, scratch_dir};
 
@@ -130,7 +130,7 @@ fn a_planted_blunder_is_marked_and_the_output_replays() {
         assert_eq!(a.moves, b.moves);
         let mut replay = Game::new(a.start);
         for mv in &a.moves {
-            assert!(poolshark::core::movegen::legal_moves(replay.position()).contains(mv));
+            assert!(poolshark_engine::core::movegen::legal_moves(replay.position()).contains(mv));
             replay.play(mv);
         }
     }
@@ -190,7 +190,7 @@ fn a_game_of_best_moves_has_no_blunder() {
         ..Limits::default()
     };
     for _ in 0..40 {
-        if played.result() != poolshark::core::GameResult::Ongoing {
+        if played.result() != poolshark_engine::core::GameResult::Ongoing {
             break;
         }
         let engine = Engine::new(16, 1);
@@ -278,7 +278,7 @@ fn bad_input_is_a_clear_error() {
 
 #[test]
 fn help_gives_the_thresholds() {
-    use poolshark::review::marks::{BLUNDER_MEN, INACCURACY_MEN, MISTAKE_MEN};
+    use poolshark_engine::review::marks::{BLUNDER_MEN, INACCURACY_MEN, MISTAKE_MEN};
     let (code, out, _) = run(&["annotate", "--help"]);
     assert_eq!(code, 0);
     for t in [INACCURACY_MEN, MISTAKE_MEN, BLUNDER_MEN] {
@@ -334,7 +334,7 @@ fn variations_and_comments_are_kept() {
         (t.len(), t.main_moves()),
         "{stdout}"
     );
-    let notes = |tree: &poolshark::core::tree::GameTree, path: &[usize]| {
+    let notes = |tree: &poolshark_engine::core::tree::GameTree, path: &[usize]| {
         tree.node(tree.at_path(path).unwrap())
             .unwrap()
             .notes

@@ -2,9 +2,9 @@
 //! (tests/data/broken_engine.py), and real engines that misbehave in one way
 //! (tests/data/wrap_engine.py).
 
-use poolshark::core::game::GameResult;
-use poolshark::core::pdn;
-use poolshark::core::Color;
+use poolshark_engine::core::game::GameResult;
+use poolshark_engine::core::pdn;
+use poolshark_engine::core::Color;
 
 mod support;
 use support::run_cli as run;

@@ -1,5 +1,5 @@
 //! The bench signature: `poolshark bench` with its defaults searches exactly the node count
-//! the code declares (`poolshark::bench::SIGNATURE`), as Stockfish's signature check does, so
+//! the code declares (`poolshark_engine::bench::SIGNATURE`), as Stockfish's signature check does, so
 //! a change to search or evaluation cannot land without its commit saying so.
 
 mod support;
@@ -17,7 +17,7 @@ fn bench_matches_the_declared_signature() {
         .unwrap_or_else(|| panic!("no node count in {last:?}"));
     assert_eq!(
         nodes,
-        poolshark::bench::SIGNATURE,
+        poolshark_engine::bench::SIGNATURE,
         "bench searched {nodes} nodes; if the change is meant, set bench::SIGNATURE to it and \
          quote `Bench: {nodes}` in the commit"
     );

@@ -3,10 +3,10 @@
 //! browser's worker gets them), and their events are fed back as the server's loop feeds
 //! them.
 
-use poolshark::search::Engine;
 use poolshark::serve::board::{
     run_job, Board, BoardConfig, Job, JobControl, JobEvent, JobId, JobKind, Out,
 };
+use poolshark_engine::search::Engine;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -420,18 +420,18 @@ fn a_new_game_clears_the_table_for_the_next_job() {
 
 #[test]
 fn a_game_crosses_as_data_with_its_start_and_counts() {
-    use poolshark::core::Game;
     use poolshark::serve::board::GameData;
+    use poolshark_engine::core::Game;
     // Kings only, 30 quiet plies already (a position from a protocol message): a job's game
     // must carry the 40-move count (R18), as it carries the set-up position and every move.
-    let start = poolshark::core::notation::parse_fen("W:WK30,K31:BK1,K2").unwrap();
-    let counts = poolshark::core::game::DrawCounts {
+    let start = poolshark_engine::core::notation::parse_fen("W:WK30,K31:BK1,K2").unwrap();
+    let counts = poolshark_engine::core::game::DrawCounts {
         quiet_king_plies: 30,
         lone_king_moves: None,
     };
     let mut game = Game::with_counts(start, counts);
     for _ in 0..4 {
-        let mv = poolshark::core::movegen::legal_moves(game.position()).as_slice()[0];
+        let mv = poolshark_engine::core::movegen::legal_moves(game.position()).as_slice()[0];
         game.play(&mv);
     }
     let data = GameData::of(&game);
@@ -760,8 +760,8 @@ fn a_retry_after_a_review_gives_the_reviews_score() {
 /// the path to its end, loads and saves again byte for byte; `hello` says the limit.
 #[test]
 fn a_game_of_262_long_comments_saves_and_loads_back() {
-    use poolshark::core::movegen::legal_moves;
-    use poolshark::core::rng::SplitMix64;
+    use poolshark_engine::core::movegen::legal_moves;
+    use poolshark_engine::core::rng::SplitMix64;
     let mut d = Driver::new();
     let limit = d.sent[0]["limits"]["load_pdn"].as_u64().unwrap() as usize;
     d.send(json!({"type":"players","white":"human","black":"human"}));

@@ -3,11 +3,11 @@
 
 mod support;
 
-use poolshark::book::build::{grow, BuildConfig};
-use poolshark::book::tree::{from_child, illegal_move, merge, reachable};
-use poolshark::book::{Book, BookError, BookMove, Rng};
-use poolshark::core::{movegen, Position};
-use poolshark::search::Limits;
+use poolshark_engine::book::build::{grow, BuildConfig};
+use poolshark_engine::book::tree::{from_child, illegal_move, merge, reachable};
+use poolshark_engine::book::{Book, BookError, BookMove, Rng};
+use poolshark_engine::core::{movegen, Position};
+use poolshark_engine::search::Limits;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
@@ -91,8 +91,8 @@ fn a_build_resumes_where_it_stopped() {
     .unwrap();
     assert_eq!(book.len(), 6);
     let path = temp_path("resume.book");
-    book.save(&path).unwrap();
-    let mut resumed = Book::load(&path).unwrap();
+    poolshark_host::book::save(&book, &path).unwrap();
+    let mut resumed = poolshark_host::book::load(&path).unwrap();
     grow(&mut resumed, &config(9), &mut |_, _| true).unwrap();
     assert_eq!(resumed.len(), 9);
     for (key, _) in book.entries() {
@@ -106,8 +106,8 @@ fn save_and_load_round_trip() {
     let book = small_book(8);
     assert_eq!(Book::from_bytes(&book.to_bytes()).unwrap(), book);
     let path = temp_path("round.book");
-    book.save(&path).unwrap();
-    assert_eq!(Book::load(&path).unwrap(), book);
+    poolshark_host::book::save(&book, &path).unwrap();
+    assert_eq!(poolshark_host::book::load(&path).unwrap(), book);
     std::fs::remove_file(&path).unwrap();
     assert_eq!(
         Book::from_bytes(&Book::new().to_bytes()).unwrap(),
@@ -124,7 +124,7 @@ fn books_that_are_not_regular_files_are_not_read() {
         (dir.clone(), "a directory"),
         (PathBuf::from("/dev/zero"), "a device"),
     ] {
-        let err = Book::load(&path).unwrap_err();
+        let err = poolshark_host::book::load(&path).unwrap_err();
         assert_eq!(
             err.to_string(),
             format!(
@@ -136,9 +136,9 @@ fn books_that_are_not_regular_files_are_not_read() {
     let big = dir.join("big.book");
     std::fs::File::create(&big)
         .unwrap()
-        .set_len(poolshark::files::Kind::Book.limit() + 1)
+        .set_len(poolshark_host::files::Kind::Book.limit() + 1)
         .unwrap();
-    let err = Book::load(&big).unwrap_err().to_string();
+    let err = poolshark_host::book::load(&big).unwrap_err().to_string();
     assert!(
         err.ends_with("larger than 64 MiB, the limit for a book"),
         "{err}"
@@ -154,14 +154,18 @@ fn saving_refuses_a_symlink_or_directory_and_leaves_no_temporary_file() {
     std::fs::write(&real, "not replaced").unwrap();
     let link = dir.join("link.book");
     std::os::unix::fs::symlink(&real, &link).unwrap();
-    let err = book.save(&link).unwrap_err().to_string();
+    let err = poolshark_host::book::save(&book, &link)
+        .unwrap_err()
+        .to_string();
     assert!(
         err.ends_with("not a regular file (a symbolic link)"),
         "{err}"
     );
     assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
     assert_eq!(std::fs::read_to_string(&real).unwrap(), "not replaced");
-    let err = book.save(&dir).unwrap_err().to_string();
+    let err = poolshark_host::book::save(&book, &dir)
+        .unwrap_err()
+        .to_string();
     assert!(err.ends_with("not a regular file (a directory)"), "{err}");
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -190,7 +194,7 @@ fn missing_truncated_and_corrupt_files_are_refused() {
         Book::from_bytes(b"not a book at all"),
         Err(BookError::NotABook)
     );
-    let err = Book::load(&temp_path("no-such.book")).unwrap_err();
+    let err = poolshark_host::book::load(&temp_path("no-such.book")).unwrap_err();
     assert!(matches!(err, BookError::Io(_)));
     assert!(err.to_string().contains("no-such.book"), "{err}");
 }
@@ -256,7 +260,7 @@ fn think(e: &mut support::Engine) -> (Vec<String>, String) {
 fn the_hub_plays_book_moves_within_the_margin() {
     let (book, moves) = hand_book();
     let path = temp_path("hub.book");
-    book.save(&path).unwrap();
+    poolshark_host::book::save(&book, &path).unwrap();
     let mut e = hub_with_book(&path, "3");
     e.send("set-param name=book-margin value=0");
     for _ in 0..5 {

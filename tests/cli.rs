@@ -376,7 +376,7 @@ fn the_hub_loop_survives_a_closed_stdout() {
 /// `spsa --help` lists every search parameter with its range, from the declarations.
 #[test]
 fn spsa_help_lists_every_search_parameter() {
-    use poolshark::search::params::SearchParams;
+    use poolshark_engine::search::params::SearchParams;
     let (code, out, _) = run(&["spsa", "--help"]);
     assert_eq!(code, 0);
     let lines = SearchParams::help_lines();

@@ -253,15 +253,15 @@ fn label(data: &Path, out: &Path, nodes: &str, threads: &str) -> (i32, String, S
 }
 
 /// The records of packed file `p`.
-fn records(p: &Path) -> Vec<poolshark::tune::packed::Record> {
-    poolshark::tune::packed::parse(&std::fs::read(p).unwrap(), "t")
+fn records(p: &Path) -> Vec<poolshark_tune::packed::Record> {
+    poolshark_tune::packed::parse(&std::fs::read(p).unwrap(), "t")
         .unwrap()
         .records
 }
 
 #[test]
 fn a_stopped_packed_label_goes_on_from_its_journal() {
-    use poolshark::tune::label::{journal_header, journal_line, CHUNK};
+    use poolshark_tune::label::{journal_header, journal_line, CHUNK};
     let dir = scratch_dir("data-set-journal");
     let data = dir.join("d.psd");
     selfplay(&data, &["--format", "packed"]);
@@ -276,7 +276,7 @@ fn a_stopped_packed_label_goes_on_from_its_journal() {
     let want = records(&whole);
     assert!(want.len() > 3 * CHUNK, "{} positions", want.len());
     let positions: Vec<_> = records(&data).iter().map(|r| r.pos).collect();
-    let weights = poolshark::eval::Weights::builtin();
+    let weights = poolshark_engine::eval::Weights::builtin();
 
     // A run stopped after chunks 0 and 2, in the middle of writing chunk 3. Chunk 0's
     // scores are made up: taken from the journal, they show it was not searched again.

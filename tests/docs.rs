@@ -359,7 +359,7 @@ fn thousands(n: u64) -> String {
 /// one row per level, so that a level retuned without its doc fails here.
 #[test]
 fn the_levels_doc_shows_the_level_table() {
-    use poolshark::search::level::TABLE;
+    use poolshark_engine::search::level::TABLE;
     let doc = read("docs/LEVELS.md");
     let rows: Vec<String> = doc
         .lines()

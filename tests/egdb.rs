@@ -3,11 +3,12 @@
 
 mod support;
 
-use poolshark::core::movegen;
-use poolshark::core::notation::parse_fen;
-use poolshark::core::position::Position;
-use poolshark::egdb::index::{canonical, flip, Group};
-use poolshark::egdb::{self, Egdb, Wdl, Wdl50};
+use poolshark_engine::core::movegen;
+use poolshark_engine::core::notation::parse_fen;
+use poolshark_engine::core::position::Position;
+use poolshark_engine::egdb::index::{canonical, flip, Group};
+use poolshark_engine::egdb::{self, Egdb, Wdl, Wdl50};
+use poolshark_host::egdb::{group_path, lone_king_path, Folder};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -16,14 +17,14 @@ fn built() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = support::scratch_dir("egdb-built");
-        egdb::build(&dir, 4, 2).expect("build 2-4 pieces");
+        poolshark_host::egdb::build(&dir, 4, 2).expect("build 2-4 pieces");
         dir
     })
 }
 
 fn open() -> &'static Egdb {
     static DB: OnceLock<Egdb> = OnceLock::new();
-    DB.get_or_init(|| Egdb::open(built()).expect("open the built tables"))
+    DB.get_or_init(|| poolshark_host::egdb::open(built()).expect("open the built tables"))
 }
 
 #[test]
@@ -74,7 +75,10 @@ fn flipping_keeps_the_value() {
     for fen in ["W:WK3,18:BK29,5", "B:W18:BK29", "W:W22,K1:B10,K30"] {
         let p = parse_fen(fen).unwrap();
         assert_eq!(db.probe(&p), db.probe(&flip(&p)), "{fen}");
-        assert_eq!(canonical(&p).side(), poolshark::core::square::Color::Black);
+        assert_eq!(
+            canonical(&p).side(),
+            poolshark_engine::core::square::Color::Black
+        );
     }
 }
 
@@ -144,9 +148,9 @@ fn verify_catches_a_wrong_value() {
     // A copy of the 2-piece tables with one value changed (and the file made consistent, so
     // only the values can tell).
     let dir = support::scratch_dir("egdb-wrong");
-    egdb::build(&dir, 2, 1).unwrap();
+    poolshark_host::egdb::build(&dir, 2, 1).unwrap();
     let g = Group::new(0, 1, 0, 1);
-    let mut values = egdb::file::load(&dir, g)
+    let mut values = egdb::group_file::load(&Folder::new(&dir), g)
         .unwrap()
         .unwrap()
         .unpack()
@@ -156,7 +160,7 @@ fn verify_catches_a_wrong_value() {
         .find(|&i| !egdb::pack::is_capture(g, i))
         .unwrap() as usize;
     values[i] ^= 1 << 13; // another class
-    egdb::file::save(&dir, g, &values).unwrap();
+    egdb::group_file::save(&Folder::new(&dir), g, &values).unwrap();
     let (code, out, _) = support::run_cli(&["egdb", "verify", "--dir", dir.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
     assert!(
@@ -168,18 +172,18 @@ fn verify_catches_a_wrong_value() {
 #[test]
 fn damaged_files_are_reported_and_left_out() {
     let dir = support::scratch_dir("egdb-damaged");
-    egdb::build(&dir, 3, 1).unwrap();
-    let flipped = egdb::file::path(&dir, Group::new(0, 1, 0, 1));
+    poolshark_host::egdb::build(&dir, 3, 1).unwrap();
+    let flipped = group_path(&dir, Group::new(0, 1, 0, 1));
     let mut bytes = std::fs::read(&flipped).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x40;
     std::fs::write(&flipped, &bytes).unwrap();
-    let truncated = egdb::file::path(&dir, Group::new(0, 2, 0, 1));
+    let truncated = group_path(&dir, Group::new(0, 2, 0, 1));
     let bytes = std::fs::read(&truncated).unwrap();
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
-    std::fs::write(egdb::file::path(&dir, Group::new(0, 1, 0, 2)), b"").unwrap();
+    std::fs::write(group_path(&dir, Group::new(0, 1, 0, 2)), b"").unwrap();
 
-    let db = Egdb::open(&dir).unwrap();
+    let db = poolshark_host::egdb::open(&dir).unwrap();
     assert_eq!(db.max_pieces(), 0);
     assert!(db.probe(&parse_fen("B:WK29:B4").unwrap()).is_some());
     assert_eq!(db.probe(&parse_fen("B:WK29:BK4").unwrap()), None);
@@ -187,7 +191,7 @@ fn damaged_files_are_reported_and_left_out() {
     assert!(db.probe(&parse_fen("B:WK29:B4").unwrap()).is_some());
 
     // Opened for play, a group is read when first probed, and a damaged one left out then.
-    let lazy = Egdb::open_lazy(&dir).unwrap();
+    let lazy = poolshark_host::egdb::open_lazy(&dir).unwrap();
     assert_eq!(lazy.max_pieces(), 3);
     assert_eq!(lazy.probe(&parse_fen("B:WK29:BK4").unwrap()), None);
     assert_eq!(lazy.probe(&parse_fen("B:WK29,K30:BK4").unwrap()), None);
@@ -214,8 +218,8 @@ fn damaged_files_are_reported_and_left_out() {
     );
 
     // The next build notices and rebuilds them.
-    egdb::build(&dir, 3, 1).unwrap();
-    assert_eq!(Egdb::open(&dir).unwrap().max_pieces(), 3);
+    poolshark_host::egdb::build(&dir, 3, 1).unwrap();
+    assert_eq!(poolshark_host::egdb::open(&dir).unwrap().max_pieces(), 3);
 }
 
 #[test]
@@ -254,7 +258,7 @@ fn the_lone_king_table_gives_the_13_move_cases() {
     let mut cases = 0;
     for line in data.lines().filter(|l| !l.trim().is_empty()) {
         let parts: Vec<&str> = line.split(" ; ").collect();
-        let mut game = poolshark::core::Game::new(parse_fen(parts[0]).unwrap());
+        let mut game = poolshark_engine::core::Game::new(parse_fen(parts[0]).unwrap());
         for mv in parts[1].split_whitespace() {
             game.play_text(mv).unwrap();
         }
@@ -305,13 +309,13 @@ fn the_lone_king_table_agrees_with_the_main_table_at_count_zero() {
 
 // In play: the search probing the tables.
 
-use poolshark::core::Game;
-use poolshark::search::{Engine, Limits, SearchControl};
+use poolshark_engine::core::Game;
+use poolshark_engine::search::{Engine, Limits, SearchControl};
 use std::sync::Arc;
 
 fn engine_with_tables() -> Engine {
     let mut engine = Engine::new(16, 1);
-    engine.egdb = Some(Arc::new(Egdb::open(built()).unwrap()));
+    engine.egdb = Some(Arc::new(poolshark_host::egdb::open(built()).unwrap()));
     engine
 }
 
@@ -370,7 +374,7 @@ fn the_search_finds_the_tactics_wins_the_tables_cover() {
 /// position, with the table warm, probes the tables less; and both give the tables' result.
 #[test]
 fn the_search_keeps_what_the_tables_say_in_its_table() {
-    use poolshark::search::tt::{Bound, MAX_DEPTH};
+    use poolshark_engine::search::tt::{Bound, MAX_DEPTH};
     let db = open();
     let mut stored = 0;
     for fen in [
@@ -394,10 +398,12 @@ fn the_search_keeps_what_the_tables_say_in_its_table() {
         for mv in movegen::legal_moves(&pos).iter() {
             let child = pos.play(mv);
             let counts = game.counts().after(&pos, mv, &child);
-            let Some(t) = poolshark::search::egdb::probe(db, &child, counts, 1) else {
+            let Some(t) = poolshark_engine::search::egdb::probe(db, &child, counts, 1) else {
                 continue;
             };
-            let entry = engine.tt().probe(poolshark::search::tt_key(&child, counts));
+            let entry = engine
+                .tt()
+                .probe(poolshark_engine::search::tt_key(&child, counts));
             // Below the 40-move counts the key tells apart (16), a result needing more than
             // the 65 plies every such count leaves is not stored.
             let keyed = counts.lone_king_moves.is_some() || t.stake <= 65;
@@ -410,12 +416,12 @@ fn the_search_keeps_what_the_tables_say_in_its_table() {
             assert_eq!(e.score.from_tt(1), t.score, "{fen} {mv}");
             assert_eq!(
                 e.score.from_tt(3),
-                poolshark::search::egdb::score(db, &child, counts, 3).unwrap()
+                poolshark_engine::search::egdb::score(db, &child, counts, 3).unwrap()
             );
             stored += 1;
         }
         let second = search();
-        let probes = |o: &poolshark::search::Outcome| o.threads[0].egdb_probes;
+        let probes = |o: &poolshark_engine::search::Outcome| o.threads[0].egdb_probes;
         assert!(probes(&first) > 0, "{fen}");
         assert!(
             probes(&second) < probes(&first),
@@ -468,11 +474,11 @@ fn database_scores_respect_the_draw_counts() {
     let win = parse_fen("W:WK1,K2,K3:BK32").unwrap();
     let dtc = open().probe(&win).unwrap().dtc.unwrap();
     let at = |quiet: u16| {
-        let counts = poolshark::core::game::DrawCounts {
+        let counts = poolshark_engine::core::game::DrawCounts {
             quiet_king_plies: quiet,
             lone_king_moves: None,
         };
-        poolshark::search::egdb::score(open(), &win, counts, 0)
+        poolshark_engine::search::egdb::score(open(), &win, counts, 0)
             .unwrap()
             .hub()
     };
@@ -506,13 +512,13 @@ fn analyze_and_the_hub_report_database_wins() {
         let mv = moves.iter().find(|mv| mv.hub() == *m).unwrap_or_else(|| {
             panic!(
                 "{m} is not legal in {}",
-                poolshark::core::notation::write_fen(&pos)
+                poolshark_engine::core::notation::write_fen(&pos)
             )
         });
         pos = pos.play(mv);
     }
     assert!(movegen::legal_moves(&pos).is_empty(), "{last}");
-    assert_eq!(pos.side(), poolshark::core::Color::Black, "{last}");
+    assert_eq!(pos.side(), poolshark_engine::core::Color::Black, "{last}");
     let (code, _, err) = support::run_cli(&["analyze", "--fen", "W:WK1:BK32", "--egdb", "no/such"]);
     assert_eq!(code, 2, "{err}");
     // The Hub: egdb-path loads the tables, egdb=false turns them off.
@@ -558,7 +564,7 @@ fn random_probes_all_answer() {
     assert_eq!(ps.len(), 1000);
     assert!(ps
         .iter()
-        .any(|p| p.side() == poolshark::core::square::Color::White));
+        .any(|p| p.side() == poolshark_engine::core::square::Color::White));
     let (n, _, answered) = egdb::speed::time_probes(db, &ps, 2);
     assert_eq!((n, answered), (2000, 2000));
 }
@@ -686,9 +692,9 @@ fn multipv_lines_agree_with_the_tables() {
 #[test]
 fn verify_checks_the_lone_king_table() {
     let dir = support::scratch_dir("egdb-lone-damaged");
-    egdb::build(&dir, 3, 1).unwrap();
+    poolshark_host::egdb::build(&dir, 3, 1).unwrap();
     let d = dir.to_str().unwrap();
-    let path = egdb::lone_king::path(&dir);
+    let path = lone_king_path(&dir);
     let good = std::fs::read(&path).expect("the 3-piece build writes lone13.egdb");
     let (code, out, err) = support::run_cli(&["egdb", "verify", "--dir", d]);
     assert_eq!(code, 0, "{out}{err}");

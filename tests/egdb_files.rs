@@ -5,15 +5,16 @@
 
 mod support;
 
-use poolshark::core::game::{DrawCounts, Game};
-use poolshark::core::movegen;
-use poolshark::core::notation::parse_fen;
-use poolshark::core::position::Position;
-use poolshark::core::{Move, Square};
-use poolshark::egdb::index::Group;
-use poolshark::egdb::lone_king::{self, LoneKing};
-use poolshark::egdb::{self, file, pack, Egdb, Wdl};
-use poolshark::search::{Engine, Limits, SearchControl};
+use poolshark_engine::core::game::{DrawCounts, Game};
+use poolshark_engine::core::movegen;
+use poolshark_engine::core::notation::parse_fen;
+use poolshark_engine::core::position::Position;
+use poolshark_engine::core::{Move, Square};
+use poolshark_engine::egdb::index::Group;
+use poolshark_engine::egdb::lone_king::LoneKing;
+use poolshark_engine::egdb::{group_file, pack, Wdl};
+use poolshark_engine::search::{Engine, Limits, SearchControl};
+use poolshark_host::egdb::{group_path, lone_king_path, Folder};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -27,7 +28,7 @@ const KINGS_FEN: &str = "B:WK10:BK20";
 
 fn build(name: &str, pieces: u32) -> PathBuf {
     let dir = support::scratch_dir(name);
-    egdb::build(&dir, pieces, 1).expect("build the tables");
+    poolshark_host::egdb::build(&dir, pieces, 1).expect("build the tables");
     dir
 }
 
@@ -92,13 +93,13 @@ fn verify_cli(dir: &Path) -> (i32, String, String) {
 #[test]
 fn a_file_larger_than_its_group_can_be_is_refused_before_it_is_read() {
     let dir = build("egdb-files-huge", 3);
-    let p = file::path(&dir, KINGS);
+    let p = group_path(&dir, KINGS);
     // Sparse: no disk used. Far above what 2 kings can take, far below the 16 GiB limit.
     let huge = 64 << 20;
     assert!(
-        file::max_len(KINGS) < huge / 100,
+        group_file::max_len(KINGS) < huge / 100,
         "{}",
-        file::max_len(KINGS)
+        group_file::max_len(KINGS)
     );
     std::fs::File::options()
         .write(true)
@@ -106,7 +107,7 @@ fn a_file_larger_than_its_group_can_be_is_refused_before_it_is_read() {
         .unwrap()
         .set_len(huge)
         .unwrap();
-    let why = file::load(&dir, KINGS).unwrap_err();
+    let why = group_file::load(&Folder::new(&dir), KINGS).unwrap_err();
     assert!(
         why.contains(&format!("{huge} bytes, larger than the")),
         "{why}"
@@ -120,16 +121,18 @@ fn a_file_larger_than_its_group_can_be_is_refused_before_it_is_read() {
 
     // The lone-king table (a 4-piece build writes it) has one size.
     let lone_dir = support::scratch_dir("egdb-files-huge-lone");
-    let lone = lone_king::path(&lone_dir);
-    std::fs::copy(lone_king::path(built4()), &lone).unwrap();
-    assert!(LoneKing::load(&lone_dir).unwrap().is_some());
+    let lone = lone_king_path(&lone_dir);
+    std::fs::copy(lone_king_path(built4()), &lone).unwrap();
+    assert!(LoneKing::load(&Folder::new(&lone_dir)).unwrap().is_some());
     std::fs::File::options()
         .write(true)
         .open(&lone)
         .unwrap()
         .set_len(huge)
         .unwrap();
-    let why = LoneKing::load(&lone_dir).err().expect("refused");
+    let why = LoneKing::load(&Folder::new(&lone_dir))
+        .err()
+        .expect("refused");
     assert!(why.contains("larger than the"), "{why}");
 }
 
@@ -137,14 +140,14 @@ fn a_file_larger_than_its_group_can_be_is_refused_before_it_is_read() {
 fn a_file_just_over_its_bound_is_refused_and_the_real_ones_fit() {
     let dir = build("egdb-files-bound", 3);
     for g in (2..=3).flat_map(Group::all_with) {
-        let len = std::fs::metadata(file::path(&dir, g)).unwrap().len();
-        assert!(len <= file::max_len(g), "{g}: {len}");
+        let len = std::fs::metadata(group_path(&dir, g)).unwrap().len();
+        assert!(len <= group_file::max_len(g), "{g}: {len}");
     }
-    let p = file::path(&dir, KINGS);
+    let p = group_path(&dir, KINGS);
     let mut bytes = std::fs::read(&p).unwrap();
-    bytes.resize(file::max_len(KINGS) as usize + 1, 0);
+    bytes.resize(group_file::max_len(KINGS) as usize + 1, 0);
     std::fs::write(&p, &bytes).unwrap();
-    assert!(file::load(&dir, KINGS)
+    assert!(group_file::load(&Folder::new(&dir), KINGS)
         .unwrap_err()
         .contains("larger than the"));
 }
@@ -152,7 +155,7 @@ fn a_file_just_over_its_bound_is_refused_and_the_real_ones_fit() {
 #[test]
 fn a_forged_block_index_is_refused_on_open() {
     let dir = build("egdb-files-forged", 2);
-    let p = file::path(&dir, KINGS);
+    let p = group_path(&dir, KINGS);
     let mut bytes = std::fs::read(&p).unwrap();
     let l = layout(&bytes);
     let data_start = (l.data - HEADER) as u64;
@@ -166,7 +169,7 @@ fn a_forged_block_index_is_refused_on_open() {
     reseal(&mut bytes);
     std::fs::write(&p, &bytes).unwrap();
 
-    let why = file::load(&dir, KINGS).unwrap_err();
+    let why = group_file::load(&Folder::new(&dir), KINGS).unwrap_err();
     assert!(why.contains("block"), "{why}");
     let (code, out, err) = probe_cli(&dir, KINGS_FEN);
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
@@ -177,25 +180,27 @@ fn a_forged_block_index_is_refused_on_open() {
     let (code, _, err) = verify_cli(&dir);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("b01w01.egdb"), "{err}");
-    let db = Egdb::open_lazy(&dir).unwrap();
+    let db = poolshark_host::egdb::open_lazy(&dir).unwrap();
     assert_eq!(db.probe(&parse_fen(KINGS_FEN).unwrap()), None);
 
     // Offsets out of order, each in bounds.
     let mut bytes = std::fs::read(&p).unwrap();
-    let good = std::fs::read(file::path(&build("egdb-files-forged2", 2), KINGS)).unwrap();
+    let good = std::fs::read(group_path(&build("egdb-files-forged2", 2), KINGS)).unwrap();
     bytes.copy_from_slice(&good);
     let l = layout(&bytes);
     put_u64(&mut bytes, l.class_offsets, 1);
     reseal(&mut bytes);
     std::fs::write(&p, &bytes).unwrap();
-    assert!(file::load(&dir, KINGS).unwrap_err().contains("block index"));
+    assert!(group_file::load(&Folder::new(&dir), KINGS)
+        .unwrap_err()
+        .contains("block index"));
 }
 
 #[test]
 fn a_damaged_block_answers_not_covered() {
     let dir = build("egdb-files-block", 2);
-    let p = file::path(&dir, KINGS);
-    let before = Egdb::open_lazy(&dir).unwrap();
+    let p = group_path(&dir, KINGS);
+    let before = poolshark_host::egdb::open_lazy(&dir).unwrap();
     let stored: Vec<Position> = (0..KINGS.size())
         .filter(|&i| !pack::is_capture(KINGS, i))
         .map(|i| KINGS.position(i))
@@ -219,8 +224,8 @@ fn a_damaged_block_answers_not_covered() {
     std::fs::write(&p, &bytes).unwrap();
 
     // Read for play: the group opens, and every position of the damaged block is not covered.
-    let db = Egdb::open_lazy(&dir).unwrap();
-    let block = poolshark::egdb::params::PACK_BLOCK as u64;
+    let db = poolshark_host::egdb::open_lazy(&dir).unwrap();
+    let block = poolshark_engine::egdb::params::PACK_BLOCK as u64;
     for (k, pos) in stored.iter().enumerate() {
         let i = KINGS.index(pos);
         if i / block == b as u64 {
@@ -237,17 +242,20 @@ fn a_damaged_block_answers_not_covered() {
         err.contains("b01w01") && err.contains("block checksum"),
         "{err}"
     );
-    assert_eq!(Egdb::open(&dir).unwrap().probe(&stored[0]), None);
+    assert_eq!(
+        poolshark_host::egdb::open(&dir).unwrap().probe(&stored[0]),
+        None
+    );
 }
 
 #[test]
 fn a_file_of_the_last_format_asks_for_a_rebuild() {
     let dir = build("egdb-files-v2", 2);
-    let p = file::path(&dir, KINGS);
+    let p = group_path(&dir, KINGS);
     let mut bytes = std::fs::read(&p).unwrap();
     bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
     std::fs::write(&p, &bytes).unwrap();
-    let why = file::load(&dir, KINGS).unwrap_err();
+    let why = group_file::load(&Folder::new(&dir), KINGS).unwrap_err();
     assert!(
         why.contains("version 2") && why.contains("rebuild"),
         "{why}"
@@ -259,7 +267,7 @@ fn verify_refuses_broken_links_and_missing_groups() {
     let dir = build("egdb-files-links", 2);
     let d = dir.to_str().unwrap();
     assert_eq!(verify_cli(&dir).0, 0);
-    let p = file::path(&dir, KINGS);
+    let p = group_path(&dir, KINGS);
     let name = p.to_str().unwrap().to_string();
 
     std::fs::remove_file(&p).unwrap();
@@ -285,7 +293,7 @@ fn verify_refuses_broken_links_and_missing_groups() {
 #[test]
 fn probe_says_how_far_damaged_tables_reach() {
     let dir = build("egdb-files-reach", 3);
-    let p = file::path(&dir, KINGS);
+    let p = group_path(&dir, KINGS);
     let mut bytes = std::fs::read(&p).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x40;
@@ -307,11 +315,11 @@ fn probe_says_how_far_damaged_tables_reach() {
 
 fn engine() -> Engine {
     let mut engine = Engine::new(16, 1);
-    engine.egdb = Some(Arc::new(Egdb::open(built4()).unwrap()));
+    engine.egdb = Some(Arc::new(poolshark_host::egdb::open(built4()).unwrap()));
     engine
 }
 
-fn search(game: &Game, analyze: bool) -> poolshark::search::Outcome {
+fn search(game: &Game, analyze: bool) -> poolshark_engine::search::Outcome {
     let limits = Limits {
         depth: Some(4),
         analyze,
@@ -339,8 +347,12 @@ fn taking_the_last_piece_is_a_proved_win() {
     // Inside the tree: one ply further away, the loser's reply into it.
     let counts = DrawCounts::fresh(&pos);
     let after = pos.play(&movegen::legal_moves(&pos)[0]);
-    let s =
-        poolshark::search::egdb::score(Egdb::open(built4()).as_ref().unwrap(), &after, counts, 3);
+    let s = poolshark_engine::search::egdb::score(
+        poolshark_host::egdb::open(built4()).as_ref().unwrap(),
+        &after,
+        counts,
+        3,
+    );
     assert_eq!(s.map(|s| s.hub()), Some("-99.97".to_string()));
 }
 
@@ -387,7 +399,7 @@ fn repeating_game(root: &Position, fastest: &Move) -> Option<Game> {
 
 #[test]
 fn the_tables_shortcut_never_plays_a_repetition() {
-    let db = Egdb::open(built4()).unwrap();
+    let db = poolshark_host::egdb::open(built4()).unwrap();
     let mut tried = 0;
     'groups: for g in Group::all_with(4) {
         for i in (0..g.size()).step_by(7) {
@@ -396,7 +408,8 @@ fn the_tables_shortcut_never_plays_a_repetition() {
                 continue;
             }
             let fresh = DrawCounts::fresh(&root);
-            let Some((fastest, _)) = poolshark::search::egdb::root_move(&db, &root, fresh, &[])
+            let Some((fastest, _)) =
+                poolshark_engine::search::egdb::root_move(&db, &root, fresh, &[])
             else {
                 continue;
             };
@@ -421,7 +434,7 @@ fn the_tables_shortcut_never_plays_a_repetition() {
                 best,
                 fastest,
                 "{}: the third repetition",
-                poolshark::core::notation::write_fen(&root)
+                poolshark_engine::core::notation::write_fen(&root)
             );
             let mut after = game.clone();
             after.play(&best);

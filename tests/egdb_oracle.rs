@@ -1,16 +1,16 @@
 //! The independent endgame solver of `tests/oracle` checked against docs/RULES.md ("Endgame
 //! counts", R18, R19 and `tests/data/count13.txt`) and against itself (colour symmetry, every
-//! value against its successors), then the endgame databases of `poolshark::egdb`, built here
+//! value against its successors), then the endgame databases of `poolshark_engine::egdb`, built here
 //! for 2 to 4 pieces, against it: every position, and the lone-king table. One file, so the
 //! oracle is solved once for all of them.
 
 mod oracle;
 
 use oracle::{flip_colours, is_zeroing, Material, Oracle, Outcome, Outcome50, LONE_KING_MOVES};
-use poolshark::core::game::Game;
-use poolshark::core::notation::{parse_fen, write_fen};
-use poolshark::core::{movegen, Color, Position};
-use poolshark::egdb::{self, Egdb, Probe, Wdl, Wdl50};
+use poolshark_engine::core::game::Game;
+use poolshark_engine::core::notation::{parse_fen, write_fen};
+use poolshark_engine::core::{movegen, Color, Position};
+use poolshark_engine::egdb::{Egdb, Probe, Wdl, Wdl50};
 use std::sync::OnceLock;
 
 /// Every material of 2 to 4 pieces, solved once for all the tests of this file.
@@ -296,7 +296,7 @@ fn lone_king_states_agree_with_the_plain_values() {
 
 // ---- The endgame databases against the oracle -------------------------------------------
 
-/// The databases of 2 to 4 pieces, built by `poolshark::egdb` into a scratch folder once for
+/// The databases of 2 to 4 pieces, built by `poolshark_engine::egdb` into a scratch folder once for
 /// this file and opened from there twice: unpacked whole (`Egdb::open`, as `egdb verify`
 /// reads them), and compressed as play reads them (`Egdb::open_lazy`: blocks decompressed on
 /// demand, capture positions played at probe time).
@@ -306,9 +306,9 @@ fn databases() -> &'static (Egdb, Egdb) {
         let dir =
             std::env::temp_dir().join(format!("poolshark-egdb-oracle-{}", std::process::id()));
         let t = std::time::Instant::now();
-        egdb::build(&dir, 4, 2).expect("build the 2-4 piece tables");
-        let db = Egdb::open(&dir).expect("open the tables just built");
-        let packed = Egdb::open_lazy(&dir).expect("open the tables just built");
+        poolshark_host::egdb::build(&dir, 4, 2).expect("build the 2-4 piece tables");
+        let db = poolshark_host::egdb::open(&dir).expect("open the tables just built");
+        let packed = poolshark_host::egdb::open_lazy(&dir).expect("open the tables just built");
         // Read every group's file now (the lazy tables keep them in memory).
         assert_eq!(packed.tables().present(), db.tables().present());
         eprintln!("egdb: 2-4 pieces built and opened in {:?}", t.elapsed());

@@ -118,7 +118,7 @@ fn endless_and_special_input_files_are_refused_with_status_2() {
     let big = dir.join("big.txt");
     std::fs::File::create(&big)
         .unwrap()
-        .set_len(poolshark::files::Kind::Weights.limit() + 1)
+        .set_len(poolshark_host::files::Kind::Weights.limit() + 1)
         .unwrap();
     let (code, _, err) = run_capped(&["bench", "--weights", big.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");

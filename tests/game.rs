@@ -1,10 +1,10 @@
 //! The game state: Zobrist keys along random games, and the end-of-game rules R16-R19.
 
-use poolshark::core::game::{DrawCounts, DrawReason};
-use poolshark::core::movegen::legal_moves;
-use poolshark::core::notation::parse_fen;
-use poolshark::core::rng::Xorshift64;
-use poolshark::core::{Color, Game, GameResult, Position};
+use poolshark_engine::core::game::{DrawCounts, DrawReason};
+use poolshark_engine::core::movegen::legal_moves;
+use poolshark_engine::core::notation::parse_fen;
+use poolshark_engine::core::rng::Xorshift64;
+use poolshark_engine::core::{Color, Game, GameResult, Position};
 
 #[test]
 fn incremental_key_equals_key_from_scratch_along_random_games() {

@@ -567,6 +567,8 @@ fn param_lines(lines: &[String]) -> Vec<String> {
 /// `Params::param_lines` writes it.
 #[test]
 fn the_handshake_lists_every_parameter() {
+    // As the binary does first, so that this process's maxima are the binary's.
+    poolshark_host::init();
     let mut e = Engine::start();
     let params = param_lines(&e.handshake());
     let names: Vec<String> = params.iter().filter_map(|l| field(l, "name")).collect();
@@ -797,7 +799,7 @@ fn a_new_eval_file_forgets_the_old_evaluation() {
 /// generator seeded by POOLSHARK_LEVEL_SEED), after checking the `info` lines of its search:
 /// as many lines per depth as the level searches, and `done` one of the moves they name.
 fn level_moves(level: u64, seeds: std::ops::Range<u64>) -> Vec<String> {
-    let candidates = poolshark::search::level::PlayLevel::new(level)
+    let candidates = poolshark_engine::search::level::PlayLevel::new(level)
         .unwrap()
         .settings()
         .candidates;

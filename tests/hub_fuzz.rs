@@ -5,8 +5,8 @@
 
 mod support;
 
-use poolshark::core::rng::SplitMix64;
 use poolshark::hub::command::{parse, Command};
+use poolshark_engine::core::rng::SplitMix64;
 use support::Engine;
 
 /// Well-formed lines to start from. No table larger than 2^18 entries and no more than two

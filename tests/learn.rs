@@ -494,7 +494,7 @@ fn learn_continues_a_network_from_start() {
 
     let (code, _, err) = run_s(&[started.clone(), vec!["--hidden".into(), "32".into()]].concat());
     assert_eq!(code, 2, "{err}");
-    let width = poolshark::eval::nnue::file::parse(&std::fs::read(shipped).unwrap())
+    let width = poolshark_engine::eval::nnue::network_file::parse(&std::fs::read(shipped).unwrap())
         .unwrap()
         .hidden();
     assert_ne!(width, 32);

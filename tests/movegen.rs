@@ -1,11 +1,11 @@
 //! Move generator helpers agree with the full generator along random games: capture
 //! detection, quiet-move detection, bulk counts, and no duplicate moves.
 
-use poolshark::core::movegen::{
+use poolshark_engine::core::movegen::{
     count_moves, generate_captures, generate_quiet, has_capture, has_quiet_move, legal_moves,
 };
-use poolshark::core::rng::Xorshift64;
-use poolshark::core::{MoveList, Position};
+use poolshark_engine::core::rng::Xorshift64;
+use poolshark_engine::core::{MoveList, Position};
 
 #[test]
 fn shortcuts_agree_with_full_generation() {
@@ -39,7 +39,7 @@ fn shortcuts_agree_with_full_generation() {
     }
     assert!(checked > 10_000, "{checked}");
     assert!(
-        most < poolshark::core::moves::MAX_MOVES / 2,
+        most < poolshark_engine::core::moves::MAX_MOVES / 2,
         "{most} moves in one position"
     );
 }
@@ -50,10 +50,10 @@ fn shortcuts_agree_with_full_generation() {
 /// placements along the way.
 #[test]
 fn quiet_moves_stay_within_the_move_list() {
-    use poolshark::core::attacks::king_attacks;
-    use poolshark::core::moves::MAX_MOVES;
-    use poolshark::core::notation::parse_fen;
-    use poolshark::core::{Bitboard, Square};
+    use poolshark_engine::core::attacks::king_attacks;
+    use poolshark_engine::core::moves::MAX_MOVES;
+    use poolshark_engine::core::notation::parse_fen;
+    use poolshark_engine::core::{Bitboard, Square};
     let most = Square::all()
         .map(|sq| king_attacks(sq, Bitboard::EMPTY).count())
         .max()
@@ -71,8 +71,8 @@ fn quiet_moves_stay_within_the_move_list() {
 #[test]
 #[should_panic(expected = "legal moves in one position")]
 fn a_full_move_list_panics() {
-    use poolshark::core::moves::MAX_MOVES;
-    use poolshark::core::{Move, Square};
+    use poolshark_engine::core::moves::MAX_MOVES;
+    use poolshark_engine::core::{Move, Square};
     let mut list = MoveList::new();
     for _ in 0..=MAX_MOVES {
         list.push(Move::quiet(Square::new(0), Square::new(4)));

@@ -2,10 +2,10 @@
 //! the first is the single-line search's answer, fewer legal moves than lines asked for,
 //! the reports of each iteration, several threads, and a stop.
 
-use poolshark::core::movegen::legal_moves;
-use poolshark::core::notation::parse_fen;
-use poolshark::core::{Game, Move, Position};
-use poolshark::search::{Engine, Info, Limits, Outcome, SearchControl};
+use poolshark_engine::core::movegen::legal_moves;
+use poolshark_engine::core::notation::parse_fen;
+use poolshark_engine::core::{Game, Move, Position};
+use poolshark_engine::search::{Engine, Info, Limits, Outcome, SearchControl};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -60,7 +60,7 @@ fn check_lines(pos: &Position, out: &Outcome, want: usize) {
 #[test]
 fn the_lines_are_distinct_ordered_and_the_first_is_the_best_move() {
     const DEPTH: u32 = 7;
-    for fen in poolshark::bench::POSITIONS {
+    for fen in poolshark_engine::bench::POSITIONS {
         let pos = parse_fen(fen).unwrap();
         let (single, _) = search(&pos, &limits(DEPTH, 1), 1);
         let (multi, _) = search(&pos, &limits(DEPTH, 3), 1);
@@ -134,7 +134,7 @@ fn each_iteration_reports_every_line_in_order() {
 /// and the move played is line 1's.
 #[test]
 fn several_threads_give_the_main_threads_lines() {
-    for fen in &poolshark::bench::POSITIONS[..6] {
+    for fen in &poolshark_engine::bench::POSITIONS[..6] {
         let pos = parse_fen(fen).unwrap();
         let (out, infos) = search(&pos, &limits(7, 3), 3);
         check_lines(&pos, &out, legal_moves(&pos).len().min(3));

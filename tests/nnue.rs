@@ -3,14 +3,14 @@
 //! on the board and the hand terms in king endings, and the search scores its leaves with
 //! it (through the accumulator cache).
 
-use poolshark::core::movegen::legal_moves;
-use poolshark::core::notation::parse_fen;
-use poolshark::core::random_games::RandomPositions;
-use poolshark::core::Game;
-use poolshark::eval::file::WeightsError;
-use poolshark::eval::nnue::{file, FloatNetwork, Network};
-use poolshark::eval::{evaluate, Evaluation, Weights};
-use poolshark::search::{Engine, Limits, SearchControl};
+use poolshark_engine::core::movegen::legal_moves;
+use poolshark_engine::core::notation::parse_fen;
+use poolshark_engine::core::random_games::RandomPositions;
+use poolshark_engine::core::Game;
+use poolshark_engine::eval::nnue::{network_file, FloatNetwork, Network};
+use poolshark_engine::eval::weights_file::WeightsError;
+use poolshark_engine::eval::{evaluate, Evaluation, Weights};
+use poolshark_engine::search::{Engine, Limits, SearchControl};
 use std::path::PathBuf;
 
 fn temp(name: &str) -> PathBuf {
@@ -24,8 +24,8 @@ fn network(hidden: usize, seed: u64) -> Network {
 /// Weights from a network file written to disk.
 fn load(net: &Network, name: &str) -> Weights {
     let path = temp(name);
-    std::fs::write(&path, file::write(net)).unwrap();
-    let w = Weights::load(&path).unwrap();
+    std::fs::write(&path, network_file::write(net)).unwrap();
+    let w = poolshark_host::weights::load(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
     w
 }
@@ -61,16 +61,16 @@ fn a_network_file_loads_and_evaluate_plays_it_with_men_on_the_board() {
 
 #[test]
 fn a_damaged_network_file_is_refused_through_weights_error() {
-    let mut bytes = file::write(&network(16, 5));
+    let mut bytes = network_file::write(&network(16, 5));
     let at = bytes.len() / 2;
     bytes[at] ^= 1;
     let path = temp("damaged.bin");
     std::fs::write(&path, &bytes).unwrap();
-    let e = Weights::load(&path).unwrap_err();
+    let e = poolshark_host::weights::load(&path).unwrap_err();
     std::fs::remove_file(&path).unwrap();
     assert!(matches!(
         e,
-        WeightsError::Network(file::NnueFileError::BadChecksum { .. })
+        WeightsError::Network(network_file::NnueFileError::BadChecksum { .. })
     ));
     assert!(e.to_string().contains("damaged"), "{e}");
 }

@@ -1,9 +1,9 @@
 //! Round trips of FEN, Hub and PDN text, and a table of invalid inputs with their errors.
 
-use poolshark::core::movegen::legal_moves;
-use poolshark::core::notation::*;
-use poolshark::core::rng::Xorshift64;
-use poolshark::core::{Color, Position, PositionError, Square};
+use poolshark_engine::core::movegen::legal_moves;
+use poolshark_engine::core::notation::*;
+use poolshark_engine::core::rng::Xorshift64;
+use poolshark_engine::core::{Color, Position, PositionError, Square};
 
 fn sq(n: u8) -> Square {
     Square::from_number(n).unwrap()

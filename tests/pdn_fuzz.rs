@@ -11,15 +11,15 @@
 //!
 //! `POOLSHARK_PDN_FUZZ=N` runs N inputs of each kind instead of the usual few thousand.
 
-use poolshark::core::movegen::legal_moves;
-use poolshark::core::notation::pdn_move;
-use poolshark::core::pdn::{self, writer, PdnError, TreeBuilder, TreeGame};
-use poolshark::core::rng::{SplitMix64, Xorshift64};
-use poolshark::core::tree::GameTree;
-use poolshark::core::{Move, Position};
-use poolshark::review::marks::Mark;
 use poolshark::serve::board::protocol::{Player, Reply};
 use poolshark::serve::board::session::{BestLine, Done, ReviewNote, Session};
+use poolshark_engine::core::movegen::legal_moves;
+use poolshark_engine::core::notation::pdn_move;
+use poolshark_engine::core::pdn::{self, writer, PdnError, TreeBuilder, TreeGame};
+use poolshark_engine::core::rng::{SplitMix64, Xorshift64};
+use poolshark_engine::core::tree::GameTree;
+use poolshark_engine::core::{Move, Position};
+use poolshark_engine::review::marks::Mark;
 
 const PIECES: &[&str] = &[
     "(",

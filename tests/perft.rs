@@ -1,9 +1,9 @@
 //! Perft against the published start-position table and the 80 positions of
 //! `tests/data/perft_random.txt` (docs/RULES.md, "Perft reference", gives both).
 
-use poolshark::core::notation::parse_fen;
-use poolshark::core::Position;
 use poolshark::perft::{divide, perft, perft_parallel};
+use poolshark_engine::core::notation::parse_fen;
+use poolshark_engine::core::Position;
 
 /// docs/RULES.md, "Perft reference".
 const START: [u64; 13] = [

@@ -1,8 +1,8 @@
 //! Every worked example of docs/RULES.md, as the exact set of legal moves, with the PDN forms
 //! the table gives and the moves it lists as not legal.
 
-use poolshark::core::movegen::legal_moves;
-use poolshark::core::notation::{
+use poolshark_engine::core::movegen::legal_moves;
+use poolshark_engine::core::notation::{
     parse_fen, parse_hub_move, parse_pdn_move, pdn_move, NotationError,
 };
 use std::collections::BTreeSet;
@@ -156,10 +156,10 @@ fn crowning_only_at_the_end_of_a_move() {
     let after = pos.play(&parse_hub_move(&pos, "19x3x8x16").unwrap());
     assert!(after
         .kings()
-        .contains(poolshark::core::Square::from_number(3).unwrap()));
+        .contains(poolshark_engine::core::Square::from_number(3).unwrap()));
     let pos = parse_fen("W:W11,K18,29:B6,7,22").unwrap();
     let after = pos.play(&parse_hub_move(&pos, "11x9x6x7").unwrap());
     assert!(!after
         .kings()
-        .contains(poolshark::core::Square::from_number(9).unwrap()));
+        .contains(poolshark_engine::core::Square::from_number(9).unwrap()));
 }

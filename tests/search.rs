@@ -1,12 +1,12 @@
 //! The search: legal answers, composed tactics, the draw rules inside the tree, limits,
 //! stopping, and bench determinism.
 
-use poolshark::core::game::DrawCounts;
-use poolshark::core::movegen::legal_moves;
-use poolshark::core::notation::parse_fen;
-use poolshark::core::rng::Xorshift64;
-use poolshark::core::{Game, Position};
-use poolshark::search::{Engine, Limits, Outcome, SearchControl};
+use poolshark_engine::core::game::DrawCounts;
+use poolshark_engine::core::movegen::legal_moves;
+use poolshark_engine::core::notation::parse_fen;
+use poolshark_engine::core::rng::Xorshift64;
+use poolshark_engine::core::{Game, Position};
+use poolshark_engine::search::{Engine, Limits, Outcome, SearchControl};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -81,7 +81,7 @@ fn composed_tactics_are_found_with_their_win_distance() {
 /// The first `count` tactics give their move and a proved win with the search parameters
 /// `steps` on `threads` threads.
 fn tactics_hold_with(steps: &str, threads: usize, count: usize) {
-    let params = poolshark::search::params::SearchParams::default()
+    let params = poolshark_engine::search::params::SearchParams::default()
         .with_assignments(steps)
         .unwrap();
     for line in include_str!("data/tactics.txt")
@@ -342,9 +342,9 @@ fn stop_ends_an_infinite_search_with_a_legal_move() {
 
 #[test]
 fn single_thread_bench_is_deterministic() {
-    let w = poolshark::eval::Weights::default();
-    let a = poolshark::bench::run(6, 1, 8, &w, &mut |_, _, _| {}).unwrap();
-    let b = poolshark::bench::run(6, 1, 8, &w, &mut |_, _, _| {}).unwrap();
+    let w = poolshark_engine::eval::Weights::default();
+    let a = poolshark_engine::bench::run(6, 1, 8, &w, &mut |_, _, _| {}).unwrap();
+    let b = poolshark_engine::bench::run(6, 1, 8, &w, &mut |_, _, _| {}).unwrap();
     assert_eq!(a.nodes, b.nodes);
     assert!(a.nodes > 1000);
 }
@@ -361,7 +361,7 @@ fn no_legal_move_gives_no_best_move() {
 /// a clock, finishes with a legal move and no panic.
 #[test]
 fn every_search_parameter_at_both_ends_of_its_range_searches() {
-    use poolshark::search::params::SearchParams;
+    use poolshark_engine::search::params::SearchParams;
     let games: Vec<Game> = [
         "B:W18,22,23,24,26,27,28,30,31,32:B1,3,4,6,7,9,10,12,14",
         "W:W13,22,24,27,28,29,30,31:B1,2,4,6,8,9,11,16",
@@ -399,9 +399,8 @@ fn every_search_parameter_at_both_ends_of_its_range_searches() {
 /// New weights clear the table: what it holds was scored by the old evaluation.
 #[test]
 fn new_weights_clear_the_table() {
-    use poolshark::eval::Weights;
     let game = Game::new(Position::start());
-    let key = poolshark::search::tt_key(game.position(), game.counts());
+    let key = poolshark_engine::search::tt_key(game.position(), game.counts());
     let mut engine = Engine::new(16, 1);
     engine.search(&game, &depth(6), &SearchControl::new(), &mut |_| {});
     assert!(engine.tt().probe(key).is_some());
@@ -409,6 +408,6 @@ fn new_weights_clear_the_table() {
     engine.set_weights(engine.weights.clone());
     assert!(engine.tt().probe(key).is_some());
     let handset = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/handset.txt");
-    engine.set_weights(Weights::load(std::path::Path::new(handset)).unwrap());
+    engine.set_weights(poolshark_host::weights::load(std::path::Path::new(handset)).unwrap());
     assert!(engine.tt().probe(key).is_none());
 }

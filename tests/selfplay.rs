@@ -1,10 +1,10 @@
 //! Self-play data: every line is a valid quiet position (no pending capture) with a result
 //! and its game's id, and the same seed gives the same data.
 
-use poolshark::core::movegen::has_capture;
-use poolshark::core::notation::parse_fen;
-use poolshark::search::Engine;
-use poolshark::tune::selfplay::{play_one, run, SelfplayConfig, SEARCH_CLAMP};
+use poolshark_engine::core::movegen::has_capture;
+use poolshark_engine::core::notation::parse_fen;
+use poolshark_engine::search::Engine;
+use poolshark_tune::selfplay::{play_one, run, SelfplayConfig, SEARCH_CLAMP};
 use std::sync::Mutex;
 
 fn generate(seed: u64) -> String {
@@ -14,7 +14,7 @@ fn generate(seed: u64) -> String {
         random_plies: 4,
         seed,
         concurrency: 1,
-        weights: poolshark::eval::Weights::default(),
+        weights: poolshark_engine::eval::Weights::default(),
         shard: Default::default(),
     };
     let text = Mutex::new(String::new());
@@ -70,7 +70,7 @@ fn search_scores_are_from_whites_side() {
             random_plies: 0,
             seed: 1,
             concurrency: 1,
-            weights: poolshark::eval::Weights::default(),
+            weights: poolshark_engine::eval::Weights::default(),
             shard: Default::default(),
         };
         let mut engine = Engine::new(16, 1);

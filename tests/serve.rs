@@ -1073,7 +1073,7 @@ fn a_port_in_use_is_an_error() {
 fn the_tables_verdict_comes_by_itself_once_its_group_is_read() {
     let dir = std::env::temp_dir().join(format!("poolshark-serve-verdict-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    poolshark::egdb::build(&dir, 2, 1).expect("build 2-piece tables");
+    poolshark_host::egdb::build(&dir, 2, 1).expect("build 2-piece tables");
     let server = Server::start(&["--egdb", dir.to_str().unwrap()]);
     let mut c = server.board();
     // King against king: a draw the tables know. Its group is read in the background the
@@ -1101,7 +1101,7 @@ fn the_tables_verdict_comes_by_itself_once_its_group_is_read() {
 fn the_engine_probes_endgame_tables_given_with_egdb() {
     let dir = std::env::temp_dir().join(format!("poolshark-serve-egdb-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    poolshark::egdb::build(&dir, 4, 2).expect("build 2-4 piece tables");
+    poolshark_host::egdb::build(&dir, 4, 2).expect("build 2-4 piece tables");
     let server = Server::start(&["--egdb", dir.to_str().unwrap()]);
     let mut c = server.board();
     c.send(json!({"type":"setup","fen":"W:WK1,K2,K3:BK32"}));

@@ -2,10 +2,10 @@
 //! together are the whole run, game for game, and `stats` over the shards' PDN files prints
 //! the whole match's summary.
 
-use poolshark::arena::shard::Shard;
 use poolshark::arena::shard_games;
-use poolshark::core::pdn;
-use poolshark::tune::selfplay::{run, SelfplayConfig};
+use poolshark_engine::core::pdn;
+use poolshark_engine::shard::Shard;
+use poolshark_tune::selfplay::{run, SelfplayConfig};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -272,7 +272,7 @@ fn selfplay(shard: Shard) -> Vec<String> {
         random_plies: 4,
         seed: 3,
         concurrency: 1,
-        weights: poolshark::eval::Weights::default(),
+        weights: poolshark_engine::eval::Weights::default(),
         shard,
     };
     let text = Mutex::new(String::new());

@@ -7,8 +7,8 @@
 //! `tokenize`). Its stderr goes to a log file, and the last lines are kept to explain a
 //! failure.
 
-use crate::files::read_line_capped;
 use crate::hub_syntax::{command_name, quote, tokenize};
+use poolshark_host::files::read_line_capped;
 use std::collections::VecDeque;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};

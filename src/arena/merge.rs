@@ -19,8 +19,8 @@
 use super::stats::Sprt;
 use super::tags::MatchGame;
 use super::{summary_lines, MatchSummary};
-use crate::core::pdn::PdnGame;
-use crate::core::Color;
+use poolshark_engine::core::pdn::PdnGame;
+use poolshark_engine::core::Color;
 use std::collections::HashMap;
 
 /// The summary of a set of match games, and what did not fit in it.
@@ -223,8 +223,8 @@ impl Merger {
 mod tests {
     use super::*;
     use crate::arena::tags::{forfeit_tag, match_tags, pair_tag};
-    use crate::core::pdn::read;
-    use crate::core::Position;
+    use poolshark_engine::core::pdn::read;
+    use poolshark_engine::core::Position;
     use std::time::Duration;
 
     fn num(k: usize) -> String {

@@ -2,24 +2,22 @@
 //! swapped, a referee built on the rules core, the runner's own clock, PDN output with each
 //! move's time, engines' stderr kept in log files, Elo with its interval from the game pairs,
 //! and an optional SPRT that stops the match once it decides. A match or self-play run can
-//! be split into shards (`shard`) and a match's summary rebuilt from its PDN files
+//! be split into shards (`poolshark_engine::shard`) and a match's summary rebuilt from its PDN files
 //! (`merge`).
 
 pub mod client;
 pub mod merge;
-pub mod openings;
 pub mod options;
 pub mod pdn_out;
 pub mod referee;
-pub mod shard;
 pub mod stats;
 pub mod tags;
 
-use crate::core::pdn;
-use crate::core::Position;
 use client::{EngineProcess, EngineSpec, START_TIMEOUT};
+use poolshark_engine::core::pdn;
+use poolshark_engine::core::Position;
+use poolshark_engine::shard::Shard;
 use referee::{GameRecord, TimeControl};
-use shard::Shard;
 use stats::{show_elo, Pairs, Sprt, SprtDecision, Wdl};
 use std::collections::HashMap;
 use std::io::Write;
@@ -93,7 +91,10 @@ pub fn stderr_log_path(pdn: Option<&Path>, index: usize) -> PathBuf {
 }
 
 /// The first engine's points in a game (1, 1/2 or 0).
-fn first_engine_points(winner: Option<crate::core::Color>, first: crate::core::Color) -> f64 {
+fn first_engine_points(
+    winner: Option<poolshark_engine::core::Color>,
+    first: poolshark_engine::core::Color,
+) -> f64 {
     match winner {
         None => 0.5,
         Some(c) if c == first => 1.0,
@@ -165,7 +166,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
         names: names.clone(),
         ..MatchSummary::default()
     };
-    let date = crate::core::pdn::pdn_date();
+    let date = poolshark_engine::core::pdn::pdn_date();
     // Why the match stopped early, when an engine could not search.
     let mut failure: Option<String> = None;
     std::thread::scope(|scope| {
@@ -214,8 +215,9 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                     // A forfeiting engine may be stuck or confused: start it afresh.
                     if let Ok(r) = &record {
                         if let Some(loser) = r.forfeit.or(r.failed) {
-                            let engine_index =
-                                usize::from((loser == crate::core::Color::Black) != first_is_black);
+                            let engine_index = usize::from(
+                                (loser == poolshark_engine::core::Color::Black) != first_is_black,
+                            );
                             if let Some(e) = procs[engine_index].take() {
                                 e.quit();
                             }
@@ -244,9 +246,9 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn FnMut(&str)) -> Result<MatchSu
                 }
             };
             let first_colour = if first_is_black {
-                crate::core::Color::Black
+                poolshark_engine::core::Color::Black
             } else {
-                crate::core::Color::White
+                poolshark_engine::core::Color::White
             };
             if let Some(c) = r.failed {
                 // An engine that cannot search would only lose games it never played: stop

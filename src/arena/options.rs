@@ -4,7 +4,7 @@
 //! tests can reach them.
 
 use crate::arena::referee::TimeControl;
-use crate::search::level::PlayLevel;
+use poolshark_engine::search::level::PlayLevel;
 use std::time::Duration;
 
 /// The deepest `--depth` a match accepts.

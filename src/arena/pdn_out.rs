@@ -8,8 +8,8 @@
 //! file unreadable.
 
 use super::tags;
-use crate::core::pdn;
-use crate::files;
+use poolshark_engine::core::pdn;
+use poolshark_host::files;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;

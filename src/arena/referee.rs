@@ -3,9 +3,9 @@
 //! illegal move, a crash, silence or a flag fall), recording why and how long each move took.
 
 use crate::arena::client::{EngineError, EngineProcess, NEW_GAME_TIMEOUT};
-use crate::core::game::GameResult;
-use crate::core::notation::{parse_hub_move, write_hub_position};
-use crate::core::{Color, Game, Move, Position};
+use poolshark_engine::core::game::GameResult;
+use poolshark_engine::core::notation::{parse_hub_move, write_hub_position};
+use poolshark_engine::core::{Color, Game, Move, Position};
 use std::time::Duration;
 
 /// How the engines are limited.

@@ -2,9 +2,9 @@
 //! (`match_tags`), its place in its pair (`Pair`) and a forfeit (`Forfeit`), written by the
 //! match runner and read back by `merge`.
 
-use crate::core::notation::write_fen;
-use crate::core::pdn::PdnGame;
-use crate::core::{Color, Position};
+use poolshark_engine::core::notation::write_fen;
+use poolshark_engine::core::pdn::PdnGame;
+use poolshark_engine::core::{Color, Position};
 
 /// The tags poolshark writes for a match game, in order.
 #[allow(clippy::too_many_arguments)]
@@ -141,7 +141,7 @@ impl MatchGame for PdnGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::pdn::read;
+    use poolshark_engine::core::pdn::read;
 
     #[test]
     fn pair_tags_read_back() {

@@ -2,9 +2,9 @@
 
 use super::args::{parse_seconds, EgdbArg, EngineArgs, PositionArgs};
 use super::{input, CliError};
-use crate::core::rng::SplitMix64;
-use crate::search::level::{self, PlayLevel};
-use crate::search::{Limits, SearchControl};
+use poolshark_engine::core::rng::SplitMix64;
+use poolshark_engine::search::level::{self, PlayLevel};
+use poolshark_engine::search::{Limits, SearchControl};
 use std::time::Duration;
 
 /// How long `analyze` thinks when no limit is given.
@@ -63,10 +63,10 @@ impl AnalyzeArgs {
         // A game the rules ended (a win, or a draw by R17-R19 with moves left) has nothing to
         // analyze: say so and why, and print the `bestmove none` line (status 0).
         let result = game.result();
-        if result != crate::core::game::GameResult::Ongoing {
-            use crate::search::score::Score;
+        if result != poolshark_engine::core::game::GameResult::Ongoing {
+            use poolshark_engine::search::score::Score;
             let score = match result {
-                crate::core::game::GameResult::Win(_) => Score::loss_in(0),
+                poolshark_engine::core::game::GameResult::Win(_) => Score::loss_in(0),
                 _ => Score::DRAW,
             };
             errln!("the game is over: {result}; nothing to analyze");
@@ -81,7 +81,7 @@ impl AnalyzeArgs {
             multipv: self.multipv as usize,
             ..Limits::default()
         };
-        let legal = crate::core::movegen::legal_moves(game.position()).len();
+        let legal = poolshark_engine::core::movegen::legal_moves(game.position()).len();
         if self.multipv as usize > legal && legal > 0 {
             errln!(
                 "--multipv {}: only {legal} legal move{}, searching {}",
@@ -104,18 +104,18 @@ impl AnalyzeArgs {
         engine.weights = weights;
         engine.egdb = self.egdb.open(true)?;
         let control = SearchControl::new();
-        let mut on_info =
-            |info: &crate::search::Info| outln!("info {}", crate::hub::output::info_fields(info));
+        let mut on_info = |info: &poolshark_engine::search::Info| {
+            outln!("info {}", crate::hub::output::info_fields(info))
+        };
         let out = match self.level {
             Some(l) => {
-                let mut rng = self
-                    .seed
-                    .map_or_else(SplitMix64::from_clock, SplitMix64::new);
+                let mut rng =
+                    SplitMix64::new(self.seed.unwrap_or_else(poolshark_host::seeds::fresh));
                 level::search(&engine, &game, l, &limits, &control, &mut rng, &mut on_info)
             }
             None => engine.search(&game, &limits, &control, &mut on_info),
         };
-        let hub_line = |pv: &[crate::core::Move]| -> String {
+        let hub_line = |pv: &[poolshark_engine::core::Move]| -> String {
             pv.iter().map(|m| m.hub()).collect::<Vec<_>>().join(" ")
         };
         if limits.is_multipv() {
@@ -155,7 +155,7 @@ impl AnalyzeArgs {
 #[derive(clap::Args)]
 pub struct BenchArgs {
     /// Depth for every position.
-    #[arg(long, default_value_t = crate::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, default_value_t = poolshark_engine::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
     #[command(flatten)]
     engine: EngineArgs,
@@ -174,7 +174,7 @@ impl BenchArgs {
     pub fn run(self) -> Result<(), CliError> {
         let weights = self.engine.weights.load()?;
         if self.eval {
-            let s = crate::bench::eval_speed(&weights);
+            let s = poolshark_engine::bench::eval_speed(&weights);
             let mut line = format!("eval-ns {:.1}", s.eval);
             if let Some((scratch, cached)) = s.network {
                 line += &format!(" nnue-scratch-ns {scratch:.1} nnue-cache-ns {cached:.1}");
@@ -182,9 +182,9 @@ impl BenchArgs {
             outln!("{line}");
             return Ok(());
         }
-        let n = crate::bench::POSITIONS.len();
+        let n = poolshark_engine::bench::POSITIONS.len();
         let search = &self.engine.search;
-        let r = crate::bench::run_with_egdb(
+        let r = poolshark_engine::bench::run_with_egdb(
             self.depth,
             search.threads as usize,
             search.hash as usize,
@@ -213,7 +213,7 @@ impl BenchArgs {
 
 /// One thread's counts on a `bench --threads` line: its nodes and share of all, the
 /// iterations it finished, its transposition-table hit rate and its endgame-table probes.
-fn thread_line(id: usize, t: &crate::search::ThreadStats, all_nodes: u64) -> String {
+fn thread_line(id: usize, t: &poolshark_engine::search::ThreadStats, all_nodes: u64) -> String {
     let pct = |a: u64, b: u64| {
         if b > 0 {
             100.0 * a as f64 / b as f64

@@ -4,10 +4,10 @@
 
 use super::args::{parse_seconds, EgdbArg, EngineArgs};
 use super::{input, runtime, CliError};
-use crate::core::pdn::{self, move_number, ErrorKind, PdnError, PdnGame, TreeGame};
-use crate::files::FileError;
-use crate::review::marks::{BLUNDER_MEN, INACCURACY_MEN, MISTAKE_MEN};
-use crate::review::{self, Budget, ReviewControl};
+use poolshark_engine::core::pdn::{self, move_number, ErrorKind, PdnError, PdnGame, TreeGame};
+use poolshark_engine::review::marks::{BLUNDER_MEN, INACCURACY_MEN, MISTAKE_MEN};
+use poolshark_engine::review::{self, Budget, ReviewControl};
+use poolshark_host::files::FileError;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -91,7 +91,7 @@ fn read_games(
     path: &Path,
     only: Option<usize>,
 ) -> Result<(Vec<(usize, TreeGame)>, usize), CliError> {
-    let lines = crate::files::lines(path, pdn::MAX_MOVETEXT)
+    let lines = poolshark_host::files::lines(path, pdn::MAX_MOVETEXT)
         .map_err(|e| input(format!("cannot read {e}")))?;
     let mut games = Vec::new();
     let mut count = 0;
@@ -135,7 +135,8 @@ impl AnnotateArgs {
                     )));
                 }
             }
-            crate::files::check_output(out).map_err(|e| input(format!("cannot write {e}")))?;
+            poolshark_host::files::check_output(out)
+                .map_err(|e| input(format!("cannot write {e}")))?;
         }
         let weights = self.engine.weights.load()?;
         let only = self.game.map(|k| usize::try_from(k).unwrap_or(usize::MAX));
@@ -195,7 +196,7 @@ impl AnnotateArgs {
         }
         bar.finish_and_clear();
         if let Some(out) = &self.out {
-            crate::files::save(out, text.as_bytes())
+            poolshark_host::files::save(out, text.as_bytes())
                 .map_err(|e| runtime(format!("cannot write {e}")))?;
         }
         Ok(())

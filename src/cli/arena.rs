@@ -4,7 +4,9 @@
 
 use super::args::{parse_seconds, WeightsArg};
 use super::{input, runtime, CliError};
-use crate::arena::{self, client::EngineSpec, referee::TimeControl, shard::Shard, stats::Sprt};
+use crate::arena::{self, client::EngineSpec, referee::TimeControl, stats::Sprt};
+use poolshark_engine::openings;
+use poolshark_engine::shard::Shard;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -39,7 +41,7 @@ pub struct MatchArgs {
     /// strength). An engine at a level without a limit option plays at the level's own node
     /// count (docs/LEVELS.md).
     #[arg(long, allow_hyphen_values = true, value_parser = arena::options::parse_levels)]
-    level: Option<[Option<crate::search::level::PlayLevel>; 2]>,
+    level: Option<[Option<poolshark_engine::search::level::PlayLevel>; 2]>,
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     concurrency: u16,
@@ -97,7 +99,7 @@ fn parse_time_controls(
     movetime: Option<String>,
     depth: Option<String>,
     nodes: Option<String>,
-    levels: [Option<crate::search::level::PlayLevel>; 2],
+    levels: [Option<poolshark_engine::search::level::PlayLevel>; 2],
 ) -> Result<[TimeControl; 2], String> {
     use arena::options::{parse_limits_at_levels, LimitKind};
     let given: Vec<(LimitKind, &str)> = [
@@ -157,8 +159,8 @@ impl MatchArgs {
         let tc = parse_time_controls(self.tc, self.movetime, self.depth, self.nodes, levels)
             .map_err(input)?;
         let openings = match self.openings {
-            Some(path) => arena::openings::load(&path).map_err(input)?,
-            None => arena::openings::builtin(),
+            Some(path) => poolshark_host::openings::load(&path).map_err(input)?,
+            None => openings::builtin(),
         };
         let mut params = self.params.clone();
         for (e, level) in levels.iter().enumerate() {
@@ -246,7 +248,7 @@ pub enum DataFormat {
 impl SelfplayArgs {
     /// Writes the positions to `--out`, progress to stderr, and a summary line.
     pub fn run(self) -> Result<(), CliError> {
-        use crate::tune::selfplay::{run, SelfplayConfig};
+        use poolshark_tune::selfplay::{run, SelfplayConfig};
         let weights = self.weights.load()?;
         let out = &self.out;
         refuse_written(out)?;
@@ -282,13 +284,14 @@ impl SelfplayArgs {
             ));
         };
         if self.format == DataFormat::Packed {
-            crate::files::check_output(out).map_err(|e| input(format!("cannot write {e}")))?;
+            poolshark_host::files::check_output(out)
+                .map_err(|e| input(format!("cannot write {e}")))?;
             let records =
-                crate::tune::selfplay::run_records(&cfg, self.keep_duplicates, &mut on_game);
+                poolshark_tune::selfplay::run_records(&cfg, self.keep_duplicates, &mut on_game);
             bar.finish_and_clear();
             let run = cfg.run(self.keep_duplicates);
-            let bytes = crate::tune::packed::write(cfg.seed, Some(&run), &records);
-            crate::files::save(out, &bytes)
+            let bytes = poolshark_tune::packed::write(cfg.seed, Some(&run), &records);
+            poolshark_host::files::save(out, &bytes)
                 .map_err(|e| runtime(format!("writing {}: {}", out.display(), e.reason())))?;
             let secs = start.elapsed().as_secs_f64();
             errln!(
@@ -303,9 +306,10 @@ impl SelfplayArgs {
             );
             return Ok(());
         }
-        let file = crate::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
+        let file =
+            poolshark_host::files::create(out).map_err(|e| input(format!("cannot write {e}")))?;
         let mut writer = std::io::BufWriter::new(file);
-        let mut dedup = (!self.keep_duplicates).then(crate::tune::selfplay::Dedup::default);
+        let mut dedup = (!self.keep_duplicates).then(poolshark_tune::selfplay::Dedup::default);
         let mut written = 0usize;
         let result = run(
             &cfg,
@@ -336,13 +340,13 @@ impl SelfplayArgs {
 /// `selfplay --out` writes over nothing: a file with something in it is refused, with what it
 /// holds (self-play data from another run, or something else) named. An empty file is used.
 fn refuse_written(out: &std::path::Path) -> Result<(), CliError> {
-    use crate::tune::dataline;
-    let first = match crate::files::lines(out, 1 << 16) {
+    use poolshark_tune::dataline;
+    let first = match poolshark_host::files::lines(out, 1 << 16) {
         Ok(mut lines) => lines.next(),
         Err(_) => return Ok(()), // not there (or not a file: `create` says which)
     };
-    if crate::files::read_at_most(out, crate::files::Kind::PackedData, u64::MAX)
-        .is_ok_and(|b| crate::tune::packed::is_packed(&b))
+    if poolshark_host::files::read_at_most(out, poolshark_host::files::Kind::PackedData, u64::MAX)
+        .is_ok_and(|b| poolshark_tune::packed::is_packed(&b))
     {
         return Err(input(format!(
             "--out {} holds packed self-play data already; selfplay writes over nothing: give \
@@ -380,7 +384,7 @@ pub struct StatsArgs {
 impl StatsArgs {
     /// Prints the summary lines (see `arena::merge`).
     pub fn run(self) -> Result<(), CliError> {
-        use crate::core::pdn;
+        use poolshark_engine::core::pdn;
         // One game at a time: memory does not grow with the files.
         let mut merger = arena::merge::Merger::new(self.engine.as_deref());
         for path in &self.files {
@@ -392,7 +396,7 @@ impl StatsArgs {
                     .add(&g, &format!("{}: game {n}", path.display()))
                     .map_err(input)
             };
-            let lines = crate::files::lines(path, pdn::MAX_MOVETEXT)
+            let lines = poolshark_host::files::lines(path, pdn::MAX_MOVETEXT)
                 .map_err(|e| input(format!("cannot read {e}")))?;
             // A match still writing the file may have written part of its last game: a fault
             // at the file's end or on its last line (unless that line ends the game with a
@@ -437,7 +441,7 @@ impl OpeningsArgs {
     /// Prints the openings, one FEN a line, with progress on stderr.
     pub fn run(self) -> Result<(), CliError> {
         let margin = (self.margin * 100.0).round() as i32;
-        let lines = arena::openings::generate(self.plies, self.depth, margin, &mut |i, n| {
+        let lines = openings::generate(self.plies, self.depth, margin, &mut |i, n| {
             if i % 50 == 0 || i == n {
                 errln!("searched {i}/{n}");
             }
@@ -471,7 +475,7 @@ mod tests {
     #[test]
     fn time_controls_take_one_value_or_one_per_engine() {
         let s = |t: &str| Some(t.to_string());
-        const NONE: [Option<crate::search::level::PlayLevel>; 2] = [None, None];
+        const NONE: [Option<poolshark_engine::search::level::PlayLevel>; 2] = [None, None];
         assert_eq!(
             parse_time_controls(None, None, s("6,4"), None, NONE).unwrap(),
             [TimeControl::Depth(6), TimeControl::Depth(4)]

@@ -2,12 +2,12 @@
 //! command's `Args`, and the value parsers for numbers clap has no type for.
 
 use super::{input, CliError};
-use crate::core::{notation, Game, Position};
-use crate::egdb::Egdb;
-use crate::eval::Weights;
-use crate::search::params::SearchParams;
-use crate::search::tt::TableError;
-use crate::search::Engine;
+use poolshark_engine::core::{notation, Game, Position};
+use poolshark_engine::egdb::Egdb;
+use poolshark_engine::eval::Weights;
+use poolshark_engine::search::params::SearchParams;
+use poolshark_engine::search::tt::TableError;
+use poolshark_engine::search::Engine;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -129,7 +129,7 @@ pub struct EgdbArg {
 }
 
 /// The folder of endgame tables used when none is named: `egdb/` in the working directory.
-pub const DEFAULT_EGDB_DIR: &str = crate::search::egdb::DEFAULT_DIR;
+pub const DEFAULT_EGDB_DIR: &str = poolshark_engine::search::egdb::DEFAULT_DIR;
 
 impl EgdbArg {
     /// The tables in `--egdb` (a folder that is not there is bad input), else, when
@@ -141,7 +141,7 @@ impl EgdbArg {
             None if default && Path::new(DEFAULT_EGDB_DIR).is_dir() => DEFAULT_EGDB_DIR.into(),
             None => return Ok(None),
         };
-        Egdb::open_lazy(&dir)
+        poolshark_host::egdb::open_lazy(&dir)
             .map(|db| Some(Arc::new(db)))
             .map_err(|e| input(format!("--egdb: {e}")))
     }
@@ -155,7 +155,7 @@ impl EgdbArg {
             None if Path::new(DEFAULT_EGDB_DIR).is_dir() => DEFAULT_EGDB_DIR.into(),
             None => return Ok(None),
         };
-        Egdb::open_background(&dir)
+        poolshark_host::egdb::open_background(&dir)
             .map(|db| Some(Arc::new(db)))
             .map_err(|e| input(format!("--egdb: {e}")))
     }
@@ -165,9 +165,8 @@ impl EgdbArg {
 pub fn load_weights(path: Option<&std::path::Path>) -> Result<Weights, CliError> {
     match path {
         None => Ok(Weights::builtin()),
-        Some(p) => {
-            Weights::load(p).map_err(|e| input(format!("weights file {}: {e}", p.display())))
-        }
+        Some(p) => poolshark_host::weights::load(p)
+            .map_err(|e| input(format!("weights file {}: {e}", p.display()))),
     }
 }
 

@@ -2,9 +2,9 @@
 
 use super::args::{PositionArgs, SearchArgs};
 use super::{input, CliError};
-use crate::book::{build, tree, Book};
-use crate::core::{notation, Position};
-use crate::search::{Limits, Score};
+use poolshark_engine::book::{build, tree, Book};
+use poolshark_engine::core::{notation, Position};
+use poolshark_engine::search::{Limits, Score};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -61,15 +61,15 @@ impl BuildArgs {
     /// Grows the book, saving `--out` after every position; progress goes to stderr.
     pub fn run(self) -> Result<(), CliError> {
         let out = &self.out;
-        let cannot_write = |e: crate::files::FileError| input(format!("cannot write {e}"));
+        let cannot_write = |e: poolshark_host::files::FileError| input(format!("cannot write {e}"));
         // Before the build's first search, rather than at its first save.
-        crate::files::check_output(out).map_err(cannot_write)?;
+        poolshark_host::files::check_output(out).map_err(cannot_write)?;
         let mut book = self.resume()?;
         let cfg = self.config();
         let start = Instant::now();
         let mut saved = Ok(());
         let grown = build::grow(&mut book, &cfg, &mut |book, p| {
-            saved = book.save(out);
+            saved = poolshark_host::book::save(book, out);
             errln!(
                 "positions {} ply {} root {} time {:.1}s",
                 p.positions,
@@ -81,7 +81,7 @@ impl BuildArgs {
         });
         grown.map_err(|e| self.search.table_error(e))?;
         saved.map_err(cannot_write)?;
-        book.save(out).map_err(cannot_write)?;
+        poolshark_host::book::save(&book, out).map_err(cannot_write)?;
         outln!(
             "positions {} bytes {} time {:.1}s file {}",
             book.len(),
@@ -101,7 +101,7 @@ impl BuildArgs {
         if !out.exists() {
             return Ok(Book::new());
         }
-        let book = Book::load(out)
+        let book = poolshark_host::book::load(out)
             .map_err(|e| input(format!("{}: {e} (not overwritten)", out.display())))?;
         errln!("resuming from {} ({} positions)", out.display(), book.len());
         Ok(book)
@@ -139,7 +139,7 @@ impl ShowArgs {
     pub fn run(self) -> Result<(), CliError> {
         let game = self.position.game()?;
         let book = match &self.book {
-            Some(path) => Book::load(path),
+            Some(path) => poolshark_host::book::load(path),
             None => Book::builtin(),
         }
         .map_err(|e| input(e.to_string()))?;
@@ -172,10 +172,11 @@ pub struct MergeArgs {
 impl MergeArgs {
     /// Writes the merged book to `--out` and prints `positions <n> file <path>`.
     pub fn run(self) -> Result<(), CliError> {
-        let load = |p: &Path| Book::load(p).map_err(|e| input(format!("{}: {e}", p.display())));
+        let load = |p: &Path| {
+            poolshark_host::book::load(p).map_err(|e| input(format!("{}: {e}", p.display())))
+        };
         let merged = tree::merge(&load(&self.a)?, &load(&self.b)?, &Position::start());
-        merged
-            .save(&self.out)
+        poolshark_host::book::save(&merged, &self.out)
             .map_err(|e| input(format!("cannot write {e}")))?;
         outln!("positions {} file {}", merged.len(), self.out.display());
         Ok(())

@@ -3,9 +3,9 @@
 //! and `data info` (what a data file holds).
 
 use super::{input, runtime, CliError};
-use crate::files::{self, Kind};
-use crate::tune::dataset::{self, Data};
-use crate::tune::packed;
+use poolshark_host::files::{self, Kind};
+use poolshark_tune::dataset::{self, Data};
+use poolshark_tune::packed;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -72,7 +72,9 @@ impl MergeArgs {
         }
         let egdb = match &self.egdb {
             None => None,
-            Some(dir) => Some(crate::egdb::Egdb::open_lazy(dir).map_err(|e| input(e.to_string()))?),
+            Some(dir) => {
+                Some(poolshark_host::egdb::open_lazy(dir).map_err(|e| input(e.to_string()))?)
+            }
         };
         let start = Instant::now();
         let bar = indicatif::ProgressBar::new(shards.len() as u64);

@@ -2,7 +2,7 @@
 
 use super::args::FenArg;
 use super::{input, runtime, CliError};
-use crate::egdb::{self, index::MAX_PIECES, Egdb, Tables};
+use poolshark_engine::egdb::{self, index::MAX_PIECES};
 use std::path::PathBuf;
 
 #[derive(clap::Subcommand)]
@@ -70,7 +70,8 @@ impl BuildArgs {
             .threads
             .map(|t| t as usize)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        egdb::build(&self.dir.dir, self.pieces, threads).map_err(|e| runtime(e.to_string()))
+        poolshark_host::egdb::build(&self.dir.dir, self.pieces, threads)
+            .map_err(|e| runtime(e.to_string()))
     }
 }
 
@@ -87,7 +88,8 @@ impl ProbeArgs {
     fn run(self) -> Result<(), CliError> {
         let pos = self.fen.position()?;
         // Read lazily: one group is enough, capture positions being stored like the others.
-        let db = Egdb::open_lazy(&self.dir.dir).map_err(|e| input(e.to_string()))?;
+        let db =
+            poolshark_host::egdb::open_lazy(&self.dir.dir).map_err(|e| input(e.to_string()))?;
         match db.probe(&pos) {
             Some(p) => {
                 outln!("{p}");
@@ -123,15 +125,15 @@ impl VerifyArgs {
         if !dir.is_dir() {
             return Err(input(format!("{}: not a directory", dir.display())));
         }
-        let (tables, mut bad) = Tables::load(dir, MAX_PIECES);
+        let (tables, mut bad) = poolshark_host::egdb::load_tables(dir, MAX_PIECES);
         bad.extend(
-            egdb::file::missing(dir)
+            poolshark_host::egdb::missing(dir)
                 .into_iter()
                 .map(|p| format!("{}: missing", p.display())),
         );
         let mut report = egdb::verify::verify_sample(&tables, self.sample);
         // The 13-move table (R19) is checked whole: it is solved again from the main tables.
-        match egdb::lone_king::LoneKing::load(dir) {
+        match egdb::lone_king::LoneKing::load(&poolshark_host::egdb::Folder::new(dir)) {
             Ok(Some(lone)) => match lone.verify(&tables) {
                 Some(r) => {
                     report.checked += r.checked;
@@ -140,7 +142,7 @@ impl VerifyArgs {
                 }
                 None => errln!(
                     "{}: not checked: the tables it is solved from are incomplete",
-                    egdb::lone_king::path(dir).display()
+                    poolshark_host::egdb::lone_king_path(dir).display()
                 ),
             },
             Ok(None) => {}
@@ -188,9 +190,9 @@ pub struct SpeedArgs {
 impl SpeedArgs {
     fn run(self) -> Result<(), CliError> {
         let db = if self.unpacked {
-            Egdb::open(&self.dir.dir)
+            poolshark_host::egdb::open(&self.dir.dir)
         } else {
-            Egdb::open_lazy(&self.dir.dir)
+            poolshark_host::egdb::open_lazy(&self.dir.dir)
         }
         .map_err(|e| input(e.to_string()))?;
         let positions = egdb::speed::random_positions(&db, self.positions as usize, 1);
@@ -212,7 +214,8 @@ impl SpeedArgs {
 
 /// `egdb stats`: one group's file at a time, so any size fits in memory.
 fn stats(dir: &std::path::Path) -> Result<(), CliError> {
-    use crate::egdb::{file, index::Group, pack, value, Wdl50};
+    use poolshark_engine::egdb::{group_file, index::Group, pack, value, Wdl50};
+    let store = poolshark_host::egdb::Folder::new(dir);
     if !dir.is_dir() {
         return Err(input(format!("{}: not a directory", dir.display())));
     }
@@ -230,7 +233,7 @@ fn stats(dir: &std::path::Path) -> Result<(), CliError> {
     let mut bad = 0;
     let mut found = 0;
     for g in (2..=MAX_PIECES).flat_map(Group::all_with) {
-        let packed = match file::load(dir, g) {
+        let packed = match group_file::load(&store, g) {
             Ok(Some(p)) => {
                 found += 1;
                 p

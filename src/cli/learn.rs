@@ -3,9 +3,9 @@
 
 use super::args::{parse_positive, parse_unit_interval};
 use super::{input, runtime, CliError};
-use crate::files::{self, Kind};
-use crate::tune::dataset::Data;
-use crate::tune::train::{self, LearnError, LearnOptions, Progress};
+use poolshark_host::files::{self, Kind};
+use poolshark_tune::dataset::Data;
+use poolshark_tune::train::{self, LearnError, LearnOptions, Progress};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -187,7 +187,7 @@ fn parse_hidden(s: &str) -> Result<usize, String> {
     let n: usize = s
         .parse()
         .map_err(|_| format!("'{s}' is not a whole number"))?;
-    if n == 0 || !n.is_multiple_of(16) || n > crate::eval::nnue::MAX_HIDDEN {
+    if n == 0 || !n.is_multiple_of(16) || n > poolshark_engine::eval::nnue::MAX_HIDDEN {
         return Err(format!(
             "{n}: the width must be a multiple of 16 from 16 to 512"
         ));
@@ -234,10 +234,10 @@ impl LabelArgs {
     /// The searches' settings and the progress bar over `n` positions, for either input.
     fn search_setup(
         &self,
-        weights: crate::eval::Weights,
+        weights: poolshark_engine::eval::Weights,
         n: usize,
-    ) -> (crate::tune::label::LabelConfig, indicatif::ProgressBar) {
-        let cfg = crate::tune::label::LabelConfig {
+    ) -> (poolshark_tune::label::LabelConfig, indicatif::ProgressBar) {
+        let cfg = poolshark_tune::label::LabelConfig {
             nodes: self.nodes,
             threads: self.threads as usize,
             hash_mb: self.hash as usize,
@@ -254,7 +254,7 @@ impl LabelArgs {
     }
 
     pub fn run(self) -> Result<(), CliError> {
-        use crate::tune::label;
+        use poolshark_tune::label;
         use std::collections::HashSet;
         use std::io::Write;
         let weights = self.weights.load()?;
@@ -267,7 +267,7 @@ impl LabelArgs {
         .map_err(|e| input(e.to_string()))?;
         let mut inputs = Vec::new();
         for path in &self.data {
-            let data = crate::tune::dataset::read(path).map_err(input)?.0;
+            let data = poolshark_tune::dataset::read(path).map_err(input)?.0;
             inputs.push((path.clone(), data));
         }
         if inputs.iter().any(|(_, d)| matches!(d, Data::Packed(_))) {
@@ -365,11 +365,11 @@ impl LabelArgs {
     /// stop goes on from them; the journal is removed once --out is written.
     fn run_packed(
         self,
-        weights: crate::eval::Weights,
+        weights: poolshark_engine::eval::Weights,
         inputs: Vec<(PathBuf, Data)>,
     ) -> Result<(), CliError> {
-        use crate::tune::label;
-        use crate::tune::packed;
+        use poolshark_tune::label;
+        use poolshark_tune::packed;
         use std::io::Write;
         if files::read(&self.out, Kind::PackedData).is_ok_and(|b| !b.is_empty()) {
             return Err(input(format!(
@@ -400,7 +400,7 @@ impl LabelArgs {
             }
             let name = path.display().to_string();
             for (other, run) in &runs {
-                crate::tune::dataset::overlap(&name, f.run.as_ref(), other, run.as_ref())
+                poolshark_tune::dataset::overlap(&name, f.run.as_ref(), other, run.as_ref())
                     .map_err(input)?;
             }
             runs.push((name, f.run));

@@ -11,7 +11,7 @@
 //!
 //! A command fails with one [`CliError`], which `main` prints once to stderr as
 //! `error: <message>`, its control characters escaped (`output::escape_controls`) and runs of
-//! more than 20 digits cut (`crate::echo::shorten_numbers`, clap's errors too). The exit
+//! more than 20 digits cut (`poolshark_engine::echo::shorten_numbers`, clap's errors too). The exit
 //! status says whose fault it was:
 //! - **2, bad input**: the command line or what it names was rejected: a bad FEN, move,
 //!   number or option (clap's own usage errors also exit with 2), a file that cannot be read
@@ -183,7 +183,7 @@ fn spsa_after_help() -> String {
     format!(
         "Search parameters (--search NAME,...; also the Hub's search-params and \
          --search-params NAME:VALUE,...), with their ranges and defaults:\n{}",
-        crate::search::params::SearchParams::help_lines().join("\n")
+        poolshark_engine::search::params::SearchParams::help_lines().join("\n")
     )
 }
 
@@ -240,7 +240,7 @@ pub fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     // clap's own errors echo the value given: cut long numbers in them as in ours.
     let cli = parse_command_line().unwrap_or_else(|e| {
-        let text = crate::echo::shorten_numbers(&e.render().to_string());
+        let text = poolshark_engine::echo::shorten_numbers(&e.render().to_string());
         if e.use_stderr() {
             errln!("{}", text.trim_end_matches('\n'));
         } else {
@@ -248,14 +248,18 @@ pub fn main() -> ExitCode {
         }
         std::process::exit(e.exit_code());
     });
+    // What the engine must know before it evaluates or makes a table (the instruction set
+    // asked for, this machine's memory).
+    poolshark_host::init();
     // The Hub and the board seed their random choices from the environment: a value that is
     // no seed is an error now, not a random seed taken without a word.
     if matches!(
         cli.command,
         None | Some(Command::Hub(_) | Command::Serve(_))
     ) {
-        for seed in [crate::search::level::env_seed, crate::book::env_seed] {
-            if let Err(e) = seed() {
+        use poolshark_host::seeds::{env_seed, BOOK_SEED_VAR, LEVEL_SEED_VAR};
+        for var in [LEVEL_SEED_VAR, BOOK_SEED_VAR] {
+            if let Err(e) = env_seed(var) {
                 errln!("error: {e}");
                 std::process::exit(2);
             }
@@ -290,7 +294,7 @@ pub fn main() -> ExitCode {
         Err(e) => {
             errln!(
                 "error: {}",
-                output::escape_controls(&crate::echo::shorten_numbers(&e.to_string()))
+                output::escape_controls(&poolshark_engine::echo::shorten_numbers(&e.to_string()))
             );
             ExitCode::from(e.status())
         }

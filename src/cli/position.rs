@@ -2,8 +2,8 @@
 
 use super::args::{FenArg, PositionArgs};
 use super::CliError;
-use crate::core::{movegen, notation};
 use crate::perft;
+use poolshark_engine::core::{movegen, notation};
 use std::time::Instant;
 
 /// The options of `poolshark perft`.
@@ -28,7 +28,7 @@ impl PerftArgs {
     pub fn run(self) -> Result<(), CliError> {
         let pos = self.fen.position()?;
         let threads = self.threads as usize;
-        crate::core::attacks::init();
+        poolshark_engine::core::attacks::init();
         if self.divide && self.depth > 0 {
             for (mv, n) in perft::divide(&pos, self.depth, threads) {
                 outln!("{} {}", mv.hub(), n);

@@ -70,8 +70,8 @@ impl ServeArgs {
             )));
         }
         // Check the table size once here, so a bad --hash fails now, not per connection.
-        crate::search::tt::TranspositionTable::try_with_log2(
-            crate::search::tt::TranspositionTable::log2_for_mb(search.hash as usize),
+        poolshark_engine::search::tt::TranspositionTable::try_with_log2(
+            poolshark_engine::search::tt::TranspositionTable::log2_for_mb(search.hash as usize),
         )
         .map_err(|e| search.table_error(e))?;
         let config = Config {
@@ -82,7 +82,7 @@ impl ServeArgs {
             book: if self.no_book {
                 None
             } else {
-                crate::book::load_for_play().map(std::sync::Arc::new)
+                poolshark_host::book::load_for_play().map(std::sync::Arc::new)
             },
             limits,
             params: search.params(),
@@ -112,7 +112,10 @@ impl ServeArgs {
     }
 
     fn limits(&self) -> ServeLimits {
-        let mut limits = ServeLimits::new(self.max_connections as usize);
+        let mut limits = ServeLimits::new(
+            self.max_connections as usize,
+            poolshark_host::machine::here(),
+        );
         if let Some(mb) = self.memory {
             limits.memory_bytes = mb << 20;
         }

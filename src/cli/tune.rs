@@ -4,10 +4,10 @@ use super::args::{
     load_weights, parse_non_negative, parse_positive, parse_seconds, parse_unit_interval,
 };
 use super::{input, runtime, CliError};
-use crate::core::Position;
-use crate::eval::Weights;
-use crate::search::params::SearchParams;
-use crate::tune;
+use poolshark_engine::core::Position;
+use poolshark_engine::eval::Weights;
+use poolshark_engine::search::params::SearchParams;
+use poolshark_tune as tune;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -124,11 +124,15 @@ impl TuneArgs {
         }
         let cfg = self.config()?;
         // Before the fit, which may take hours, rather than at the save after it.
-        crate::files::check_output(&self.out).map_err(|e| input(format!("cannot write {e}")))?;
+        poolshark_host::files::check_output(&self.out)
+            .map_err(|e| input(format!("cannot write {e}")))?;
         let inputs = [("--data", self.data.as_path())];
         let start_path = self.start.as_deref().map(|p| ("--start", p));
-        crate::files::check_not_input(("--out", &self.out), inputs.into_iter().chain(start_path))
-            .map_err(|e| input(e.to_string()))?;
+        poolshark_host::files::check_not_input(
+            ("--out", &self.out),
+            inputs.into_iter().chain(start_path),
+        )
+        .map_err(|e| input(e.to_string()))?;
         let t0 = Instant::now();
         let all = self.load_data(&start)?;
         let (tuned, fit) = self.fit(&all, &start, &cfg, t0);
@@ -239,8 +243,11 @@ impl SpsaArgs {
     /// then a summary line.
     pub fn run(self) -> Result<(), CliError> {
         if let Some(start) = &self.start {
-            crate::files::check_not_input(("--out", &self.out), [("--start", start.as_path())])
-                .map_err(|e| input(e.to_string()))?;
+            poolshark_host::files::check_not_input(
+                ("--out", &self.out),
+                [("--start", start.as_path())],
+            )
+            .map_err(|e| input(e.to_string()))?;
         }
         let start = load_hand_weights(self.start.as_deref())?;
         let cfg = self.config(&start)?;
@@ -255,7 +262,7 @@ impl SpsaArgs {
         };
         save(&start, &cfg.search_start, "(not started)")
             .map_err(|e| input(format!("cannot write {e}")))?;
-        let mut openings = crate::arena::openings::builtin();
+        let mut openings = poolshark_engine::openings::builtin();
         if openings.is_empty() {
             openings.push(Position::start());
         }
@@ -403,7 +410,7 @@ fn load_hand_weights(path: Option<&std::path::Path>) -> Result<Weights, CliError
         return Ok(Weights::default());
     };
     let w = load_weights(Some(p))?;
-    if w.evaluation != crate::eval::Evaluation::Hand {
+    if w.evaluation != poolshark_engine::eval::Evaluation::Hand {
         return Err(input(format!(
             "--start {}: a network file; tune and spsa tune the hand evaluation's weights (a text file such as tuning/weights.txt)",
             p.display()

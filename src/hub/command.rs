@@ -5,9 +5,9 @@
 //! commands, their keys and their values, and checks every number. It keeps no state and
 //! does no I/O.
 
-use crate::core::notation::{self, NotationError};
-use crate::core::Position;
 use crate::hub_syntax::{shown, tokenize, Line, SyntaxError};
+use poolshark_engine::core::notation::{self, NotationError};
+use poolshark_engine::core::Position;
 use std::fmt;
 use std::time::Duration;
 

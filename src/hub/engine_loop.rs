@@ -10,20 +10,20 @@
 //! answered with `ready` only once that is done, so a client that waits for `ready` never
 //! has its clock charged for it; meanwhile the loop answers every other line as usual.
 
-use crate::book::{Book, Rng};
-use crate::core::{movegen, Game};
-use crate::egdb::Egdb;
-use crate::eval::Weights;
 use crate::hub::command::{parse, Command, GoMode, HubError, Level};
 use crate::hub::input::{spawn_reader, Event};
 use crate::hub::lag::LagMeter;
 use crate::hub::output;
 use crate::hub::params::{max_tt_log2, Params};
 use crate::hub_syntax::shown;
-use crate::search::level::{self, PlayLevel};
-use crate::search::params::SearchParams;
-use crate::search::tt::Readiness;
-use crate::search::{max_threads, Engine, Limits, Outcome, SearchControl};
+use poolshark_engine::book::{Book, Rng};
+use poolshark_engine::core::{movegen, Game};
+use poolshark_engine::egdb::Egdb;
+use poolshark_engine::eval::Weights;
+use poolshark_engine::search::level::{self, PlayLevel};
+use poolshark_engine::search::params::SearchParams;
+use poolshark_engine::search::tt::Readiness;
+use poolshark_engine::search::{max_threads, Engine, Limits, Outcome, SearchControl};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
@@ -87,7 +87,7 @@ pub fn run_with(eval_file: &str) -> i32 {
         return 1;
     }
     let mut hub = Hub::new(tx, Params::new(max_tt_log2(), max_threads()));
-    hub.book = crate::book::load_for_play();
+    hub.book = poolshark_host::book::load_for_play();
     hub.load_default_egdb();
     if !eval_file.is_empty() {
         if let Err(e) = hub.set_param("eval-file", eval_file) {
@@ -111,14 +111,14 @@ impl Hub {
             },
             table: engine.tt().readiness(),
             engine: Some(engine),
-            game: Some(Game::new(crate::core::Position::start())),
+            game: Some(Game::new(poolshark_engine::core::Position::start())),
             level: Level::default(),
             search: None,
             searches: 0,
             tx,
             book: None,
-            rng: crate::book::rng_from_env(),
-            level_rng: level::rng_from_env(),
+            rng: poolshark_host::seeds::book_rng(),
+            level_rng: poolshark_host::seeds::level_rng(),
             weights,
             egdb: None,
             ready_owed: 0,
@@ -131,7 +131,7 @@ impl Hub {
     fn load_default_egdb(&mut self) {
         let dir = std::path::Path::new(&self.params.egdb_path);
         if dir.is_dir() {
-            match Egdb::open_background(dir) {
+            match poolshark_host::egdb::open_background(dir) {
                 Ok(db) => self.egdb = Some(Arc::new(db)),
                 Err(e) => log::warn!("{e}"),
             }
@@ -370,7 +370,7 @@ impl Hub {
             let weights = if next.eval_file.is_empty() {
                 Ok(Weights::builtin())
             } else {
-                Weights::load(std::path::Path::new(&next.eval_file))
+                poolshark_host::weights::load(std::path::Path::new(&next.eval_file))
             };
             match weights {
                 Ok(w) => {
@@ -397,7 +397,7 @@ impl Hub {
                 None
             } else {
                 let dir = std::path::Path::new(&next.egdb_path);
-                match Egdb::open_background(dir) {
+                match poolshark_host::egdb::open_background(dir) {
                     Ok(db) => Some(Arc::new(db)),
                     Err(e) => {
                         return Err(HubError::Refused(format!(
@@ -498,7 +498,7 @@ impl Hub {
     /// A book move for `go think`, when the book is on, the game is within `book-ply` plies
     /// of the position given by `pos`, and the book knows the position. Analysis and
     /// pondering always search.
-    fn book_move(&mut self, game: &Game, mode: GoMode) -> Option<crate::core::Move> {
+    fn book_move(&mut self, game: &Game, mode: GoMode) -> Option<poolshark_engine::core::Move> {
         if mode != GoMode::Think || !self.params.book {
             return None;
         }
@@ -529,7 +529,7 @@ fn search_and_report(
     play_level: Option<(PlayLevel, Rng)>,
 ) {
     let result = catch_unwind(AssertUnwindSafe(|| {
-        let mut on_info = |info: &crate::search::Info| {
+        let mut on_info = |info: &poolshark_engine::search::Info| {
             output::line(&format!("info {}", output::info_fields(info)))
         };
         match play_level {
@@ -667,7 +667,7 @@ mod tests {
     /// empty `done`: never a move it did not search.
     #[test]
     fn a_failed_search_answers_an_error_and_an_empty_done() {
-        let game = Game::new(crate::core::Position::start());
+        let game = Game::new(poolshark_engine::core::Position::start());
         for payload in [
             Box::new("clamp: min > max") as Box<dyn std::any::Any + Send>,
             Box::new(String::from("clamp: min > max")),

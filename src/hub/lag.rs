@@ -18,8 +18,8 @@
 //! ([`LagMeter::reset`]) forgets the lag seen so far: a client that set a shorter clock for the
 //! next game once cost the engine seconds in hand and moves played at depth 1.
 
-use crate::core::{movegen, Position};
-use crate::search::time::OVERHEAD;
+use poolshark_engine::core::{movegen, Position};
+use poolshark_engine::search::time::OVERHEAD;
 use std::time::Duration;
 
 /// The reserve is this multiple of the worst recent lag (a stall can come on top of a stall).

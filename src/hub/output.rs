@@ -3,7 +3,7 @@
 //! hands up its progress as data (`search::Info`); the text of an `info` line is made here.
 
 use crate::hub_syntax::quote;
-use crate::search::Info;
+use poolshark_engine::search::Info;
 use std::fmt::Display;
 use std::io::Write;
 
@@ -59,8 +59,8 @@ pub fn info_fields(info: &Info) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{movegen, Position};
-    use crate::search::score::Score;
+    use poolshark_engine::core::{movegen, Position};
+    use poolshark_engine::search::score::Score;
     use std::time::Duration;
 
     #[test]

@@ -3,11 +3,11 @@
 //! `Params` only checks and stores values; the loop applies them to the engine (and keeps the
 //! old value when the engine cannot take a new one, for example a table that does not fit).
 
-use crate::book::Policy;
 use crate::hub::command::{parse_int, HubError};
 use crate::hub_syntax::{quote, shown};
-use crate::search::level::{self, PlayLevel};
-use crate::search::tt::TranspositionTable;
+use poolshark_engine::book::Policy;
+use poolshark_engine::search::level::{self, PlayLevel};
+use poolshark_engine::search::tt::TranspositionTable;
 
 /// The table size at start-up: 2^22 entries of 16 bytes, 64 MiB.
 pub const DEFAULT_TT_LOG2: u32 = 22;
@@ -125,7 +125,7 @@ pub struct Params {
 
 /// The most lines `multipv` takes: a position never has more legal moves than a move list
 /// holds (a larger count searches every move).
-pub const MAX_MULTIPV: usize = crate::core::moves::MAX_MOVES;
+pub const MAX_MULTIPV: usize = poolshark_engine::core::moves::MAX_MOVES;
 
 /// The variants played: only American pool checkers.
 pub const VARIANTS: &[&str] = &["pool"];
@@ -140,7 +140,7 @@ impl Params {
             book: true,
             book_policy: Policy::default(),
             egdb: true,
-            egdb_path: crate::search::egdb::DEFAULT_DIR.into(),
+            egdb_path: poolshark_engine::search::egdb::DEFAULT_DIR.into(),
             eval_file: String::new(),
             multipv: 1,
             level: None,
@@ -299,7 +299,7 @@ impl Params {
                 }
             }
             Param::SearchParams => {
-                crate::search::params::SearchParams::default()
+                poolshark_engine::search::params::SearchParams::default()
                     .with_assignments(text)
                     .map_err(|e| HubError::BadValue {
                         key: d.name.into(),
@@ -365,7 +365,8 @@ fn choice<'a>(d: &Declared, text: &'a str) -> Result<&'a str, HubError> {
 }
 
 /// The largest table allowed on this machine: at most half its memory, within the table's
-/// own limits (`TranspositionTable::max_log2_here`).
+/// own limits (`TranspositionTable::max_log2_here`, which knows the memory once
+/// `poolshark_host::init` has told it).
 pub fn max_tt_log2() -> u32 {
     TranspositionTable::max_log2_here()
 }

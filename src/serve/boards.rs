@@ -4,7 +4,7 @@
 //! the kernel kills the whole server; with it the board that does not fit is refused with
 //! a message, and the others go on.
 
-use crate::search::tt::TranspositionTable;
+use poolshark_engine::search::tt::TranspositionTable;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 

@@ -16,11 +16,11 @@
 //! - tables: the endgame tables answer the board (`board::Tables`) from files read in the
 //!   background.
 
-use crate::search::Engine;
 use crate::serve::board::{run_job, Board, BoardConfig, Job, JobControl, JobEvent, JobId, Out};
 use crate::serve::protocol::Reply;
 use crate::serve::server::App;
 use axum::extract::ws::{Message, WebSocket};
+use poolshark_engine::search::Engine;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
@@ -81,8 +81,8 @@ pub(super) async fn run(mut socket: WebSocket, app: Arc<App>) {
     let (tx, mut events) = mpsc::unbounded_channel();
     let config = BoardConfig {
         book: app.config.book.clone(),
-        book_rng: crate::book::rng_from_env(),
-        level_rng: crate::search::level::rng_from_env(),
+        book_rng: poolshark_host::seeds::book_rng(),
+        level_rng: poolshark_host::seeds::level_rng(),
         now: Arc::new(Instant::now),
         tables: tables.map(|db| db as Arc<dyn crate::serve::board::Tables>),
     };

@@ -22,8 +22,6 @@
 //!   it (`first_line`): a link opened in a browser gets the page too.
 //! - silence, order and searches: see `connection`.
 
-use crate::eval::Weights;
-use crate::search::params::SearchParams;
 use crate::serve::assets::ASSETS;
 use crate::serve::boards::{table_bytes, Boards};
 use crate::serve::connection;
@@ -38,6 +36,8 @@ use axum::routing::get;
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
+use poolshark_engine::eval::Weights;
+use poolshark_engine::search::params::SearchParams;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -56,9 +56,9 @@ pub struct Config {
     pub threads: usize,
     pub weights: Weights,
     /// Endgame tables every connection's engine probes (read once, shared).
-    pub egdb: Option<Arc<crate::egdb::Egdb>>,
+    pub egdb: Option<Arc<poolshark_engine::egdb::Egdb>>,
     /// The opening book for the engine's moves (None: it always searches).
-    pub book: Option<Arc<crate::book::Book>>,
+    pub book: Option<Arc<poolshark_engine::book::Book>>,
     pub limits: ServeLimits,
     /// The search parameters of every board's searches (`--search-params`).
     pub params: SearchParams,

@@ -1,5 +1,5 @@
 //! An independent brute-force endgame solver, the tests' reference for the endgame databases
-//! (issue 13). It shares no code with `poolshark::egdb`: it takes only the rules core
+//! (issue 13). It shares no code with `poolshark_engine::egdb`: it takes only the rules core
 //! (`Position`, move generation) and computes every value in the plainest way that is still
 //! fast enough for a test.
 //!
@@ -24,8 +24,8 @@
 
 #![allow(dead_code)]
 
-use poolshark::core::{movegen, rules};
-use poolshark::core::{Bitboard, Color, Move, Position};
+use poolshark_engine::core::{movegen, rules};
+use poolshark_engine::core::{Bitboard, Color, Move, Position};
 use rayon::prelude::*;
 use std::collections::HashMap as StdHashMap;
 use std::hash::{BuildHasherDefault, Hasher};

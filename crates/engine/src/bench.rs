@@ -2,11 +2,11 @@
 //! king endings. With one thread the node count is the same every run; it changes only when
 //! the search or evaluation changes, so commits quote it as `Bench: <nodes>`.
 
-use crate::clock::Instant;
 use crate::core::notation::parse_fen;
 use crate::core::Game;
 use crate::search::tt::TableError;
 use crate::search::{Engine, Limits, Outcome, SearchControl, ThreadStats};
+use crate::time_source::Instant;
 use std::time::Duration;
 
 /// The positions: openings, middlegames, endings with men and kings, king endings.

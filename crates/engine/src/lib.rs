@@ -1,9 +1,12 @@
 //! poolshark's engine: the rules (`core`), the evaluation (`eval`), the search (`search`),
-//! game reviews (`review`), the opening book (`book`), the endgame tables (`egdb`) and the
-//! little they need (`files`, `checksum`, `echo`, `machine`, `bench`'s positions). No async
-//! runtime and no command line: the `poolshark` crate above it holds the CLI, the board's
-//! server, the Hub, the arena and the trainers, and re-exports these modules so that
-//! `poolshark::core` and the rest keep their paths.
+//! game reviews (`review`), the opening book (`book`), the endgame tables (`egdb`), the
+//! board's session (`board`) and the little they need (`checksum`, `echo`, `time_source`,
+//! `bench`'s positions), with no I/O: no file system, environment, process, socket or
+//! print. Its host hands it bytes (a book, a network), a loader (the endgame tables'
+//! `egdb::Store`) or an argument (seeds, the instruction set, the machine's memory): the
+//! `poolshark-host` crate natively, `poolshark-web` in the browser. No async runtime and no
+//! command line: the `poolshark` crate above them holds the CLI, the board's server, the
+//! Hub and the arena.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
@@ -11,12 +14,12 @@ pub mod bench;
 pub mod board;
 pub mod book;
 pub mod checksum;
-pub mod clock;
 pub mod core;
 pub mod echo;
 pub mod egdb;
 pub mod eval;
-pub mod files;
-pub mod machine;
+pub mod openings;
 pub mod review;
 pub mod search;
+pub mod shard;
+pub mod time_source;

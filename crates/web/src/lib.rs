@@ -5,7 +5,7 @@
 //! - `host`: the bridge. Text goes in through memory the module hands out
 //!   (`poolshark_alloc`), and comes out through the import `env.poolshark_emit(channel, ptr,
 //!   len)`, each text on a numbered channel (`host::Channel`). The clock comes in through
-//!   `env.poolshark_now_ms` and `env.poolshark_unix_ms` (`poolshark_engine::clock`).
+//!   `env.poolshark_now_ms` and `env.poolshark_unix_ms` (`poolshark_engine::time_source`).
 //! - `board`: the board's session core (`poolshark_engine::board`, as `poolshark serve` runs
 //!   it) in the page's board worker: requests and job events in, replies and jobs out.
 //! - `search`: the engine in the page's search worker, running the board's jobs.

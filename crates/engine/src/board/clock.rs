@@ -12,9 +12,9 @@
 //! - the game's end (a result by the rules, a flag) stops the clocks for good, and moves
 //!   played after that are untimed.
 
-use crate::clock::Instant;
 use crate::core::Color;
 use crate::search::Limits;
+use crate::time_source::Instant;
 use std::time::Duration;
 
 /// The shortest base time a page may ask for, and the longest.

@@ -11,6 +11,15 @@ const FALLBACK_SOCKETS: usize = 512;
 /// The memory budget where the machine's memory cannot be read: 1 GiB.
 const FALLBACK_MEMORY: u64 = 1 << 30;
 
+/// What the machine allows the process, as the host read it (None: not known).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Machine {
+    /// The memory it may use, in bytes (the RAM, or a cgroup's lower limit).
+    pub memory_bytes: Option<u64>,
+    /// The soft limit on open file descriptors (`ulimit -n`).
+    pub open_files: Option<u64>,
+}
+
 #[derive(Clone, Debug)]
 pub struct ServeLimits {
     /// Boards (WebSockets with an engine) open at once.
@@ -41,12 +50,12 @@ impl ServeLimits {
     pub const PING_INTERVAL: Duration = Duration::from_secs(20);
     pub const PING_TIMEOUT: Duration = Duration::from_secs(20);
 
-    /// The defaults for `max_boards` boards, from what this machine allows.
-    pub fn new(max_boards: usize) -> ServeLimits {
+    /// The defaults for `max_boards` boards, from what `machine` allows.
+    pub fn new(max_boards: usize, machine: Machine) -> ServeLimits {
         ServeLimits {
             max_boards,
-            memory_bytes: ServeLimits::default_memory(),
-            max_sockets: ServeLimits::default_max_sockets(max_boards),
+            memory_bytes: ServeLimits::default_memory(machine),
+            max_sockets: ServeLimits::default_max_sockets(machine, max_boards),
             header_timeout: ServeLimits::HEADER_TIMEOUT,
             ping_interval: ServeLimits::PING_INTERVAL,
             ping_timeout: ServeLimits::PING_TIMEOUT,
@@ -54,14 +63,14 @@ impl ServeLimits {
     }
 
     /// Half the memory this process may use (its cgroup's limit where lower than the RAM).
-    pub fn default_memory() -> u64 {
-        crate::machine::memory_bytes().map_or(FALLBACK_MEMORY, |b| b / 2)
+    pub fn default_memory(machine: Machine) -> u64 {
+        machine.memory_bytes.map_or(FALLBACK_MEMORY, |b| b / 2)
     }
 
     /// Below the open-files limit: the descriptors kept for the process and for the boards'
     /// WebSockets (which no longer count as sockets once upgraded) stay free.
-    pub fn default_max_sockets(max_boards: usize) -> usize {
-        crate::machine::open_files_limit().map_or(FALLBACK_SOCKETS, |n| {
+    pub fn default_max_sockets(machine: Machine, max_boards: usize) -> usize {
+        machine.open_files.map_or(FALLBACK_SOCKETS, |n| {
             let keep = RESERVED_FILES + max_boards as u64;
             (n.saturating_sub(keep).max(n / 2).max(1)).min(usize::MAX as u64) as usize
         })

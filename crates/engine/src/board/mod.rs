@@ -60,8 +60,8 @@ pub mod view;
 use crate::board::limits::{TABLES_LOOK_EVERY, TABLES_LOOK_FOR};
 use crate::board::session::{Now, Session};
 use crate::book::{Book, Rng};
-use crate::clock::Instant;
 use crate::core::Position;
+use crate::time_source::Instant;
 pub use error::BoardError;
 pub use job::{run_job, GameData, Job, JobControl, JobEvent, JobId, JobKind};
 use protocol::{MessageLimits, Reply, State, Verdict};
@@ -91,13 +91,13 @@ pub struct BoardConfig {
 }
 
 impl BoardConfig {
-    /// No book, no tables, the system's clock, and generators seeded as the Hub's are
-    /// (`POOLSHARK_SEED`, else the clock).
+    /// No book, no tables, the system's clock, and generators seeded from the clock (a
+    /// native host seeds them as the Hub's are: poolshark_host::seeds).
     pub fn plain() -> BoardConfig {
         BoardConfig {
             book: None,
-            book_rng: crate::book::rng_from_env(),
-            level_rng: crate::search::level::rng_from_env(),
+            book_rng: Rng::from_clock(),
+            level_rng: Rng::from_clock(),
             now: Arc::new(Instant::now),
             tables: None,
         }

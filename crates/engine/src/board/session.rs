@@ -9,11 +9,11 @@
 use crate::board::clock::TimeControl;
 use crate::board::protocol::{ClockSpec, GameEnd, Player, Reply, State};
 use crate::board::view;
-use crate::clock::Instant;
 use crate::core::tree::{GameTree, NodeId};
 use crate::core::{movegen, notation, Color, Game, GameResult, Move, Position};
 use crate::search::level::PlayLevel;
 use crate::search::Limits;
+use crate::time_source::Instant;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

@@ -11,10 +11,8 @@ pub mod format;
 pub mod tree;
 
 use crate::core::{movegen, Game, Move, Position};
-use crate::files;
 pub use format::BookError;
 use std::collections::HashMap;
-use std::path::Path;
 
 /// The book built into the binary (books/README.md says how it was made).
 pub static DEFAULT_BOOK: &[u8] = include_bytes!("../../../../books/poolshark.book");
@@ -48,19 +46,6 @@ impl Book {
 
     pub fn to_bytes(&self) -> Vec<u8> {
         format::encode(self)
-    }
-
-    /// Read a book file (at most `files::Kind::Book`'s limit, a regular file only).
-    pub fn load(path: &Path) -> Result<Book, BookError> {
-        let bytes =
-            files::read(path, files::Kind::Book).map_err(|e| BookError::Io(e.to_string()))?;
-        format::decode(&bytes)
-    }
-
-    /// Save the book atomically (`files::save`): an interrupted save leaves the old file
-    /// whole, and a target that is not a regular file is refused.
-    pub fn save(&self, path: &Path) -> Result<(), files::FileError> {
-        files::save(path, &self.to_bytes())
     }
 
     /// Number of positions.
@@ -167,39 +152,5 @@ impl Default for Policy {
     }
 }
 
-/// The book for play: the file named by `POOLSHARK_BOOK`, else the built-in one. If it
-/// cannot be read, say why on stderr and play without one (`None`: every move searched).
-pub fn load_for_play() -> Option<Book> {
-    let result = match std::env::var_os("POOLSHARK_BOOK") {
-        Some(path) => Book::load(Path::new(&path)),
-        None => Book::builtin(),
-    };
-    match result {
-        Ok(book) => Some(book),
-        Err(e) => {
-            log::warn!("opening book: {e}; playing without a book");
-            None
-        }
-    }
-}
-
 /// The generator for book choices (`core::rng`), seedable for tests.
 pub use crate::core::rng::SplitMix64 as Rng;
-
-/// The environment variable that seeds the book's choices.
-pub const SEED_VAR: &str = "POOLSHARK_BOOK_SEED";
-
-/// The seed `SEED_VAR` gives, if set; a value that is no number is an error naming it,
-/// which `cli::main` reports before the Hub or the board starts.
-pub fn env_seed() -> Result<Option<u64>, String> {
-    crate::core::rng::seed_from_env(SEED_VAR)
-}
-
-/// The book's generator: seeded from `POOLSHARK_BOOK_SEED` if set, else from the clock. (A
-/// bad value was refused at start: `env_seed`.)
-pub fn rng_from_env() -> Rng {
-    env_seed()
-        .ok()
-        .flatten()
-        .map_or_else(Rng::from_clock, Rng::new)
-}

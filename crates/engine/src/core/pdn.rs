@@ -162,7 +162,7 @@ pub struct MoveNote {
 
 /// Today's date as PDN's `Date` tag writes it (`YYYY.MM.DD`, UTC).
 pub fn pdn_date() -> String {
-    let days = (crate::clock::unix_time().as_secs() / 86_400) as i64;
+    let days = (crate::time_source::unix_time().as_secs() / 86_400) as i64;
     date_of_day(days)
 }
 

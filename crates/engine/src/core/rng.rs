@@ -35,32 +35,6 @@ fn reduce(x: u64, n: usize) -> usize {
     (x % n as u64) as usize
 }
 
-/// The seed an environment variable `var` holding `value` gives: none where it is unset or
-/// empty (as a shell's `VAR=` means), a whole number (spaces around it allowed), or an error that names the variable and the
-/// value, so that a mistyped seed is never taken, without a word, as no seed at all.
-pub fn parse_env_seed(var: &str, value: Option<std::ffi::OsString>) -> Result<Option<u64>, String> {
-    let Some(value) = value.filter(|v| !v.to_string_lossy().trim().is_empty()) else {
-        return Ok(None);
-    };
-    value
-        .to_str()
-        .and_then(|s| s.trim().parse().ok())
-        .map(Some)
-        .ok_or_else(|| {
-            format!(
-                "{var}={:?} is not a seed: give a whole number from 0 to {}, or unset it for \
-                 a random one",
-                crate::echo::shorten_numbers(&value.to_string_lossy()),
-                u64::MAX
-            )
-        })
-}
-
-/// The seed in environment variable `var` (`parse_env_seed`).
-pub fn seed_from_env(var: &str) -> Result<Option<u64>, String> {
-    parse_env_seed(var, std::env::var_os(var))
-}
-
 /// The SplitMix64 generator: the same seed gives the same numbers on every machine.
 #[derive(Clone, Debug)]
 pub struct SplitMix64(u64);
@@ -70,11 +44,10 @@ impl SplitMix64 {
         SplitMix64(seed)
     }
 
-    /// Seeded from the clock and the process id, for choices that should differ between
-    /// runs (the opening book's).
+    /// Seeded from the clock, for choices that should differ between runs where the host
+    /// gives no seed (the browser's board; a native host mixes in its process id too).
     pub fn from_clock() -> SplitMix64 {
-        let nanos = crate::clock::unix_time().as_nanos() as u64;
-        SplitMix64::new(nanos ^ crate::clock::process_id() as u64)
+        SplitMix64::new(crate::time_source::unix_time().as_nanos() as u64)
     }
 
     #[inline]
@@ -124,21 +97,6 @@ impl Xorshift64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Issue 58, item 16: a seed variable that is set but no number is an error naming it.
-    #[test]
-    fn an_env_seed_is_a_number_or_an_error() {
-        let p = |v: Option<&str>| parse_env_seed("SEED", v.map(std::ffi::OsString::from));
-        assert_eq!(p(None), Ok(None));
-        assert_eq!(p(Some(" ")), Ok(None));
-        assert_eq!(p(Some(" 42 ")), Ok(Some(42)));
-        assert_eq!(p(Some("0")), Ok(Some(0)));
-        for bad in ["abc", "-1", "1.5", "18446744073709551616", "4\n2"] {
-            let e = p(Some(bad)).unwrap_err();
-            assert!(e.starts_with("SEED=\""), "{bad}: {e}");
-            assert!(e.contains("is not a seed"), "{bad}: {e}");
-        }
-    }
 
     #[test]
     fn splitmix_matches_the_reference_sequence() {

@@ -18,7 +18,9 @@
 //!   wins under R18 exactly when this distance is at most 80 (`FORTY_MOVE_PLIES`), with the
 //!   loss checked before the count (R16 first, as `Game::result`), as Syzygy does for chess.
 //!
-//! A finished group is written at once (`file::save`), and a later run loads it instead.
+//! A finished group is stored at once (`group_file::save`), and a later run loads it
+//! instead. The build tells its host how far it is through `Progress` (the command line
+//! draws a bar).
 
 use crate::core::attacks::king_attacks;
 use crate::core::bitboard::Bitboard;
@@ -28,29 +30,32 @@ use crate::core::rules::FORTY_MOVE_PLIES;
 use crate::core::square::Color;
 use crate::egdb::index::{advancement, flip, Group, MAX_PIECES};
 use crate::egdb::lone_king::LoneKing;
+use crate::egdb::store::Store;
 use crate::egdb::value::{self, TERMINAL_LOSS};
-use crate::egdb::{file, EgdbError, Tables, Wdl, Wdl50};
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::egdb::{group_file, EgdbError, Tables, Wdl, Wdl50};
 use rayon::prelude::*;
-use std::path::Path;
 use std::time::Instant;
 
-/// Build every group up to `pieces` pieces into `dir` (resumable: finished groups skipped).
-pub fn build(dir: &Path, pieces: u32, threads: usize) -> Result<(), EgdbError> {
-    build_tables(dir, pieces, threads).map(|_| ())
+/// What a build tells its host as it goes. Called from the build's threads.
+pub trait Progress: Sync {
+    /// The build will solve or load `positions` positions in all.
+    fn start(&self, positions: u64);
+    /// What it is doing now (the groups done, the group being solved).
+    fn status(&self, text: String);
+    /// `positions` more are done.
+    fn advance(&self, positions: u64);
+    /// It is over (a last status).
+    fn finish(&self, text: String);
 }
 
-/// `build`, keeping the tables in memory for the caller.
-pub fn build_tables(dir: &Path, pieces: u32, threads: usize) -> Result<Tables, EgdbError> {
+/// Build every group up to `pieces` pieces into `store` (resumable: finished groups are
+/// loaded, not solved again), on the current rayon pool, and keep them in memory for the
+/// caller.
+pub fn build(store: &dyn Store, pieces: u32, progress: &dyn Progress) -> Result<Tables, EgdbError> {
     if pieces > MAX_PIECES {
         return Err(EgdbError::TooManyPieces(pieces));
     }
-    std::fs::create_dir_all(dir).map_err(|e| EgdbError::Dir(dir.into(), e.to_string()))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(|e| EgdbError::Dir(dir.into(), e.to_string()))?;
-    pool.install(|| run(dir, pieces))
+    run(store, pieces, progress)
 }
 
 /// Each group with its colour swap, in build order (a symmetric group once).
@@ -62,27 +67,22 @@ pub fn pairs(pieces: u32) -> Vec<(Group, Group)> {
         .collect()
 }
 
-fn run(dir: &Path, pieces: u32) -> Result<Tables, EgdbError> {
+fn run(store: &dyn Store, pieces: u32, progress: &dyn Progress) -> Result<Tables, EgdbError> {
     let pairs = pairs(pieces);
     let groups: u64 = pairs.iter().map(|(g, s)| if g == s { 1 } else { 2 }).sum();
     let total: u64 = pairs
         .iter()
         .map(|(g, s)| if g == s { g.size() } else { 2 * g.size() })
         .sum();
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{msg} [{wide_bar}] {human_pos}/{human_len} positions, {per_sec}, ETA {eta}",
-        )
-        .expect("a valid template"),
-    );
+    progress.start(total);
     let mut tables = Tables::new();
     let mut done = 0;
     for (g, s) in pairs {
-        bar.set_message(format!("groups {done}/{groups}, {g}"));
+        progress.status(format!("groups {done}/{groups}, {g}"));
         let n = if g == s { g.size() } else { 2 * g.size() };
         let loaded = [g, s].map(|x| {
-            match file::load(dir, x).and_then(|p| p.map(|p| tables.unpack(&p)).transpose()) {
+            match group_file::load(store, x).and_then(|p| p.map(|p| tables.unpack(&p)).transpose())
+            {
                 Ok(v) => v,
                 Err(why) => {
                     log::warn!("rebuilding an unusable table: {why}");
@@ -97,12 +97,12 @@ fn run(dir: &Path, pieces: u32) -> Result<Tables, EgdbError> {
                     tables.insert(s, b);
                 }
                 done += if g == s { 1 } else { 2 };
-                bar.inc(n);
+                progress.advance(n);
                 continue;
             }
         }
         let start = Instant::now();
-        let (a, b) = solve_pair(&tables, g, s, &bar);
+        let (a, b) = solve_pair(&tables, g, s, progress);
         let secs = start.elapsed().as_secs_f64();
         log::info!(
             "{g}{}: {n} positions in {secs:.2} s ({:.0}/s)",
@@ -113,28 +113,28 @@ fn run(dir: &Path, pieces: u32) -> Result<Tables, EgdbError> {
             },
             n as f64 / secs.max(1e-9)
         );
-        file::save(dir, g, &a).map_err(|e| EgdbError::Write(e.to_string()))?;
+        group_file::save(store, g, &a).map_err(EgdbError::Write)?;
         tables.insert(g, a);
         if g != s {
-            file::save(dir, s, &b).map_err(|e| EgdbError::Write(e.to_string()))?;
+            group_file::save(store, s, &b).map_err(EgdbError::Write)?;
             tables.insert(s, b);
         }
         done += if g == s { 1 } else { 2 };
     }
-    bar.finish_with_message(format!("groups {done}/{groups}"));
-    build_lone_king(dir, &tables)?;
+    progress.finish(format!("groups {done}/{groups}"));
+    build_lone_king(store, &tables)?;
     Ok(tables)
 }
 
 /// The R19 table, once its groups are built (resumable like a group).
-fn build_lone_king(dir: &Path, tables: &Tables) -> Result<(), EgdbError> {
-    match LoneKing::load(dir) {
+fn build_lone_king(store: &dyn Store, tables: &Tables) -> Result<(), EgdbError> {
+    match LoneKing::load(store) {
         Ok(Some(_)) => return Ok(()),
         Ok(None) => {}
         Err(why) => log::warn!("rebuilding an unusable table: {why}"),
     }
     if let Some(t) = LoneKing::solve(tables) {
-        t.save(dir).map_err(|e| EgdbError::Write(e.to_string()))?;
+        t.save(store).map_err(EgdbError::Write)?;
     }
     Ok(())
 }
@@ -147,7 +147,12 @@ struct UnitKey {
 }
 
 /// Solve a group and its colour swap `s` (the same group when symmetric): their values.
-pub fn solve_pair(tables: &Tables, g: Group, s: Group, bar: &ProgressBar) -> (Vec<u16>, Vec<u16>) {
+pub fn solve_pair(
+    tables: &Tables,
+    g: Group,
+    s: Group,
+    progress: &dyn Progress,
+) -> (Vec<u16>, Vec<u16>) {
     let k = g.kings_count();
     debug_assert_eq!(k, s.kings_count());
     let mut units = Vec::new();
@@ -186,7 +191,7 @@ pub fn solve_pair(tables: &Tables, g: Group, s: Group, bar: &ProgressBar) -> (Ve
                 .par_iter()
                 .map(|u| {
                     let out = Unit::new(&ctx, u).solve();
-                    bar.inc(out.len() as u64);
+                    progress.advance(out.len() as u64);
                     out
                 })
                 .collect()

@@ -15,11 +15,10 @@ use crate::core::movegen;
 use crate::core::position::Position;
 use crate::core::rules::LONE_KING_MOVES;
 use crate::egdb::index::{canonical, flip, Group};
+use crate::egdb::store::Store;
 use crate::egdb::verify::Report;
-use crate::egdb::{file, pack, value, Tables, Wdl, Wdl50};
-use crate::files::{self, Kind};
+use crate::egdb::{pack, value, Tables, Wdl, Wdl50};
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
 
 /// Three kings to move against one.
 const STRONG: Group = Group::new(0, 3, 0, 1);
@@ -34,10 +33,8 @@ const MAGIC: [u8; 8] = *b"PSLONE\r\n";
 const VERSION: u32 = 1;
 const HEADER: usize = 8 + 4 + 8 + 8;
 
-/// The table's file in a tables folder.
-pub fn path(dir: &Path) -> PathBuf {
-    dir.join("lone13.egdb")
-}
+/// The name of the table's file in a set of tables.
+pub const NAME: &str = "lone13.egdb";
 
 /// The solved states: for each count, the strong side's values, then the lone side's (a
 /// `Wdl` code each: 0 loss, 1 draw, 2 win, for the side to move).
@@ -191,22 +188,22 @@ impl LoneKing {
         })
     }
 
-    /// Write it atomically into `dir`.
-    pub fn save(&self, dir: &Path) -> Result<(), files::FileError> {
-        files::save(&path(dir), &self.encode())
+    /// Store it, whole or not at all.
+    pub fn save(&self, store: &dyn Store) -> Result<(), String> {
+        store.save(NAME, &self.encode())
     }
 
-    /// The table in `dir`: None if there is no file, Err (with the path) if it is unusable.
-    pub fn load(dir: &Path) -> Result<Option<LoneKing>, String> {
-        let p = path(dir);
-        if !file::exists(&p)? {
+    /// The table in `store`: None if there is no file, Err (with the place) if it is
+    /// unusable.
+    pub fn load(store: &dyn Store) -> Result<Option<LoneKing>, String> {
+        if !store.exists(NAME)? {
             return Ok(None);
         }
         let max = (HEADER + Self::len()) as u64;
-        let bytes = files::read_at_most(&p, Kind::Egdb, max).map_err(|e| e.to_string())?;
+        let bytes = store.read(NAME, max)?;
         LoneKing::decode(&bytes)
             .map(Some)
-            .map_err(|why| format!("{}: {why}", p.display()))
+            .map_err(|why| format!("{}: {why}", store.place(NAME)))
     }
 
     /// Check every state against the main tables (`egdb verify`): the table is solved again

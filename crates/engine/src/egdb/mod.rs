@@ -9,7 +9,8 @@
 //! - `index`: the perfect index of a group, and the colour flip.
 //! - `value`: a value's 16-bit form.
 //! - `pack`: a group's values compressed in blocks, and the cache of decompressed blocks.
-//! - `file`: a group's checksummed file.
+//! - `group_file`: a group's checksummed file.
+//! - `store`: where the files are kept (the trait a host implements: a folder natively).
 //! - `params`: block size, compression level, cache size.
 //! - `tables`: the groups in memory, and looking a position up in them.
 //! - `build`: retrograde analysis, smallest groups first (`build`).
@@ -19,25 +20,26 @@
 //! Three kings against a lone king under the 13-move rule (R19) is a separate small table,
 //! `lone_king`.
 
-// The builder shows its progress with indicatif and runs only where tables are written.
+// The builder writes compressed files: only the native build has zstd to compress them.
 #[cfg(feature = "native")]
 pub mod build;
-pub mod file;
+pub mod group_file;
 pub mod index;
 pub mod lone_king;
 pub mod pack;
 pub mod params;
 pub mod speed;
+pub mod store;
 pub mod tables;
 pub mod value;
 pub mod verify;
 
 use crate::core::position::Position;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::Arc;
 
-#[cfg(feature = "native")]
-pub use build::build;
+pub use store::Store;
 pub use tables::Tables;
 
 /// The theoretical result for the side to move (R16 only: no draw counts).
@@ -138,57 +140,53 @@ impl fmt::Display for EgdbError {
 
 impl std::error::Error for EgdbError {}
 
-/// Opened endgame tables: the groups found in a directory, and the lone-king table if built.
+/// Opened endgame tables: the groups found in a store, and the lone-king table if built.
 pub struct Egdb {
     tables: Tables,
     lone_king: Option<lone_king::LoneKing>,
 }
 
 impl Egdb {
-    /// Open whatever tables `dir` holds. Missing groups are fine; a file that is truncated or
-    /// corrupt gets one warning naming it, and its group is treated as absent.
-    pub fn open(dir: &Path) -> Result<Egdb, EgdbError> {
-        if !dir.is_dir() {
-            return Err(EgdbError::Dir(dir.into(), "not a directory".into()));
-        }
-        let (tables, bad) = Tables::load(dir, index::MAX_PIECES);
+    /// Open whatever tables `store` holds, each unpacked whole now. Missing groups are fine;
+    /// a file that is truncated or corrupt gets one warning naming it, and its group is
+    /// treated as absent.
+    pub fn open(store: &dyn Store) -> Egdb {
+        let (tables, bad) = Tables::load(store, index::MAX_PIECES);
         for why in bad {
             log::warn!("endgame table left out: {why}");
         }
-        let lone_king = match lone_king::LoneKing::load(dir) {
-            Ok(t) => t,
-            Err(why) => {
-                log::warn!("endgame table left out: {why}");
-                None
-            }
-        };
-        Ok(Egdb { tables, lone_king })
+        Egdb {
+            tables,
+            lone_king: Egdb::lone_king(store),
+        }
     }
 
-    /// Open the tables in `dir` for play: each group is read when a probe first needs it
+    /// Open the tables in `store` for play: each group is read when a probe first needs it
     /// (and a damaged file reported then, once); the lone-king table is read now. Groups
     /// beyond the largest piece count with every file present are not probed.
-    pub fn open_lazy(dir: &Path) -> Result<Egdb, EgdbError> {
-        if !dir.is_dir() {
-            return Err(EgdbError::Dir(dir.into(), "not a directory".into()));
+    pub fn open_lazy(store: Arc<dyn Store>) -> Egdb {
+        Egdb {
+            lone_king: Egdb::lone_king(store.as_ref()),
+            tables: Tables::lazy(store),
         }
-        let lone_king = lone_king::LoneKing::load(dir).unwrap_or_else(|why| {
-            log::warn!("endgame table left out: {why}");
-            None
-        });
-        Ok(Egdb {
-            tables: Tables::lazy(dir),
-            lone_king,
-        })
     }
 
-    /// Open the tables in `dir` for a timed search: as `open_lazy`, but a group is read by a
-    /// loader thread when first asked for, and probes of it answer None until it is in, so
+    /// Open the tables in `store` for a timed search: as `open_lazy`, but a group is read by
+    /// a loader thread when first asked for, and probes of it answer None until it is in, so
     /// a search never waits for a file.
-    pub fn open_background(dir: &Path) -> Result<Egdb, EgdbError> {
-        let mut db = Egdb::open_lazy(dir)?;
-        db.tables = Tables::background(dir);
-        Ok(db)
+    pub fn open_background(store: Arc<dyn Store>) -> Egdb {
+        Egdb {
+            lone_king: Egdb::lone_king(store.as_ref()),
+            tables: Tables::background(store),
+        }
+    }
+
+    /// The lone-king table in `store`, if there is a usable one (a warning if not).
+    fn lone_king(store: &dyn Store) -> Option<lone_king::LoneKing> {
+        lone_king::LoneKing::load(store).unwrap_or_else(|why| {
+            log::warn!("endgame table left out: {why}");
+            None
+        })
     }
 
     /// Tables already in memory (a fresh build, for example).

@@ -1,10 +1,10 @@
 //! Probe speed (`egdb speed`): probes per second on random positions of the tables in memory.
 
-use crate::clock::Instant;
 use crate::core::position::Position;
 use crate::core::rng::SplitMix64;
 use crate::egdb::index::flip;
 use crate::egdb::Egdb;
+use crate::time_source::Instant;
 use std::time::Duration;
 
 /// Random positions of the present groups up to `db.max_pieces()`, each group as likely as

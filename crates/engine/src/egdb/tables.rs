@@ -1,7 +1,7 @@
 //! The groups in memory, and the look-up of a position in them. The builder fills one of
 //! these as it solves groups (each group reads the smaller ones), and `Egdb` probes one.
 //!
-//! Tables opened for play read a group's file the first time a probe needs it: an engine
+//! Tables opened for play read a group's file from their `Store` the first time a probe needs it: an engine
 //! started beside 6-piece tables (about 5 GB) holds only the groups its games reach, and
 //! starts at once. A damaged file is then reported (once) when first needed. `Tables::lazy`
 //! reads it there and then; `Tables::background` (a timed search: reading a 200 MB group
@@ -12,10 +12,10 @@ use crate::core::position::Position;
 use crate::egdb::index::{canonical, flip, Group, MAX_PIECES};
 use crate::egdb::pack::{BlockCache, Packed};
 use crate::egdb::params::CACHE_SLOTS;
+use crate::egdb::store::Store;
 use crate::egdb::value::{self, TERMINAL_LOSS};
-use crate::egdb::{file, Wdl, Wdl50};
+use crate::egdb::{group_file, Wdl, Wdl50};
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, OnceLock};
@@ -34,7 +34,7 @@ enum Table {
     Packed(Packed),
 }
 
-/// Groups read from a folder on first use.
+/// Groups read from a store on first use.
 struct Lazy {
     slots: Arc<Slots>,
     /// The loader thread's queue (background mode); None: read on the caller's thread.
@@ -43,9 +43,9 @@ struct Lazy {
     max_pieces: u32,
 }
 
-/// The groups of a folder, each filled once (None inside: no usable file).
+/// The groups of a store, each filled once (None inside: no usable file).
 struct Slots {
-    dir: PathBuf,
+    store: Arc<dyn Store>,
     values: Vec<OnceLock<Option<Packed>>>,
     /// Groups already asked of the loader.
     requested: Vec<AtomicBool>,
@@ -55,9 +55,9 @@ struct Slots {
 }
 
 impl Slots {
-    fn new(dir: &Path) -> Slots {
+    fn new(store: Arc<dyn Store>) -> Slots {
         Slots {
-            dir: dir.into(),
+            store,
             values: (0..Group::IDS).map(|_| OnceLock::new()).collect(),
             requested: (0..Group::IDS).map(|_| AtomicBool::new(false)).collect(),
             unusable: AtomicU32::new(u32::MAX),
@@ -68,7 +68,7 @@ impl Slots {
     fn fill(&self, g: Group) -> Option<&Packed> {
         self.values[g.id()]
             .get_or_init(|| {
-                let v = match file::load(&self.dir, g) {
+                let v = match group_file::load(self.store.as_ref(), g) {
                     Ok(v) => v,
                     Err(why) => {
                         log::warn!("endgame table left out: {why}");
@@ -105,23 +105,25 @@ impl Tables {
         }
     }
 
-    /// The groups in `dir`, each read when a probe first needs it (see the module notes).
-    pub fn lazy(dir: &Path) -> Tables {
+    /// The groups in `store`, each read when a probe first needs it (see the module notes).
+    pub fn lazy(store: Arc<dyn Store>) -> Tables {
+        let max_pieces = Tables::files_up_to(store.as_ref());
         Tables {
             lazy: Some(Lazy {
-                slots: Arc::new(Slots::new(dir)),
+                slots: Arc::new(Slots::new(store)),
                 loader: None,
-                max_pieces: Tables::files_up_to(dir),
+                max_pieces,
             }),
             ..Tables::new()
         }
     }
 
-    /// The groups in `dir`, each read by a loader thread when a probe first asks for it;
+    /// The groups in `store`, each read by a loader thread when a probe first asks for it;
     /// until then probes of it answer None (see the module notes). The thread ends with
     /// the tables.
-    pub fn background(dir: &Path) -> Tables {
-        let slots = Arc::new(Slots::new(dir));
+    pub fn background(store: Arc<dyn Store>) -> Tables {
+        let max_pieces = Tables::files_up_to(store.as_ref());
+        let slots = Arc::new(Slots::new(store));
         let (tx, rx) = channel::<Group>();
         let theirs = Arc::clone(&slots);
         let spawned = std::thread::Builder::new()
@@ -142,21 +144,21 @@ impl Tables {
             lazy: Some(Lazy {
                 slots,
                 loader,
-                max_pieces: Tables::files_up_to(dir),
+                max_pieces,
             }),
             ..Tables::new()
         }
     }
 
-    /// The groups of up to `max` pieces found in `dir`, each unpacked whole with its capture
+    /// The groups of up to `max` pieces found in `store`, each unpacked whole with its capture
     /// positions solved (smallest first, so their captures find their groups), and the reason
     /// for each file that exists but cannot be used.
-    pub fn load(dir: &Path, max: u32) -> (Tables, Vec<String>) {
+    pub fn load(store: &dyn Store, max: u32) -> (Tables, Vec<String>) {
         let mut t = Tables::new();
         let mut bad = Vec::new();
         for n in 2..=max.min(MAX_PIECES) {
             for g in Group::all_with(n) {
-                match file::load(dir, g).and_then(|p| p.map(|p| t.unpack(&p)).transpose()) {
+                match group_file::load(store, g).and_then(|p| p.map(|p| t.unpack(&p)).transpose()) {
                     Ok(Some(v)) => t.insert(g, v),
                     Ok(None) => {}
                     Err(why) => bad.push(why),
@@ -189,15 +191,15 @@ impl Tables {
         Ok(values)
     }
 
-    /// The largest piece count for which `dir` has a file for every group (0 if none),
+    /// The largest piece count for which `store` has a file for every group (0 if none),
     /// without reading them. A broken link counts as a file, so that the probe that reads it
     /// says what is wrong with it.
-    pub fn files_up_to(dir: &Path) -> u32 {
+    pub fn files_up_to(store: &dyn Store) -> u32 {
         let mut best = 0;
         for n in 2..=MAX_PIECES {
             if Group::all_with(n)
                 .iter()
-                .all(|&g| file::exists(&file::path(dir, g)).unwrap_or(true))
+                .all(|&g| store.exists(&group_file::name(g)).unwrap_or(true))
             {
                 best = n;
             } else {

@@ -19,15 +19,16 @@
 //! weights, for the tuner.
 
 pub mod features;
-pub mod file;
 pub mod nnue;
 pub mod weights;
+pub mod weights_file;
 
 use crate::core::attacks::king_attacks;
 use crate::core::{Bitboard, Color, Position, Square};
 use nnue::Network;
 use weights::AT;
 pub use weights::{Evaluation, Weights};
+pub use weights_file::WeightsError;
 
 /// The long diagonal a1-h8: squares 4, 8, 11, 15, 18, 22, 25, 29.
 pub const LONG_DIAGONAL: Bitboard = Bitboard(

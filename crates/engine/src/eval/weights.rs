@@ -7,7 +7,7 @@
 //! two scores the positions with men is `Evaluation`, one choice.
 //! `Weights::handset()` keeps the original hand-set values (also in `tuning/handset.txt`)
 //! so that a match can compare the two. `TERMS` lists every
-//! term in file and vector order; the file format (`eval::file`), the evaluation's sinks
+//! term in file and vector order; the file format (`eval::weights_file`), the evaluation's sinks
 //! (`eval::Sink`) and the tuners (`tune`) all walk it or index the vector through `AT`.
 //!
 //! Each term has a range, checked when a file is read and kept by the tuners: wide enough
@@ -15,8 +15,8 @@
 //! overflow the sums. The evaluation is also clamped (`eval::EVAL_LIMIT`), so even the worst
 //! weights in range stay far from the scores of proved wins.
 
-use crate::eval::file::{self, WeightsError};
 use crate::eval::nnue::{self, Network};
+use crate::eval::weights_file::{self, WeightsError};
 use std::ops::{Range, RangeInclusive};
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -246,7 +246,7 @@ impl Default for Weights {
     fn default() -> Self {
         static BUILT: OnceLock<Weights> = OnceLock::new();
         BUILT
-            .get_or_init(|| file::parse(BUILTIN).expect("tuning/weights.txt is valid"))
+            .get_or_init(|| weights_file::parse(BUILTIN).expect("tuning/weights.txt is valid"))
             .clone()
     }
 }
@@ -265,7 +265,8 @@ impl Weights {
         static BUILT: OnceLock<Weights> = OnceLock::new();
         BUILT
             .get_or_init(|| {
-                let n = nnue::file::parse(BUILTIN_NETWORK).expect("tuning/network.bin is valid");
+                let n = nnue::network_file::parse(BUILTIN_NETWORK)
+                    .expect("tuning/network.bin is valid");
                 Weights::default().with_network(n)
             })
             .clone()
@@ -287,28 +288,26 @@ impl Weights {
         }
     }
 
-    /// Read a weights file from disk (a regular file, at most `files::Kind::Weights`'s limit):
-    /// the text format of `eval::file` or a network file (`eval::nnue::file`), told apart by
+    /// The weights in the bytes of a weights file named `name` (its path, for messages):
+    /// the text format of `eval::weights_file` or a network file (`eval::nnue::network_file`), told apart by
     /// the network's first bytes; a network comes with the built-in hand weights beside it
     /// for king endings.
-    pub fn load(path: &std::path::Path) -> Result<Weights, WeightsError> {
+    pub fn from_file_bytes(name: &str, bytes: Vec<u8>) -> Result<Weights, WeightsError> {
         let io = |message: String| WeightsError::Io {
-            path: path.display().to_string(),
+            path: name.to_string(),
             message,
         };
-        let bytes =
-            crate::files::read(path, crate::files::Kind::Weights).map_err(|e| io(e.reason()))?;
-        if nnue::file::is_network_file(&bytes) {
-            let n = nnue::file::parse(&bytes).map_err(WeightsError::Network)?;
+        if nnue::network_file::is_network_file(&bytes) {
+            let n = nnue::network_file::parse(&bytes).map_err(WeightsError::Network)?;
             return Ok(Weights::default().with_network(n));
         }
-        if let Some(kind) = file::removed_kind(&bytes) {
+        if let Some(kind) = weights_file::removed_kind(&bytes) {
             return Err(io(format!(
                 "{kind}, an evaluation since removed (tuning/README.md)"
             )));
         }
         let text = String::from_utf8(bytes).map_err(|_| io("not a text file".into()))?;
-        file::parse(&text)
+        weights_file::parse(&text)
     }
 
     /// Weights from real values in `TERMS` order (what the tuners work with): each rounded
@@ -397,9 +396,9 @@ mod tests {
 
     #[test]
     fn the_builtin_files_parse() {
-        assert!(file::parse(BUILTIN).is_ok());
+        assert!(weights_file::parse(BUILTIN).is_ok());
         let built = Weights::builtin();
-        let network = nnue::file::parse(BUILTIN_NETWORK).expect("tuning/network.bin");
+        let network = nnue::network_file::parse(BUILTIN_NETWORK).expect("tuning/network.bin");
         assert_eq!(built.network(), Some(&network));
         assert_eq!(
             Weights {
@@ -409,6 +408,6 @@ mod tests {
             Weights::default()
         );
         let handset = include_str!("../../../../tuning/handset.txt");
-        assert_eq!(file::parse(handset).unwrap(), Weights::handset());
+        assert_eq!(weights_file::parse(handset).unwrap(), Weights::handset());
     }
 }

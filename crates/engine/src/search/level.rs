@@ -121,24 +121,6 @@ impl std::fmt::Display for PlayLevel {
     }
 }
 
-/// The environment variable that seeds the level picks of the Hub and the board.
-pub const SEED_VAR: &str = "POOLSHARK_LEVEL_SEED";
-
-/// The seed `SEED_VAR` gives, if set; a value that is no number is an error naming it,
-/// which `cli::main` reports before the Hub or the board starts.
-pub fn env_seed() -> Result<Option<u64>, String> {
-    crate::core::rng::seed_from_env(SEED_VAR)
-}
-
-/// The generator for level picks: seeded from `POOLSHARK_LEVEL_SEED` if set, else from the
-/// clock, so that games differ. (A bad value was refused at start: `env_seed`.)
-pub fn rng_from_env() -> SplitMix64 {
-    env_seed()
-        .ok()
-        .flatten()
-        .map_or_else(SplitMix64::from_clock, SplitMix64::new)
-}
-
 /// Which of `lines` (best first, as a multi-PV search gives them) a player with `settings`
 /// plays. Lines without a move are never chosen; with none at all, 0.
 pub fn choose(lines: &[Line], settings: &Settings, rng: &mut SplitMix64) -> usize {

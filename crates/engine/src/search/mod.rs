@@ -22,9 +22,9 @@ pub mod time;
 pub mod tt;
 mod worker;
 
-use crate::clock::Instant;
 use crate::core::{Game, Move};
 use crate::eval::Weights;
+use crate::time_source::Instant;
 use params::SearchParams;
 pub use score::Score;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -525,7 +525,7 @@ mod timing {
             for n in [2000, 12_500, 25_000, 50_000, 99_000, 396_000] {
                 let text = make(n);
                 let mut s = Session::new(Position::start(), Player::Human, Player::Human);
-                let t = crate::clock::Instant::now();
+                let t = crate::time_source::Instant::now();
                 let r = s
                     .load_pdn(&text, None)
                     .map(|_| ())

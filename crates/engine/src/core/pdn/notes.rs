@@ -567,7 +567,7 @@ mod tests {
     #[test]
     fn long_odd_comments_take_linear_time() {
         let many = |unit: &str| unit.repeat(100_000);
-        let started = crate::clock::Instant::now();
+        let started = crate::time_source::Instant::now();
         // Comments as a file may hold them: each piece from one `{...}` or `;` comment.
         for pieces in [
             vec![many("[%clk ")],

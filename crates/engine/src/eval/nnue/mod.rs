@@ -14,12 +14,12 @@
 //!
 //! `FloatNetwork` is the trainer's network, in `f32`, and the reference the quantized
 //! network that plays is held to. `FloatNetwork::quantize` makes that network
-//! (`network::Network`), `file` reads and writes it, `simd` holds its hot loops and
+//! (`network::Network`), `network_file` reads and writes it, `simd` holds its hot loops and
 //! `accumulator::Cache` evaluates it incrementally for the search.
 
 pub mod accumulator;
-pub mod file;
 pub mod network;
+pub mod network_file;
 pub mod simd;
 
 pub use accumulator::Cache;

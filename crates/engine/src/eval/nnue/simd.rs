@@ -6,7 +6,7 @@
 //! load, store, add, subtract, min, max, multiply, multiply-add, sums), and each instruction
 //! set is an instance of those: `kernels::Scalar` (always compiled, the reference), AVX2 and
 //! AVX-512 (F and BW) on x86_64 (`x86`), SIMD128 on WebAssembly built with it (`wasm`).
-//! `Level::detect` asks the CPU once which it has; the caller reads that once per evaluation
+//! `Level::detect` asks the CPU once which it has (or takes the level the host asked for); the caller reads that once per evaluation
 //! and passes it down, so one evaluation branches on it twice (the update, the output), not
 //! in any loop. All give exactly the same results: the accumulator arithmetic wraps (exact
 //! and reversible; the weight limits keep the true values inside `i16` anyway), in the dot
@@ -29,6 +29,9 @@ mod x86;
 pub use kernels::{Chunk, FLIP, LANES};
 use kernels::{Job, Scalar};
 
+/// The level chosen for the process (`Level::detect`, `Level::prefer`).
+static CHOSEN: std::sync::OnceLock<Level> = std::sync::OnceLock::new();
+
 /// The instruction sets the loops come in, in the order of preference (SIMD128 and the x86
 /// sets never run on the same machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -42,30 +45,31 @@ pub enum Level {
 }
 
 impl Level {
-    /// The best level this CPU runs, asked once. `POOLSHARK_SIMD=avx2` or `=scalar` (any
-    /// word of `parse`) asks
-    /// for a lower one (to measure the twins against each other); a level the CPU lacks, or
-    /// another word, is refused with a warning on stderr and the best level is used.
+    /// The level the evaluations use: the best this CPU runs, unless the host asked for
+    /// another before the first evaluation (`prefer`).
     #[inline]
     pub fn detect() -> Level {
-        use std::sync::OnceLock;
-        static LEVEL: OnceLock<Level> = OnceLock::new();
-        *LEVEL.get_or_init(|| {
-            let best = Level::best();
-            match std::env::var("POOLSHARK_SIMD") {
-                Err(_) => best,
-                Ok(word) => match Level::parse(&word) {
-                    Some(l) if l.is_available() => l,
-                    _ => {
-                        log::warn!(
-                            "POOLSHARK_SIMD={word}: not one of scalar, simd128, avx2, avx512 \
-                             that this CPU runs; using {best:?}"
-                        );
-                        best
-                    }
-                },
+        *CHOSEN.get_or_init(Level::best)
+    }
+
+    /// Use the level `word` names (any word of `parse`: `avx2`, `scalar`...) rather than the
+    /// best, to measure the twins against each other; the host passes `POOLSHARK_SIMD` here
+    /// before the first evaluation. A level the CPU lacks, or another word, is refused with
+    /// a warning on stderr and the best level is used. Returns the level in use (a first
+    /// choice stays).
+    pub fn prefer(word: &str) -> Level {
+        let best = Level::best();
+        let level = match Level::parse(word) {
+            Some(l) if l.is_available() => l,
+            _ => {
+                log::warn!(
+                    "POOLSHARK_SIMD={word}: not one of scalar, simd128, avx2, avx512 \
+                     that this CPU runs; using {best:?}"
+                );
+                best
             }
-        })
+        };
+        *CHOSEN.get_or_init(|| level)
     }
 
     /// The best level this CPU runs (asked once).

@@ -47,6 +47,16 @@ pub struct Entry {
     pub move_index: Option<u8>,
 }
 
+/// The memory this process may use, in bytes, as its host read it (None: not known).
+static MACHINE_MEMORY: OnceLock<Option<u64>> = OnceLock::new();
+
+/// Tell the engine how much memory this process may use (the machine's RAM, or less where
+/// a cgroup limits it), which bounds a table at half of it (`max_log2_here`). The host
+/// calls this once, before the first table is made; a later call changes nothing.
+pub fn set_machine_memory(bytes: Option<u64>) {
+    let _ = MACHINE_MEMORY.set(bytes);
+}
+
 /// Why a table could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableError {
@@ -204,18 +214,15 @@ impl TranspositionTable {
     }
 
     /// The largest table allowed on this machine: at most half its memory (or of its
-    /// cgroup's limit), within the table's own limits. Where the memory cannot be read,
-    /// 2^26 entries (1 GiB).
+    /// cgroup's limit, as the host told it: `set_machine_memory`), within the table's own
+    /// limits. Where the memory is not known, 2^26 entries (1 GiB).
     pub fn max_log2_here() -> u32 {
-        static MAX: OnceLock<u32> = OnceLock::new();
-        *MAX.get_or_init(|| {
-            let Some(bytes) = crate::machine::memory_bytes() else {
-                return 26;
-            };
-            let entries = (bytes / 2) / Self::ENTRY_BYTES as u64;
-            let log2 = 63u32.saturating_sub(entries.max(1).leading_zeros());
-            log2.clamp(Self::MIN_LOG2, Self::MAX_LOG2)
-        })
+        let Some(bytes) = MACHINE_MEMORY.get().copied().flatten() else {
+            return 26;
+        };
+        let entries = (bytes / 2) / Self::ENTRY_BYTES as u64;
+        let log2 = 63u32.saturating_sub(entries.max(1).leading_zeros());
+        log2.clamp(Self::MIN_LOG2, Self::MAX_LOG2)
     }
 
     /// The largest power-of-two table that fits in `mb` mebibytes (at least the minimum).

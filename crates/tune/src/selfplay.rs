@@ -20,12 +20,12 @@
 //! `opening` and `play_out` (a game's start, and a game played to its end in-process) serve
 //! `tune::spsa` as well.
 
-use crate::arena::openings;
-use crate::core::game::GameResult;
-use crate::core::rng::Xorshift64;
-use crate::core::{movegen, Color, Game, Move, Position};
-use crate::search::{Engine, Limits, SearchControl};
-use crate::tune::{dataline, packed};
+use crate::{dataline, packed};
+use poolshark_engine::core::game::GameResult;
+use poolshark_engine::core::rng::Xorshift64;
+use poolshark_engine::core::{movegen, Color, Game, Move, Position};
+use poolshark_engine::openings;
+use poolshark_engine::search::{Engine, Limits, SearchControl};
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -39,21 +39,21 @@ pub struct SelfplayConfig {
     pub seed: u64,
     pub concurrency: usize,
     /// The evaluation both sides play with.
-    pub weights: crate::eval::Weights,
+    pub weights: poolshark_engine::eval::Weights,
     /// The games of the `games`-game run this run plays: those with `index % N == I`, each
     /// seeded as in the whole run (`Shard::ALL`: every game).
-    pub shard: crate::arena::shard::Shard,
+    pub shard: poolshark_engine::shard::Shard,
 }
 
 impl SelfplayConfig {
     /// The settings a packed file of this run records, so that `data merge` can tell its
     /// shards from another run's.
-    pub fn run(&self, keep_duplicates: bool) -> crate::tune::packed::Run {
-        crate::tune::packed::Run {
+    pub fn run(&self, keep_duplicates: bool) -> crate::packed::Run {
+        crate::packed::Run {
             games: self.games as u64,
             nodes: self.nodes,
             random_plies: self.random_plies,
-            weights: crate::tune::label::weights_hash(&self.weights),
+            weights: crate::label::weights_hash(&self.weights),
             keep_duplicates,
             shard: Some(self.shard),
         }

@@ -2,13 +2,13 @@
 //! in the game, the score of the search made there (if any), and the target the fit aims at:
 //! the game's score, or a blend of it and the search score (`Samples::blend`).
 
-use crate::core::{Color, Position};
-use crate::eval::features::features;
-use crate::eval::weights::{self, Weights};
-use crate::tune::dataline;
-use crate::tune::dataset::{self, Data};
-use crate::tune::packed;
-use crate::tune::target;
+use crate::dataline;
+use crate::dataset::{self, Data};
+use crate::packed;
+use crate::target;
+use poolshark_engine::core::{Color, Position};
+use poolshark_engine::eval::features::features;
+use poolshark_engine::eval::weights::{self, Weights};
 use std::path::Path;
 
 /// Feature vectors stored flat, `width` numbers a position, and each game's result.
@@ -115,7 +115,7 @@ pub fn load(text: &str, w: &Weights) -> Result<Samples, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::weights::AT;
+    use poolshark_engine::eval::weights::AT;
 
     #[test]
     fn lines_load_and_bad_lines_are_named() {

@@ -50,8 +50,8 @@ pub enum WeightsError {
         key: String,
         text: String,
     },
-    /// A network file that is refused (`eval::nnue::file`).
-    Network(crate::eval::nnue::file::NnueFileError),
+    /// A network file that is refused (`eval::nnue::network_file`).
+    Network(crate::eval::nnue::network_file::NnueFileError),
     /// A value outside its term's range (`weights::TERMS`).
     OutOfRange {
         line: usize,

@@ -1,6 +1,5 @@
 //! A group's table file: a header (magic, version, group, count, checksum), then the
-//! compressed values (`pack`). Written atomically by `files::save`, so a file is whole or
-//! absent; its checksum is checked when read, so a truncated or altered file is refused with
+//! compressed values (`pack`). Kept in a `Store`, which saves a file whole or not at all; its checksum is checked when read, so a truncated or altered file is refused with
 //! the reason, never half-used. A file larger than its group's body can be
 //! (`pack::max_body_len`) is refused before it is read, and one that fits is read into one
 //! buffer, allocated fallibly. Versions 1 (two bytes a position, uncompressed) and 2 (no
@@ -8,17 +7,16 @@
 
 use crate::egdb::index::{Group, MAX_PIECES};
 use crate::egdb::pack::{self, checksum, Packed};
-use crate::files::{self, Kind};
-use std::path::{Path, PathBuf};
+use crate::egdb::store::Store;
 
 const MAGIC: [u8; 8] = *b"PSEGDB\r\n";
 /// Bumped whenever the index, the value layout or this format changes.
 pub const VERSION: u32 = 3;
 const HEADER: usize = 8 + 4 + 4 + 8 + 8;
 
-/// The file that holds a group.
-pub fn path(dir: &Path, g: Group) -> PathBuf {
-    dir.join(format!("{g}.egdb"))
+/// The name of the file that holds a group.
+pub fn name(g: Group) -> String {
+    format!("{g}.egdb")
 }
 
 /// The most bytes a file of group `g` can take.
@@ -72,26 +70,16 @@ pub fn decode(g: Group, bytes: Vec<u8>) -> Result<Packed, String> {
     Packed::parse_at(g, bytes, HEADER)
 }
 
-/// Write a group's file atomically.
-pub fn save(dir: &Path, g: Group, values: &[u16]) -> Result<(), files::FileError> {
-    files::save(&path(dir, g), &encode(g, values))
+/// Store a group's file.
+pub fn save(store: &dyn Store, g: Group, values: &[u16]) -> Result<(), String> {
+    store.save(&name(g), &encode(g, values))
 }
 
-/// Is there anything at `p`? A symbolic link counts, even one that leads nowhere (reading it
-/// then says why), so a broken link is reported rather than taken for a missing table.
-pub(crate) fn exists(p: &Path) -> Result<bool, String> {
-    match std::fs::symlink_metadata(p) {
-        Ok(_) => Ok(true),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(format!("{}: {e}", p.display())),
-    }
-}
-
-/// The files a set in `dir` lacks: every group up to the largest piece count that has any
+/// The files a set lacks, by name: every group up to the largest piece count that has any
 /// file should have one (a build makes them smallest first), and a value whose successors
 /// lie in a missing group can be neither used nor verified.
-pub fn missing(dir: &Path) -> Vec<PathBuf> {
-    let there = |g: Group| exists(&path(dir, g)).unwrap_or(true);
+pub fn missing(store: &dyn Store) -> Vec<String> {
+    let there = |g: Group| store.exists(&name(g)).unwrap_or(true);
     let Some(top) = (2..=MAX_PIECES)
         .rev()
         .find(|&n| Group::all_with(n).into_iter().any(there))
@@ -101,21 +89,21 @@ pub fn missing(dir: &Path) -> Vec<PathBuf> {
     (2..=top)
         .flat_map(Group::all_with)
         .filter(|&g| !there(g))
-        .map(|g| path(dir, g))
+        .map(name)
         .collect()
 }
 
 /// Read a group's file. `Ok(None)`: there is no file; `Err`: a file that cannot be used,
-/// with the reason (the path included).
-pub fn load(dir: &Path, g: Group) -> Result<Option<Packed>, String> {
-    let p = path(dir, g);
-    if !exists(&p)? {
+/// with the reason (the place included).
+pub fn load(store: &dyn Store, g: Group) -> Result<Option<Packed>, String> {
+    let name = name(g);
+    if !store.exists(&name)? {
         return Ok(None);
     }
-    let bytes = files::read_at_most(&p, Kind::Egdb, max_len(g)).map_err(|e| e.to_string())?;
+    let bytes = store.read(&name, max_len(g))?;
     decode(g, bytes)
         .map(Some)
-        .map_err(|why| format!("{}: {why}", p.display()))
+        .map_err(|why| format!("{}: {why}", store.place(&name)))
 }
 
 #[cfg(test)]

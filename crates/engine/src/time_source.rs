@@ -1,5 +1,5 @@
 //! Where the engine reads the time: `Instant` for intervals (search limits, clocks, speeds),
-//! `unix_time` for dates and `process_id` for seeds. Natively these are std's. In the
+//! `unix_time` for dates and seeds. Natively these are std's. In the
 //! browser's build (wasm32, no operating system) std's would panic, so the page's JavaScript
 //! hands them in as two imports of the module `env`: `poolshark_now_ms()`, a monotonic time
 //! in milliseconds (`performance.now()`), and `poolshark_unix_ms()` (`Date.now()`).
@@ -22,19 +22,6 @@ pub fn unix_time() -> Duration {
     #[cfg(target_arch = "wasm32")]
     {
         web::unix_time()
-    }
-}
-
-/// This process's id, for seeds that should differ between two runs started at once; 0 in
-/// the browser, where a page has no process of its own.
-pub fn process_id() -> u32 {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        std::process::id()
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        0
     }
 }
 

@@ -24,13 +24,13 @@
 //! the search for play, the games play with the built-in network (`SpsaConfig::network`),
 //! as the engine does, and every weight is held.
 
-use crate::core::rng::mix64;
-use crate::core::Position;
-use crate::eval::weights::{self, Weights};
-use crate::eval::Evaluation;
-use crate::search::params::{ParamError, SearchParams, Tunable};
-use crate::search::{Engine, Limits, SearchControl};
-use crate::tune::selfplay::{opening, play_out};
+use crate::selfplay::{opening, play_out};
+use poolshark_engine::core::rng::mix64;
+use poolshark_engine::core::Position;
+use poolshark_engine::eval::weights::{self, Weights};
+use poolshark_engine::eval::Evaluation;
+use poolshark_engine::search::params::{ParamError, SearchParams, Tunable};
+use poolshark_engine::search::{Engine, Limits, SearchControl};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Spall's recommended exponents for the step size and the perturbation.
@@ -378,7 +378,7 @@ mod tests {
         cfg.c_end[king] = 150.0;
         cfg.r_end = 0.01;
         cfg.concurrency = 2;
-        let openings = crate::arena::openings::builtin();
+        let openings = poolshark_engine::openings::builtin();
         let mut kings = Vec::new();
         let (got, search) = run(&start, &cfg, &openings, &mut |p| kings.push(p.theta[king]));
         assert_eq!(search, SearchParams::default(), "no search parameter tuned");
@@ -407,7 +407,7 @@ mod tests {
         cfg.c_end[j] = 1000.0;
         cfg.r_end = 10.0;
         cfg.batch = 4;
-        let openings = crate::arena::openings::builtin();
+        let openings = poolshark_engine::openings::builtin();
         let mut seen = Vec::new();
         let (got, _) = run(&start, &cfg, &openings, &mut |p| seen.push(p.theta[j]));
         assert!(seen.iter().all(|x| max.contains(&(*x as i32))), "{seen:?}");
@@ -420,8 +420,9 @@ mod tests {
     fn the_games_play_with_the_configured_network() {
         let start = Weights::handset();
         let mut cfg = SpsaConfig::new(&start, 2, 50);
-        let pos = crate::core::notation::parse_fen("B:W18,21,23,24,27:B5,6,9,11,13").unwrap();
-        let hand = crate::eval::evaluate(&pos, &start);
+        let pos =
+            poolshark_engine::core::notation::parse_fen("B:W18,21,23,24,27:B5,6,9,11,13").unwrap();
+        let hand = poolshark_engine::eval::evaluate(&pos, &start);
         let theta: Vec<f64> = start.to_vec().iter().map(|&v| v as f64).collect();
         assert_eq!(rounded(&theta, &cfg).0.evaluation, Evaluation::Hand);
         cfg.evaluation = Weights::builtin().evaluation;
@@ -430,7 +431,10 @@ mod tests {
         };
         let (w, _) = rounded(&theta, &cfg);
         assert!(matches!(&w.evaluation, Evaluation::Network(n) if Arc::ptr_eq(n, &net)));
-        let (with_net, by_net) = (crate::eval::evaluate(&pos, &w), net.evaluate(&pos));
+        let (with_net, by_net) = (
+            poolshark_engine::eval::evaluate(&pos, &w),
+            net.evaluate(&pos),
+        );
         assert_eq!(with_net, by_net);
         assert_ne!(with_net, hand);
         let mut engines = [Engine::new(1, 1), Engine::new(1, 1)];
@@ -441,7 +445,7 @@ mod tests {
             &pair,
             0,
             &cfg,
-            &crate::arena::openings::builtin(),
+            &poolshark_engine::openings::builtin(),
         );
         for e in &engines {
             assert!(
@@ -484,7 +488,7 @@ mod tests {
         assert_eq!(clamp_theta(&cfg, weights::LEN, 1e9), 1000.0);
         // The games are played with them: after a pair (`+` white, then black), the engines
         // hold the second game's sides.
-        let openings = crate::arena::openings::builtin();
+        let openings = poolshark_engine::openings::builtin();
         let mut plus_theta = theta.clone();
         plus_theta[weights::LEN] = 120.0;
         theta[weights::LEN] = 40.0;

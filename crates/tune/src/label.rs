@@ -24,11 +24,11 @@
 //! at other nodes or with other weights, whose scores would not mix, or from other --data,
 //! which a resume would silently add to it.
 
-use crate::core::{Game, Position};
-use crate::eval::Weights;
-use crate::search::{Engine, Limits, SearchControl};
-use crate::tune::dataline;
-use crate::tune::selfplay::{map_in_parallel, white_search_score, write_in_parallel, SEARCH_CLAMP};
+use crate::dataline;
+use crate::selfplay::{map_in_parallel, white_search_score, write_in_parallel, SEARCH_CLAMP};
+use poolshark_engine::core::{Game, Position};
+use poolshark_engine::eval::Weights;
+use poolshark_engine::search::{Engine, Limits, SearchControl};
 use std::collections::HashSet;
 
 /// Lines a thread takes at once.
@@ -87,19 +87,21 @@ pub fn header(nodes: u64, weights: &Weights, positions: &[Position]) -> String {
 
 /// A hash of `positions`' keys, in order: which positions, and in what order, a run labels.
 pub fn keys_hash(positions: &[Position]) -> u64 {
-    positions.iter().fold(crate::checksum::fnv1a(b""), |h, p| {
-        crate::checksum::fnv1a_from(h, &p.key().to_le_bytes())
-    })
+    positions
+        .iter()
+        .fold(poolshark_engine::checksum::fnv1a(b""), |h, p| {
+            poolshark_engine::checksum::fnv1a_from(h, &p.key().to_le_bytes())
+        })
 }
 
 /// A hash of everything in `w` that the evaluation uses: the hand terms and, when it is the
 /// evaluation, the network.
 pub fn weights_hash(w: &Weights) -> u64 {
-    let mut bytes = crate::eval::file::write(w, "").into_bytes();
+    let mut bytes = poolshark_engine::eval::weights_file::write(w, "").into_bytes();
     if let Some(n) = w.network() {
-        bytes.extend(crate::eval::nnue::file::write(n));
+        bytes.extend(poolshark_engine::eval::nnue::network_file::write(n));
     }
-    crate::checksum::fnv1a(&bytes)
+    poolshark_engine::checksum::fnv1a(&bytes)
 }
 
 /// An existing output file, checked before anything is written to it.
@@ -289,7 +291,7 @@ pub fn journal_line(index: usize, scores: &[i32]) -> String {
         line.push(' ');
         line.push_str(&s.to_string());
     }
-    let sum = crate::checksum::fnv1a(line.as_bytes());
+    let sum = poolshark_engine::checksum::fnv1a(line.as_bytes());
     line.push_str(&format!(" *{sum:016x}\n"));
     line
 }
@@ -330,7 +332,9 @@ pub fn read_journal(
         let (line, sum) = line.rsplit_once(" *").ok_or_else(|| {
             bad("no checksum (damaged, or written by an older poolshark): remove it to start again")
         })?;
-        if u64::from_str_radix(sum, 16).ok() != Some(crate::checksum::fnv1a(line.as_bytes())) {
+        if u64::from_str_radix(sum, 16).ok()
+            != Some(poolshark_engine::checksum::fnv1a(line.as_bytes()))
+        {
             return Err(bad(
                 "checksum mismatch: the journal is damaged; remove it to start again",
             ));
@@ -362,8 +366,8 @@ pub fn read_journal(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::notation::parse_fen;
-    use crate::tune::selfplay::SEARCH_CLAMP;
+    use crate::selfplay::SEARCH_CLAMP;
+    use poolshark_engine::core::notation::parse_fen;
 
     #[test]
     fn parse_drops_repeats_and_names_bad_lines() {
@@ -385,7 +389,7 @@ mod tests {
     #[test]
     fn an_existing_output_is_checked_before_it_is_touched() {
         let w = Weights::default();
-        let positions = [crate::core::Position::start()];
+        let positions = [poolshark_engine::core::Position::start()];
         let head = header(300, &w, &positions);
         let line = "B:W21-32:B1-12 ; 1 ; 5\n";
         let check = |text: &str| check_existing(text, &head, "o.txt", &mut HashSet::new());
@@ -422,9 +426,10 @@ mod tests {
 
     #[test]
     fn a_journal_is_checked_line_by_line() {
-        let positions: Vec<Position> = crate::core::random_games::RandomPositions::new(5, 40)
-            .take(CHUNK + 3)
-            .collect();
+        let positions: Vec<Position> =
+            poolshark_engine::core::random_games::RandomPositions::new(5, 40)
+                .take(CHUNK + 3)
+                .collect();
         let w = Weights::default();
         let head = journal_header(300, &w, &positions);
         let read = |body: &str| read_journal(&format!("{head}{body}"), &head, "j", positions.len());
@@ -445,7 +450,10 @@ mod tests {
         // A line with a good sum, so that what follows tests the check after it.
         let body = |b: &str| {
             let line = b.trim_end();
-            format!("{line} *{:016x}\n", crate::checksum::fnv1a(line.as_bytes()))
+            format!(
+                "{line} *{:016x}\n",
+                poolshark_engine::checksum::fnv1a(line.as_bytes())
+            )
         };
         for (b, why) in [
             ("2 1 2 3\n", "not a chunk number below 2"),
@@ -489,9 +497,10 @@ mod tests {
     /// The scores of a list do not hang on the threads that searched it.
     #[test]
     fn scores_are_the_same_on_one_thread_and_on_three() {
-        let positions: Vec<Position> = crate::core::random_games::RandomPositions::new(3, 60)
-            .take(150)
-            .collect();
+        let positions: Vec<Position> =
+            poolshark_engine::core::random_games::RandomPositions::new(3, 60)
+                .take(150)
+                .collect();
         let cfg = |threads| LabelConfig {
             nodes: 300,
             threads,
@@ -513,7 +522,7 @@ mod tests {
         // 150 distinct positions: more than two chunks.
         let mut game = Game::new(Position::start());
         for _ in 0..150 {
-            let moves = crate::core::movegen::legal_moves(game.position());
+            let moves = poolshark_engine::core::movegen::legal_moves(game.position());
             if moves.is_empty() {
                 break;
             }

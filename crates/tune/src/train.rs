@@ -9,10 +9,10 @@
 //! new count from the next epoch on), and one no larger than the epochs done only writes the
 //! network again.
 
-use crate::eval::nnue::{self, FloatNetwork};
-use crate::files::{self, Kind};
-use crate::tune::dataset::{self, Data};
-use crate::tune::net::{self, NetConfig, NetData, NetState};
+use crate::dataset::{self, Data};
+use crate::net::{self, NetConfig, NetData, NetState};
+use poolshark_engine::eval::nnue::{self, FloatNetwork};
+use poolshark_host::files::{self, Kind};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -133,9 +133,9 @@ pub fn run(o: &LearnOptions, p: &mut dyn Progress) -> Result<Summary, LearnError
         Some(path) => {
             let bytes =
                 files::read(path, Kind::Weights).map_err(|e| input(format!("cannot read {e}")))?;
-            let n = nnue::file::parse(&bytes)
+            let n = nnue::network_file::parse(&bytes)
                 .map_err(|e| input(format!("--start {}: {e}", path.display())))?;
-            Some((n.to_float(), crate::checksum::fnv1a(&bytes)))
+            Some((n.to_float(), poolshark_engine::checksum::fnv1a(&bytes)))
         }
     };
     let hidden = match (&start, o.hidden) {
@@ -185,7 +185,7 @@ pub fn run(o: &LearnOptions, p: &mut dyn Progress) -> Result<Summary, LearnError
     let fixed = settings(
         &cfg,
         o,
-        crate::checksum::fnv1a(&hashes),
+        poolshark_engine::checksum::fnv1a(&hashes),
         start.as_ref().map(|s| s.1),
     );
     let mut st = resume(&o.checkpoint, &fixed, p)?.unwrap_or_else(|| match &start {
@@ -196,7 +196,7 @@ pub fn run(o: &LearnOptions, p: &mut dyn Progress) -> Result<Summary, LearnError
     let scale = (1.0 / k) as f32;
     let save = |st: &NetState| -> Result<(), LearnError> {
         let n = l.network(&st.w, scale).quantize();
-        files::save(&o.out, &nnue::file::write(&n)).map_err(|e| write(e.to_string()))
+        files::save(&o.out, &nnue::network_file::write(&n)).map_err(|e| write(e.to_string()))
     };
     p.note(&format!(
         "start loss {:.6} held-out {:.6}",

@@ -12,8 +12,8 @@
 //! one starting with `#` (a comment, such as the settings header `label` writes) is not a
 //! data line and is skipped by every reader.
 
-use crate::core::notation::{parse_fen, write_fen};
-use crate::core::Position;
+use poolshark_engine::core::notation::{parse_fen, write_fen};
+use poolshark_engine::core::Position;
 
 /// One data line, parsed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -50,7 +50,7 @@ pub fn game_field(line: &str) -> Option<&str> {
 
 /// A 64-bit hash of a game id, the same on every machine and run (FNV-1a).
 pub fn game_hash(id: &str) -> u64 {
-    crate::checksum::fnv1a(id.as_bytes())
+    poolshark_engine::checksum::fnv1a(id.as_bytes())
 }
 
 /// Whether a line of game `game` (a `game_hash`; else the line's index `i` among the data
@@ -60,7 +60,7 @@ pub fn held_out(game: Option<u64>, i: usize, every: usize) -> bool {
         // FNV-1a of ids that differ in a digit or two is far from uniform, even in its high
         // bits (games 2039-0 to 2039-99 held out none of 100, 2039-0 to 2039-999 180 of
         // 1,000): a SplitMix64 finish spreads them.
-        Some(h) => (crate::core::rng::mix64(h) % every as u64) as usize == every - 1,
+        Some(h) => (poolshark_engine::core::rng::mix64(h) % every as u64) as usize == every - 1,
         None => i % every == every - 1,
     }
 }

@@ -18,11 +18,13 @@
 //! - **Resumable**: after every epoch the whole state goes to a checkpoint (`checkpoint`),
 //!   and a run started again with the same settings and data continues from it.
 
-use crate::core::{Color, Position};
-use crate::eval::nnue::{self, bucket, planes_of, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN};
-use crate::eval::{evaluate, Weights};
-use crate::tune::target::{self, sigmoid};
-use crate::tune::{adam, dataline, packed};
+use crate::target::{self, sigmoid};
+use crate::{adam, dataline, packed};
+use poolshark_engine::core::{Color, Position};
+use poolshark_engine::eval::nnue::{
+    self, bucket, planes_of, FloatNetwork, BUCKETS, INPUTS, MAX_HIDDEN,
+};
+use poolshark_engine::eval::{evaluate, Weights};
 use rayon::prelude::*;
 use std::collections::HashSet;
 
@@ -143,7 +145,7 @@ impl NetData {
                 self.hand
                     .push((evaluate(&d.pos, &Weights::default()) as f32, result));
             }
-            let every = crate::tune::run::HELD_OUT_EVERY;
+            let every = crate::run::HELD_OUT_EVERY;
             if dataline::held_out(d.game, i, every) {
                 self.held.push(s);
             } else {
@@ -349,7 +351,7 @@ impl Default for NetConfig {
     }
 }
 
-pub use crate::tune::adam::State as NetState;
+pub use crate::adam::State as NetState;
 
 /// A fresh run: random starting weights from the config's seed.
 pub fn start(cfg: &NetConfig) -> NetState {
@@ -418,7 +420,7 @@ fn clip(w: &mut [f32], l: Layout) {
 /// The network trainer's checkpoint (`tune::adam::checkpoint`, with its own magic).
 pub mod checkpoint {
     use super::NetState;
-    use crate::tune::adam::checkpoint;
+    use crate::adam::checkpoint;
 
     /// Version 2 keeps the run's settings as text; version 1 kept only their hash.
     const MAGIC: &[u8; 8] = b"PSNETCK2";
@@ -446,7 +448,7 @@ pub mod checkpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::random_games::RandomPositions;
+    use poolshark_engine::core::random_games::RandomPositions;
 
     /// What the synthetic data is drawn from: a man is worth 0.1 logit units, a king 0.3,
     /// and a man on the side to move's square 15 (`planted`) 1.0 more. Random games leave
@@ -456,7 +458,7 @@ mod tests {
         let us = pos.pieces(pos.side());
         let them = pos.pieces(pos.side().flip());
         let k = pos.kings();
-        let count = |b: crate::core::Bitboard| b.count() as f32;
+        let count = |b: poolshark_engine::core::Bitboard| b.count() as f32;
         let mut y =
             0.1 * (count(us & !k) - count(them & !k)) + 0.3 * (count(us & k) - count(them & k));
         if planted(pos) {
@@ -524,9 +526,9 @@ mod tests {
             .iter()
             .map(|s| {
                 let p = Position::new_unchecked(
-                    crate::core::Bitboard(s.white),
-                    crate::core::Bitboard(s.black),
-                    crate::core::Bitboard(s.kings),
+                    poolshark_engine::core::Bitboard(s.white),
+                    poolshark_engine::core::Bitboard(s.black),
+                    poolshark_engine::core::Bitboard(s.kings),
                     s.side,
                 );
                 (output(&st.w, l, s) - truth(&p)).abs()

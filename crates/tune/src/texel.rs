@@ -11,11 +11,11 @@
 //! Every step ends with each weight moved back into its range (`weights::TERMS`), so the fit
 //! never leaves the weights a file may hold.
 
-use crate::core::rng::Xorshift64;
-use crate::eval::features::dot;
-use crate::eval::weights::{self, Weights, AT};
-use crate::tune::data::Samples;
-use crate::tune::target::{self, sigmoid};
+use crate::data::Samples;
+use crate::target::{self, sigmoid};
+use poolshark_engine::core::rng::Xorshift64;
+use poolshark_engine::eval::features::dot;
+use poolshark_engine::eval::weights::{self, Weights, AT};
 use rayon::prelude::*;
 
 /// The tuner's settings.
@@ -176,13 +176,13 @@ fn gradient(s: &Samples, w: &[f32], k: f64, batch: &[usize]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::random_games::RandomPositions;
-    use crate::core::Position;
+    use poolshark_engine::core::random_games::RandomPositions;
+    use poolshark_engine::core::Position;
 
     /// Positions from random games (quiet ones: the data selfplay writes has no captures).
     fn positions(n: usize, seed: u64) -> Vec<Position> {
         RandomPositions::new(seed, 120)
-            .filter(|p| !crate::core::movegen::has_capture(p))
+            .filter(|p| !poolshark_engine::core::movegen::has_capture(p))
             .take(n)
             .collect()
     }
@@ -286,9 +286,9 @@ mod tests {
     #[test]
     fn the_loss_falls_over_the_epochs() {
         // A small fixed set: real self-play positions from tests/data.
-        let text = include_str!("../../tests/data/tune-small.txt");
+        let text = include_str!("../../../tests/data/tune-small.txt");
         let start = Weights::handset();
-        let s = crate::tune::load(text, &start).unwrap();
+        let s = crate::load(text, &start).unwrap();
         assert!(s.len() > 1000);
         let k = fit_k(&s, &as_f32(&start));
         let mut losses = vec![loss(&s, &as_f32(&start), k)];

@@ -3,6 +3,14 @@
 //! binary was built for. Read from /proc, /sys and CPUID; `None` where they cannot be read
 //! (another system), and each caller picks its own fallback.
 
+/// What this machine allows, as the board's server takes it (`ServeLimits::new`).
+pub fn here() -> poolshark_engine::board::limits::Machine {
+    poolshark_engine::board::limits::Machine {
+        memory_bytes: memory_bytes(),
+        open_files: open_files_limit(),
+    }
+}
+
 /// The memory this process may use, in bytes: the machine's RAM (`MemTotal`), or less
 /// where a cgroup (v2 `memory.max` or v1 `memory.limit_in_bytes`) limits it.
 pub fn memory_bytes() -> Option<u64> {

@@ -4,13 +4,11 @@
 
 use crate::core::notation::{parse_fen, write_fen, NotationError};
 use crate::core::{movegen, Game, Position};
-use crate::files;
 use crate::search::{Engine, Limits, SearchControl};
 use std::collections::HashSet;
-use std::path::Path;
 
 /// The built-in opening set, one FEN a line.
-pub const BUILTIN: &str = include_str!("../../books/openings-3ply.txt");
+pub const BUILTIN: &str = include_str!("../../../books/openings-3ply.txt");
 
 /// Read an openings file: one FEN a line; blank lines and lines starting with `#` are skipped.
 pub fn parse(text: &str) -> Result<Vec<Position>, (usize, NotationError)> {
@@ -19,14 +17,6 @@ pub fn parse(text: &str) -> Result<Vec<Position>, (usize, NotationError)> {
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
         .map(|(i, l)| parse_fen(l.trim()).map_err(|e| (i + 1, e)))
         .collect()
-}
-
-/// Read an openings file (a regular file, at most `files::Kind::Openings`'s limit). The error
-/// names the path, and the line if one is bad.
-pub fn load(path: &Path) -> Result<Vec<Position>, String> {
-    let text = files::read_to_string(path, files::Kind::Openings)
-        .map_err(|e| format!("cannot read {e}"))?;
-    parse(&text).map_err(|(line, e)| format!("{} line {line}: {e}", path.display()))
 }
 
 /// The built-in openings.

@@ -3,7 +3,7 @@
 //! result, the game's result and search score seen from the side to move (`side_view`),
 //! their blend (`blend`), and the scale `K` that best fits a loss (`fit_k`).
 
-use crate::core::Color;
+use poolshark_engine::core::Color;
 
 /// The logistic function: the expected score of an evaluation in logit units.
 #[inline]

@@ -3,8 +3,8 @@
 //! stopped run continue. The gradient and the limits the weights are clipped to stay with
 //! the trainer.
 
-use crate::checksum::fnv1a as checksum;
-use crate::core::rng::Xorshift64;
+use poolshark_engine::checksum::fnv1a as checksum;
+use poolshark_engine::core::rng::Xorshift64;
 
 /// Adam's decay rates and the guard against a zero second moment.
 const BETA1: f32 = 0.9;

@@ -2,10 +2,10 @@
 //! held by `--fix`, the held-out split, and the weights file itself, headed by the command
 //! line that made it (its provenance) and saved whole.
 
-use crate::eval::file;
-use crate::eval::weights::{self, Weights};
-use crate::files::{self, FileError};
-use crate::tune::data::Samples;
+use crate::data::Samples;
+use poolshark_engine::eval::weights::{self, Weights};
+use poolshark_engine::eval::weights_file;
+use poolshark_host::files::{self, FileError};
 use std::fmt::Display;
 use std::path::Path;
 
@@ -19,7 +19,7 @@ pub const HELD_OUT_EVERY: usize = 10;
 pub fn hold_out(all: &Samples) -> (Samples, Samples) {
     let (mut train, mut held) = (Samples::new(), Samples::new());
     for i in 0..all.len() {
-        let s = if crate::tune::dataline::held_out(all.games[i], i, HELD_OUT_EVERY) {
+        let s = if crate::dataline::held_out(all.games[i], i, HELD_OUT_EVERY) {
             &mut held
         } else {
             &mut train
@@ -88,13 +88,13 @@ impl Display for CommandLine {
 /// when a long run is stopped while saving, and a `path` that is not a regular file is
 /// refused.
 pub fn save_weights(path: &Path, weights: &Weights, comment: &str) -> Result<(), FileError> {
-    files::save(path, file::write(weights, comment).as_bytes())
+    files::save(path, weights_file::write(weights, comment).as_bytes())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Position;
+    use poolshark_engine::core::Position;
 
     #[test]
     fn every_tenth_position_is_held_out() {
@@ -148,7 +148,7 @@ mod tests {
         std::fs::write(&path, "old contents").unwrap();
         let w = Weights::handset();
         save_weights(&path, &w, "Tuned by `test`\nnote").unwrap();
-        assert_eq!(Weights::load(&path).unwrap(), w);
+        assert_eq!(poolshark_host::weights::load(&path).unwrap(), w);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains("# Tuned by `test`\n# note\n"), "{text}");
         let names: Vec<_> = std::fs::read_dir(&dir)

@@ -12,7 +12,7 @@
 //! (u32); `--nodes` (u64); `--games` (u64); the shard's index and count (two u32; count 0:
 //! joined from shards by `data merge`); and a hash of the weights (u64,
 //! `label::weights_hash`). A file converted from text data records none (flags 0).
-//! The checksum is FNV-1a 64 (`crate::checksum`, the project's one file checksum) over the
+//! The checksum is FNV-1a 64 (`poolshark_engine::checksum`, the project's one file checksum) over the
 //! 32 header bytes before it, the settings and every record. Any changed, missing or extra
 //! byte changes it or the length; at 30 M records it costs about half a second, next to
 //! seconds to read the file. Version 1 files (a 40-byte header, no settings) are still read,
@@ -34,10 +34,10 @@
 //! (a legal position, a known result, a score in range, no stray bits), and the error names
 //! the file and what is wrong with it.
 
-use crate::checksum::fnv1a;
-use crate::core::{Bitboard, Color, Position};
-use crate::tune::dataline::{self, DataLine};
-use crate::tune::selfplay::SEARCH_CLAMP;
+use crate::dataline::{self, DataLine};
+use crate::selfplay::SEARCH_CLAMP;
+use poolshark_engine::checksum::fnv1a;
+use poolshark_engine::core::{Bitboard, Color, Position};
 
 /// The first 8 bytes of every packed data file.
 pub const MAGIC: [u8; 8] = *b"PSPACKED";
@@ -97,7 +97,7 @@ pub fn training_line(r: &Record, seed: u64) -> DataLine {
         pos: r.pos,
         white_score: r.exact.map_or(r.white_score, Exact::white_score),
         search: r.search,
-        game: Some(dataline::game_hash(&crate::tune::selfplay::game_id(
+        game: Some(dataline::game_hash(&crate::selfplay::game_id(
             seed,
             r.game as usize,
         ))),
@@ -233,7 +233,7 @@ pub struct Run {
     pub keep_duplicates: bool,
     /// The shard of the run this file holds; None for a file `data merge` joined from
     /// shards (it may hold any of the run's games).
-    pub shard: Option<crate::arena::shard::Shard>,
+    pub shard: Option<poolshark_engine::shard::Shard>,
 }
 
 impl Run {
@@ -290,7 +290,7 @@ impl Run {
             0 if index == 0 => None,
             0 => return Err(format!("shard {index} of a merged file")),
             _ if index >= count => return Err(format!("shard {index}/{count}")),
-            _ => Some(crate::arena::shard::Shard { index, count }),
+            _ => Some(poolshark_engine::shard::Shard { index, count }),
         };
         Ok(Some(Run {
             games: u64_at(16),
@@ -424,8 +424,8 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<File, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::notation::parse_fen;
-    use crate::core::random_games::RandomPositions;
+    use poolshark_engine::core::notation::parse_fen;
+    use poolshark_engine::core::random_games::RandomPositions;
 
     fn record(fen: &str, score: f64, search: Option<i32>, game: u32) -> Record {
         Record {
@@ -462,7 +462,12 @@ mod tests {
                 exact: exacts[i % 4],
             };
             let back = decode(&encode(&r)).unwrap();
-            assert_eq!(back, r, "{}", crate::core::notation::write_fen(&pos));
+            assert_eq!(
+                back,
+                r,
+                "{}",
+                poolshark_engine::core::notation::write_fen(&pos)
+            );
             assert_eq!(back.pos.key(), pos.key());
         }
     }
@@ -509,7 +514,7 @@ mod tests {
         random_plies: 4,
         weights: 0x1234_5678_9abc_def0,
         keep_duplicates: true,
-        shard: Some(crate::arena::shard::Shard { index: 2, count: 7 }),
+        shard: Some(poolshark_engine::shard::Shard { index: 2, count: 7 }),
     };
 
     /// Issue 58, item 8: a file keeps the settings its games were played with, merged or

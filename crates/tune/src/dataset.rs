@@ -10,10 +10,10 @@
 //! all. Positions are told apart by their 64-bit Zobrist key; at 30 M positions the odds that
 //! two different ones share a key, and one is wrongly dropped, are about 1 in 40,000.
 
-use crate::core::{Color, Position};
-use crate::egdb::{Egdb, Wdl50};
-use crate::tune::dataline;
-use crate::tune::packed::{self, Exact, File, Record, Run};
+use crate::dataline;
+use crate::packed::{self, Exact, File, Record, Run};
+use poolshark_engine::core::{Color, Position};
+use poolshark_engine::egdb::{Egdb, Wdl50};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -245,7 +245,7 @@ pub fn from_text(text: &str, name: &str) -> Result<File, String> {
 pub fn to_text(f: &File) -> String {
     let mut out = String::new();
     for r in &f.records {
-        let id = crate::tune::selfplay::game_id(f.seed, r.game as usize);
+        let id = crate::selfplay::game_id(f.seed, r.game as usize);
         out.push_str(&dataline::write(&r.pos, r.white_score, r.search, Some(&id)));
     }
     out
@@ -285,9 +285,9 @@ pub enum Data {
 /// `Kind::TuneData`'s), told apart by the packed magic; with a hash of its bytes (the
 /// trainer's checkpoint knows its data by it). The error names the file.
 pub fn read(path: &Path) -> Result<(Data, u64), String> {
-    use crate::files::{self, Kind};
+    use poolshark_host::files::{self, Kind};
     let bytes = files::read(path, Kind::PackedData).map_err(|e| format!("cannot read {e}"))?;
-    let hash = crate::checksum::fnv1a(&bytes);
+    let hash = poolshark_engine::checksum::fnv1a(&bytes);
     let name = path.display().to_string();
     if packed::is_packed(&bytes) {
         return Ok((Data::Packed(packed::parse(&bytes, &name)?), hash));
@@ -320,7 +320,7 @@ fn number_in(path: &Path) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::notation::parse_fen;
+    use poolshark_engine::core::notation::parse_fen;
 
     fn rec(fen: &str, game: u32, score: f64) -> Record {
         Record {
@@ -336,7 +336,7 @@ mod tests {
     /// same games twice, are refused by the setting or shard that shows it.
     #[test]
     fn overlapping_or_unlike_shards_are_refused() {
-        use crate::arena::shard::Shard;
+        use poolshark_engine::shard::Shard;
         let run = |index, count, nodes| Run {
             games: 12,
             nodes,
@@ -430,7 +430,7 @@ mod tests {
     fn the_tables_value_is_from_whites_side() {
         // Three kings against one man: White wins with either side to move.
         let dir = std::env::temp_dir().join(format!("poolshark-dataset-{}", std::process::id()));
-        let tables = crate::egdb::build::build_tables(&dir, 4, 1).expect("2-4 piece tables");
+        let tables = poolshark_host::egdb::build_tables(&dir, 4, 1).expect("2-4 piece tables");
         std::fs::remove_dir_all(&dir).unwrap();
         let db = Egdb::from_tables(tables);
         for fen in ["W:WK10,K14,K18:B25", "B:WK10,K14,K18:B25"] {
