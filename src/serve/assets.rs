@@ -2,6 +2,10 @@
 //! its MIME type and its text. The page is plain ES modules (`web/js/`, `main.js` first)
 //! that the browser fetches one by one: no bundler, nothing fetched from elsewhere.
 //!
+//! `web/` is also the static page's tree (`make web` copies it as it is): what only that
+//! copy loads, the board worker and its engine (`web/engine/`), the service worker and the
+//! manifest with its icons, is listed in `STATIC_ONLY` and not served here.
+//!
 //! The tests follow the page's own references, the `<script>` and `<link>` of `index.html`
 //! and the `import` lines of each module, so that a module the page needs cannot be left
 //! out of this list, and a file under `web/` that nothing uses cannot stay in it.
@@ -21,6 +25,7 @@ const HTML: &str = "text/html; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 /// The type a browser requires of a `<script type="module">` and of what it imports.
 const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
 
 /// A file under `web/`, served at its own path.
 macro_rules! asset {
@@ -43,6 +48,7 @@ pub const ASSETS: &[Asset] = &[
         body: include_str!("../../web/index.html"),
     },
     asset!("style.css", CSS),
+    asset!("icon.svg", SVG),
     asset!("js/main.js", JS),
     asset!("js/state.js", JS),
     asset!("js/messages.js", JS),
@@ -67,6 +73,21 @@ pub const ASSETS: &[Asset] = &[
     asset!("js/types.js", JS),
     asset!("js/keys.js", JS),
     asset!("js/share.js", JS),
+];
+
+/// The files under `web/` that only the static page (`make web`) loads, and so are not
+/// served here: the board in WebAssembly needs its module, which the server does not have
+/// (it runs the board itself), and the service worker keeps the static copy offline.
+pub const STATIC_ONLY: &[&str] = &[
+    "engine/board-host.js",
+    "engine/board-worker.js",
+    "engine/module.js",
+    "engine/search-worker.js",
+    "engine/search.js",
+    "sw.js",
+    "manifest.webmanifest",
+    "icon-192.png",
+    "icon-512.png",
 ];
 
 /// The asset served at `path`.
@@ -236,8 +257,19 @@ mod tests {
         walk(&root, &root, &mut files);
         for f in &files {
             assert!(
-                ASSETS.iter().any(|a| a.file == f),
-                "web/{f} is not in ASSETS: add it (and import it where it is used)"
+                ASSETS.iter().any(|a| a.file == f) || STATIC_ONLY.contains(&f.as_str()),
+                "web/{f} is neither in ASSETS nor in STATIC_ONLY: add it to one (and import it \
+                 where it is used)"
+            );
+        }
+        for f in STATIC_ONLY {
+            assert!(
+                files.iter().any(|g| g == f),
+                "STATIC_ONLY names web/{f}, which is not there"
+            );
+            assert!(
+                !ASSETS.iter().any(|a| a.file == *f),
+                "web/{f} is in both lists"
             );
         }
         let mut paths = BTreeSet::new();
@@ -247,6 +279,7 @@ mod tests {
                 Some("js") => JS,
                 Some("css") => CSS,
                 Some("html") => HTML,
+                Some("svg") => SVG,
                 _ => panic!("{}: no type known for this file", a.file),
             };
             assert_eq!(a.mime, want, "{}", a.file);

@@ -1,12 +1,12 @@
 // The page's line to its board (docs/BOARD.md), JSON both ways, over one of two transports:
 // the WebSocket to `poolshark serve`, or, where the page is a static copy (`make web`), a
-// worker running the same board in WebAssembly (webapp/engine/board-worker.js). Either way the page
+// worker running the same board in WebAssembly (web/engine/board-worker.js). Either way the page
 // sees the same messages, and scripts and tests reach them as `window.boardTransport`:
 // `send(text)` takes one message's JSON text, `onMessage(fn)` calls `fn` with each reply's.
 // A closed socket is not reopened: the server's game is gone with it, and the page says to
 // reload.
 //
-// The static page's service worker (webapp/sw.js) keeps one build: a new one installed while
+// The static page's service worker (web/sw.js) keeps one build: a new one installed while
 // a tab is open waits, so that the tab's page, workers and module stay of one build. The tab
 // says a new version is ready; a reload (or its button) opens it where the tab is the page's
 // only one, and never reloads another tab.

@@ -1,6 +1,6 @@
-// The poolshark WebAssembly module (crates/web), loaded the same way in the page's workers and
+// The poolshark WebAssembly module (crates/wasm), loaded the same way in the page's workers and
 // under node: it imports the clock and one function through which it emits text, each text on
-// a numbered channel (crates/web/src/host.rs), and exports functions that take text.
+// a numbered channel (crates/wasm/src/host.rs), and exports functions that take text.
 
 export const CHANNEL = { out: 1, err: 2, event: 3, reply: 4, start: 5, stop: 6 };
 

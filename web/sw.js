@@ -1,7 +1,7 @@
 // The static page's service worker (`make web`): at install it keeps a copy of every file
 // the page needs, under a cache named for this build, and from then on answers from that
 // copy, so the page opens and plays with no network. scripts/web-sw.py writes the two
-// constants below.
+// constants below for each build (this file as it stands is the unbuilt page's: no files).
 //
 // A new build (another version) installs beside the old one and waits: a tab open on the old
 // build keeps being answered from the old copy, so that its page, its workers (a search
@@ -9,8 +9,9 @@
 // tab of the old build is open, or when the page's only tab asks (`take-over`: a reload, or
 // the page's "reload now"); then the old copy is deleted. Another tab is never taken over
 // while it runs.
-const VERSION = "@VERSION@";
-const FILES = @FILES@;
+const VERSION = "unbuilt";
+/** @type {string[]} */
+const FILES = [];
 const CACHE = "poolshark-" + VERSION;
 
 self.addEventListener("install", (ev) => {

@@ -1,5 +1,5 @@
 // The board's session in a worker (board-worker.js in the page; tests/web under node): the
-// WebAssembly module's board (crates/web's `poolshark_board_*`, over the session core that
+// WebAssembly module's board (crates/wasm's `poolshark_board_*`, over the session core that
 // `poolshark serve` runs too) takes docs/BOARD.md messages as JSON text and answers on
 // channels: a reply for the page, a search job to start, a job to stop. Jobs run in a second
 // worker (search.js) so that this one keeps reading the page's messages while the engine
