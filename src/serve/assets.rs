@@ -64,6 +64,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("js/learn.js", JS),
     asset!("js/analysis.js", JS),
     asset!("js/render.js", JS),
+    asset!("js/derive.js", JS),
     asset!("js/play.js", JS),
     asset!("js/setup.js", JS),
     asset!("js/pdn.js", JS),

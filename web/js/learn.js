@@ -125,20 +125,22 @@ function tally(l) {
   return found + " of " + l.plies.length + " found" + (hinted ? ", " + hinted + " with a hint" : "") + ".";
 }
 
+// The run ends when the main line changes, or when the person walked away from a question
+// (derived after each batch of changes, js/derive.js, once teach.js has settled the retry).
+export function deriveLearn() {
+  const st = ui.state;
+  const l = ui.learn;
+  if (l && st && (l.sig !== mainSig(st) || (!l.done && !ui.retry))) {
+    ui.learn = null;
+    ui.hint = null;
+  }
+}
+
 // Draw the start row (after a review with marked moves) and the run's panel.
 export function renderLearn() {
   const st = ui.state;
-  const l = ui.learn;
   const running = !!(ui.review && ui.review.running);
-  // The run ends when the main line changes, or when the person walked away from a question.
-  if (l && st && (l.sig !== mainSig(st) || (!l.done && !ui.retry))) {
-    update((u) => {
-      u.learn = null;
-      u.hint = null;
-    });
-    return;
-  }
-  const run = l;
+  const run = ui.learn;
   const any = !!st && (markedPlies(st, "black").length > 0 || markedPlies(st, "white").length > 0);
   $("learn-row").hidden = !any || !!run;
   $("learn-start").disabled = running || !ui.connected;

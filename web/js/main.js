@@ -5,9 +5,9 @@
 //
 // Modules, each importing only those below it: state (the shared `ui`), messages, socket,
 // clock and sound, draw (the board), status, tree (the move list), annotate (comments, marks,
-// tags, lines into the tree), review, teach, analysis, play (clicks and the capture chooser),
-// render (all of it), keys, setup, pdn, store (kept across a reload), share (copying and
-// links), and this one. Every change to `ui` goes through `update` (js/state.js), which draws
+// tags, lines into the tree), review, teach, learn, analysis, play (clicks and the capture
+// chooser), render (all of it), derive (what follows from a change, before the render), keys,
+// setup, pdn, store (kept across a reload), share (copying and links), and this one. Every change to `ui` goes through `update` (js/state.js), which draws
 // the page once afterwards; nothing here draws a part of it by hand.
 
 import { ui, $, legalFrom, modeOf, sideAt, update } from "./state.js";
@@ -23,6 +23,7 @@ import { onRetryResult, wireTeach } from "./teach.js";
 import { learnOnResult, wireLearn } from "./learn.js";
 import { onInfo, analyzeRequest, closePv, wireAnalysis } from "./analysis.js";
 import "./render.js"; // registers the page's one render with `update`
+import "./derive.js"; // registers what is derived from `ui` before each render
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
 import { placeSetupPiece, wireSetup } from "./setup.js";
 import { onGames, onPdn, wirePdn } from "./pdn.js";

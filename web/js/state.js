@@ -71,14 +71,24 @@ export const ui = {
 export const $ = (id) => document.getElementById(id);
 
 // The one way the page's state changes: `update((ui) => { ... })` edits `ui`, then one render
-// is scheduled (a microtask), however many updates come before it runs. `js/render.js`
+// is scheduled (a microtask), however many updates come before it runs. Before it draws, the
+// state derived from the rest of `ui` is computed once for the whole batch of changes
+// (`js/derive.js` registers that step), so that the render only reads `ui`. `js/render.js`
 // registers the function that draws the page from `ui`.
+/** @type {(() => void) | null} */
 let renderer = null;
+/** @type {(() => void) | null} */
+let deriver = null;
 let scheduled = false;
 
 /** @param {() => void} fn the page's one render (js/render.js) */
 export function setRenderer(fn) {
   renderer = fn;
+}
+
+/** @param {() => void} fn what is derived from `ui` after a batch of changes (js/derive.js) */
+export function setDeriver(fn) {
+  deriver = fn;
 }
 
 /**
@@ -91,6 +101,7 @@ export function update(change) {
   scheduled = true;
   queueMicrotask(() => {
     scheduled = false;
+    if (deriver) deriver();
     if (renderer) renderer();
   });
 }

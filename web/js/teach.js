@@ -55,9 +55,9 @@ function moveNo(k) {
   return n.no + (n.first ? "." : "…");
 }
 
-// Keep the retry in step with the position shown, and choose the arrow to draw: called
-// before the board is drawn (js/render.js).
-export function syncTeach() {
+// Keep the retry in step with the position shown, and choose the arrow to draw: derived
+// after each batch of changes, before the board is drawn (js/derive.js).
+export function deriveTeach() {
   const st = ui.state;
   const t = ui.retry;
   if (t) {
