@@ -14,25 +14,27 @@ const VERSION = "unbuilt";
 const FILES = [];
 const CACHE = "poolshark-" + VERSION;
 
-self.addEventListener("install", (ev) => {
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
+sw.addEventListener("install", (ev) => {
   // From the server, not the browser's HTTP cache, which may hold the old build's files.
   ev.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: "reload" })))));
 });
 
 // "take-over" from a page: answered on its port with whether this build takes over, which it
 // does only where that page is the only tab of this site (it then reloads itself).
-self.addEventListener("message", (ev) => {
+sw.addEventListener("message", (ev) => {
   if (ev.data !== "take-over") return;
   ev.waitUntil(
-    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((tabs) => {
+    sw.clients.matchAll({ type: "window", includeUncontrolled: true }).then((tabs) => {
       const alone = tabs.length <= 1;
       if (ev.ports[0]) ev.ports[0].postMessage(alone);
-      if (alone) return self.skipWaiting();
+      if (alone) return sw.skipWaiting();
     }),
   );
 });
 
-self.addEventListener("activate", (ev) => {
+sw.addEventListener("activate", (ev) => {
   ev.waitUntil(
     caches
       .keys()
@@ -42,12 +44,12 @@ self.addEventListener("activate", (ev) => {
         ),
       )
       // The first install: the tab that installed it is of this build.
-      .then(() => self.clients.claim()),
+      .then(() => sw.clients.claim()),
   );
 });
 
 // The copy first (it is this build's own), the network for anything else.
-self.addEventListener("fetch", (ev) => {
+sw.addEventListener("fetch", (ev) => {
   if (ev.request.method !== "GET") return;
   ev.respondWith(
     caches

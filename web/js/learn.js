@@ -47,10 +47,10 @@ function ask(i) {
   if (!l) return;
   const ply = l.plies[i];
   update((u) => {
-    u.learn.i = i;
-    u.learn.tries = 0;
-    u.learn.hint = false;
-    u.learn.settled = null;
+    l.i = i;
+    l.tries = 0;
+    l.hint = false;
+    l.settled = null;
     u.hint = null;
     u.retry = { ply, armed: false, pending: null, result: null, answer: false, learn: true };
   });
@@ -92,7 +92,7 @@ export function learnOnResult(res) {
   const t = ui.retry;
   if (!l || !t || !t.learn || res.ply !== l.plies[l.i] || l.settled) return;
   update((u) => {
-    const run = u.learn;
+    const run = l;
     run.tries += 1;
     // Found after the answer was shown: not found.
     if (u.retry && u.retry.answer) {
@@ -180,7 +180,7 @@ function next() {
   const k = l.plies[l.i];
   clearMessages();
   update((u) => {
-    u.learn.done = true;
+    l.done = true;
     u.hint = null;
     u.retry = null;
   });
