@@ -329,10 +329,11 @@ fn braced(s: &str) -> (&str, &str) {
     panic!("an unclosed brace: {s:.60}")
 }
 
-/// The keys of a TypeScript object type `{a: T, b?: {c: U}}`: `a`, `b` (not the nested `c`).
-fn object_keys(literal: &str) -> BTreeSet<String> {
+/// The keys of a TypeScript object type `{a: T, b?: {c: U}}` with their types: `a`, `b`
+/// (not the nested `c`).
+fn object_keys(literal: &str) -> BTreeMap<String, String> {
     let body = &literal[1..literal.len() - 1];
-    let mut keys = BTreeSet::new();
+    let mut keys = BTreeMap::new();
     let mut depth = 0;
     let mut start = 0;
     let mut parts = Vec::new();
@@ -349,9 +350,10 @@ fn object_keys(literal: &str) -> BTreeSet<String> {
     }
     parts.push(&body[start..]);
     for p in parts {
-        let key = p.split(':').next().unwrap().trim().trim_end_matches('?');
+        let (key, ty) = p.split_once(':').unwrap_or((p, ""));
+        let key = key.trim().trim_end_matches('?');
         if !key.is_empty() {
-            keys.insert(key.to_string());
+            keys.insert(key.to_string(), ty.trim().to_string());
         }
     }
     keys
@@ -361,7 +363,7 @@ fn object_keys(literal: &str) -> BTreeSet<String> {
 /// object literals (a union, as `Request`) as the literals' key sets.
 struct Typedefs {
     objects: BTreeMap<String, BTreeSet<String>>,
-    unions: BTreeMap<String, Vec<BTreeSet<String>>>,
+    unions: BTreeMap<String, Vec<BTreeMap<String, String>>>,
 }
 
 impl Typedefs {
@@ -518,14 +520,35 @@ fn typedef_differences(p: &Protocol, t: &Typedefs) -> Vec<String> {
             ));
         }
     }
+    // Each request as one literal of the union `Request`, found by its `type`.
     let requests = t.unions.get("Request").expect("types.js's Request");
+    let kinds: BTreeSet<String> = p.messages("Request").into_iter().map(|(k, _)| k).collect();
+    for literal in requests {
+        let ty = literal.get("type").map(String::as_str).unwrap_or("");
+        if !kinds.contains(ty.trim_matches('"')) {
+            out.push(format!(
+                "types.js's Request has {{type: {ty}, ...}}, which protocol.rs's Request lacks"
+            ));
+        }
+    }
     for (kind, fs) in p.messages("Request") {
         let mut rust = names(&fs);
         rust.insert("type".into());
-        if !requests.contains(&rust) {
-            out.push(format!(
-                "types.js's Request has no {{type: \"{kind}\", ...}} with exactly the fields {rust:?}"
-            ));
+        let tag = format!("\"{kind}\"");
+        let page: Vec<BTreeSet<String>> = requests
+            .iter()
+            .filter(|l| l.get("type") == Some(&tag))
+            .map(|l| l.keys().cloned().collect())
+            .collect();
+        match page.as_slice() {
+            [one] if *one == rust => {}
+            [one] => out.push(format!(
+                "types.js's request {kind} has the fields {one:?}, protocol.rs's {rust:?}"
+            )),
+            _ => out.push(format!(
+                "types.js's Request has {} literals {{type: {tag}, ...}}, not one",
+                page.len()
+            )),
         }
     }
     out
@@ -667,6 +690,17 @@ fn a_field_on_one_side_only_is_caught() {
     assert!(doc_differences(&p, &doc)
         .iter()
         .any(|d| d.contains("'extra'")));
+
+    let renamed = js.replace(
+        "{type: \"delete\", node: number}",
+        "{type: \"delete\", id: number}",
+    );
+    assert_ne!(renamed, js);
+    let diff = typedef_differences(&Protocol::read(), &Typedefs::from_text(&renamed));
+    assert!(
+        diff.iter().any(|d| d.contains("request delete")),
+        "{diff:?}"
+    );
 
     let more_js = js.replace(
         " * @property {number} forty_limit\n",
