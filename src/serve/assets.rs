@@ -25,7 +25,6 @@ const HTML: &str = "text/html; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 /// The type a browser requires of a `<script type="module">` and of what it imports.
 const JS: &str = "text/javascript; charset=utf-8";
-const SVG: &str = "image/svg+xml";
 
 /// A file under `web/`, served at its own path.
 macro_rules! asset {
@@ -48,7 +47,6 @@ pub const ASSETS: &[Asset] = &[
         body: include_str!("../../web/index.html"),
     },
     asset!("style.css", CSS),
-    asset!("icon.svg", SVG),
     asset!("js/main.js", JS),
     asset!("js/state.js", JS),
     asset!("js/messages.js", JS),
@@ -87,6 +85,7 @@ pub const STATIC_ONLY: &[&str] = &[
     "engine/search.js",
     "sw.js",
     "manifest.webmanifest",
+    "icon.svg",
     "icon-192.png",
     "icon-512.png",
 ];
@@ -280,7 +279,6 @@ mod tests {
                 Some("js") => JS,
                 Some("css") => CSS,
                 Some("html") => HTML,
-                Some("svg") => SVG,
                 _ => panic!("{}: no type known for this file", a.file),
             };
             assert_eq!(a.mime, want, "{}", a.file);

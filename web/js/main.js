@@ -23,7 +23,7 @@ import { onRetryResult, wireTeach } from "./teach.js";
 import { learnOnResult, wireLearn } from "./learn.js";
 import { onInfo, analyzeRequest, closePv, wireAnalysis } from "./analysis.js";
 import "./render.js"; // registers the page's one render with `update`
-import "./derive.js"; // registers what is derived from `ui` before each render
+import "./derive.js"; // registers the state derived before each render
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
 import { placeSetupPiece, wireSetup } from "./setup.js";
 import { onGames, onPdn, wirePdn } from "./pdn.js";
