@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The board as a static page (`make web`): the page, its modules, the engine as WebAssembly
-# (crates/web), a web app manifest and a service worker, in target/web/. Serve it with any
-# static file server: python3 -m http.server --directory target/web
+# The board as a static page (`make web`): web/ copied as it is into target/web/, with the
+# engine as WebAssembly (crates/wasm) beside it and what a build writes: index.html marked to
+# use the board worker (web/js/socket.js) and to name its manifest and icon, and the service
+# worker's version and file list (scripts/web-sw.py). Serve it with any static file server:
+# python3 -m http.server --directory target/web
 #
 # The wasm32 standard library: where rustup has the target, it is used. Otherwise Debian's
 # rustc-web, cargo-web, rust-web-src and lld (a Rust 1.96 with the standard library's source)
@@ -15,22 +17,24 @@ OUT=target/web
 
 wasm_toolchain || { echo "make web: $WASM_WHY" >&2; exit 2; }
 echo "make web: building the engine for wasm32 (profile $PROFILE) with $WASM_CARGO_DESC"
-wasm_cargo build --profile "$PROFILE" --target wasm32-unknown-unknown -p poolshark-web
-WASM="$CARGO_TARGET_DIR_WASM/wasm32-unknown-unknown/$PROFILE/poolshark_web.wasm"
+wasm_cargo build --profile "$PROFILE" --target wasm32-unknown-unknown -p poolshark-wasm
+WASM="$CARGO_TARGET_DIR_WASM/wasm32-unknown-unknown/$PROFILE/poolshark_wasm.wasm"
 
 rm -rf "$OUT.new"
 mkdir -p "$OUT.new"
-cp -r web/style.css web/js webapp/engine "$OUT.new/"
-cp webapp/manifest.webmanifest webapp/icon.svg webapp/icon-*.png "$OUT.new/"
-# The page as `poolshark serve` serves it, marked to use the worker (web/js/socket.js), with
-# its manifest and its icon (the server has neither to serve).
+cp -r web/. "$OUT.new/"
+# The static copy of the page: the board worker for its transport, its manifest, which makes
+# it an app to install, and its icon (the served page has neither: it needs its server, and
+# names an empty icon so that the browser asks that server for none).
 sed -e 's|</head>|<meta name="poolshark-transport" content="worker">\n<link rel="manifest" href="manifest.webmanifest">\n<meta name="theme-color" content="#1d2021">\n</head>|' \
     -e 's|<link rel="icon" href="data:,">|<link rel="icon" href="icon.svg" type="image/svg+xml">|' \
     web/index.html >"$OUT.new/index.html"
 grep -q 'name="poolshark-transport"' "$OUT.new/index.html" || { echo "make web: could not mark index.html" >&2; exit 1; }
 grep -q 'rel="icon" href="icon.svg"' "$OUT.new/index.html" || { echo "make web: could not give index.html its icon" >&2; exit 1; }
 cp "$WASM" "$OUT.new/poolshark.wasm"
-python3 scripts/web-sw.py "$OUT.new" webapp/sw.js >"$OUT.new/sw.js"
+# Written beside the copy, not in it: web-sw.py lists and hashes every file of the copy.
+python3 scripts/web-sw.py "$OUT.new" web/sw.js >"$OUT.sw.js"
+mv "$OUT.sw.js" "$OUT.new/sw.js"
 rm -rf "$OUT"
 mv "$OUT.new" "$OUT"
 echo "make web: $OUT ($(du -sh "$OUT" | cut -f1)); serve it with: python3 -m http.server --directory $OUT"

@@ -1,5 +1,5 @@
-"""The static page's PNG icons (webapp/icon-192.png, icon-512.png), drawn as
-webapp/icon.svg draws them: an 8x8 board with a red and a white piece. Run once when the
+"""The static page's PNG icons (web/icon-192.png, icon-512.png), drawn as
+web/icon.svg draws them: an 8x8 board with a red and a white piece. Run once when the
 icon changes; the PNGs are committed (no image library needed: zlib and struct)."""
 import struct
 import sys

@@ -1,5 +1,5 @@
-"""Writes the static page's service worker (scripts/web-build.sh): the template
-webapp/sw.js with VERSION, a hash of every file of the build, and FILES, the list of
+"""Writes the static page's service worker (scripts/web-build.sh): web/sw.js with its two
+constants written for the build: VERSION, a hash of every file of the build, and FILES, the list of
 them (the page itself as "./" and as "index.html", the two addresses it is opened at), so that
 the page works offline and a new build replaces the old copy. Usage: web-sw.py OUT_DIR TEMPLATE > OUT_DIR/sw.js"""
 import hashlib
@@ -23,5 +23,9 @@ for root, _, names in sorted(os.walk(out)):
         with open(path, "rb") as f:
             digest.update(f.read())
 text = open(template).read()
-text = text.replace("@VERSION@", digest.hexdigest()[:16]).replace("@FILES@", json.dumps(files))
+for line, value in [('const VERSION = "unbuilt";', f'const VERSION = "{digest.hexdigest()[:16]}";'),
+                    ("const FILES = [];", f"const FILES = {json.dumps(files)};")]:
+    if text.count(line + "\n") != 1:
+        sys.exit(f"web-sw.py: {template} has not one line '{line}' to write")
+    text = text.replace(line + "\n", value + "\n")
 sys.stdout.write(text)

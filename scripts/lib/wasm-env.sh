@@ -1,5 +1,5 @@
 # Sourced by scripts/web-build.sh and scripts/web-bench.sh: finds (and, as root with apt-get,
-# installs) what building crates/web for wasm32-unknown-unknown needs. `wasm_toolchain` sets
+# installs) what building crates/wasm for wasm32-unknown-unknown needs. `wasm_toolchain` sets
 # WASM_CARGO_DESC and CARGO_TARGET_DIR_WASM, defines `wasm_cargo ARGS...`, or sets WASM_WHY and
 # returns 1.
 #

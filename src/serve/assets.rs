@@ -2,6 +2,10 @@
 //! its MIME type and its text. The page is plain ES modules (`web/js/`, `main.js` first)
 //! that the browser fetches one by one: no bundler, nothing fetched from elsewhere.
 //!
+//! `web/` is also the static page's tree (`make web` copies it as it is): what only that
+//! copy loads, the board worker and its engine (`web/engine/`), the service worker and the
+//! manifest with its icons, is listed in `STATIC_ONLY` and not served here.
+//!
 //! The tests follow the page's own references, the `<script>` and `<link>` of `index.html`
 //! and the `import` lines of each module, so that a module the page needs cannot be left
 //! out of this list, and a file under `web/` that nothing uses cannot stay in it.
@@ -58,6 +62,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("js/learn.js", JS),
     asset!("js/analysis.js", JS),
     asset!("js/render.js", JS),
+    asset!("js/derive.js", JS),
     asset!("js/play.js", JS),
     asset!("js/setup.js", JS),
     asset!("js/pdn.js", JS),
@@ -67,6 +72,22 @@ pub const ASSETS: &[Asset] = &[
     asset!("js/types.js", JS),
     asset!("js/keys.js", JS),
     asset!("js/share.js", JS),
+];
+
+/// The files under `web/` that only the static page (`make web`) loads, and so are not
+/// served here: the board in WebAssembly needs its module, which the server does not have
+/// (it runs the board itself), and the service worker keeps the static copy offline.
+pub const STATIC_ONLY: &[&str] = &[
+    "engine/board-host.js",
+    "engine/board-worker.js",
+    "engine/module.js",
+    "engine/search-worker.js",
+    "engine/search.js",
+    "sw.js",
+    "manifest.webmanifest",
+    "icon.svg",
+    "icon-192.png",
+    "icon-512.png",
 ];
 
 /// The asset served at `path`.
@@ -236,8 +257,19 @@ mod tests {
         walk(&root, &root, &mut files);
         for f in &files {
             assert!(
-                ASSETS.iter().any(|a| a.file == f),
-                "web/{f} is not in ASSETS: add it (and import it where it is used)"
+                ASSETS.iter().any(|a| a.file == f) || STATIC_ONLY.contains(&f.as_str()),
+                "web/{f} is neither in ASSETS nor in STATIC_ONLY: add it to one (and import it \
+                 where it is used)"
+            );
+        }
+        for f in STATIC_ONLY {
+            assert!(
+                files.iter().any(|g| g == f),
+                "STATIC_ONLY names web/{f}, which is not there"
+            );
+            assert!(
+                !ASSETS.iter().any(|a| a.file == *f),
+                "web/{f} is in both lists"
             );
         }
         let mut paths = BTreeSet::new();

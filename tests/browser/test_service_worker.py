@@ -63,7 +63,7 @@ def rebuild(folder, marker):
     path = os.path.join(folder, "engine", "search-worker.js")
     with open(path, "a") as f:
         f.write(f"\n// {marker}\n")
-    sw = subprocess.run([sys.executable, "scripts/web-sw.py", folder, "webapp/sw.js"],
+    sw = subprocess.run([sys.executable, "scripts/web-sw.py", folder, "web/sw.js"],
                         check=True, capture_output=True, text=True).stdout
     with open(os.path.join(folder, "sw.js"), "w") as f:
         f.write(sw)

@@ -1,5 +1,5 @@
 // The board's worker under node (scripts/web-test.sh): the WebAssembly build of the session
-// core, hosted as the static page hosts it (webapp/engine/board-host.js, searches in a worker of
+// core, hosted as the static page hosts it (web/engine/board-host.js, searches in a worker of
 // their own), driven with docs/BOARD.md messages; and its review set beside `poolshark
 // serve`'s, ply by ply, at a fixed node budget.
 import test from "node:test";
@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
 import { workerBoard, serverBoard } from "./boards.mjs";
-import { load, CHANNEL } from "../../webapp/engine/module.js";
+import { load, CHANNEL } from "../../web/engine/module.js";
 
 const WASM = process.env.POOLSHARK_WASM || "target/web/poolshark.wasm";
 const BINARY = process.env.POOLSHARK;

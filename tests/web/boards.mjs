@@ -1,11 +1,11 @@
 // Two ways to a board for the node tests, each as { send(msg), inbox, close() }: the
-// WebAssembly board as the page's worker runs it (webapp/engine/board-host.js, its searches in
+// WebAssembly board as the page's worker runs it (web/engine/board-host.js, its searches in
 // worker_threads), and `poolshark serve`'s over its WebSocket (node's WebSocket, which node 20
 // has behind --experimental-websocket).
 import { Worker } from "node:worker_threads";
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { BoardHost } from "../../webapp/engine/board-host.js";
+import { BoardHost } from "../../web/engine/board-host.js";
 
 // Replies as they come, and a way to wait for one.
 export class Inbox {

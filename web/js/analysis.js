@@ -7,7 +7,7 @@ import { send } from "./socket.js";
 import { addLine } from "./annotate.js";
 
 // Milliseconds per move when "play line" steps through a line (a test may slow it down).
-const pvPlayMs = () => Number(/** @type {any} */ (window).boardPvPlayMs || 700);
+const pvPlayMs = () => Number(/** @type {Window & {boardPvPlayMs?: number}} */ (window).boardPvPlayMs || 700);
 
 // An `info` message: the best line (multipv 1) or another.
 /** @param {import("./types.js").InfoMsg} msg */
@@ -35,6 +35,11 @@ export function analyzeRequest(on) {
 // Show the position after move k of analysis line `line`. The line is held as it was when
 // first shown (`ui.pv.info`): the analysis goes on deepening, and the moves listed, the
 // board and "play line" must stay on the one line being shown. Inside `update`.
+/**
+ * @param {number} k
+ * @param {boolean} pinned
+ * @param {number} [line]
+ */
 function showPv(k, pinned, line) {
   line = line || 0;
   const held = ui.pv && ui.pv.line === line ? ui.pv.info : null;
@@ -64,20 +69,25 @@ function stopPlaying() {
 
 // The arrow keys, Home and End while a line is shown: step along the line (Left from its
 // first move goes back to the game).
+/** @param {string} key */
 export function stepPv(key) {
-  if (!ui.pv) return;
-  update((ui) => {
+  const pv = ui.pv;
+  if (!pv) return;
+  update(() => {
     stopPlaying();
-    const last = ui.pv.hubs.length - 1;
-    const k = { ArrowLeft: ui.pv.upto - 1, ArrowRight: ui.pv.upto + 1, Home: 0, End: last }[key];
-    if (k >= 0) showPv(Math.min(k, last), true, ui.pv.line);
+    const last = pv.hubs.length - 1;
+    /** @type {Record<string, number>} */
+    const steps = { ArrowLeft: pv.upto - 1, ArrowRight: pv.upto + 1, Home: 0, End: last };
+    const k = steps[key];
+    if (k >= 0) showPv(Math.min(k, last), true, pv.line);
     else closePv();
   });
 }
 
 // The move shown marked in its line, and the line's tools shown with it (only then).
 function markPv() {
-  document.querySelectorAll("#lines .pv-move").forEach((/** @type {HTMLElement} */ e) => {
+  document.querySelectorAll("#lines .pv-move").forEach((el) => {
+    const e = /** @type {HTMLElement} */ (el);
     e.classList.toggle(
       "shown",
       !!ui.pv && Number(e.dataset.index) === ui.pv.upto && Number(e.dataset.line) === ui.pv.line
@@ -155,6 +165,7 @@ export function renderEvalBar() {
 }
 
 // What the list of lines was last built from: the state and each line's `info`.
+/** @type {unknown[] | null} */
 let listed = null;
 
 // Every analysis line: its score for Black and its numbered moves. Hovering a move shows
@@ -168,7 +179,8 @@ function renderPv() {
   // The line shown on the board is listed as it was shown, not as the analysis has it now.
   if (ui.pv) lines[ui.pv.line] = ui.pv.info;
   const from = [st, ...lines];
-  if (listed && listed.length === from.length && from.every((x, i) => x === listed[i])) {
+  const was = listed;
+  if (was && was.length === from.length && from.every((x, i) => x === was[i])) {
     markPv();
     return;
   }
@@ -251,12 +263,13 @@ export function wireAnalysis() {
       ui.pv.pinned = true;
       stopPlaying();
       const timer = setInterval(() => {
-        if (!ui.pv || ui.pv.timer !== timer || ui.pv.upto + 1 >= ui.pv.hubs.length) {
+        const pv = ui.pv;
+        if (!pv || pv.timer !== timer || pv.upto + 1 >= pv.hubs.length) {
           clearInterval(timer);
-          if (ui.pv && ui.pv.timer === timer) update((ui) => (ui.pv.timer = null));
+          if (pv && pv.timer === timer) update(() => (pv.timer = null));
           return;
         }
-        update((ui) => ui.pv.upto++);
+        update(() => pv.upto++);
       }, pvPlayMs());
       ui.pv.timer = timer;
     })
@@ -264,8 +277,8 @@ export function wireAnalysis() {
   // Hovering is the pointer moving over a move, not a move drawn under a resting pointer:
   // the list is drawn again with each `info`, and when a line closes, which must not open
   // it again.
-  $("lines").addEventListener("mousemove", (e) => {
-    const span = e.target.closest(".pv-move");
+  $("lines").addEventListener("mousemove", (/** @type {MouseEvent} */ e) => {
+    const span = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest(".pv-move"));
     if (!span || (ui.pv && ui.pv.pinned)) return;
     const k = Number(span.dataset.index);
     const line = Number(span.dataset.line);

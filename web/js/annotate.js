@@ -33,7 +33,7 @@ export function addLine(node, moves) {
  * @returns {string}
  */
 export function tagsLine(tags) {
-  const known = (k) => (tags && tags[k] && tags[k] !== "?" ? tags[k] : "");
+  const known = (/** @type {string} */ k) => (tags && tags[k] && tags[k] !== "?" ? tags[k] : "");
   const players = known("White") || known("Black") ? (known("White") || "?") + " vs " + (known("Black") || "?") : "";
   const round = known("Round") ? "round " + known("Round") : "";
   return [players, known("Event"), known("Site"), round, known("Date")].filter((s) => s).join(", ") || "no tags";
@@ -56,7 +56,7 @@ export function renderAnnotate() {
   const st = ui.state;
   const ok = !!(ui.connected && st && !ui.setup);
   const a = ui.annotate;
-  $("tags-text").textContent = st ? tagsLine(st.tags) : "";
+  $("tags-text").textContent = st ? tagsLine(st.tags || {}) : "";
   $("tags-edit").disabled = !ok;
   $("tags-form").hidden = !a.tagsOpen;
   const node = shownNode();
@@ -99,7 +99,7 @@ function fillTags() {
  * @returns {void}
  */
 export function wireAnnotate() {
-  $("note-marks").addEventListener("click", (e) => {
+  $("note-marks").addEventListener("click", (/** @type {MouseEvent} */ e) => {
     const b = /** @type {HTMLElement} */ (e.target).closest("button");
     const node = shownNode();
     if (!b || !node) return;
@@ -136,7 +136,7 @@ export function wireAnnotate() {
       ui.annotate.tagsOpen = false;
     });
   });
-  $("tags-form").addEventListener("submit", (e) => {
+  $("tags-form").addEventListener("submit", (/** @type {SubmitEvent} */ e) => {
     e.preventDefault();
     /** @type {Object<string, string>} */
     const tags = {};

@@ -7,6 +7,7 @@
 import { ui, $, SIDE } from "./state.js";
 
 // The chooser's controls, minutes + seconds of increment.
+/** @type {Record<string, [number, number]>} */
 const CONTROLS = { "1+1": [1, 1], "3+2": [3, 2], "5+3": [5, 3], "15+10": [15, 10] };
 // A clock is low under this many ms, or under a fifth of the base in shorter games.
 const LOW_MS = 10000;
@@ -14,11 +15,13 @@ const LOW_MS = 10000;
 const TICK_MS = 100;
 
 let received = 0; // performance.now() when the last state's clock figures were made
+/** @type {ReturnType<typeof setInterval> | null} */
 let timer = null;
 
 // A new state: its clock figures count from now. The running clock's tick draws the clocks
 // itself: time passing is not a change of the page's state, so it does not go through
 // `update`.
+/** @param {import("./types.js").StateMsg} st */
 export function onClockState(st) {
   received = performance.now();
   const running = !!(st.clock && st.clock.running);
@@ -30,15 +33,20 @@ export function onClockState(st) {
 }
 
 // `side`'s time left in ms now, counted down from the last state if its clock runs.
+/**
+ * @param {"black" | "white"} side
+ * @returns {number | null}
+ */
 export function timeLeft(side) {
   const c = ui.state && ui.state.clock;
   if (!c) return null;
-  const ms = c[side + "_ms"];
+  const ms = side === "black" ? c.black_ms : c.white_ms;
   const gone = c.running === side ? performance.now() - received : 0;
   return Math.max(0, ms - gone);
 }
 
 // As players read a clock: m:ss, h:mm:ss past an hour, tenths under ten seconds.
+/** @param {number} ms */
 export function clockText(ms) {
   if (ms < 10000) {
     const tenths = Math.floor(ms / 100);
@@ -50,19 +58,23 @@ export function clockText(ms) {
 }
 
 export function renderClocks() {
-  const c = ui.state && ui.state.clock;
+  const st = ui.state;
+  const c = st && st.clock;
   for (const id of ["clock-top", "clock-bottom"]) $(id).hidden = !c || !!ui.setup;
-  if (!c || ui.setup) return;
+  if (!st || !c || ui.setup) return;
   // Not flipped, Black's men start at the top (squares 1-12).
+  /** @type {"black" | "white"} */
   const bottom = ui.flipped ? "black" : "white";
   const top = bottom === "black" ? "white" : "black";
-  const flagged = ui.state.result && ui.state.result.reason === "time forfeit" ? ui.state.result.winner : null;
+  const flagged = st.result && st.result.reason === "time forfeit" ? st.result.winner : null;
   const low = Math.min(LOW_MS, c.base_ms / 5);
-  for (const [id, side] of [["clock-top", top], ["clock-bottom", bottom]]) {
+  /** @type {[string, "black" | "white"][]} */
+  const boxes = [["clock-top", top], ["clock-bottom", bottom]];
+  for (const [id, side] of boxes) {
     const box = $(id);
-    const left = timeLeft(side);
+    const left = timeLeft(side) || 0;
     box.dataset.side = side;
-    box.querySelector(".clock-side").textContent = SIDE[side] + (ui.state[side] === "engine" ? " (engine)" : "");
+    box.querySelector(".clock-side").textContent = SIDE[side] + (st[side] === "engine" ? " (engine)" : "");
     box.querySelector(".clock-time").textContent = clockText(left);
     box.classList.toggle("running", c.running === side);
     box.classList.toggle("low", left < low);
@@ -72,6 +84,10 @@ export function renderClocks() {
 
 // The chosen time control as `new`'s `clock` field (seconds), null for none, or undefined
 // (with `error` called) when the custom one does not read.
+/**
+ * @param {(text: string) => void} error
+ * @returns {import("./types.js").ClockSpec | null | undefined}
+ */
 export function chosenClock(error) {
   const v = $("clock-control").value;
   if (v === "none") return null;

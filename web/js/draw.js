@@ -8,32 +8,43 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 100; // the SVG viewBox is 8 cells of 100 units
 
 // Milliseconds per jump when a capture is shown step by step (a test may slow it down).
-const animMs = () => Number(/** @type {any} */ (window).boardAnimMs || 450);
+const animMs = () => Number(/** @type {Window & {boardAnimMs?: number}} */ (window).boardAnimMs || 450);
+
+/** @typedef {Object<string, string>} Pieces square number -> b/w men, B/W kings */
 
 // ---------- geometry (docs/RULES.md R2) ----------
 
 // The row and column of square n seen from White's side, whatever the board's turn: row 0
 // is the far row, which holds 1-4 on the files b, d, f, h; row 7 holds 29-32 on a, c, e, g.
+/** @param {number} n */
 function fixedCell(n) {
   const r = Math.floor((n - 1) / 4);
   return { r, c: 2 * ((n - 1) % 4) + (r % 2 === 0 ? 1 : 0) };
 }
 
 // Square n (1-32) as a row and column on the board as it is turned.
+/** @param {number} n */
 function squareCell(n) {
   const { r, c } = fixedCell(n);
   return ui.flipped ? { r: 7 - r, c: 7 - c } : { r, c };
 }
 
+/** @param {number} n */
 function squareCentre(n) {
   const { r, c } = squareCell(n);
   return { x: c * CELL + CELL / 2, y: r * CELL + CELL / 2 };
 }
 
 // An SVG element with its attributes, added to `parent` if given.
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} attrs
+ * @param {Element} [parent]
+ * @returns {SVGElement}
+ */
 export function el(tag, attrs, parent) {
-  const e = document.createElementNS(SVG_NS, tag);
-  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  const e = /** @type {SVGElement} */ (document.createElementNS(SVG_NS, tag));
+  for (const k in attrs) e.setAttribute(k, String(attrs[k]));
   if (parent) parent.appendChild(e);
   return e;
 }
@@ -41,7 +52,13 @@ export function el(tag, attrs, parent) {
 // ---------- a capture shown jump by jump ----------
 
 // The captured square of each jump of `path`: the one on the diagonal between its ends.
+/**
+ * @param {number[]} path
+ * @param {number[]} captured
+ * @returns {(number | null)[]}
+ */
 function jumpOrder(path, captured) {
+  /** @type {(number | null)[]} */
   const out = [];
   for (let j = 0; j + 1 < path.length; j++) {
     const a = fixedCell(path[j]);
@@ -58,6 +75,10 @@ function jumpOrder(path, captured) {
 
 // Show the move from `old` to `st` (one ply on) jump by jump, if it is a capture (called
 // inside `update`, with the new state).
+/**
+ * @param {import("./types.js").StateMsg} old
+ * @param {import("./types.js").StateMsg} st
+ */
 export function startAnim(old, st) {
   stopAnim();
   const h = st.history[st.ply - 1];
@@ -65,7 +86,9 @@ export function startAnim(old, st) {
   const order = jumpOrder(h.path, h.captured);
   const mover = old.pieces[String(h.path[0])];
   if (!mover) return;
+  /** @type {Pieces[]} */
   const frames = [];
+  /** @type {Pieces} */
   let pieces = Object.assign({}, old.pieces);
   delete pieces[String(h.path[0])];
   for (let j = 0; j < h.path.length; j++) {
@@ -77,20 +100,23 @@ export function startAnim(old, st) {
       delete pieces[String(order[j])];
     }
   }
-  ui.anim = { frames, step: 0, timer: null };
+  /** @type {NonNullable<import("./types.js").Ui["anim"]>} */
+  const anim = { frames, step: 0, timer: null };
+  ui.anim = anim;
   // Each step of the animation draws the board itself: a frame shown is not the page's state
   // (nothing else on the page depends on it), so it does not go through `update`.
   const tick = () => {
-    if (!ui.anim) return;
-    ui.anim.step++;
-    if (ui.anim.step >= ui.anim.frames.length) {
+    const a = ui.anim;
+    if (!a) return;
+    a.step++;
+    if (a.step >= a.frames.length) {
       ui.anim = null;
     } else {
-      ui.anim.timer = setTimeout(tick, animMs());
+      a.timer = setTimeout(tick, animMs());
     }
     renderBoard();
   };
-  ui.anim.timer = setTimeout(tick, animMs());
+  anim.timer = setTimeout(tick, animMs());
 }
 
 export function stopAnim() {
@@ -101,6 +127,11 @@ export function stopAnim() {
 // ---------- a line of the analysis on the board ----------
 
 // The pieces after a move in Hub notation (from-to, or from x to x each piece taken).
+/**
+ * @param {Pieces} pieces
+ * @param {string} hub
+ * @returns {Pieces}
+ */
 function applyHub(pieces, hub) {
   const parts = hub.split(/[-x]/).map(Number);
   const from = parts[0];
@@ -116,9 +147,14 @@ function applyHub(pieces, hub) {
 }
 
 // The pieces after the line's moves up to the one shown.
-function pvPieces() {
-  let p = ui.state.pieces;
-  for (let k = 0; k <= ui.pv.upto && k < ui.pv.hubs.length; k++) p = applyHub(p, ui.pv.hubs[k]);
+/**
+ * @param {Pieces} start the position the line starts from
+ * @param {import("./types.js").PvShown} pv
+ * @returns {Pieces}
+ */
+function pvPieces(start, pv) {
+  let p = start;
+  for (let k = 0; k <= pv.upto && k < pv.hubs.length; k++) p = applyHub(p, pv.hubs[k]);
   return p;
 }
 
@@ -140,6 +176,11 @@ function lastMove() {
 
 // An arrow along a move's landing squares (`path`, from the origin to the destination),
 // jump by jump for a capture, its head on the last jump.
+/**
+ * @param {Element} svg
+ * @param {number[]} path
+ * @param {string} [cls]
+ */
 function drawArrow(svg, path, cls) {
   const pts = path.map(squareCentre);
   const a = pts[pts.length - 2];
@@ -167,6 +208,10 @@ function drawArrow(svg, path, cls) {
 
 // The landing squares of a move in Hub notation in the position shown: the legal move's
 // path (a capture's jumps), else its origin and destination.
+/**
+ * @param {string} hub
+ * @returns {number[] | null}
+ */
 function hubPath(hub) {
   const m = ui.state && ui.state.legal.find((l) => l.hub === hub);
   if (m && m.path && m.path.length >= 2) return m.path;
@@ -182,14 +227,15 @@ export function renderBoard() {
   svg.dataset.animStep = ui.anim ? String(ui.anim.step) : "";
   el("rect", { x: 0, y: 0, width: 800, height: 800, class: "light" }, svg);
 
-  let pieces = ui.setup ? ui.setup.pieces : ui.state ? ui.state.pieces : {};
-  if (!ui.setup && ui.pv) pieces = pvPieces();
+  const st = ui.state;
+  let pieces = ui.setup ? ui.setup.pieces : st ? st.pieces : {};
+  if (!ui.setup && ui.pv && st) pieces = pvPieces(st.pieces, ui.pv);
   else if (!ui.setup && ui.anim) pieces = ui.anim.frames[ui.anim.step];
   const lm = ui.setup || ui.pv ? null : lastMove();
   const last = lm ? [lm.from, lm.to] : [];
   // The men the last move took, shown faintly where they stood once it is played.
   const gone = lm && !ui.anim ? new Set(lm.captured) : new Set();
-  const mover = lm && ui.state.pieces[String(lm.to)];
+  const mover = lm && st && st.pieces[String(lm.to)];
   const goneColour = mover && (mover === "b" || mover === "B") ? "w" : "b";
   const targets = new Set(ui.selected !== null ? legalFrom(ui.selected).map((m) => m.to) : []);
   const preview = ui.preview ? new Set(ui.preview.captured) : new Set();
@@ -200,14 +246,14 @@ export function renderBoard() {
     const y = r * CELL;
     const g = el("g", { "data-square": n, class: "square" }, svg);
     el("rect", { x, y, width: CELL, height: CELL, class: "dark" }, g);
-    if (last.includes(n)) {
+    if (lm && last.includes(n)) {
       el("rect", { x, y, width: CELL, height: CELL, class: n === lm.to ? "last-to" : "last-from" }, g);
       g.setAttribute("data-last", n === lm.to ? "to" : "from");
     }
     if (n === ui.selected) el("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, class: "selected" }, g);
     if (n === ui.hint) el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL / 2 - 2, class: "hint" }, g);
     const num = el("text", { x: x + 5, y: y + 17, class: "num" }, g);
-    num.textContent = n;
+    num.textContent = String(n);
     const p = pieces[String(n)];
     if (p) {
       g.setAttribute("data-piece", p);
@@ -264,6 +310,12 @@ export function renderBoard() {
   }
 }
 
+/**
+ * @param {Element} g
+ * @param {number} cx
+ * @param {number} cy
+ * @param {string} p
+ */
 function drawPiece(g, cx, cy, p) {
   const white = p === "w" || p === "W";
   const cls = white ? "piece white" : "piece black";

@@ -47,10 +47,10 @@ function ask(i) {
   if (!l) return;
   const ply = l.plies[i];
   update((u) => {
-    u.learn.i = i;
-    u.learn.tries = 0;
-    u.learn.hint = false;
-    u.learn.settled = null;
+    l.i = i;
+    l.tries = 0;
+    l.hint = false;
+    l.settled = null;
     u.hint = null;
     u.retry = { ply, armed: false, pending: null, result: null, answer: false, learn: true };
   });
@@ -92,7 +92,7 @@ export function learnOnResult(res) {
   const t = ui.retry;
   if (!l || !t || !t.learn || res.ply !== l.plies[l.i] || l.settled) return;
   update((u) => {
-    const run = u.learn;
+    const run = l;
     run.tries += 1;
     // Found after the answer was shown: not found.
     if (u.retry && u.retry.answer) {
@@ -125,20 +125,22 @@ function tally(l) {
   return found + " of " + l.plies.length + " found" + (hinted ? ", " + hinted + " with a hint" : "") + ".";
 }
 
+// The run ends when the main line changes, or when the person walked away from a question
+// (derived after each batch of changes, js/derive.js, once teach.js has settled the retry).
+export function deriveLearn() {
+  const st = ui.state;
+  const l = ui.learn;
+  if (l && st && (l.sig !== mainSig(st) || (!l.done && !ui.retry))) {
+    ui.learn = null;
+    ui.hint = null;
+  }
+}
+
 // Draw the start row (after a review with marked moves) and the run's panel.
 export function renderLearn() {
   const st = ui.state;
-  const l = ui.learn;
   const running = !!(ui.review && ui.review.running);
-  // The run ends when the main line changes, or when the person walked away from a question.
-  if (l && st && (l.sig !== mainSig(st) || (!l.done && !ui.retry))) {
-    update((u) => {
-      u.learn = null;
-      u.hint = null;
-    });
-    return;
-  }
-  const run = l;
+  const run = ui.learn;
   const any = !!st && (markedPlies(st, "black").length > 0 || markedPlies(st, "white").length > 0);
   $("learn-row").hidden = !any || !!run;
   $("learn-start").disabled = running || !ui.connected;
@@ -178,7 +180,7 @@ function next() {
   const k = l.plies[l.i];
   clearMessages();
   update((u) => {
-    u.learn.done = true;
+    l.done = true;
     u.hint = null;
     u.retry = null;
   });

@@ -5,9 +5,9 @@
 //
 // Modules, each importing only those below it: state (the shared `ui`), messages, socket,
 // clock and sound, draw (the board), status, tree (the move list), annotate (comments, marks,
-// tags, lines into the tree), review, teach, analysis, play (clicks and the capture chooser),
-// render (all of it), keys, setup, pdn, store (kept across a reload), share (copying and
-// links), and this one. Every change to `ui` goes through `update` (js/state.js), which draws
+// tags, lines into the tree), review, teach, learn, analysis, play (clicks and the capture
+// chooser), render (all of it), derive (what follows from a change, before the render), keys,
+// setup, pdn, store (kept across a reload), share (copying and links), and this one. Every change to `ui` goes through `update` (js/state.js), which draws
 // the page once afterwards; nothing here draws a part of it by hand.
 
 import { ui, $, legalFrom, modeOf, sideAt, update } from "./state.js";
@@ -23,6 +23,7 @@ import { onRetryResult, wireTeach } from "./teach.js";
 import { learnOnResult, wireLearn } from "./learn.js";
 import { onInfo, analyzeRequest, closePv, wireAnalysis } from "./analysis.js";
 import "./render.js"; // registers the page's one render with `update`
+import "./derive.js"; // registers the state derived before each render
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
 import { placeSetupPiece, wireSetup } from "./setup.js";
 import { onGames, onPdn, wirePdn } from "./pdn.js";
@@ -155,12 +156,17 @@ function onClose() {
 // ---------- settings: players and strength ----------
 
 // Whether Black sits at the bottom for these players: whoever plays alone does.
+/**
+ * @param {string} mode
+ * @param {boolean | null} current
+ */
 function flipFor(mode, current) {
   if (mode === "black") return true;
   if (mode === "white" || mode === "human") return false;
   return current;
 }
 
+/** @type {Record<string, {black: "human" | "engine", white: "human" | "engine"}>} */
 const PLAYERS = {
   black: { black: "human", white: "engine" },
   white: { black: "engine", white: "human" },
@@ -198,8 +204,9 @@ function sendTypedLevel() {
 
 // The ply "take back" goes to: against the engine, the player's last turn before this
 // position (two plies, or more after a set-up); else one ply.
+/** @param {import("./types.js").StateMsg} st */
 function takeBackPly(st) {
-  const human = (side) => st[side] === "human";
+  const human = (/** @type {"black" | "white"} */ side) => st[side] === "human";
   const one = human("black") !== human("white");
   if (one) for (let k = st.ply - 1; k >= 0; k--) if (human(sideAt(st, k))) return k;
   return st.ply - 1;
@@ -208,8 +215,8 @@ function takeBackPly(st) {
 // ---------- wiring ----------
 
 function wireGame() {
-  $("board").addEventListener("click", (e) => {
-    const g = e.target.closest("[data-square]");
+  $("board").addEventListener("click", (/** @type {MouseEvent} */ e) => {
+    const g = /** @type {Element} */ (e.target).closest("[data-square]");
     if (!g) return;
     const sq = Number(g.getAttribute("data-square"));
     if (ui.setup) placeSetupPiece(sq);
@@ -223,13 +230,16 @@ function wireGame() {
   });
   $("undo").addEventListener("click", () => {
     const st = ui.state;
-    const k = st ? takeBackPly(st) : -1;
+    if (!st) return;
+    const k = takeBackPly(st);
     if (k === st.ply - 1) send({ type: "undo" });
     else send({ type: "goto", ply: k });
   });
   $("redo").addEventListener("click", () => send({ type: "redo" }));
   $("start").addEventListener("click", () => send({ type: "goto", ply: 0 }));
-  $("end").addEventListener("click", () => send({ type: "goto", ply: ui.state.history.length }));
+  $("end").addEventListener("click", () => {
+    if (ui.state) send({ type: "goto", ply: ui.state.history.length });
+  });
   $("engine-move").addEventListener("click", () => send({ type: "engine_move" }));
   $("stop").addEventListener("click", () => send({ type: "stop" }));
 }
@@ -247,9 +257,7 @@ function wireSettings() {
       ui.pdnLoaded = false;
     });
     clearMessages();
-    const req = Object.assign({ type: "new" }, PLAYERS[mode]);
-    if (clock) req.clock = clock;
-    send(req);
+    send(clock ? { type: "new", ...PLAYERS[mode], clock } : { type: "new", ...PLAYERS[mode] });
   });
   $("play-here").addEventListener("click", () => {
     const mode = $("mode").value;
@@ -259,7 +267,7 @@ function wireSettings() {
       ui.setup = null;
     });
     clearMessages();
-    send(Object.assign({ type: "players" }, PLAYERS[mode]));
+    send({ type: "players", ...PLAYERS[mode] });
   });
   $("level-kind").addEventListener("change", () => {
     $("level-value").value = $("level-kind").value === "depth" ? 8 : 1;
@@ -271,7 +279,7 @@ function wireSettings() {
   $("level-set").addEventListener("click", sendLevel);
   // A playing level applies at once; the seconds or depth in force stay.
   $("play-level").addEventListener("change", () => send({ type: "level", level: chosenPlayLevel() }));
-  $("level-value").addEventListener("keydown", (e) => {
+  $("level-value").addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => {
     if (e.key === "Enter") sendLevel();
   });
   $("multipv").addEventListener("change", () => {

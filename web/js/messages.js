@@ -2,6 +2,10 @@
 
 import { $ } from "./state.js";
 
+/**
+ * @param {string} kind `error` or `note`, the message's class
+ * @param {string} text
+ */
 export function showMessage(kind, text) {
   const box = $("messages");
   const div = document.createElement("div");

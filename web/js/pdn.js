@@ -6,6 +6,7 @@ import { send, byteLength } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
 
 // A PDN of several games: offer them all, and say which one is shown.
+/** @param {import("./types.js").GamesMsg} msg */
 export function onGames(msg) {
   const sel = $("games");
   sel.textContent = "";
@@ -48,6 +49,7 @@ function boxFree() {
 
 // The server's PDN of the game: offered as a download, and shown in the box unless that
 // would lose text there (`boxFree`).
+/** @param {string} text */
 export function onPdn(text) {
   const shown = boxFree();
   if (shown) {
@@ -91,6 +93,11 @@ export function sizeText(bytes) {
 
 // Whether a PDN of `bytes` bytes is over what the board loads; if so, say so (`what` names
 // it: "the PDN", a file's name) and that nothing changed.
+/**
+ * @param {string} what
+ * @param {number} bytes
+ * @returns {boolean}
+ */
 function tooLarge(what, bytes) {
   // The message holds the text and a few fields more.
   if (bytes + 64 <= ui.limits.load_pdn) return false;
@@ -103,6 +110,7 @@ function tooLarge(what, bytes) {
   return true;
 }
 
+/** @param {string} text */
 function loadText(text) {
   if (tooLarge("the PDN", byteLength(text))) return;
   clearMessages();
@@ -131,7 +139,7 @@ export function wirePdn() {
       $("pdn-file").value = "";
       return;
     }
-    f.text().then((text) => {
+    f.text().then((/** @type {string} */ text) => {
       $("pdn-input").value = text;
       loadText(text);
       $("pdn-file").value = "";

@@ -8,16 +8,21 @@ import { showMessage, clearMessages } from "./messages.js";
 import { closePv } from "./analysis.js";
 import { retryPlay } from "./teach.js";
 
+/** @typedef {import("./types.js").Move} Move */
+
+/** @param {number} sq */
 export function onSquareClick(sq) {
   update(() => selectSquare(sq));
 }
 
 // A click on square `sq` (inside `update`).
+/** @param {number} sq */
 function selectSquare(sq) {
   if (ui.pv) closePv();
   if (ui.choice) closeChooser();
-  if (!ui.state) return;
-  if (ui.state.thinking) {
+  const st = ui.state;
+  if (!st) return;
+  if (st.thinking) {
     showMessage("note", "the engine is thinking; press stop to interrupt it");
     return;
   }
@@ -42,19 +47,24 @@ function selectSquare(sq) {
     ui.selected = sq;
   } else {
     ui.selected = null;
-    const p = ui.state.pieces[String(sq)];
-    if (p && ui.state.legal.length && isMoverPiece(p)) {
-      const captures = ui.state.legal.some((m) => m.captured.length);
+    const p = st.pieces[String(sq)];
+    if (p && st.legal.length && isMoverPiece(st, p)) {
+      const captures = st.legal.some((m) => m.captured.length);
       showMessage("note", captures ? "a capture is compulsory (R8)" : "that piece cannot move");
     }
   }
 }
 
-function isMoverPiece(p) {
-  return (ui.state.side === "black") === (p === "b" || p === "B");
+/**
+ * @param {import("./types.js").StateMsg} st
+ * @param {string} p
+ */
+function isMoverPiece(st, p) {
+  return (st.side === "black") === (p === "b" || p === "B");
 }
 
 // Play legal move `m` (inside `update`).
+/** @param {Move} m */
 function play(m) {
   ui.selected = null;
   closeChooser();
@@ -67,12 +77,14 @@ function play(m) {
 
 // ---------- the R15 chooser: same origin and destination, different pieces taken ----------
 
+/** @param {Move[]} moves */
 function openChooser(moves) {
-  ui.choice = moves.slice().sort((a, b) => (a.hub < b.hub ? -1 : a.hub > b.hub ? 1 : 0));
-  ui.preview = ui.choice[0];
+  const choice = moves.slice().sort((a, b) => (a.hub < b.hub ? -1 : a.hub > b.hub ? 1 : 0));
+  ui.choice = choice;
+  ui.preview = choice[0];
   const box = $("chooser-options");
   box.textContent = "";
-  ui.choice.forEach((m, i) => {
+  choice.forEach((m, i) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "choice";
@@ -89,7 +101,7 @@ function openChooser(moves) {
     b.addEventListener("click", () => update(() => play(m)));
     box.appendChild(b);
   });
-  const count = ["", "", "Two", "Three", "Four", "Five", "Six"][ui.choice.length] || String(ui.choice.length);
+  const count = ["", "", "Two", "Three", "Four", "Five", "Six"][choice.length] || String(choice.length);
   $("chooser-title").textContent = count + " captures end on this square. Which one?";
   $("chooser").hidden = false;
   // On a phone the chooser is a sheet at the screen's foot (style.css): bring the board to
@@ -100,8 +112,9 @@ function openChooser(moves) {
 
 // The capture previewed marked in the chooser (js/render.js).
 export function markChoice() {
-  document.querySelectorAll("#chooser-options .choice").forEach((/** @type {HTMLElement} */ b) => {
-    b.classList.toggle("shown", ui.preview && b.dataset.hub === ui.preview.hub);
+  document.querySelectorAll("#chooser-options .choice").forEach((el) => {
+    const b = /** @type {HTMLElement} */ (el);
+    b.classList.toggle("shown", !!ui.preview && b.dataset.hub === ui.preview.hub);
   });
 }
 

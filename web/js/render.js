@@ -1,13 +1,14 @@
-// Everything drawn again from `ui`: after a new state, or a change of mode on the page.
+// Everything drawn again from `ui`: after a new state, or a change of mode on the page. It
+// only reads `ui`: what follows from a change is derived before it runs (js/derive.js).
 
 import { ui, setRenderer } from "./state.js";
 import { renderBoard } from "./draw.js";
 import { renderStatus, renderControls } from "./status.js";
 import { renderMoves } from "./tree.js";
-import { closePv, renderInfo } from "./analysis.js";
+import { renderInfo } from "./analysis.js";
 import { renderReview } from "./review.js";
 import { renderClocks } from "./clock.js";
-import { syncTeach, renderTeach } from "./teach.js";
+import { renderTeach } from "./teach.js";
 import { renderAnnotate } from "./annotate.js";
 import { markChoice } from "./play.js";
 import { renderShare } from "./share.js";
@@ -17,8 +18,6 @@ import { renderKeys } from "./keys.js";
 import { renderLearn } from "./learn.js";
 
 export function render() {
-  if (ui.setup) closePv();
-  syncTeach();
   renderBoard();
   renderStatus();
   renderMoves();

@@ -18,6 +18,7 @@ const GRAPH = { w: 600, h: 140, clip: 5 };
 
 const STRENGTH_STORE = "poolshark-review";
 // Each kind's default, and its bounds (docs/BOARD.md `review`).
+/** @type {Record<string, {value: number, min: number, max: number, whole: boolean, what: string}>} */
 const STRENGTH = {
   nodes: { value: 50000, min: 1, max: 1e9, whole: true, what: "nodes a position, from 1 to 1,000,000,000" },
   depth: { value: 8, min: 1, max: 30, whole: true, what: "a depth from 1 to 30" },
@@ -46,11 +47,16 @@ function saveStrength() {
 
 // What a whole review or retry may search, all its positions together (docs/BOARD.md
 // `review`); a depth gets its share of the nodes from the server.
+/** @type {Record<string, number>} */
 const TOTAL = { nodes: 1e9, movetime: 300 };
 
 // The strength typed, as the fields of a `review` or `retry` request ({nodes: N}, {depth: N}
 // or {movetime: S}) that searches `positions` positions, or null with a message when it is
 // out of bounds.
+/**
+ * @param {number} positions
+ * @returns {Record<string, number> | null}
+ */
 export function reviewBudget(positions) {
   const kind = $("review-kind").value;
   const s = STRENGTH[kind];
@@ -83,7 +89,7 @@ export function onReviewRefused() {
 function startReview() {
   const st = ui.state;
   const total = st ? mainLine(st).length - 1 : 0;
-  if (total < 1) {
+  if (!st || total < 1) {
     showMessage("error", "no moves to review: play or load a game first");
     return;
   }
@@ -96,6 +102,7 @@ function startReview() {
   send(/** @type {import("./types.js").Request} */ (Object.assign({ type: "review" }, budget)));
 }
 
+/** @param {import("./types.js").ReviewPlyMsg} msg */
 export function onReviewPly(msg) {
   const r = ui.review;
   if (!r) return;
@@ -103,11 +110,12 @@ export function onReviewPly(msg) {
     r.plies[msg.ply] = Object.assign({}, msg, { mark: msg.mark || null });
     // The node keeps a mark it came with (a loaded PDN's): `node_mark` is what it shows now.
     const shown = msg.node_mark === undefined ? msg.mark : msg.node_mark;
-    r.live[msg.node] = { mark: shown || null, eval: msg.score, best: msg.best };
+    if (msg.node !== undefined) r.live[msg.node] = { mark: shown || null, eval: msg.score, best: msg.best };
     r.last = msg.ply;
   });
 }
 
+/** @param {import("./types.js").ReviewDoneMsg} msg */
 export function onReviewDone(msg) {
   const r = ui.review;
   if (!r) return;
@@ -120,6 +128,7 @@ export function onReviewDone(msg) {
 
 // A new state holds every mark reported so far. A finished review goes once the main line
 // has no score left (a new game, another loaded).
+/** @param {import("./types.js").StateMsg} st */
 export function reviewOnState(st) {
   const r = ui.review;
   if (!r) return;
@@ -130,6 +139,7 @@ export function reviewOnState(st) {
 
 // The main line's scored moves, as {k (ply), node, mark, eval, best}: the review's, or a
 // loaded PDN's `[%eval]`.
+/** @param {import("./types.js").StateMsg | null} st */
 function scored(st) {
   return mainLine(st)
     .slice(1)
@@ -138,14 +148,16 @@ function scored(st) {
 }
 
 // The main line's ply of the position shown, or the ply shown off the main line.
+/** @param {import("./types.js").StateMsg} st */
 function mainPly(st) {
   const k = mainLine(st).findIndex((n) => n.id === st.node);
   return k >= 0 ? k : st.ply;
 }
 
 // The main line's moves a review marks, in order.
+/** @param {import("./types.js").StateMsg} st */
 function marked(st) {
-  return scored(st).filter((p) => MARKS[p.mark]);
+  return scored(st).filter((p) => p.mark && MARKS[p.mark]);
 }
 
 // Each side's summary over the main line's reviewed moves, as the state has it
@@ -158,12 +170,12 @@ function renderSummary() {
   const table = $("review-summary");
   table.textContent = "";
   table.hidden = !sum || !!(r && r.running);
-  if (table.hidden) return;
-  const row = (cells, head) => {
+  if (!sum || table.hidden) return;
+  const row = (/** @type {(string | number)[]} */ cells, /** @type {boolean} */ head = false) => {
     const tr = document.createElement("tr");
     cells.forEach((c, i) => {
       const td = document.createElement(head || i === 0 ? "th" : "td");
-      td.textContent = c;
+      td.textContent = String(c);
       tr.appendChild(td);
     });
     table.appendChild(tr);
@@ -172,8 +184,8 @@ function renderSummary() {
   const head = row(["", "?!", "?", "??", "mean loss", "accuracy"], true);
   /** @type {HTMLElement} */ (head.children[4]).title = "the mean of what each move gave away against the best, in men";
   /** @type {HTMLElement} */ (head.children[5]).title = "how close the moves came to the best on the evaluation's win-probability curve, in %";
-  for (const side of ["black", "white"]) {
-    const s = sum[side] || {};
+  for (const side of /** @type {const} */ (["black", "white"])) {
+    const s = sum[side];
     const tr = row([side === "black" ? "Black" : "White", s.inaccuracies || 0, s.mistakes || 0, s.blunders || 0,
       Number(s.mean_loss || 0).toFixed(2), Number(s.accuracy === undefined ? 100 : s.accuracy).toFixed(1) + "%"]);
     tr.id = "summary-" + side;
@@ -199,6 +211,7 @@ export function renderReview() {
 }
 
 // A score for Black as a height on the graph: clipped to ±GRAPH.clip men, wins at the edge.
+/** @param {string | null | undefined} score */
 function graphY(score) {
   let v = Number(score);
   if (!isFinite(v)) v = 0;
@@ -216,13 +229,13 @@ function renderGraph() {
   svg.textContent = "";
   const shown = !!st && (points.length > 0 || !!ui.review);
   svg.style.display = shown ? "block" : "none";
-  if (!shown) return;
+  if (!st || !shown) return;
   // The drawing's width is the graph's own, so that the points stay round.
   const w = Math.max(120, Math.round(svg.getBoundingClientRect().width) || GRAPH.w);
   svg.setAttribute("viewBox", "0 0 " + w + " " + GRAPH.h);
   const line = mainLine(st);
   const n = Math.max(line.length - 1, 1);
-  const x = (ply) => 6 + (ply / n) * (w - 12);
+  const x = (/** @type {number} */ ply) => 6 + (ply / n) * (w - 12);
   // Black's advantage shaded above the middle line.
   el("rect", { x: 0, y: 0, width: w, height: GRAPH.h / 2, class: "g-black" }, svg);
   el("line", { x1: 0, x2: w, y1: GRAPH.h / 2, y2: GRAPH.h / 2, class: "g-axis" }, svg);
@@ -233,17 +246,18 @@ function renderGraph() {
     el("line", { x1: x(at), x2: x(at), y1: 0, y2: GRAPH.h, class: "g-current", id: "graph-current" }, svg);
   }
   points.forEach((p) => {
-    const bad = MARKS[p.mark];
+    const bad = p.mark ? MARKS[p.mark] : undefined;
     const c = el(
       "circle",
       { cx: x(p.k), cy: graphY(p.eval), r: bad ? 5 : 3.5, class: "graph-point" + (bad ? " " + bad : ""), "data-ply": p.k, "data-node": p.node.id },
       svg
     );
     const t = el("title", {}, c);
-    t.textContent = "ply " + p.k + ": " + p.node.pdn + (p.mark || "") + " Black " + scoreText(p.eval) + (bad && p.best ? " (best " + p.best + ")" : "");
+    t.textContent = "ply " + p.k + ": " + p.node.pdn + (p.mark || "") + " Black " + scoreText(/** @type {string} scored */ (p.eval)) + (bad && p.best ? " (best " + p.best + ")" : "");
   });
 }
 
+/** @param {number} dir */
 function stepMistake(dir) {
   const st = ui.state;
   if (!st) return;
@@ -264,7 +278,7 @@ export function wireReview() {
   $("next-mistake").addEventListener("click", () => stepMistake(1));
   $("prev-mistake").addEventListener("click", () => stepMistake(-1));
   // A click anywhere along the graph goes to the main line's ply nearest it (by x).
-  $("graph").addEventListener("click", (e) => {
+  $("graph").addEventListener("click", (/** @type {MouseEvent} */ e) => {
     const st = ui.state;
     if (!st) return;
     const line = mainLine(st);

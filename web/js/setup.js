@@ -19,22 +19,25 @@ function startSetup() {
 }
 
 // The palette's piece on the square; the same piece again empties it.
+/** @param {number} sq */
 export function placeSetupPiece(sq) {
+  const setup = ui.setup;
+  if (!setup) return;
   const key = String(sq);
-  const cur = ui.setup.pieces[key] || "";
+  const cur = setup.pieces[key] || "";
   const next = cur === ui.palette ? "" : ui.palette;
-  update((ui) => {
-    if (next) ui.setup.pieces[key] = next;
-    else delete ui.setup.pieces[key];
+  update(() => {
+    if (next) setup.pieces[key] = next;
+    else delete setup.pieces[key];
   });
 }
 
 // What is wrong with the placed pieces, in words, or null (RULES.md R4: each side has a
 // piece; a man never stands on its crowning row).
-function setupProblem() {
-  const p = ui.setup.pieces;
+/** @param {Object<string, string>} p the pieces placed */
+function setupProblem(p) {
   const sq = Object.keys(p).map(Number);
-  const has = (c) => sq.some((n) => p[n].toLowerCase() === c);
+  const has = (/** @type {string} */ c) => sq.some((n) => p[n].toLowerCase() === c);
   if (!has("b") || !has("w")) return "place at least one piece of each colour (black and white) before pressing done";
   const bad = sq.filter((n) => (p[n] === "b" && n >= 29) || (p[n] === "w" && n <= 4));
   if (bad.length)
@@ -43,13 +46,14 @@ function setupProblem() {
 }
 
 // A PDN FEN (RULES.md R4) of the pieces placed: "B:W21,K30:B1,K2".
-function setupFen() {
-  const list = (colour) =>
-    Object.keys(ui.setup.pieces)
+/** @param {Object<string, string>} pieces the pieces placed */
+function setupFen(pieces) {
+  const list = (/** @type {string} */ colour) =>
+    Object.keys(pieces)
       .map(Number)
       .sort((a, b) => a - b)
-      .filter((sq) => ui.setup.pieces[sq].toLowerCase() === colour)
-      .map((sq) => (ui.setup.pieces[sq] === colour ? "" : "K") + sq)
+      .filter((sq) => pieces[sq].toLowerCase() === colour)
+      .map((sq) => (pieces[sq] === colour ? "" : "K") + sq)
       .join(",");
   return $("setup-side").value + ":W" + list("w") + ":B" + list("b");
 }
@@ -62,16 +66,16 @@ function endSetup() {
 
 export function wireSetup() {
   $("setup").addEventListener("click", startSetup);
-  $("palette").addEventListener("click", (e) => {
-    const b = e.target.closest(".pal");
+  $("palette").addEventListener("click", (/** @type {MouseEvent} */ e) => {
+    const b = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest(".pal"));
     if (!b) return;
     update((ui) => {
-      ui.palette = b.dataset.piece;
+      ui.palette = b.dataset.piece || "";
     });
   });
   $("setup-clear").addEventListener("click", () =>
     update((ui) => {
-      ui.setup.pieces = {};
+      if (ui.setup) ui.setup.pieces = {};
     })
   );
   $("setup-start").addEventListener("click", () => {
@@ -80,20 +84,22 @@ export function wireSetup() {
     for (let n = 1; n <= 12; n++) pieces[n] = "b";
     for (let n = 21; n <= 32; n++) pieces[n] = "w";
     update((ui) => {
-      ui.setup.pieces = pieces;
+      if (ui.setup) ui.setup.pieces = pieces;
     });
     $("setup-side").value = "B";
   });
   $("setup-done").addEventListener("click", () => {
+    const setup = ui.setup;
+    if (!setup) return;
     clearMessages();
-    const problem = setupProblem();
+    const problem = setupProblem(setup.pieces);
     if (problem) {
       showMessage("error", problem);
       return;
     }
-    const fen = setupFen();
+    const fen = setupFen(setup.pieces);
     update((ui) => {
-      ui.setup.sent = true;
+      setup.sent = true;
       ui.pdnLoaded = false;
     });
     send({ type: "setup", fen });
@@ -113,7 +119,7 @@ export function wireSetup() {
     send({ type: "setup", fen });
   };
   $("fen-set").addEventListener("click", setFen);
-  $("fen-input").addEventListener("keydown", (e) => {
+  $("fen-input").addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => {
     if (e.key === "Enter") setFen();
   });
 }

@@ -196,7 +196,7 @@ function worthKeeping(raw, st) {
  * Open the link the page was opened with (`atLoad`, at the first state: instead of the kept
  * game), or one pasted into the address bar later (a new hash). False when there is none
  * (the caller restores the kept game).
- * @param {object} st the state shown
+ * @param {import("./types.js").StateMsg} st the state shown
  * @param {boolean} atLoad whether this is the first state of the page
  * @returns {boolean}
  */
@@ -258,7 +258,7 @@ function putAside() {
 /**
  * The link could not be opened: say why, and keep the game the page had (at load, the kept
  * one is restored; later, the board still shows it).
- * @param {object} st the state shown
+ * @param {import("./types.js").StateMsg | null} st the state shown
  * @param {string} why
  */
 function linkFailed(st, why) {
@@ -267,7 +267,7 @@ function linkFailed(st, why) {
     ui.link = null;
   });
   showMessage("error", why + "; the game you had is kept");
-  if (atLoad) restore(st);
+  if (atLoad && st) restore(st);
 }
 
 /**
@@ -353,7 +353,7 @@ function bringBack() {
       throw e;
     }
   } catch (e) {
-    showMessage("error", "the previous game could not be brought back: " + e.message);
+    showMessage("error", "the previous game could not be brought back: " + (e instanceof Error ? e.message : String(e)));
     return;
   }
   location.replace(pageAddress());
@@ -374,7 +374,7 @@ export async function copyText(text, what) {
     if (!navigator.clipboard || !navigator.clipboard.writeText) throw new Error("this browser has no clipboard for pages");
     await navigator.clipboard.writeText(text);
   } catch (e) {
-    refused = (e && e.message) || String(e);
+    refused = (e instanceof Error && e.message) || String(e);
   }
   update((ui) => {
     ui.share = refused

@@ -1,12 +1,12 @@
 // The page's line to its board (docs/BOARD.md), JSON both ways, over one of two transports:
 // the WebSocket to `poolshark serve`, or, where the page is a static copy (`make web`), a
-// worker running the same board in WebAssembly (webapp/engine/board-worker.js). Either way the page
+// worker running the same board in WebAssembly (web/engine/board-worker.js). Either way the page
 // sees the same messages, and scripts and tests reach them as `window.boardTransport`:
 // `send(text)` takes one message's JSON text, `onMessage(fn)` calls `fn` with each reply's.
 // A closed socket is not reopened: the server's game is gone with it, and the page says to
 // reload.
 //
-// The static page's service worker (webapp/sw.js) keeps one build: a new one installed while
+// The static page's service worker (web/sw.js) keeps one build: a new one installed while
 // a tab is open waits, so that the tab's page, workers and module stay of one build. The tab
 // says a new version is ready; a reload (or its button) opens it where the tab is the page's
 // only one, and never reloads another tab.
@@ -14,8 +14,19 @@
 import { $, ui, update } from "./state.js";
 import { showMessage } from "./messages.js";
 
+/** @typedef {(text: string) => void} TextFn */
+
+/** @type {TextFn[]} who hears each reply's JSON text (`window.boardTransport.onMessage`) */
 const listeners = [];
+/** @type {TextFn | null} the open transport's send */
 let sendText = null;
+
+/**
+ * The page's transport as scripts and tests reach it.
+ * @typedef {object} BoardTransport
+ * @property {(text: string) => void} send
+ * @property {(fn: TextFn) => void} onMessage
+ */
 
 // Which transport this copy of the page uses: "worker" where `make web` marked its copy of
 // index.html (`<meta name="poolshark-transport" content="worker">`), else "websocket".
@@ -25,7 +36,12 @@ function transportKind() {
 }
 
 // Open the transport; `onMessage` gets each message parsed, `onClose` runs once it closes.
+/**
+ * @param {(msg: import("./types.js").ServerMsg) => void} onMessage
+ * @param {() => void} onClose
+ */
 export async function connect(onMessage, onClose) {
+  /** @type {TextFn} */
   const deliver = (text) => {
     for (const fn of listeners) fn(text);
     let msg;
@@ -37,7 +53,7 @@ export async function connect(onMessage, onClose) {
     }
     onMessage(msg);
   };
-  /** @type {any} */ (window).boardTransport = {
+  /** @type {Window & {boardTransport?: BoardTransport}} */ (window).boardTransport = {
     send: (text) => {
       if (!sendText) throw new Error("the board is not connected");
       sendText(String(text));
@@ -48,6 +64,10 @@ export async function connect(onMessage, onClose) {
   else openSocket(deliver, onClose);
 }
 
+/**
+ * @param {TextFn} deliver
+ * @param {() => void} onClose
+ */
 function openSocket(deliver, onClose) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(proto + "://" + location.host + "/ws");
@@ -73,6 +93,10 @@ function openSocket(deliver, onClose) {
   });
 }
 
+/**
+ * @param {TextFn} deliver
+ * @param {() => void} onClose
+ */
 async function openWorker(deliver, onClose) {
   // A reload while a new build waits opens the new build (this page is the old one's).
   if (await openNewBuild()) return;
@@ -82,7 +106,7 @@ async function openWorker(deliver, onClose) {
     if (!res.ok) throw new Error("poolshark.wasm: HTTP " + res.status);
     module = await WebAssembly.compile(await res.arrayBuffer());
   } catch (e) {
-    setConn("disconnected", "the engine could not be loaded: " + e.message);
+    setConn("disconnected", "the engine could not be loaded: " + (e instanceof Error ? e.message : String(e)));
     update((ui) => {
       ui.closed = true;
     });
@@ -195,6 +219,7 @@ export function renderBuild() {
 }
 
 // The size of a text in bytes as UTF-8: what the board's limits count.
+/** @param {string} text */
 export function byteLength(text) {
   return new TextEncoder().encode(text).length;
 }
@@ -246,6 +271,10 @@ export function overLimit(msg, text = JSON.stringify(msg)) {
   return bytes > limit ? { bytes, limit } : null;
 }
 
+/**
+ * @param {string} cls
+ * @param {string} text
+ */
 function setConn(cls, text) {
   const c = $("conn");
   c.className = "conn " + cls;
@@ -253,6 +282,7 @@ function setConn(cls, text) {
 }
 
 // The board's version, from its `hello`.
+/** @param {import("./types.js").HelloMsg} msg */
 export function onHello(msg) {
   $("conn").title = "poolshark " + (msg.version || "");
   if (msg.limits) update((u) => (u.limits = msg.limits));

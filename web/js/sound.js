@@ -5,6 +5,7 @@ import { $ } from "./state.js";
 
 const STORE = "poolshark-sound";
 
+/** @type {AudioContext | null} */
 let ctx = null; // the AudioContext, made at the first sound (browsers want a gesture first)
 
 export function soundOn() {
@@ -15,6 +16,7 @@ export function soundOn() {
   }
 }
 
+/** @param {boolean} on */
 function setSound(on) {
   try {
     localStorage.setItem(STORE, on ? "on" : "off");
@@ -24,6 +26,7 @@ function setSound(on) {
   showSwitch(on);
 }
 
+/** @param {boolean} on */
 function showSwitch(on) {
   const b = $("sound");
   b.setAttribute("aria-pressed", on ? "true" : "false");
@@ -32,7 +35,9 @@ function showSwitch(on) {
 }
 
 function context() {
-  const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
+  // Older Safari has it under its prefix only.
+  const prefixed = /** @type {{webkitAudioContext?: typeof AudioContext}} */ (/** @type {unknown} */ (window));
+  const Ctx = window.AudioContext || prefixed.webkitAudioContext;
   if (!Ctx) return null;
   if (!ctx) ctx = new Ctx();
   if (ctx.state === "suspended") ctx.resume().catch(() => {});
@@ -40,6 +45,13 @@ function context() {
 }
 
 // A wooden "tock": a short sine that drops in pitch and dies away.
+/**
+ * @param {AudioContext} ac
+ * @param {number} at
+ * @param {number} freq
+ * @param {number} gain
+ * @param {number} length
+ */
 function tock(ac, at, freq, gain, length) {
   const osc = ac.createOscillator();
   const amp = ac.createGain();
@@ -55,6 +67,11 @@ function tock(ac, at, freq, gain, length) {
 }
 
 // A rattle of pieces taken: a burst of noise through a band-pass filter.
+/**
+ * @param {AudioContext} ac
+ * @param {number} at
+ * @param {number} length
+ */
 function rattle(ac, at, length) {
   const n = Math.floor(ac.sampleRate * length);
   const buf = ac.createBuffer(1, n, ac.sampleRate);
@@ -75,6 +92,7 @@ function rattle(ac, at, length) {
 // The sound of a move just played: a capture rattles, a plain move knocks. Nothing when
 // the switch is off or the browser has no WebAudio. The switch counts the sounds made
 // (`data-played`, `data-last`), which is how a test sees that one was.
+/** @param {boolean} capture */
 export function playMoveSound(capture) {
   if (!soundOn()) return;
   const ac = context();

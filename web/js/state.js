@@ -1,6 +1,9 @@
 // The page's shared state, and what is read from it without drawing anything. The server
 // owns the game and checks every request; `ui.state` is its last `state` message, untouched.
 
+/** @typedef {import("./types.js").StateMsg} StateMsg */
+/** @typedef {import("./types.js").TreeNode} TreeNode */
+
 /** @type {import("./types.js").Ui} */
 export const ui = {
   ws: null,
@@ -71,14 +74,24 @@ export const ui = {
 export const $ = (id) => document.getElementById(id);
 
 // The one way the page's state changes: `update((ui) => { ... })` edits `ui`, then one render
-// is scheduled (a microtask), however many updates come before it runs. `js/render.js`
+// is scheduled (a microtask), however many updates come before it runs. Before it draws, the
+// state derived from the rest of `ui` is computed once for the whole batch of changes
+// (`js/derive.js` registers that step), so that the render only reads `ui`. `js/render.js`
 // registers the function that draws the page from `ui`.
+/** @type {(() => void) | null} */
 let renderer = null;
+/** @type {(() => void) | null} */
+let deriver = null;
 let scheduled = false;
 
 /** @param {() => void} fn the page's one render (js/render.js) */
 export function setRenderer(fn) {
   renderer = fn;
+}
+
+/** @param {() => void} fn what is derived from `ui` after a batch of changes (js/derive.js) */
+export function setDeriver(fn) {
+  deriver = fn;
 }
 
 /**
@@ -91,15 +104,22 @@ export function update(change) {
   scheduled = true;
   queueMicrotask(() => {
     scheduled = false;
+    if (deriver) deriver();
     if (renderer) renderer();
   });
 }
 
+/** @type {Record<string, string>} the sides' names, by `"black"` and `"white"` */
 export const SIDE = { black: "Black", white: "White" };
 
 // The review's marks (docs/ANNOTATE.md) and their names, used as CSS classes too.
+/** @type {Record<string, string>} */
 export const MARKS = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };
 
+/**
+ * @param {number} sq
+ * @returns {import("./types.js").Move[]}
+ */
 export function legalFrom(sq) {
   if (!ui.state) return [];
   return ui.state.legal.filter((m) => m.from === sq);
@@ -111,11 +131,17 @@ export function canMove() {
 }
 
 // Black (0) or White (1) to move at the start of the game.
+/** @param {StateMsg} st */
 function startOffset(st) {
   return (st.start_fen || "B").trim().charAt(0).toUpperCase() === "W" ? 1 : 0;
 }
 
 // Who is to move after `ply` plies of the game.
+/**
+ * @param {StateMsg} st
+ * @param {number} ply
+ * @returns {"black" | "white"}
+ */
 export function sideAt(st, ply) {
   return (ply + startOffset(st)) % 2 === 0 ? "black" : "white";
 }
@@ -124,35 +150,43 @@ export function sideAt(st, ply) {
 // the first of its move. Moves are numbered in pairs from the game's first ply, whichever
 // side makes it (Black from the start, R3; White in a set-up position with White to move),
 // as the PDN the server writes numbers them: "1. 22-18 9-14 2. ...".
+/** @param {number} i */
 export function moveNumber(i) {
   return { no: Math.floor(i / 2) + 1, first: i % 2 === 0 };
 }
 
 // A score as the page shows it: a sign always, except for 0.00.
+/** @param {string | number} s */
 export function scoreText(s) {
   const str = String(s);
   return str.startsWith("-") || str === "0.00" ? str : "+" + str;
 }
 
 // The main line's nodes (`state.nodes`, each move's first child), the root first.
+/**
+ * @param {StateMsg} st
+ * @returns {TreeNode[]}
+ */
 function mainNodes(st) {
   const nodes = new Map((st.nodes || []).map((n) => [n.id, n]));
   const line = [];
   let n = st.nodes && st.nodes[0];
   while (n) {
     line.push(n);
-    n = n.children.length ? nodes.get(n.children[0]) : null;
+    n = n.children.length ? nodes.get(n.children[0]) : undefined;
   }
   return line;
 }
 
 // The main line as a signature: what a review reviews.
+/** @param {StateMsg} st */
 export function mainSig(st) {
   return st.start_fen + " " + mainNodes(st).slice(1).map((n) => n.hub).join(" ");
 }
 
 // The line of play shown, as a signature: the main line's while the position shown is on
 // it (so that a review's plies are the plies shown), something else off it.
+/** @param {StateMsg} st */
 export function historySig(st) {
   if (mainNodes(st).some((n) => n.id === st.node)) return mainSig(st);
   return "off the main line at node " + st.node;
@@ -166,6 +200,7 @@ export function clocksLive(st) {
 }
 
 // The players as the "players" menu names them.
+/** @param {StateMsg} st */
 export function modeOf(st) {
   if (st.black === "human" && st.white === "engine") return "black";
   if (st.white === "human" && st.black === "engine") return "white";

@@ -68,6 +68,7 @@ export function renderStatus() {
 // The players the "players" menu was last set to from a state: the menu follows the game's
 // players when they change, and otherwise keeps what the person chose there for the next
 // game (issue 61, defect 2: a new level must not reset it).
+/** @type {string | null} */
 let playersShown = null;
 
 export function renderControls() {
@@ -118,16 +119,19 @@ export function renderControls() {
 
 // The setup palette's chosen piece, for screen readers as for the eye.
 export function markPalette() {
-  document.querySelectorAll("#palette .pal").forEach((/** @type {HTMLElement} */ b) => {
+  document.querySelectorAll("#palette .pal").forEach((el) => {
+    const b = /** @type {HTMLElement} */ (el);
     b.setAttribute("role", "radio");
     b.setAttribute("aria-checked", b.dataset.piece === ui.palette ? "true" : "false");
   });
 }
 
+/** @param {string} p */
 function who(p) {
   return p === "engine" ? "engine" : "human";
 }
 
+/** @param {import("./types.js").Level | null | undefined} l */
 function levelText(l) {
   if (!l) return "";
   const at = l.level ? " at level " + l.level : "";

@@ -51,7 +51,7 @@ function pathTo(st) {
   while (n && n.parent !== null && n.parent !== undefined) {
     const parent = nodes.get(n.parent);
     if (!parent) break;
-    path.unshift(n.hub);
+    path.unshift(/** @type {string} a move's node has its move */ (n.hub));
     n = parent;
   }
   return path;
@@ -368,11 +368,12 @@ export function wireKept() {
 // The clocks to resume, as `load_pdn`'s `clock`: the running side's time less the time the
 // page was away (at least 0: its flag then falls at once).
 /** @returns {import("./types.js").ClockResume | null} */
+/** @param {any} v the kept record, as read back (checked here) */
 function resumedClock(v) {
   const c = v.clock;
   if (!c || typeof c.black_ms !== "number" || typeof c.white_ms !== "number") return null;
   const away = typeof v.saved_at === "number" ? Math.max(0, Date.now() - v.saved_at) : 0;
-  const left = (side) => Math.max(0, Math.round(c[side + "_ms"] - (c.running === side ? away : 0)));
+  const left = (/** @type {string} */ side) => Math.max(0, Math.round(c[side + "_ms"] - (c.running === side ? away : 0)));
   return { base: c.base_ms / 1000, inc: c.inc_ms / 1000, black_ms: left("black"), white_ms: left("white") };
 }
 
@@ -393,7 +394,7 @@ export function restore(st) {
   // A record kept before the first PDN of its game came back (the page went away between
   // the first moves and their PDN): its moves are its path, played from its start (a set-up
   // position, its start alone).
-  const pathOk = Array.isArray(v.path) && v.path.every((m) => typeof m === "string");
+  const pathOk = Array.isArray(v.path) && v.path.every((/** @type {unknown} */ m) => typeof m === "string");
   if (!v.pdn && pathOk && (v.path.length || v.start_fen !== st.start_fen) && !Array.isArray(v.tree) && !Array.isArray(v.moves))
     v.pdn = `[GameType "23"]\n[SetUp "1"]\n[FEN "${v.start_fen}"]\n\n*\n`;
   if (typeof v.pdn === "string" && v.pdn) {

@@ -19,7 +19,7 @@ import { addLine } from "./annotate.js";
 export function reviewed(k) {
   const st = ui.state;
   if (!st || historySig(st) !== mainSig(st)) return null;
-  const id = st.line[k];
+  const id = (st.line || [])[k];
   const node = k > 0 && id !== undefined ? nodesOf(st).get(id) : null;
   const rv = node && node.review;
   if (rv && rv.best_score !== undefined) {
@@ -43,21 +43,22 @@ const byId = new WeakMap();
 function nodesOf(st) {
   let m = byId.get(st);
   if (!m) {
-    m = new Map((st.nodes || []).map((n) => [n.id, n]));
+    m = new Map((st.nodes || []).map((/** @type {import("./types.js").TreeNode} */ n) => [n.id, n]));
     byId.set(st, m);
   }
   return m;
 }
 
 // The move number as the move list writes it before ply k's move ("5." or "5…").
+/** @param {number} k */
 function moveNo(k) {
   const n = moveNumber(k - 1);
   return n.no + (n.first ? "." : "…");
 }
 
-// Keep the retry in step with the position shown, and choose the arrow to draw: called
-// before the board is drawn (js/render.js).
-export function syncTeach() {
+// Keep the retry in step with the position shown, and choose the arrow to draw: derived
+// after each batch of changes, before the board is drawn (js/derive.js).
+export function deriveTeach() {
   const st = ui.state;
   const t = ui.retry;
   if (t) {
@@ -80,6 +81,10 @@ export function syncTeach() {
 
 // The best move to show as the answer: the retry's own search's if it judged a move, else
 // the review's.
+/**
+ * @param {any} p the review of the move (`reviewed`)
+ * @returns {any}
+ */
 function answerOf(p) {
   const res = ui.retry && ui.retry.result;
   return res && res.best_path ? res : p;
@@ -90,7 +95,13 @@ const LINE_PLIES = 12;
 
 // A line of PDN moves from before ply k, numbered as the move list numbers them: the
 // parts for `setText`, each move whole.
+/**
+ * @param {number} k
+ * @param {string[]} moves
+ * @returns {(string | [string])[]}
+ */
 function lineParts(k, moves) {
+  /** @type {(string | [string])[]} */
   const parts = [];
   moves.slice(0, LINE_PLIES).forEach((m, i) => {
     const n = moveNumber(k - 1 + i);
@@ -103,6 +114,10 @@ function lineParts(k, moves) {
 }
 
 // Fill `box` with text, each move (`[move]`, a one-item list) kept whole on its line.
+/**
+ * @param {HTMLElement} box
+ * @param {(string | [string])[]} parts
+ */
 function setText(box, parts) {
   box.textContent = "";
   for (const part of parts) {
@@ -115,6 +130,11 @@ function setText(box, parts) {
   }
 }
 
+/**
+ * @param {import("./types.js").StateMsg} st
+ * @param {number} k
+ * @param {any} p the review of the move (`reviewed`), or the answer (`answerOf`)
+ */
 function setLine(st, k, p) {
   const line = $("teach-line");
   line.textContent = "";
@@ -134,7 +154,7 @@ export function renderTeach() {
   const p = reviewed(k);
   const running = !!(ui.review && ui.review.running);
   box.hidden = !st || !p || (!t && !p.mark);
-  if (box.hidden) return;
+  if (!st || box.hidden) return;
   const mover = SIDE[sideAt(st, k - 1)];
   const played = p.move || (st.history[k - 1] ? st.history[k - 1].pdn : "");
   $("retry-start").hidden = !!t;
@@ -176,6 +196,7 @@ export function renderTeach() {
 }
 
 // What the server said of a move tried (`retry_result`), in words.
+/** @param {import("./types.js").ReviewPlyMsg} res */
 function verdict(res) {
   return res.good
     ? "✓ " + res.move + " is as good as the best: Black " + scoreText(res.score) + " after it."
@@ -186,6 +207,10 @@ function verdict(res) {
 
 // A move clicked on the board: in "find a better move", it is judged, not played. True
 // when it was taken.
+/**
+ * @param {import("./types.js").Move} m
+ * @returns {boolean}
+ */
 export function retryPlay(m) {
   const t = ui.retry;
   const st = ui.state;
@@ -201,6 +226,7 @@ export function retryPlay(m) {
   return true;
 }
 
+/** @param {import("./types.js").ReviewPlyMsg} msg */
 export function onRetryResult(msg) {
   const t = ui.retry;
   if (!t || msg.ply !== t.ply) return;
@@ -236,7 +262,7 @@ export function wireTeach() {
   $("retry-answer").addEventListener("click", () => {
     if (!ui.retry) return;
     update((ui) => {
-      ui.retry.answer = true;
+      if (ui.retry) ui.retry.answer = true;
     });
   });
   $("retry-back").addEventListener("click", () => {

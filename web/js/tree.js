@@ -11,9 +11,41 @@ import { send } from "./socket.js";
 
 // Every mark a move can carry, by the name its CSS class uses: the review's three and the
 // three a PDN may bring.
+/** @type {Record<string, string>} */
 const MARK_NAMES = Object.assign({ "!": "good", "!!": "brilliant", "!?": "interesting" }, MARKS);
 
+/** @typedef {import("./types.js").StateMsg} StateMsg */
+/** @typedef {import("./types.js").TreeNode} TreeNode */
+/** @typedef {Map<number, TreeNode>} Nodes */
+
+/**
+ * What drawing the move list needs: the state, its nodes by id and the current line.
+ * @typedef {{st: StateMsg, nodes: Nodes, line: number[]}} TreeContext
+ */
+
+/**
+ * A child the state names, which it lists (each node comes after its parent).
+ * @param {Nodes} nodes
+ * @param {number} id
+ * @returns {TreeNode}
+ */
+function child(nodes, id) {
+  const n = nodes.get(id);
+  if (!n) throw new Error("the state names node " + id + " but does not list it");
+  return n;
+}
+
+/**
+ * A request on the tree from the menu or the buttons, or false where it cannot be made.
+ * @typedef {{promote: import("./types.js").Request | false, main: import("./types.js").Request | false,
+ *   del: import("./types.js").Request | false, onMain?: boolean}} TreeActions
+ */
+
 // The state's nodes by id.
+/**
+ * @param {StateMsg | null} st
+ * @returns {Nodes}
+ */
 export function nodeMap(st) {
   const m = new Map();
   for (const n of (st && st.nodes) || []) m.set(n.id, n);
@@ -21,6 +53,10 @@ export function nodeMap(st) {
 }
 
 // The main line's nodes, the root first.
+/**
+ * @param {StateMsg | null} st
+ * @returns {TreeNode[]}
+ */
 export function mainLine(st) {
   const nodes = nodeMap(st);
   const line = [];
@@ -34,16 +70,22 @@ export function mainLine(st) {
 
 // A node's mark and score: those a review reported since the last state (which keeps
 // them in its nodes from then on), else the node's own.
+/** @param {TreeNode} node */
 export function notesOf(node) {
   const live = ui.review && ui.review.live && ui.review.live[node.id];
   return live || { mark: node.mark, eval: node.eval, best: node.best };
 }
 
 // Ply `ply` (from 1) as the PDN the server writes numbers it (`moveNumber`).
+/** @param {number} ply */
 function numberOf(ply) {
   return moveNumber(ply - 1);
 }
 
+/**
+ * @param {string} cls
+ * @param {string} [text]
+ */
 function span(cls, text) {
   const s = document.createElement("span");
   s.className = cls;
@@ -52,6 +94,11 @@ function span(cls, text) {
 }
 
 // One move: its text, mark and NAGs.
+/**
+ * @param {TreeContext} ctx
+ * @param {TreeNode} node
+ * @param {number} ply
+ */
 function moveEl(ctx, node, ply) {
   const m = span("move");
   const onLine = ctx.line[ply] === node.id;
@@ -63,7 +110,7 @@ function moveEl(ctx, node, ply) {
     m.dataset.ply = String(ply);
   }
   m.dataset.node = String(node.id);
-  m.appendChild(document.createTextNode(node.pdn));
+  m.appendChild(document.createTextNode(node.pdn || ""));
   const notes = notesOf(node);
   const title = [];
   if (notes.mark) {
@@ -77,12 +124,23 @@ function moveEl(ctx, node, ply) {
   return m;
 }
 
+/**
+ * @param {string} text
+ * @param {string} [cls]
+ */
 function commentEl(text, cls) {
   return span("comment" + (cls ? " " + cls : ""), text);
 }
 
 // A variation from its first move `first` (ply `ply`), with the variations inside it, in
 // parentheses; `depth` 1 under the main line, more inside another variation.
+/**
+ * @param {TreeContext} ctx
+ * @param {TreeNode} first
+ * @param {number} ply
+ * @param {number} depth
+ * @returns {HTMLElement}
+ */
 function variationEl(ctx, first, ply, depth) {
   const box = document.createElement("div");
   box.className = "variation";
@@ -96,7 +154,7 @@ function variationEl(ctx, first, ply, depth) {
   if (first.comment) box.appendChild(commentEl(first.comment));
   let at = first;
   while (at.children.length) {
-    const next = ctx.nodes.get(at.children[0]);
+    const next = child(ctx.nodes, at.children[0]);
     ply++;
     n = numberOf(ply);
     const label = n.first ? n.no + "." : needNumber ? n.no + "…" : null;
@@ -108,7 +166,7 @@ function variationEl(ctx, first, ply, depth) {
       needNumber = true;
     }
     for (const id of at.children.slice(1)) {
-      box.appendChild(variationEl(ctx, ctx.nodes.get(id), ply, depth + 1));
+      box.appendChild(variationEl(ctx, child(ctx.nodes, id), ply, depth + 1));
       needNumber = true;
     }
     at = next;
@@ -117,6 +175,11 @@ function variationEl(ctx, first, ply, depth) {
   return box;
 }
 
+/**
+ * @param {HTMLElement} box
+ * @param {number} no
+ * @param {boolean} second
+ */
 function newRow(box, no, second) {
   const row = document.createElement("div");
   row.className = "move-row";
@@ -146,7 +209,7 @@ export function renderMoves() {
   let at = root;
   let ply = 0;
   while (at.children.length) {
-    const next = ctx.nodes.get(at.children[0]);
+    const next = child(ctx.nodes, at.children[0]);
     ply++;
     const n = numberOf(ply);
     if (!row || n.first) row = newRow(box, n.no, !n.first);
@@ -158,7 +221,7 @@ export function renderMoves() {
       if (alts.length) {
         const vars = document.createElement("div");
         vars.className = "variations";
-        for (const id of alts) vars.appendChild(variationEl(ctx, ctx.nodes.get(id), ply, 1));
+        for (const id of alts) vars.appendChild(variationEl(ctx, child(ctx.nodes, id), ply, 1));
         box.appendChild(vars);
       }
       row = null;
@@ -187,10 +250,15 @@ export function renderMoves() {
 
 // The first move of the variation `id` is in: the nearest move, itself or before it, that
 // is not its parent's main continuation; null on the main line.
+/**
+ * @param {Nodes} nodes
+ * @param {number} id
+ * @returns {TreeNode | null}
+ */
 function variationStart(nodes, id) {
   let n = nodes.get(id);
   while (n && n.parent !== null) {
-    const parent = nodes.get(n.parent);
+    const parent = child(nodes, n.parent);
     if (parent.children[0] !== n.id) return n;
     n = parent;
   }
@@ -198,12 +266,16 @@ function variationStart(nodes, id) {
 }
 
 // What can be done to node `id`: {promote, main, del} (each false or the request).
+/**
+ * @param {number} id
+ * @returns {TreeActions}
+ */
 function actionsFor(id) {
   const st = ui.state;
   const nodes = nodeMap(st);
   const node = nodes.get(id);
   // A timed game's tree stays as played while its clocks are live (the board refuses these).
-  const timed = clocksLive(st);
+  const timed = !!st && clocksLive(st);
   if (!node || node.parent === null || timed) return { promote: false, main: false, del: false };
   const start = variationStart(nodes, id);
   return {
@@ -214,6 +286,10 @@ function actionsFor(id) {
   };
 }
 
+/**
+ * @param {import("./types.js").Request | false} req
+ * @param {boolean} [onMain]
+ */
 function act(req, onMain) {
   if (!req) return;
   // Deleting from the main line drops the rest of the game: ask first.
@@ -239,6 +315,11 @@ function closeMenu() {
 
 // The menu of a move (right click): promote, make main, delete. On a phone the buttons
 // under the list do the same for the move shown.
+/**
+ * @param {number} id
+ * @param {number} x
+ * @param {number} y
+ */
 function openMenu(id, x, y) {
   const a = actionsFor(id);
   if (!a.del) return;
@@ -255,6 +336,10 @@ function openMenu(id, x, y) {
 
 // Up and Down: the previous or next variation at the branch the move shown is on (among
 // its siblings), or at the position shown (among the moves after it). True if it moved.
+/**
+ * @param {number} dir 1 or -1
+ * @returns {boolean}
+ */
 export function stepVariation(dir) {
   const st = ui.state;
   if (!st || !st.nodes) return false;
@@ -280,17 +365,17 @@ export function stepVariation(dir) {
 
 export function wireTree() {
   const box = $("moves");
-  box.addEventListener("click", (e) => {
-    const m = e.target.closest("[data-node]");
+  box.addEventListener("click", (/** @type {MouseEvent} */ e) => {
+    const m = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest("[data-node]"));
     if (m) send({ type: "goto", node: Number(m.dataset.node) });
   });
-  box.addEventListener("contextmenu", (e) => {
-    const m = e.target.closest("[data-node]");
+  box.addEventListener("contextmenu", (/** @type {MouseEvent} */ e) => {
+    const m = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest("[data-node]"));
     if (!m) return;
     e.preventDefault();
     openMenu(Number(m.dataset.node), e.clientX, e.clientY);
   });
-  const menuAct = (kind) => {
+  const menuAct = (/** @type {"promote" | "main" | "del"} */ kind) => {
     const id = Number($("tree-menu").dataset.node);
     closeMenu();
     const a = actionsFor(id);
@@ -305,7 +390,7 @@ export function wireTree() {
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") closeMenu();
   });
-  const toolAct = (kind) => {
+  const toolAct = (/** @type {"promote" | "main" | "del"} */ kind) => {
     const st = ui.state;
     if (!st) return;
     const a = actionsFor(st.node);

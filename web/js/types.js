@@ -1,6 +1,7 @@
 // The page's types, for the type check alone (scripts/js-check.sh, `tsc --noEmit`): the
 // page's state `ui` (js/state.js), the board's messages (docs/BOARD.md) and the requests the
-// page sends. Other modules name them in JSDoc as `import("./types.js").Name`, which the
+// page sends. The messages' fields are protocol.rs's (crates/engine/src/board/), and
+// tests/board_messages.rs holds the two, and docs/BOARD.md, to the same fields. Other modules name them in JSDoc as `import("./types.js").Name`, which the
 // browser never fetches: this module holds no code. It is served with the page all the
 // same (src/serve/assets.rs follows those references as it follows imports).
 
@@ -174,9 +175,17 @@
  */
 
 /**
+ * One game of a PDN text of several, for the chooser.
+ * @typedef {object} PdnGameTags
+ * @property {number} number from 1
+ * @property {Object<string, string>} tags
+ * @property {number} plies
+ */
+
+/**
  * @typedef {object} GamesMsg
  * @property {"games"} type
- * @property {{number: number, tags: Object<string, string>, plies: number}[]} games
+ * @property {PdnGameTags[]} games
  * @property {number} loaded
  * @property {number} count
  */
@@ -195,21 +204,34 @@
  */
 
 /**
+ * The largest messages the board reads, in bytes of their JSON text (`hello`).
+ * @typedef {object} MessageLimits
+ * @property {number} load_pdn
+ * @property {number} other
+ */
+
+/**
  * @typedef {object} HelloMsg
  * @property {"hello"} type
- * @property {string} [version]
+ * @property {string} version
+ * @property {MessageLimits} limits
+ */
+
+/**
+ * @typedef {object} PongMsg
+ * @property {"pong"} type
  */
 
 /**
  * Any message of the board's.
- * @typedef {StateMsg | InfoMsg | ReviewPlyMsg | ReviewDoneMsg | GamesMsg | PdnMsg | ErrorMsg | HelloMsg | {type: "pong"}} ServerMsg
+ * @typedef {StateMsg | InfoMsg | ReviewPlyMsg | ReviewDoneMsg | GamesMsg | PdnMsg | ErrorMsg | HelloMsg | PongMsg} ServerMsg
  */
 
 // ---------- the page's requests ----------
 
 /**
  * A request to the board (docs/BOARD.md, "Page -> server"): its `type` and its fields.
- * @typedef {{type: "new", white: string, black: string, fen?: string, clock?: {base: number, inc: number}}
+ * @typedef {{type: "new", white: string, black: string, fen?: string, clock?: ClockSpec}
  *   | {type: "level", movetime?: number, depth?: number, level?: number}
  *   | {type: "move", move: string}
  *   | {type: "undo"} | {type: "redo"} | {type: "stop"} | {type: "engine_move"} | {type: "ping"}
@@ -226,6 +248,13 @@
  *   | {type: "annotate", node: number, comment?: string, nag?: string | null, nags?: number[]}
  *   | {type: "tags", tags: Object<string, string>}
  *   | {type: "add_line", node: number, moves: string[]}} Request
+ */
+
+/**
+ * A timed game's control (`new`'s `clock`).
+ * @typedef {object} ClockSpec
+ * @property {number} base seconds
+ * @property {number} inc seconds
  */
 
 /**
@@ -282,7 +311,7 @@
  * @property {WebSocket | null} ws
  * @property {boolean} connected
  * @property {boolean} closed
- * @property {{load_pdn: number, other: number}} limits
+ * @property {MessageLimits} limits
  * @property {StateMsg | null} state
  * @property {boolean | null} flipped
  * @property {number | null} selected

@@ -4,7 +4,7 @@
 //! `bench`'s positions), with no I/O: no file system, environment, process, socket or
 //! print. Its host hands it bytes (a book, a network), a loader (the endgame tables'
 //! `egdb::Store`) or an argument (seeds, the instruction set, the machine's memory): the
-//! `poolshark-host` crate natively, `poolshark-web` in the browser. No async runtime and no
+//! `poolshark-host` crate natively, `poolshark-wasm` in the browser. No async runtime and no
 //! command line: the `poolshark` crate above them holds the CLI, the board's server, the
 //! Hub and the arena.
 

@@ -1,6 +1,6 @@
 //! The engine crate does no I/O (issue 67): its production code names no file system,
 //! environment, process, socket, `/proc`, progress bar or print. The host (crates/host, the
-//! browser's crates/web) reads and writes, and hands the engine bytes, a loader or an
+//! browser's crates/wasm) reads and writes, and hands the engine bytes, a loader or an
 //! argument. Test modules (`#[cfg(test)]`) may do what they like.
 
 use std::path::{Path, PathBuf};

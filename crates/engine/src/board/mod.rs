@@ -103,7 +103,7 @@ impl BoardConfig {
         }
     }
 
-    /// The browser's board (crates/web): the built-in opening book, as `poolshark serve`
+    /// The browser's board (crates/wasm): the built-in opening book, as `poolshark serve`
     /// plays with by default, no tables, the page's clock, generators seeded from the clock.
     pub fn browser() -> BoardConfig {
         BoardConfig {

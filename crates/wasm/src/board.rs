@@ -1,6 +1,6 @@
 //! The board's session in the browser: one `Board` (the session core that `poolshark serve`
 //! runs for each WebSocket) per module instance, in the page's board worker
-//! (`webapp/engine/board-host.js`). Requests and job events come in as JSON text; what the
+//! (`web/engine/board-host.js`). Requests and job events come in as JSON text; what the
 //! board answers goes out in order on `Channel::Reply` (a message for the page),
 //! `Channel::Start` (a job, JSON, for the search worker) and `Channel::Stop` (a job's id).
 

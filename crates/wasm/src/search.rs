@@ -1,4 +1,4 @@
-//! The engine in the browser's search worker (`webapp/engine/search.js`): one `Engine` per
+//! The engine in the browser's search worker (`web/engine/search.js`): one `Engine` per
 //! module instance, one thread, with the table the page asks for, running each job the board
 //! sends to its end and emitting its events on `Channel::Event` as JSON. The worker is
 //! ended to stop a job, so no stop is read here.

@@ -1,6 +1,6 @@
 //! poolshark in the browser: the engine and the board's session compiled to WebAssembly,
 //! with a handful of exported functions and one import, so that the page's JavaScript
-//! (`webapp/engine/`) loads it without generated glue.
+//! (`web/engine/`) loads it without generated glue.
 //!
 //! - `host`: the bridge. Text goes in through memory the module hands out
 //!   (`poolshark_alloc`), and comes out through the import `env.poolshark_emit(channel, ptr,

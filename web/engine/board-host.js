@@ -1,5 +1,5 @@
 // The board's session in a worker (board-worker.js in the page; tests/web under node): the
-// WebAssembly module's board (crates/web's `poolshark_board_*`, over the session core that
+// WebAssembly module's board (crates/wasm's `poolshark_board_*`, over the session core that
 // `poolshark serve` runs too) takes docs/BOARD.md messages as JSON text and answers on
 // channels: a reply for the page, a search job to start, a job to stop. Jobs run in a second
 // worker (search.js) so that this one keeps reading the page's messages while the engine
@@ -8,31 +8,60 @@
 
 import { load, CHANNEL } from "./module.js";
 
+/**
+ * A search worker as the board's host drives it (a Web Worker in the page, a worker_threads
+ * worker under node): messages to it, its end, and its messages and errors.
+ * @typedef {object} SearchWorker
+ * @property {(msg: {module: WebAssembly.Module} | {job: string}) => void} post
+ * @property {() => void} terminate
+ * @property {(fn: (msg: SearchMessage) => void) => void} onMessage
+ * @property {(fn: (message: string) => void) => void} onError
+ */
+
+/**
+ * What a search worker posts (search.js): a job's event (JSON text), a log line, that it is
+ * ready, or that its job ended.
+ * @typedef {{event: string} | {log: string} | {ready: true} | {idle: true}} SearchMessage
+ */
+
 export class BoardHost {
-  // module: the compiled WebAssembly.Module; post(text): a reply to the page; spawnSearch():
-  // a new search worker as { post(msg), terminate(), onMessage(fn), onError(fn) };
-  // log(text): diagnostics.
+  /**
+   * @param {object} host
+   * @param {WebAssembly.Module} host.module the compiled module
+   * @param {(text: string) => void} host.post a reply to the page
+   * @param {() => SearchWorker} host.spawnSearch a new search worker
+   * @param {(text: string) => void} [host.log] diagnostics
+   */
   constructor({ module, post, spawnSearch, log }) {
     this.module = module;
     this.post = post;
     this.spawnSearch = spawnSearch;
     this.log = log || (() => {});
+    /** @type {SearchWorker | null} the worker running the job */
     this.search = null;
-    this.job = null; // the id of the job the search worker runs
+    /** @type {SearchWorker | null} a worker ready for the next job */
+    this.spare = null;
+    /** @type {number | null} the id of the job the search worker runs */
+    this.job = null;
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
-    this.queue = []; // texts sent before the module was ready
+    /** @type {string[]} texts sent before the module was ready */
+    this.queue = [];
+    /** @type {import("./module.js").Wasm | null} */
     this.wasm = null;
   }
 
   async start() {
-    this.wasm = await load(this.module, (channel, text) => this.onEmit(channel, text));
+    const wasm = await load(this.module, (channel, text) => this.onEmit(channel, text));
+    this.wasm = wasm;
     this.spare = this.newSearch();
-    this.wasm.exports.poolshark_board_new();
-    this.wasm.exports.poolshark_board_open();
+    wasm.exports.poolshark_board_new();
+    wasm.exports.poolshark_board_open();
     this.afterCall();
     for (const text of this.queue.splice(0)) this.request(text);
   }
 
+  /** @param {string} text a request's JSON text */
   request(text) {
     if (!this.wasm) {
       this.queue.push(text);
@@ -42,6 +71,10 @@ export class BoardHost {
     this.afterCall();
   }
 
+  /**
+   * @param {number} channel
+   * @param {string} text
+   */
   onEmit(channel, text) {
     if (channel === CHANNEL.reply) this.post(text);
     else if (channel === CHANNEL.start) this.startJob(text);
@@ -49,14 +82,15 @@ export class BoardHost {
     else this.log(text);
   }
 
+  /** @returns {SearchWorker} */
   newSearch() {
     const search = this.spawnSearch();
     search.onMessage((msg) => {
-      if (search !== this.search) return; // a stopped worker's last words
-      if (msg.event) {
+      if (search !== this.search || !this.wasm) return; // a stopped worker's last words
+      if ("event" in msg) {
         this.wasm.call("poolshark_board_event", msg.event);
         this.afterCall();
-      } else if (msg.log) {
+      } else if ("log" in msg) {
         this.log(msg.log);
       }
     });
@@ -69,7 +103,7 @@ export class BoardHost {
       this.search = null;
       this.job = null;
       search.terminate();
-      if (id !== null) {
+      if (id !== null && this.wasm) {
         const text = JSON.stringify({ event: "failed", id, message: "the engine stopped: " + message });
         this.wasm.call("poolshark_board_event", text);
         this.afterCall();
@@ -79,6 +113,7 @@ export class BoardHost {
     return search;
   }
 
+  /** @param {string} text the job's JSON text */
   startJob(text) {
     if (!this.search) {
       this.search = this.spare || this.newSearch();
@@ -88,6 +123,7 @@ export class BoardHost {
     this.search.post({ job: text });
   }
 
+  /** @param {number} id */
   stopJob(id) {
     if (this.search && this.job === id) {
       this.search.terminate();
@@ -109,11 +145,13 @@ export class BoardHost {
   afterCall() {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    const ms = this.wasm.exports.poolshark_board_next_wake_ms();
+    const wasm = this.wasm;
+    if (!wasm) return;
+    const ms = wasm.exports.poolshark_board_next_wake_ms();
     if (ms >= 0) {
       this.timer = setTimeout(() => {
         this.timer = null;
-        this.wasm.exports.poolshark_board_tick();
+        wasm.exports.poolshark_board_tick();
         this.afterCall();
       }, Math.min(ms, 2 ** 31 - 1));
     }

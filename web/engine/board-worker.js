@@ -3,14 +3,18 @@
 // docs/BOARD.md message's JSON text; this worker posts each reply's JSON text back.
 import { BoardHost } from "./board-host.js";
 
+const scope = /** @type {DedicatedWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
+/** @type {BoardHost | null} */
 let host = null;
+/** @type {string[]} texts the page sent before the module */
 const early = [];
-self.onmessage = (ev) => {
+scope.onmessage = (/** @type {MessageEvent} */ ev) => {
   const msg = ev.data;
   if (msg && msg.module) {
-    host = new BoardHost({
+    const h = new BoardHost({
       module: msg.module,
-      post: (text) => self.postMessage(text),
+      post: (text) => scope.postMessage(text),
       log: (text) => console.warn("poolshark:", text),
       spawnSearch: () => {
         const w = new Worker(new URL("./search-worker.js", import.meta.url), { type: "module" });
@@ -25,8 +29,9 @@ self.onmessage = (ev) => {
         };
       },
     });
-    for (const text of early.splice(0)) host.request(text);
-    host.start();
+    host = h;
+    for (const text of early.splice(0)) h.request(text);
+    h.start();
   } else if (typeof msg === "string") {
     if (host) host.request(msg);
     else early.push(msg);

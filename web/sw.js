@@ -1,7 +1,7 @@
 // The static page's service worker (`make web`): at install it keeps a copy of every file
 // the page needs, under a cache named for this build, and from then on answers from that
 // copy, so the page opens and plays with no network. scripts/web-sw.py writes the two
-// constants below.
+// constants below for each build (this file as it stands is the unbuilt page's: no files).
 //
 // A new build (another version) installs beside the old one and waits: a tab open on the old
 // build keeps being answered from the old copy, so that its page, its workers (a search
@@ -9,29 +9,32 @@
 // tab of the old build is open, or when the page's only tab asks (`take-over`: a reload, or
 // the page's "reload now"); then the old copy is deleted. Another tab is never taken over
 // while it runs.
-const VERSION = "@VERSION@";
-const FILES = @FILES@;
+const VERSION = "unbuilt";
+/** @type {string[]} */
+const FILES = [];
 const CACHE = "poolshark-" + VERSION;
 
-self.addEventListener("install", (ev) => {
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
+sw.addEventListener("install", (ev) => {
   // From the server, not the browser's HTTP cache, which may hold the old build's files.
   ev.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: "reload" })))));
 });
 
 // "take-over" from a page: answered on its port with whether this build takes over, which it
 // does only where that page is the only tab of this site (it then reloads itself).
-self.addEventListener("message", (ev) => {
+sw.addEventListener("message", (ev) => {
   if (ev.data !== "take-over") return;
   ev.waitUntil(
-    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((tabs) => {
+    sw.clients.matchAll({ type: "window", includeUncontrolled: true }).then((tabs) => {
       const alone = tabs.length <= 1;
       if (ev.ports[0]) ev.ports[0].postMessage(alone);
-      if (alone) return self.skipWaiting();
+      if (alone) return sw.skipWaiting();
     }),
   );
 });
 
-self.addEventListener("activate", (ev) => {
+sw.addEventListener("activate", (ev) => {
   ev.waitUntil(
     caches
       .keys()
@@ -41,12 +44,12 @@ self.addEventListener("activate", (ev) => {
         ),
       )
       // The first install: the tab that installed it is of this build.
-      .then(() => self.clients.claim()),
+      .then(() => sw.clients.claim()),
   );
 });
 
 // The copy first (it is this build's own), the network for anything else.
-self.addEventListener("fetch", (ev) => {
+sw.addEventListener("fetch", (ev) => {
   if (ev.request.method !== "GET") return;
   ev.respondWith(
     caches

@@ -9,13 +9,19 @@ import { load, CHANNEL } from "./module.js";
 // Hash table size of the page's engine, as `poolshark serve` gives each board by default.
 export const HASH_MB = 64;
 
-// `post(message)` sends to the board's worker. Returns the handler of its messages:
-// { module } first (the compiled WebAssembly.Module), then { job } (a job's JSON text).
+/**
+ * `post(message)` sends to the board's worker. Returns the handler of its messages:
+ * { module } first (the compiled WebAssembly.Module), then { job } (a job's JSON text).
+ * @param {(msg: import("./board-host.js").SearchMessage) => void} post
+ * @returns {(msg: {module: WebAssembly.Module} | {job: string}) => Promise<void>}
+ */
 export function searchWorker(post) {
+  /** @type {import("./module.js").Wasm | null} */
   let wasm = null;
+  /** @type {Promise<void> | null} */
   let ready = null;
   return async function onMessage(msg) {
-    if (msg.module) {
+    if ("module" in msg) {
       ready = load(msg.module, (channel, text) => {
         if (channel === CHANNEL.event) post({ event: text });
         else if (channel === CHANNEL.err) post({ log: text });
@@ -26,8 +32,9 @@ export function searchWorker(post) {
       });
       return;
     }
-    if (msg.job) {
+    if ("job" in msg) {
       await ready;
+      if (!wasm) return;
       wasm.call("poolshark_engine_run", msg.job);
       post({ idle: true });
     }
