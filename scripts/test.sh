@@ -3,8 +3,8 @@
 # cores are busy while the browser, wine and pip wait.
 #
 # - The build lane does the work that keeps every core busy, one stage at a time: the ci
-#   build with every test binary, the static page's WebAssembly, the Rust tests, the Windows
-#   exe, then perft to depth 12.
+#   build with every test binary, the static page's WebAssembly, the Windows exe (so that
+#   wine and the archives can go on beside the Rust tests), the Rust tests, perft to depth 12.
 # - The check lane installs what the other checks need (the Python environments, TypeScript,
 #   Chromium) while the first build runs, then runs each check as soon as what it needs is
 #   built: the Hub client, the cluster driver, the page's types, the static page's engine
@@ -68,8 +68,8 @@ build_lane() {
     stage build sh -c "cargo build --profile $PROFILE && cargo test --profile $PROFILE --no-run"
     stage wasm ./scripts/web-test.sh --build
     if after build; then
-        stage rust cargo test --profile "$PROFILE"
         stage windows-build ./scripts/windows-test.sh --build
+        stage rust cargo test --profile "$PROFILE"
         stage perft-12 cargo test --profile "$PROFILE" --test perft -- --ignored start_position_depth_12
     else
         for s in rust windows-build perft-12; do skip_stage "$s" "the build failed"; done
