@@ -66,9 +66,10 @@ pytest:
 cluster-test:
 	./scripts/cluster-test.sh
 
-# The board page's JavaScript type-checked: `tsc --noEmit` over web/js with its JSDoc types
-# (TypeScript pinned in package-lock.json, installed with npm ci into target/js-check; says
-# SKIPPED where npm is missing or offline).
+# Every script the browser loads type-checked, strict: `tsc --noEmit` over web/ with its JSDoc
+# types (tsconfig.json for the page, tsconfig.workers.json for the workers and the service
+# worker; TypeScript pinned in package-lock.json, installed with npm ci into target/js-check;
+# says SKIPPED where npm is missing or offline).
 js-check:
 	./scripts/js-check.sh
 
