@@ -39,7 +39,7 @@ web-test:
 	./scripts/web-test.sh
 
 # poolshark.exe for x86_64 Windows, cross-built with mingw-w64 (installed with apt-get where
-# missing): target/x86_64-pc-windows-gnu/release/poolshark.exe. The release profile as on
+# missing): target/windows/x86_64-pc-windows-gnu/release/poolshark.exe. The release profile as on
 # Linux (fat LTO, std rebuilt too where rustup lacks the target): about 10 minutes from a
 # clean target on 2 busy cores, so no lighter profile; `make test` builds it with ci.
 windows:

@@ -41,7 +41,7 @@ tar -C "$OUT/stage" -czf "$OUT/poolshark-$VERSION-x86_64-linux.tar.gz" "$(basena
 
 if windows_env; then
     PROFILE=$PROFILE ./scripts/windows-build.sh
-    stage x86_64-windows "target/$WIN_TARGET/$PROFILE/poolshark.exe"
+    stage x86_64-windows "$(win_exe "$PROFILE")"
     # Python's zipfile, so that no zip program is needed.
     (cd "$OUT/stage" && python3 -m zipfile -c "../poolshark-$VERSION-x86_64-windows.zip" "$(basename "$dir")")
 else

@@ -50,7 +50,7 @@ PROFILE=$PROFILE ./scripts/windows-build.sh
 [ "${1:-}" = --build ] && exit 0
 
 mkdir -p "$DIR"
-cp "target/$WIN_TARGET/$PROFILE/poolshark.exe" "$DIR/poolshark.exe"
+cp "$(win_exe "$PROFILE")" "$DIR/poolshark.exe"
 x86_64-w64-mingw32-gcc -O2 -shared -o "$DIR/bcryptprimitives.dll" \
     tests/windows/bcryptprimitives.c -ladvapi32
 EXE=$DIR/poolshark.exe

@@ -8,7 +8,18 @@
 # (-Zbuild-std, allowed on a stable compiler by RUSTC_BOOTSTRAP=1). rustup's cargo comes first
 # on PATH where both exist, so Debian's is named by its path. The C parts (zstd) and the link
 # go through mingw-w64's gcc.
+#
+# Its build directory is target/windows/, not target/: a cross build keeps its build scripts
+# and macros in the host's profile folder (target/ci/ for the ci profile), and cargo locks
+# that folder for the whole build, so the native build and every script that asks for it
+# (`make test` runs both at once) waited on the Windows build's lock.
 WIN_TARGET=x86_64-pc-windows-gnu
+WIN_TARGET_DIR=target/windows
+
+# win_exe PROFILE: where the exe of that profile is built.
+win_exe() {
+    echo "$WIN_TARGET_DIR/$WIN_TARGET/$1/poolshark.exe"
+}
 WIN_APT_PACKAGES=(gcc-mingw-w64-x86-64)
 
 win_apt_install() {
@@ -40,7 +51,7 @@ windows_env() {
     export AR_x86_64_pc_windows_gnu=x86_64-w64-mingw32-ar
     export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
     if win_rustup_has_target; then
-        WIN_CARGO=(cargo build --target "$WIN_TARGET")
+        WIN_CARGO=(cargo build --target "$WIN_TARGET" --target-dir "$WIN_TARGET_DIR")
         return 0
     fi
     if ! win_debian_ready; then
@@ -52,5 +63,5 @@ windows_env() {
     fi
     # Set for this cargo alone: a native build in the same script keeps the usual compiler.
     WIN_CARGO=(env RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
-        /usr/bin/cargo build --target "$WIN_TARGET" -Zbuild-std=std,panic_abort)
+        /usr/bin/cargo build --target "$WIN_TARGET" --target-dir "$WIN_TARGET_DIR" -Zbuild-std=std,panic_abort)
 }
