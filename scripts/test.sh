@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# `make test`: the whole suite, its stages side by side in two lanes so that the machine's
-# cores are busy while the browser, wine and pip wait.
+# `make test`: the whole suite, its stages side by side in three lanes, so that the two cores
+# stay busy while the browser, wine and pip wait, and while a build links.
 #
-# - The build lane does the work that keeps every core busy, one stage at a time: the ci
-#   build with every test binary, the static page's WebAssembly, the Windows exe (so that
-#   wine and the archives can go on beside the Rust tests), the Rust tests, perft to depth 12.
+# - The build lane: the ci build with every test binary, then the Windows exe.
+# - The Rust lane: the static page's WebAssembly (another compiler, other build folders,
+#   beside the ci build), then the Rust tests once the ci build is done, then perft to 12.
 # - The check lane installs what the other checks need (the Python environments, TypeScript,
-#   Chromium) while the first build runs, then runs each check as soon as what it needs is
-#   built: the Hub client, the cluster driver, the page's types, the static page's engine
-#   under node, the browser tests, the exe under wine, and the release archives.
+#   Chromium) while the builds run, then runs each check as soon as what it needs is built:
+#   the Hub client, the cluster driver, the page's types, the static page's engine under
+#   node, the browser tests, the exe under wine, and the release archives.
 #
 # Each stage writes its whole output to target/test-logs/STAGE.log and says one line when it
 # ends ("test: STAGE passed in 42 s", or FAILED with its log's last lines). At the end, a
@@ -24,17 +24,31 @@ rm -rf "$LOGS"
 mkdir -p "$LOGS"
 START=$(date +%s)
 
+# cpu_seconds FILE: writes to FILE the CPU seconds (user and system) of this shell's children
+# so far, those that were waited for (bash's `times`, its second line; run in this shell, not
+# in a $(...) subshell, whose children are its own).
+cpu_seconds() {
+    times >"$1.times"
+    tail -1 "$1.times" | awk '{ t = 0; for (i = 1; i <= NF; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%d\n", t }' >"$1"
+    rm -f "$1.times"
+}
+
 # stage NAME COMMAND...: runs COMMAND with its output in $LOGS/NAME.log; records its status
-# in $LOGS/NAME.rc and its seconds in $LOGS/NAME.time; says one line when it ends.
+# in $LOGS/NAME.rc, its seconds in $LOGS/NAME.time and its CPU seconds in $LOGS/NAME.cpu;
+# says one line when it ends.
 stage() {
     local name=$1 t0 rc
     shift
     t0=$(date +%s)
+    cpu_seconds "$LOGS/$name.cpu0"
     echo "$((t0 - START))" >"$LOGS/$name.start"
     echo "test: $name started at $((t0 - START)) s"
     "$@" >"$LOGS/$name.log" 2>&1
     rc=$?
     echo $(($(date +%s) - t0)) >"$LOGS/$name.time"
+    cpu_seconds "$LOGS/$name.cpu1"
+    echo $(($(cat "$LOGS/$name.cpu1") - $(cat "$LOGS/$name.cpu0"))) >"$LOGS/$name.cpu"
+    rm -f "$LOGS/$name.cpu0" "$LOGS/$name.cpu1"
     echo "$rc" >"$LOGS/$name.rc"
     if [ "$rc" = 0 ]; then
         local skipped
@@ -62,17 +76,27 @@ skip_stage() {
     echo $(($(date +%s) - START)) >"$LOGS/$1.start"
     echo "not run" >"$LOGS/$1.rc"
     echo 0 >"$LOGS/$1.time"
+    echo 0 >"$LOGS/$1.cpu"
 }
 
 build_lane() {
     stage build sh -c "cargo build --profile $PROFILE && cargo test --profile $PROFILE --no-run"
-    stage wasm ./scripts/web-test.sh --build
     if after build; then
         stage windows-build ./scripts/windows-test.sh --build
+    else
+        skip_stage windows-build "the build failed"
+    fi
+}
+
+# The WebAssembly build has its own compiler and build folders: it starts beside the native
+# build, whose linking and last crates leave a core idle.
+rust_lane() {
+    stage wasm ./scripts/web-test.sh --build
+    if after build; then
         stage rust cargo test --profile "$PROFILE"
         stage perft-12 cargo test --profile "$PROFILE" --test perft -- --ignored start_position_depth_12
     else
-        for s in rust windows-build perft-12; do skip_stage "$s" "the build failed"; done
+        for s in rust perft-12; do skip_stage "$s" "the build failed"; done
     fi
 }
 
@@ -106,13 +130,16 @@ check_lane() {
 
 build_lane &
 BUILD_PID=$!
+rust_lane &
+RUST_PID=$!
 check_lane &
 CHECK_PID=$!
-wait "$BUILD_PID" "$CHECK_PID"
+wait "$BUILD_PID" "$RUST_PID" "$CHECK_PID"
 
 echo
-echo "test: each stage, in the order they started (seconds; the two lanes overlap)"
-echo "  stage          start  took"
+echo "test: each stage, in the order they started (seconds; the lanes overlap; cpu: the"
+echo "      CPU seconds of its processes that were waited for, a browser's and wine's in part)"
+echo "  stage          start  took   cpu"
 FAILED=()
 for name in $(for f in "$LOGS"/*.start; do echo "$(cat "$f") $(basename "$f" .start)"; done \
     | sort -n | cut -d' ' -f2); do
@@ -122,7 +149,8 @@ for name in $(for f in "$LOGS"/*.start; do echo "$(cat "$f") $(basename "$f" .st
         "not run") said="not run" ;;
         *) said=FAILED FAILED+=("$name") ;;
     esac
-    printf '  %-14s %5s %5s  %s\n' "$name" "$(cat "$LOGS/$name.start")" "$(cat "$LOGS/$name.time")" "$said"
+    printf '  %-14s %5s %5s %5s  %s\n' "$name" "$(cat "$LOGS/$name.start")" "$(cat "$LOGS/$name.time")" \
+        "$(cat "$LOGS/$name.cpu")" "$said"
 done
 echo "test: all of it in $(($(date +%s) - START)) s"
 if [ ${#FAILED[@]} -gt 0 ]; then
