@@ -6,9 +6,9 @@
 # - The Rust lane: the static page's WebAssembly (another compiler, other build folders,
 #   beside the ci build), then the Rust tests once the ci build is done, then perft to 12.
 # - The check lane installs what the other checks need (the Python environments, TypeScript,
-#   Chromium) while the builds run, then runs each check as soon as what it needs is built:
-#   the Hub client, the cluster driver, the page's types, the static page's engine under
-#   node, the browser tests, the exe under wine, and the release archives.
+#   Chromium) while the builds run, then the page's types, then each check as soon as what it
+#   needs is built: the static page's engine under node and the browser tests (the longest),
+#   the Hub client, the cluster driver, the exe under wine, and the release archives.
 #
 # Each stage writes its whole output to target/test-logs/STAGE.log and says one line when it
 # ends ("test: STAGE passed in 42 s", or FAILED with its log's last lines). At the end, a
@@ -104,17 +104,18 @@ check_lane() {
     stage install sh -c "./scripts/pytest.sh --prepare && ./scripts/cluster-test.sh --prepare \
         && ./scripts/js-check.sh --prepare && ./scripts/browser-test.sh --prepare"
     stage js-check ./scripts/js-check.sh
-    if after build; then
-        stage hub-client ./scripts/pytest.sh
-        stage cluster ./scripts/cluster-test.sh
-    else
-        for s in hub-client cluster; do skip_stage "$s" "the build failed"; done
-    fi
+    # The browser tests first: the longest check, they start as soon as the page is built.
     if after build wasm; then
         stage web ./scripts/web-test.sh
         stage browser ./scripts/browser-test.sh
     else
         for s in web browser; do skip_stage "$s" "the build or the WebAssembly build failed"; done
+    fi
+    if after build; then
+        stage hub-client ./scripts/pytest.sh
+        stage cluster ./scripts/cluster-test.sh
+    else
+        for s in hub-client cluster; do skip_stage "$s" "the build failed"; done
     fi
     if after build windows-build; then
         stage windows ./scripts/windows-test.sh
