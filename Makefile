@@ -23,8 +23,8 @@ serve: build
 # the Hub client and cluster tests, the page's type check (tsc), the static page (`make web`)
 # with its engine under node, the browser tests (the served and the static page), perft to
 # depth 12, the Windows exe under wine and the release archives (each says SKIPPED where it
-# cannot run). Three lanes side by side (the builds; the wasm build and the Rust tests; the
-# checks that wait on a browser, wine or pip). Logs in target/test-logs/, a table of stage
+# cannot run). Three lanes side by side (the Windows build; the ci build and the Rust tests;
+# the checks that wait on a browser, wine or pip). Logs in target/test-logs/, a table of stage
 # times at the end.
 test:
 	./scripts/test.sh

@@ -2,13 +2,14 @@
 # `make test`: the whole suite, its stages side by side in three lanes, so that the two cores
 # stay busy while the browser, wine and pip wait, and while a build links.
 #
-# - The build lane: the ci build with every test binary, then the Windows exe.
-# - The Rust lane: the static page's WebAssembly (another compiler, other build folders,
-#   beside the ci build), then the Rust tests once the ci build is done, then perft to 12.
+# - The Windows lane: the exe, the largest build (another compiler, its own build folder),
+#   from the start: in a fresh clone it is the longest path.
+# - The Rust lane: the ci build with every test binary, the Rust tests, perft to depth 12.
 # - The check lane installs what the other checks need (the Python environments, TypeScript,
-#   Chromium) while the builds run, then the page's types, then each check as soon as what it
-#   needs is built: the static page's engine under node and the browser tests (the longest),
-#   the Hub client, the cluster driver, the exe under wine, and the release archives.
+#   Chromium) while the builds run, then the page's types and the static page's WebAssembly,
+#   then each check as soon as what it needs is built: the static page's engine under node
+#   and the browser tests (the longest), the Hub client, the cluster driver, the exe under
+#   wine, and the release archives.
 #
 # Each stage writes its whole output to target/test-logs/STAGE.log and says one line when it
 # ends ("test: STAGE passed in 42 s", or FAILED with its log's last lines). At the end, a
@@ -79,19 +80,13 @@ skip_stage() {
     echo 0 >"$LOGS/$1.cpu"
 }
 
-build_lane() {
-    stage build sh -c "cargo build --profile $PROFILE && cargo test --profile $PROFILE --no-run"
-    if after build; then
-        stage windows-build ./scripts/windows-test.sh --build
-    else
-        skip_stage windows-build "the build failed"
-    fi
+# The Windows exe, the largest build (its own compiler and build folder), from the start.
+windows_lane() {
+    stage windows-build ./scripts/windows-test.sh --build
 }
 
-# The WebAssembly build has its own compiler and build folders: it starts beside the native
-# build, whose linking and last crates leave a core idle.
 rust_lane() {
-    stage wasm ./scripts/web-test.sh --build
+    stage build sh -c "cargo build --profile $PROFILE && cargo test --profile $PROFILE --no-run"
     if after build; then
         stage rust cargo test --profile "$PROFILE"
         stage perft-12 cargo test --profile "$PROFILE" --test perft -- --ignored start_position_depth_12
@@ -104,6 +99,7 @@ check_lane() {
     stage install sh -c "./scripts/pytest.sh --prepare && ./scripts/cluster-test.sh --prepare \
         && ./scripts/js-check.sh --prepare && ./scripts/browser-test.sh --prepare"
     stage js-check ./scripts/js-check.sh
+    stage wasm ./scripts/web-test.sh --build
     # The browser tests first: the longest check, they start as soon as the page is built.
     if after build wasm; then
         stage web ./scripts/web-test.sh
@@ -129,13 +125,13 @@ check_lane() {
     fi
 }
 
-build_lane &
-BUILD_PID=$!
+windows_lane &
+WINDOWS_PID=$!
 rust_lane &
 RUST_PID=$!
 check_lane &
 CHECK_PID=$!
-wait "$BUILD_PID" "$RUST_PID" "$CHECK_PID"
+wait "$WINDOWS_PID" "$RUST_PID" "$CHECK_PID"
 
 echo
 echo "test: each stage, in the order they started (seconds; the lanes overlap; cpu: the"

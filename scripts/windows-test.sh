@@ -5,7 +5,7 @@
 # (mingw-w64, wine; Debian's rustc-web where rustup lacks the target) as root with apt-get;
 # where it cannot, or wine cannot start, it says `windows test SKIPPED: <why>` and exits 0.
 # A mismatch fails (exit 1). PROFILE (default ci: no LTO) picks both builds. `--build` only
-# installs and builds (scripts/test.sh builds while the browser tests run).
+# installs and builds the exe (scripts/test.sh builds it beside the native build).
 #
 # Debian 12's wine 8 lacks bcryptprimitives.dll, whose ProcessPrng Rust's std calls for
 # random bytes: a stub built from tests/windows/bcryptprimitives.c lies beside a copy of the
@@ -43,11 +43,15 @@ fi
 [ -n "$WINE" ] || skip "no wine, and it cannot be installed here (needs apt-get and root)"
 command -v python3 >/dev/null || skip "no python3 for the Hub and serve checks"
 
+if [ "${1:-}" = --build ]; then
+    echo "windows test: building poolshark.exe (profile $PROFILE)"
+    PROFILE=$PROFILE ./scripts/windows-build.sh
+    exit 0
+fi
 echo "windows test: building (profile $PROFILE; native, then poolshark.exe)"
 "$CARGO" build --profile "$PROFILE" --bin poolshark
 NATIVE=target/$PROFILE/poolshark
 PROFILE=$PROFILE ./scripts/windows-build.sh
-[ "${1:-}" = --build ] && exit 0
 
 mkdir -p "$DIR"
 cp "$(win_exe "$PROFILE")" "$DIR/poolshark.exe"
