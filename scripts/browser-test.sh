@@ -65,4 +65,4 @@ for a in "$@"; do
     case "$a" in tests/browser/*) WHERE=() WORKERS=() ;; esac
 done
 POOLSHARK="$PWD/target/$PROFILE/poolshark" CHROMIUM="$CHROMIUM" CHROMEDRIVER="$CHROMEDRIVER" \
-    "$VENV/bin/python" -m pytest -q "${WORKERS[@]}" "${WHERE[@]}" "$@"
+    "$VENV/bin/python" -m pytest -q --durations=20 "${WORKERS[@]}" "${WHERE[@]}" "$@"

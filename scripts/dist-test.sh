@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make dist`'s archives, checked (run by `make test`, with the ci builds: PROFILE=ci): they
+# `make dist`'s archives, checked (run by `make test`, with its builds: PROFILE=ci, and
+# WIN_PROFILE=wine for the exe): they
 # match SHA256SUMS; each holds LICENSE, README.txt and the docs (the web archive its page and
 # engine instead of docs); the zip holds poolshark.exe
 # and not the wine tests' stand-in bcryptprimitives.dll; and the Linux archive's binary,
@@ -7,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PROFILE=${PROFILE:-ci}
+WIN_PROFILE=${WIN_PROFILE:-wine}
 OUT=target/dist
 FAILED=0
 pass() { echo "dist test PASS: $*"; }
@@ -15,7 +17,7 @@ fail() {
     FAILED=1
 }
 
-PROFILE=$PROFILE ./scripts/dist.sh
+PROFILE=$PROFILE WIN_PROFILE=$WIN_PROFILE ./scripts/dist.sh
 VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
 
 if (cd "$OUT" && sha256sum -c SHA256SUMS); then

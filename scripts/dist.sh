@@ -6,14 +6,16 @@
 #                                           README.txt
 #   SHA256SUMS                              over them all
 # each unpacking into a folder poolshark-VERSION-PLATFORM/. VERSION is Cargo.toml's. The
-# READMEs are packaging/README-PLATFORM.txt. PROFILE (default release) picks the builds; the check
-# in `make test` (scripts/dist-test.sh) packs its ci builds instead, to spare the LTO.
+# READMEs are packaging/README-PLATFORM.txt. PROFILE (default release) picks the builds, and
+# WIN_PROFILE (default PROFILE) the exe's; the check in `make test` (scripts/dist-test.sh) packs
+# the builds the other checks made instead (ci, and wine for the exe), to spare the LTO.
 # Where the Windows exe cannot be built (no mingw-w64 or toolchain, and none can be
 # installed) it says `dist: windows archive SKIPPED: <why>` and makes the Linux one alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/windows-env.sh
 PROFILE=${PROFILE:-release}
+WIN_PROFILE=${WIN_PROFILE:-$PROFILE}
 CARGO=${CARGO:-cargo}
 OUT=target/dist
 VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
@@ -40,8 +42,8 @@ stage x86_64-linux "target/$PROFILE/poolshark"
 tar -C "$OUT/stage" -czf "$OUT/poolshark-$VERSION-x86_64-linux.tar.gz" "$(basename "$dir")"
 
 if windows_env; then
-    PROFILE=$PROFILE ./scripts/windows-build.sh
-    stage x86_64-windows "$(win_exe "$PROFILE")"
+    PROFILE=$WIN_PROFILE ./scripts/windows-build.sh
+    stage x86_64-windows "$(win_exe "$WIN_PROFILE")"
     # Python's zipfile, so that no zip program is needed.
     (cd "$OUT/stage" && python3 -m zipfile -c "../poolshark-$VERSION-x86_64-windows.zip" "$(basename "$dir")")
 else

@@ -2,18 +2,19 @@
 # `make test`: the whole suite, its stages side by side in three lanes, so that the two cores
 # stay busy while the browser, wine and pip wait, and while a build links.
 #
-# - The Windows lane: the exe, the largest build (another compiler, its own build folder),
-#   from the start: in a fresh clone it is the longest path.
+# - The Windows lane: the exe (another compiler, its own build folder) from the start, then
+#   what needs only the native build: the exe under wine, the Hub client, the cluster driver.
 # - The Rust lane: the ci build with every test binary, the Rust tests, perft to depth 12.
 # - The check lane installs what the other checks need (the Python environments, TypeScript,
 #   Chromium) while the builds run, then the page's types and the static page's WebAssembly,
-#   then each check as soon as what it needs is built: the static page's engine under node
-#   and the browser tests (the longest), the Hub client, the cluster driver, the exe under
-#   wine, and the release archives.
+#   then the static page's engine under node and the browser tests (the longest), and the
+#   release archives.
 #
 # Each stage writes its whole output to target/test-logs/STAGE.log and says one line when it
 # ends ("test: STAGE passed in 42 s", or FAILED with its log's last lines). At the end, a
-# table of every stage's time; the exit status is 1 if any stage failed. A stage that cannot
+# table of every stage's time and how busy the cores were (target/test-logs/cpu.log: every
+# 10 s, the share of the cores used since the last line); the exit status is 1 if any stage
+# failed. A stage that cannot
 # run on this machine says SKIPPED in its log and passes, as each script did on its own.
 # The stages one by one: the Makefile's targets (browser-test, web-test, windows-test, ...).
 set -uo pipefail
@@ -80,9 +81,21 @@ skip_stage() {
     echo 0 >"$LOGS/$1.cpu"
 }
 
-# The Windows exe, the largest build (its own compiler and build folder), from the start.
+# The Windows exe (its own compiler and build folder), from the start; then what needs only
+# the native build: the exe under wine against it, the Hub client, the cluster driver.
 windows_lane() {
     stage windows-build ./scripts/windows-test.sh --build
+    if after build windows-build; then
+        stage windows ./scripts/windows-test.sh
+    else
+        skip_stage windows "the build or the Windows build failed"
+    fi
+    if after build; then
+        stage hub-client ./scripts/pytest.sh
+        stage cluster ./scripts/cluster-test.sh
+    else
+        for s in hub-client cluster; do skip_stage "$s" "the build failed"; done
+    fi
 }
 
 rust_lane() {
@@ -107,23 +120,40 @@ check_lane() {
     else
         for s in web browser; do skip_stage "$s" "the build or the WebAssembly build failed"; done
     fi
-    if after build; then
-        stage hub-client ./scripts/pytest.sh
-        stage cluster ./scripts/cluster-test.sh
-    else
-        for s in hub-client cluster; do skip_stage "$s" "the build failed"; done
-    fi
-    if after build windows-build; then
-        stage windows ./scripts/windows-test.sh
-    else
-        skip_stage windows "the build or the Windows build failed"
-    fi
     if after build wasm windows-build; then
         stage dist ./scripts/dist-test.sh
     else
         skip_stage dist "a build it packs failed"
     fi
 }
+
+# busy_since LINE: the cores' busy share (%) and busy CPU seconds since /proc/stat's first
+# line was LINE, and that line now, as "PERCENT SECONDS LINE...".
+busy_since() {
+    local now
+    now=$(head -1 /proc/stat)
+    # user nice system idle iowait irq softirq steal: idle and iowait are the idle ones.
+    awk -v a="$1" -v b="$now" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+        n = split(a, x); split(b, y); busy = 0; all = 0
+        for (i = 2; i <= 9 && i <= n; i++) { d = y[i] - x[i]; all += d; if (i != 5 && i != 6) busy += d }
+        printf "%d %d %s\n", all ? 100 * busy / all : 0, busy / hz, b }'
+}
+
+# Every 10 s, the cores' busy share since the last line, into $LOGS/cpu.log.
+sample_cpu() {
+    local last r
+    last=$(head -1 /proc/stat)
+    while sleep 10; do
+        r=$(busy_since "$last")
+        last=${r#* * }
+        echo "$(($(date +%s) - START)) s: ${r%% *}%" >>"$LOGS/cpu.log"
+    done
+}
+if [ -r /proc/stat ]; then
+    STAT0=$(head -1 /proc/stat)
+    sample_cpu &
+    SAMPLER_PID=$!
+fi
 
 windows_lane &
 WINDOWS_PID=$!
@@ -132,6 +162,7 @@ RUST_PID=$!
 check_lane &
 CHECK_PID=$!
 wait "$WINDOWS_PID" "$RUST_PID" "$CHECK_PID"
+[ -z "${SAMPLER_PID:-}" ] || kill "$SAMPLER_PID" 2>/dev/null
 
 echo
 echo "test: each stage, in the order they started (seconds; the lanes overlap; cpu: the"
@@ -150,6 +181,10 @@ for name in $(for f in "$LOGS"/*.start; do echo "$(cat "$f") $(basename "$f" .st
         "$(cat "$LOGS/$name.cpu")" "$said"
 done
 echo "test: all of it in $(($(date +%s) - START)) s"
+if [ -n "${STAT0:-}" ]; then
+    read -r busy seconds _ <<<"$(busy_since "$STAT0")"
+    echo "test: the cores were busy $busy% of the time ($seconds CPU seconds; every 10 s: $LOGS/cpu.log)"
+fi
 if [ ${#FAILED[@]} -gt 0 ]; then
     echo "test: FAILED: ${FAILED[*]} (logs in $LOGS/)"
     exit 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cross-builds poolshark.exe for x86_64 Windows with mingw-w64 (see scripts/lib/windows-env.sh
 # for the toolchains it finds or installs): target/windows/x86_64-pc-windows-gnu/$PROFILE/poolshark.exe.
-# PROFILE is release by default (`make windows`, `make dist`); the tests use ci (no LTO).
+# PROFILE is release by default (`make windows`, `make dist`); `make test` uses wine (unoptimised).
 # The exe chooses its SIMD level at run time as on Linux: .cargo/config.toml's x86-64-v3
 # applies to every x86_64 target, and the network picks scalar, AVX2 or AVX-512 by CPUID.
 set -euo pipefail

@@ -4,8 +4,9 @@
 # score) on a few positions, and `serve` answering on loopback. Installs what is missing
 # (mingw-w64, wine; Debian's rustc-web where rustup lacks the target) as root with apt-get;
 # where it cannot, or wine cannot start, it says `windows test SKIPPED: <why>` and exits 0.
-# A mismatch fails (exit 1). PROFILE (default ci: no LTO) picks both builds. `--build` only
-# installs and builds the exe (scripts/test.sh builds it beside the native build).
+# A mismatch fails (exit 1). PROFILE (default ci: no LTO) picks the native build, WIN_PROFILE
+# (default wine: unoptimised, with debug assertions; Cargo.toml says why) the exe's. `--build`
+# only installs and builds the exe (scripts/test.sh builds it beside the native build).
 #
 # Debian 12's wine 8 lacks bcryptprimitives.dll, whose ProcessPrng Rust's std calls for
 # random bytes: a stub built from tests/windows/bcryptprimitives.c lies beside a copy of the
@@ -14,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/windows-env.sh
 PROFILE=${PROFILE:-ci}
+WIN_PROFILE=${WIN_PROFILE:-wine}
 CARGO=${CARGO:-cargo}
 DIR=target/windows-test
 FAILED=0
@@ -44,17 +46,17 @@ fi
 command -v python3 >/dev/null || skip "no python3 for the Hub and serve checks"
 
 if [ "${1:-}" = --build ]; then
-    echo "windows test: building poolshark.exe (profile $PROFILE)"
-    PROFILE=$PROFILE ./scripts/windows-build.sh
+    echo "windows test: building poolshark.exe (profile $WIN_PROFILE)"
+    PROFILE=$WIN_PROFILE ./scripts/windows-build.sh
     exit 0
 fi
-echo "windows test: building (profile $PROFILE; native, then poolshark.exe)"
+echo "windows test: building (native: profile $PROFILE; poolshark.exe: profile $WIN_PROFILE)"
 "$CARGO" build --profile "$PROFILE" --bin poolshark
 NATIVE=target/$PROFILE/poolshark
-PROFILE=$PROFILE ./scripts/windows-build.sh
+PROFILE=$WIN_PROFILE ./scripts/windows-build.sh
 
 mkdir -p "$DIR"
-cp "$(win_exe "$PROFILE")" "$DIR/poolshark.exe"
+cp "$(win_exe "$WIN_PROFILE")" "$DIR/poolshark.exe"
 x86_64-w64-mingw32-gcc -O2 -shared -o "$DIR/bcryptprimitives.dll" \
     tests/windows/bcryptprimitives.c -ladvapi32
 EXE=$DIR/poolshark.exe

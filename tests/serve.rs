@@ -151,9 +151,16 @@ impl Server {
         let mut s = TcpStream::connect(&self.addr).unwrap();
         s.set_read_timeout(Some(PATIENCE)).unwrap();
         s.write_all(request.as_bytes()).unwrap();
-        let mut text = Vec::new();
+        // Up to the end of the status line: an upgrade's connection stays open after its 101.
         // The server may close at once after a 400; what it wrote before is what counts.
-        let _ = s.read_to_end(&mut text);
+        let mut text = Vec::new();
+        let mut chunk = [0u8; 512];
+        while !text.contains(&b'\n') {
+            match s.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => text.extend_from_slice(&chunk[..n]),
+            }
+        }
         let text = String::from_utf8_lossy(&text);
         text.lines().next().unwrap_or("").to_string()
     }
