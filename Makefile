@@ -19,10 +19,11 @@ run: build
 serve: build
 	$(BIN) serve
 
-# The whole suite (scripts/test.sh): the ci build (release without LTO) and the Rust tests,
+# The whole suite (scripts/test.sh): the ci build (the engine as release without LTO, the rest
+# less optimised: Cargo.toml) and the Rust tests,
 # the Hub client and cluster tests, the page's type check (tsc), the static page (`make web`)
 # with its engine under node, the browser tests (the served and the static page), perft to
-# depth 12, the Windows exe under wine and the release archives (each says SKIPPED where it
+# depth 12, the Windows exe (unoptimised) under wine and the release archives (each says SKIPPED where it
 # cannot run). Three lanes side by side (the Windows build; the ci build and the Rust tests;
 # the checks that wait on a browser, wine or pip). Logs in target/test-logs/, a table of stage
 # times at the end.
