@@ -19,5 +19,6 @@ PINS=(
 )
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PINS[@]}"
 [ "${1:-}" = --prepare ] && exit 0
-cargo build --profile "$PROFILE"
+# SKIP_BUILD=1: the build is made (scripts/test.sh, where another cargo may hold its lock).
+[ "${SKIP_BUILD:-}" = 1 ] || cargo build --profile "$PROFILE"
 POOLSHARK="$PWD/target/$PROFILE/poolshark" "$VENV/bin/python" -m pytest -q tests/python "$@"
