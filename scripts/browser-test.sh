@@ -56,8 +56,7 @@ PINS=(
 )
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PINS[@]}"
 [ "${1:-}" = --prepare ] && exit 0
-# SKIP_BUILD=1: the build is made (scripts/test.sh, where another cargo may hold its lock).
-[ "${SKIP_BUILD:-}" = 1 ] || cargo build --profile "$PROFILE"
+cargo build --profile "$PROFILE"
 
 echo "browser test: $("$CHROMIUM" --version 2>/dev/null | head -1)"
 # A test file or test named among the arguments runs alone, in one process; else the whole

@@ -17,6 +17,5 @@ if ! "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r cl
     exit 0
 fi
 [ "${1:-}" = --prepare ] && exit 0
-# SKIP_BUILD=1: the build is made (scripts/test.sh, where another cargo may hold its lock).
-[ "${SKIP_BUILD:-}" = 1 ] || cargo build --profile "$PROFILE"
+cargo build --profile "$PROFILE"
 POOLSHARK="$PWD/target/$PROFILE/poolshark" "$VENV/bin/python" -m pytest -q -rs cluster/tests "$@"

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# `make test`: the whole suite, its stages side by side in four lanes, so that the two cores
+# `make test`: the whole suite, its stages side by side in three lanes, so that the two cores
 # stay busy while the browser, wine and pip wait, and while a build links.
 #
 # - The Windows lane: the exe (another compiler, its own build folder) from the start, then
-#   what needs only the native binary: the exe under wine, the Hub client, the cluster driver.
-# - The Rust lane: the binary, then every test binary, the Rust tests, perft to depth 12.
-# - The browser lane: the served page's browser tests (the longest check) once the binary is.
+#   what needs only the native build: the exe under wine, the Hub client, the cluster driver.
+# - The Rust lane: the ci build with every test binary, the Rust tests, perft to depth 12.
 # - The check lane installs what the other checks need (the Python environments, TypeScript,
 #   Chromium) while the builds run, then the page's types and the static page's WebAssembly,
-#   then the static page's engine under node and its browser tests, and the release archives.
+#   then the static page's engine under node and the browser tests (the longest), and the
+#   release archives.
 #
 # Each stage writes its whole output to target/test-logs/STAGE.log and says one line when it
 # ends ("test: STAGE passed in 42 s", or FAILED with its log's last lines). At the end, a
@@ -82,30 +82,24 @@ skip_stage() {
 }
 
 # The Windows exe (its own compiler and build folder), from the start; then what needs only
-# the native binary: the exe under wine against it, the Hub client, the cluster driver.
+# the native build: the exe under wine against it, the Hub client, the cluster driver.
 windows_lane() {
     stage windows-build ./scripts/windows-test.sh --build
-    if after bin windows-build; then
-        stage windows env SKIP_BUILD=1 ./scripts/windows-test.sh
+    if after build windows-build; then
+        stage windows ./scripts/windows-test.sh
     else
         skip_stage windows "the build or the Windows build failed"
     fi
-    if after bin; then
-        stage hub-client env SKIP_BUILD=1 ./scripts/pytest.sh
-        stage cluster env SKIP_BUILD=1 ./scripts/cluster-test.sh
+    if after build; then
+        stage hub-client ./scripts/pytest.sh
+        stage cluster ./scripts/cluster-test.sh
     else
         for s in hub-client cluster; do skip_stage "$s" "the build failed"; done
     fi
 }
 
-# The binary first (what the browser and the other checks run), then every test binary.
 rust_lane() {
-    stage bin cargo build --profile "$PROFILE"
-    if after bin; then
-        stage build cargo test --profile "$PROFILE" --no-run
-    else
-        skip_stage build "the binary's build failed"
-    fi
+    stage build sh -c "cargo build --profile $PROFILE && cargo test --profile $PROFILE --no-run"
     if after build; then
         stage rust cargo test --profile "$PROFILE"
         stage perft-12 cargo test --profile "$PROFILE" --test perft -- --ignored start_position_depth_12
@@ -114,30 +108,18 @@ rust_lane() {
     fi
 }
 
-# The served page's browser tests, the longest check, as soon as the binary is built. In one
-# process: the suite is then 27% cheaper (scripts/browser-test.sh says why), and the static
-# page's tests run beside it in another.
-browser_lane() {
-    if after install bin; then
-        stage browser env SKIP_BUILD=1 BROWSER_WORKERS="${BROWSER_WORKERS:-1}" ./scripts/browser-test.sh \
-            "${STATIC_TESTS[@]/#/--ignore=}"
-    else
-        skip_stage browser "the install or the build failed"
-    fi
-}
-# The browser tests of the static page (they need the WebAssembly build).
-STATIC_TESTS=(tests/browser/test_static_page.py tests/browser/test_service_worker.py)
-
 check_lane() {
     stage install sh -c "./scripts/pytest.sh --prepare && ./scripts/cluster-test.sh --prepare \
         && ./scripts/js-check.sh --prepare && ./scripts/browser-test.sh --prepare"
     stage js-check ./scripts/js-check.sh
     stage wasm ./scripts/web-test.sh --build
-    if after bin wasm; then
-        stage web env SKIP_BUILD=1 ./scripts/web-test.sh
-        stage browser-static env SKIP_BUILD=1 ./scripts/browser-test.sh "${STATIC_TESTS[@]}"
+    # The browser tests first: the longest check, they start as soon as the page is built.
+    if after build wasm; then
+        stage web ./scripts/web-test.sh
+        # One process: the suite is then 27% cheaper (scripts/browser-test.sh says why).
+        stage browser env BROWSER_WORKERS="${BROWSER_WORKERS:-1}" ./scripts/browser-test.sh
     else
-        for s in web browser-static; do skip_stage "$s" "the build or the WebAssembly build failed"; done
+        for s in web browser; do skip_stage "$s" "the build or the WebAssembly build failed"; done
     fi
     if after build wasm windows-build; then
         stage dist ./scripts/dist-test.sh
@@ -176,13 +158,11 @@ fi
 
 windows_lane &
 WINDOWS_PID=$!
-browser_lane &
-BROWSER_PID=$!
 rust_lane &
 RUST_PID=$!
 check_lane &
 CHECK_PID=$!
-wait "$WINDOWS_PID" "$BROWSER_PID" "$RUST_PID" "$CHECK_PID"
+wait "$WINDOWS_PID" "$RUST_PID" "$CHECK_PID"
 [ -z "${SAMPLER_PID:-}" ] || kill "$SAMPLER_PID" 2>/dev/null
 
 echo

@@ -21,8 +21,7 @@ major=$(node -p 'process.versions.node.split(".")[0]')
 wasm_toolchain || skip "$WASM_WHY"
 ./scripts/web-build.sh
 [ "${1:-}" = --build ] && exit 0
-# SKIP_BUILD=1: the build is made (scripts/test.sh, where another cargo may hold its lock).
-[ "${SKIP_BUILD:-}" = 1 ] || cargo build --profile "$PROFILE"
+cargo build --profile "$PROFILE"
 # node 20 has WebSocket behind a flag; 22 and later have it anyway.
 flags=()
 [ "$major" -lt 22 ] && flags+=(--experimental-websocket)

@@ -51,7 +51,7 @@ if [ "${1:-}" = --build ]; then
     exit 0
 fi
 echo "windows test: building (native: profile $PROFILE; poolshark.exe: profile $WIN_PROFILE)"
-[ "${SKIP_BUILD:-}" = 1 ] || "$CARGO" build --profile "$PROFILE" --bin poolshark  # SKIP_BUILD: as in pytest.sh
+"$CARGO" build --profile "$PROFILE" --bin poolshark
 NATIVE=target/$PROFILE/poolshark
 PROFILE=$WIN_PROFILE ./scripts/windows-build.sh
 
