@@ -7,10 +7,8 @@
 # `--prepare` alone only installs (scripts/test.sh runs it while the build goes on).
 #
 # The tests run in BROWSER_WORKERS processes (pytest-xdist; default 3), each with its own
-# Chromium and servers: alone on two cores, three take 356 s where one takes 431 s. But they
-# use a third more CPU (706 CPU-seconds, not 518: each Chromium, and each engine waiting on a
-# page, burns more while the others run), so `make test`, whose other stages want the cores
-# too, runs them in one (BROWSER_WORKERS=1). A test file or test named runs in one process.
+# Chromium and servers: a browser test spends most of its time waiting for the page, so three
+# keep two cores busier than one does. A test file or test named runs in one process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
@@ -62,8 +60,7 @@ echo "browser test: $("$CHROMIUM" --version 2>/dev/null | head -1)"
 # A test file or test named among the arguments runs alone, in one process; else the whole
 # folder, spread over the workers (each test goes to whichever worker is free).
 WHERE=(tests/browser)
-WORKERS=()
-[ "${BROWSER_WORKERS:-3}" = 1 ] || WORKERS=(-n "${BROWSER_WORKERS:-3}" --dist load)
+WORKERS=(-n "${BROWSER_WORKERS:-3}" --dist load)
 for a in "$@"; do
     case "$a" in tests/browser/*) WHERE=() WORKERS=() ;; esac
 done

@@ -116,8 +116,7 @@ check_lane() {
     # The browser tests first: the longest check, they start as soon as the page is built.
     if after build wasm; then
         stage web ./scripts/web-test.sh
-        # One process: the suite is then 27% cheaper (scripts/browser-test.sh says why).
-        stage browser env BROWSER_WORKERS="${BROWSER_WORKERS:-1}" ./scripts/browser-test.sh
+        stage browser ./scripts/browser-test.sh
     else
         for s in web browser; do skip_stage "$s" "the build or the WebAssembly build failed"; done
     fi
