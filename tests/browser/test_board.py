@@ -110,7 +110,7 @@ def wait(drv, cond, what):
             return cond(d)
         except StaleElementReferenceException:
             return False
-    return WebDriverWait(drv, WAIT, poll_frequency=0.1).until(safe, f"timed out waiting for {what}")
+    return WebDriverWait(drv, WAIT, poll_frequency=0.25).until(safe, f"timed out waiting for {what}")
 
 
 # ---------- reading the page ----------
