@@ -61,6 +61,9 @@ from test_links import (  # noqa: F401
     test_a_pdn_link_too_large_for_the_board_is_refused_as_a_link,
     refused_and_kept,
 )
+from test_tabs import (  # noqa: F401
+    test_two_tabs_keep_their_own_games,
+)
 from test_hostile import (  # noqa: F401
     test_bring_back_while_the_engine_plays_brings_the_game_back,
     test_a_reload_before_the_first_kept_pdn_keeps_the_moves,

@@ -7,7 +7,7 @@
 // clock and sound, draw (the board), status, tree (the move list), annotate (comments, marks,
 // tags, lines into the tree), review, teach, learn, analysis, play (clicks and the capture
 // chooser), render (all of it), derive (what follows from a change, before the render), keys,
-// setup, pdn, store (kept across a reload), share (copying and links), and this one. Every change to `ui` goes through `update` (js/state.js), which draws
+// setup, pdn, tabs (which kept game is this tab's), store (kept across a reload), share (copying and links), and this one. Every change to `ui` goes through `update` (js/state.js), which draws
 // the page once afterwards; nothing here draws a part of it by hand.
 
 import { ui, $, legalFrom, modeOf, sideAt, update } from "./state.js";
@@ -28,6 +28,7 @@ import { onSquareClick, closeChooser, wireChooser } from "./play.js";
 import { placeSetupPiece, wireSetup } from "./setup.js";
 import { onGames, onPdn, wirePdn } from "./pdn.js";
 import { save, restore, keepNotes, onQuietPdn, asideUnreadable, keptOnState, keptRefused, wireKept } from "./store.js";
+import { claimed } from "./tabs.js";
 import { openLink, linkRefused, linkOnState, onSharePdn, wireShare } from "./share.js";
 import { wireKeys } from "./keys.js";
 
@@ -309,4 +310,5 @@ wirePdn();
 wireKept();
 update();
 wireShare();
-connect(onMessage, onClose);
+// The board is reached once this tab knows which kept game is its own (js/tabs.js).
+claimed.then(() => connect(onMessage, onClose));

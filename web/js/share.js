@@ -25,7 +25,8 @@ import { ui, $, update } from "./state.js";
 import { send, overLimit } from "./socket.js";
 import { showMessage } from "./messages.js";
 import { sizeText } from "./pdn.js";
-import { STORE, restore, setAside, moveAside, treeSig } from "./store.js";
+import { STORE, restore, setAside, moveAside, treeSig, stopKeeping } from "./store.js";
+import { releaseMain, tabId } from "./tabs.js";
 
 // Where the game kept from the last visit is put aside when a link opens.
 const STASH = "poolshark-board-before-link";
@@ -292,6 +293,9 @@ export function linkOnState() {
   let kept = false;
   let replaced = false;
   try {
+    // The game kept last, where it is another tab's, stays that tab's (js/tabs.js): this tab
+    // would only have opened a copy of it.
+    releaseMain();
     const raw = localStorage.getItem(STORE);
     kept = worthKeeping(raw, ui.state);
     if (kept && raw) {
@@ -309,7 +313,7 @@ export function linkOnState() {
       } catch (e) {
         // No room even so: put aside where the page keeps what it could not load, said there.
         kept = false;
-        setAside(raw, "When the link opened, your previous game could not be put aside as usual (the browser's storage is full).");
+        setAside(raw, "When the link opened, your previous game could not be put aside as usual (the browser's storage is full).", STORE);
       }
     }
   } catch (e) {
@@ -332,6 +336,22 @@ export function linkOnState() {
 }
 
 /**
+ * A kept record made this tab's (js/tabs.js); a text that is no record stays as it is.
+ * @param {string} raw
+ * @returns {string}
+ */
+function mine(raw) {
+  try {
+    const v = JSON.parse(raw);
+    if (!v || typeof v !== "object" || Array.isArray(v)) return raw;
+    v.tab = tabId() || undefined;
+    return JSON.stringify(v);
+  } catch (e) {
+    return raw;
+  }
+}
+
+/**
  * Bring back the game put aside: it becomes the kept game again (the one of the link is put
  * aside in its place) and the page reloads with it.
  */
@@ -344,7 +364,7 @@ function bringBack() {
     localStorage.removeItem(STASH);
     localStorage.removeItem(STORE);
     try {
-      localStorage.setItem(STORE, aside);
+      localStorage.setItem(STORE, mine(aside));
       if (now) localStorage.setItem(STASH, now);
     } catch (e) {
       localStorage.removeItem(STORE);
@@ -356,6 +376,8 @@ function bringBack() {
     showMessage("error", "the previous game could not be brought back: " + (e instanceof Error ? e.message : String(e)));
     return;
   }
+  // Nothing this page still hears is saved over the game brought back.
+  stopKeeping();
   location.replace(pageAddress());
 }
 

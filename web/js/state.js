@@ -62,7 +62,8 @@ export const ui = {
   // became of the one put aside on this visit; `held` a record that could not be put aside
   // (nothing is saved over it), or null; `full` the last save found no room; `off` the
   // browser's storage is off, so nothing is kept.
-  keep: { loading: null, aside: 0, why: "", held: null, full: false, off: false },
+  // `closed` how many records of tabs closed since are offered (js/tabs.js).
+  keep: { loading: null, aside: 0, why: "", held: null, full: false, off: false, closed: 0 },
   // A new build of the static page waits (js/socket.js): "ready" (a reload opens it),
   // "others" (the page is open in other tabs, which keep the old one), or null.
   newBuild: null,

@@ -6,6 +6,11 @@
 // game comes back with its clocks (`load_pdn`'s `clock`): the time the page was away is
 // counted against the side to move, whose clock ran on all the while.
 //
+// Each tab keeps its own game (js/tabs.js): a reload brings back the tab's own, a new tab the
+// game kept last, of which it keeps a copy of its own; one tab's save never drops another's.
+// The records of tabs closed since, each with a game no other record holds, are offered by
+// the note as a file until forgotten.
+//
 // A kept record is never overwritten before it has loaded: nothing is saved while it loads.
 // One that the board refuses as it is loads again without the move shown (`path`), then
 // without the clocks, then without both, and the page says what it left out. One whose PDN
@@ -22,9 +27,10 @@ import { send, overLimit } from "./socket.js";
 import { showMessage } from "./messages.js";
 import { analyzeRequest } from "./analysis.js";
 import { download, sizeText } from "./pdn.js";
+import { STORE, tabId, readMine, writeMine, myKey, openingKey, openingCopy, closedTabs } from "./tabs.js";
 
-// The key of the kept game (js/share.js puts it aside when a link opens).
-export const STORE = "poolshark-board";
+// The key of the game kept last (js/share.js puts it aside when a link opens).
+export { STORE };
 // Where a kept record that could not be loaded back is put aside, with the time after it.
 const ASIDE = "poolshark-board-aside-";
 
@@ -57,6 +63,16 @@ function pathTo(st) {
   return path;
 }
 
+// The page is going (a game brought back swapped the records, and the page loads again with
+// it): nothing more is saved, so that a state or a PDN arriving meanwhile does not write over
+// the record it will open.
+let going = false;
+
+/** Save nothing more from this page (js/share.js, before it swaps the kept records). */
+export function stopKeeping() {
+  going = true;
+}
+
 // After a state: a game whose tree changed asks for its PDN (`onQuietPdn` keeps it).
 /** @param {import("./types.js").StateMsg} st */
 export function keepNotes(st) {
@@ -71,11 +87,12 @@ export function keepNotes(st) {
 // A `pdn` that answers `keepNotes`: kept with the tree it is of, the tree asked for last.
 /** @param {string} text */
 export function onQuietPdn(text) {
-  if (ui.keep.loading || ui.keep.held !== null) return;
+  if (going || ui.keep.loading || ui.keep.held !== null) return;
   const v = loadSaved();
   if (!v) return;
   v.pdn = text;
   v.pdn_sig = ui.notesSig;
+  v.tab = tabId() || undefined;
   delete v.stale;
   write(JSON.stringify(v), text.length);
 }
@@ -84,10 +101,12 @@ export function onQuietPdn(text) {
 /** @param {import("./types.js").StateMsg} st */
 export function save(st) {
   // The kept record stays as it is until it has loaded (or has been put aside).
-  if (ui.keep.loading || ui.keep.held !== null) return;
+  if (going || ui.keep.loading || ui.keep.held !== null) return;
   const old = loadSaved();
   const c = st.clock;
   const text = JSON.stringify({
+    // The tab that keeps it (js/tabs.js).
+    tab: tabId() || undefined,
     start_fen: st.start_fen,
     tree_sig: treeSig(st),
     // The kept PDN (see the note), the tree it is of, and the node shown in this tree.
@@ -117,7 +136,7 @@ export function save(st) {
  */
 function write(text, size) {
   try {
-    localStorage.setItem(STORE, text);
+    writeMine(text);
     if (ui.keep.full)
       update((ui) => {
         ui.keep.full = false;
@@ -151,16 +170,25 @@ function markStale() {
     const v = loadSaved();
     if (v && !v.stale) {
       v.stale = true;
-      localStorage.setItem(STORE, JSON.stringify(v));
+      localStorage.setItem(myKey(), JSON.stringify(v));
     }
   } catch (e) {
     // No room even for that: the message said it.
   }
 }
 
+// This tab's record (js/tabs.js), or null.
 function loadSaved() {
+  return parseRecord(readMine());
+}
+
+/**
+ * A record's text as a record, or null.
+ * @param {string | null} raw
+ */
+function parseRecord(raw) {
   try {
-    const v = JSON.parse(localStorage.getItem(STORE) || "null");
+    const v = JSON.parse(raw || "null");
     return v && typeof v.start_fen === "string" ? v : null;
   } catch (e) {
     return null;
@@ -168,14 +196,14 @@ function loadSaved() {
 }
 
 /**
- * The kept record as text, and what is wrong with its shape ("" if nothing), or null where
- * nothing is kept (or storage is off).
+ * The record the page opens with (js/tabs.js) as text, and what is wrong with its shape (""
+ * if nothing), or null where nothing is kept (or storage is off).
  * @returns {{raw: string, bad: string} | null}
  */
 function readKept() {
   let raw;
   try {
-    raw = localStorage.getItem(STORE);
+    raw = localStorage.getItem(openingKey());
   } catch (e) {
     return null;
   }
@@ -198,6 +226,39 @@ function fault(raw) {
   if (typeof v.start_fen !== "string") return "it has no start position";
   if (v.pdn !== undefined && v.pdn !== null && typeof v.pdn !== "string") return "its game is not a PDN text";
   return "";
+}
+
+// ---------- records of tabs closed since ----------
+
+/** The keys of the records of tabs closed since (js/tabs.js), offered by the note. */
+let closedKeys = /** @type {string[]} */ ([]);
+
+/**
+ * The game a record holds, to tell two alike: its PDN (or its moves where it has none yet),
+ * "" where it holds no game (a fresh one), the text itself where it is no record.
+ * @param {string} raw
+ * @returns {string}
+ */
+function gameOf(raw) {
+  const v = parseRecord(raw);
+  if (!v) return raw ? "?" + raw : "";
+  if (typeof v.pdn === "string" && v.pdn) {
+    const movetext = v.pdn.replace(/^\s*\[.*\]\s*$/gm, "").replace(/(^|\s)(\*|1-0|0-1|1\/2-1\/2)(?=\s|$)/g, " ");
+    return movetext.trim() !== "" || /^\s*\[FEN /m.test(v.pdn) ? v.pdn : "";
+  }
+  const path = Array.isArray(v.path) ? v.path : [];
+  return path.length || Array.isArray(v.tree) || Array.isArray(v.moves) ? raw : "";
+}
+
+// Count the records of tabs closed since, each with a game no other record holds (the
+// others are dropped): the note offers them.
+function findClosed() {
+  closedTabs(gameOf).then((keys) => {
+    closedKeys = keys;
+    update((ui) => {
+      ui.keep.closed = keys.length;
+    });
+  });
 }
 
 // ---------- records put aside ----------
@@ -262,16 +323,17 @@ export function moveAside(key, why) {
  * nothing is saved over it while this page is open (`held`).
  * @param {string} raw
  * @param {string} why
+ * @param {string} [key] where it is kept: the record the page opened with (js/tabs.js)
  */
-export function setAside(raw, why) {
+export function setAside(raw, why, key = openingKey()) {
   let moved = false;
   try {
-    localStorage.removeItem(STORE);
+    localStorage.removeItem(key);
     localStorage.setItem(asideKey(), raw);
     moved = true;
   } catch (e) {
     try {
-      localStorage.setItem(STORE, raw);
+      localStorage.setItem(key, raw);
     } catch (e2) {
       // As it was before the remove, or storage is off.
     }
@@ -297,7 +359,7 @@ export function asideUnreadable() {
 function saveAside() {
   const texts = [];
   let pdn = true;
-  const raws = asideKeys().map((k) => localStorage.getItem(k) || "");
+  const raws = [...asideKeys(), ...closedKeys].map((k) => localStorage.getItem(k) || "");
   if (ui.keep.held !== null) raws.push(ui.keep.held);
   for (const raw of raws) {
     const v = fault(raw) ? null : JSON.parse(raw);
@@ -312,7 +374,7 @@ function saveAside() {
 
 // Forget the records put aside (in words: the note's button).
 function forgetAside() {
-  for (const k of asideKeys()) {
+  for (const k of [...asideKeys(), ...closedKeys]) {
     try {
       localStorage.removeItem(k);
     } catch (e) {
@@ -320,8 +382,10 @@ function forgetAside() {
     }
   }
   const held = ui.keep.held !== null;
+  closedKeys = [];
   update((ui) => {
     ui.keep.aside = 0;
+    ui.keep.closed = 0;
     ui.keep.why = "";
     ui.keep.held = null;
   });
@@ -331,7 +395,7 @@ function forgetAside() {
 /** The note on records put aside, drawn from `ui` (js/render.js). */
 export function renderKept() {
   const k = ui.keep;
-  const shown = k.aside > 0 || k.held !== null || k.off;
+  const shown = k.aside > 0 || k.held !== null || k.off || k.closed > 0;
   $("kept-note").hidden = !shown;
   if (!shown) return;
   $("kept-save").hidden = $("kept-forget").hidden = k.off;
@@ -341,8 +405,16 @@ export function renderKept() {
       "To keep it, save it as a file (PDN: save).";
     return;
   }
-  const many = k.aside + (k.held !== null ? 1 : 0) > 1;
-  const text = k.why
+  const many = k.aside + k.closed + (k.held !== null ? 1 : 0) > 1;
+  const closed =
+    k.closed === 0
+      ? ""
+      : k.closed === 1
+        ? "A game played in a tab closed since is kept in this browser, shown in no tab."
+        : `${k.closed} games played in tabs closed since are kept in this browser, shown in no tab.`;
+  const text = !k.why && k.aside === 0 && k.held === null
+    ? closed + (many ? " Save them as a file (then load one with PDN: load), or forget them:" : " Save it as a file (then load it with PDN: load), or forget it:")
+    : (closed ? closed + " " : "") + (k.why
     ? k.why +
       (k.held !== null
         ? " There is no room to put it aside, so the game you play now is not kept: save it as a file, then forget it."
@@ -351,7 +423,7 @@ export function renderKept() {
           : " It is kept aside, not lost: save it as a file, or forget it.")
     : many
       ? `${k.aside} games kept from earlier visits could not be loaded back; they are kept aside, not lost:`
-      : "A game kept from an earlier visit could not be loaded back; it is kept aside, not lost:";
+      : "A game kept from an earlier visit could not be loaded back; it is kept aside, not lost:");
   $("kept-note-text").textContent = text;
   $("kept-save").textContent = many ? "save them as a file" : "save it as a file";
   $("kept-forget").textContent = many ? "forget them" : "forget it";
@@ -381,7 +453,9 @@ function resumedClock(v) {
 /** @param {import("./types.js").StateMsg} st the first state, of a fresh game */
 export function restore(st) {
   asideUnreadable();
-  const v = loadSaved();
+  findClosed();
+  const kept = readKept();
+  const v = parseRecord(kept && kept.raw);
   if (!v) {
     save(st);
     return;
@@ -473,11 +547,13 @@ function refused(why) {
   });
   let raw = l.raw;
   try {
-    raw = localStorage.getItem(STORE) || raw;
+    raw = localStorage.getItem(openingKey()) || raw;
   } catch (e) {
     // Storage off: the record read at the start is what there is.
   }
-  setAside(raw, "Your kept game could not be loaded back: " + why + ".");
+  // Another tab's game, which this new tab would have copied, stays that tab's.
+  if (openingCopy()) showMessage("error", "The game kept last (in another tab) could not be opened here: " + why + ".");
+  else setAside(raw, "Your kept game could not be loaded back: " + why + ".");
   sendSettings(l.v);
   if (ui.state) save(ui.state);
 }

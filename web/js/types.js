@@ -340,7 +340,7 @@
  * @property {{text: string, restorable: boolean} | null} linkNote
  * @property {boolean} keysShown
  * @property {"ready" | "others" | null} newBuild
- * @property {{loading: KeptLoad | null, aside: number, why: string, held: string | null, full: boolean, off: boolean}} keep
+ * @property {{loading: KeptLoad | null, aside: number, why: string, held: string | null, full: boolean, off: boolean, closed: number}} keep
  * @property {Learn | null} learn
  * @property {number | null} hint
  */
