@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/poolshark
 
-.PHONY: all build run serve test test-deep bench lint fmt clean pytest browser-test cluster-test js-check egdb data \
+.PHONY: all build run serve test test-deep bench lint fmt clean pytest browser-test cluster-test js-check egdb data puzzles \
 	windows windows-test dist dist-test web web-test
 
 all: build
@@ -100,6 +100,12 @@ egdb: build
 # Resumable: run it again after a stop. Settings by environment: see scripts/make-data.sh.
 data:
 	./scripts/make-data.sh
+
+# The shipped puzzle set (docs/PUZZLES.md): games between levels made into proved puzzles,
+# in resumable shards under data/puzzles-SEED, merged into puzzles/puzzles.pdn and checked.
+# Settings by environment: see scripts/make-puzzles.sh. Build the tables first (make egdb).
+puzzles:
+	./scripts/make-puzzles.sh
 
 lint:
 	$(CARGO) fmt --check

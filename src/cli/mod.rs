@@ -35,6 +35,7 @@ mod data;
 mod egdb;
 mod learn;
 mod position;
+mod puzzles;
 mod serve;
 mod tune;
 
@@ -140,6 +141,10 @@ enum Command {
     /// Endgame tables: build them, probe a position, verify them.
     #[command(subcommand)]
     Egdb(egdb::EgdbCommand),
+    /// Puzzles: make proved puzzles from games, check a puzzle file, play the games
+    /// between levels they come from (docs/PUZZLES.md).
+    #[command(subcommand)]
+    Puzzles(puzzles::PuzzlesCommand),
     /// Serve the board: a page to play and analyse in the browser, at the address printed
     /// (`poolshark board: http://127.0.0.1:8080/`). Each open board has its own game and
     /// engine (a table of --hash MiB); at most --max-connections at once, and their tables
@@ -287,6 +292,7 @@ pub fn main() -> ExitCode {
         Command::Book(c) => c.run(),
         Command::Bench(a) => a.run(),
         Command::Egdb(c) => c.run(),
+        Command::Puzzles(c) => c.run(),
         Command::Serve(a) => a.run(),
     };
     match result {

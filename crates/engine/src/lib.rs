@@ -19,6 +19,7 @@ pub mod echo;
 pub mod egdb;
 pub mod eval;
 pub mod openings;
+pub mod puzzle;
 pub mod review;
 pub mod search;
 pub mod shard;

@@ -198,6 +198,55 @@ pub fn search(
     out
 }
 
+/// The chance that `choose` plays each of `lines` for a player with `settings`: the same
+/// steps, added up instead of drawn (the puzzles rate themselves with it, `crate::puzzle`).
+/// Lines without a move get 0; the chances of the playable lines sum to 1.
+pub fn chances(lines: &[Line], settings: &Settings) -> Vec<f64> {
+    let mut p = vec![0.0; lines.len()];
+    let playable: Vec<usize> = (0..lines.len())
+        .filter(|&k| !lines[k].pv.is_empty())
+        .collect();
+    let Some(&first) = playable.first() else {
+        return p;
+    };
+    if playable.len() == 1 {
+        p[first] = 1.0;
+        return p;
+    }
+    // 1. An oversight: each move searched alike.
+    let oversight = f64::from(settings.oversight.min(1000)) / 1000.0;
+    for &k in &playable {
+        p[k] += oversight / playable.len() as f64;
+    }
+    // 2. The moves within the margin, by their weights (or the best alone when cold).
+    let best = playable
+        .iter()
+        .map(|&k| i64::from(lines[k].score.0))
+        .max()
+        .unwrap_or(0);
+    let near: Vec<(usize, i64)> = playable
+        .iter()
+        .map(|&k| (k, best - i64::from(lines[k].score.0)))
+        .filter(|&(_, loss)| loss <= i64::from(settings.margin))
+        .collect();
+    let rest = 1.0 - oversight;
+    if settings.temperature <= 0.0 || near.len() == 1 {
+        if let Some(&(k, _)) = near.iter().min_by_key(|&&(k, loss)| (loss, k)) {
+            p[k] += rest;
+        }
+        return p;
+    }
+    let weights: Vec<f64> = near
+        .iter()
+        .map(|&(_, loss)| (-(loss as f64) / settings.temperature).exp())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    for (&(k, _), w) in near.iter().zip(&weights) {
+        p[k] += rest * w / total;
+    }
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,6 +270,42 @@ mod tests {
         for s in TABLE {
             assert!(s.candidates >= 1 && s.margin >= 0 && s.temperature >= 0.0);
             assert!(s.oversight < 1000);
+        }
+    }
+
+    /// `chances` is what `choose` draws from: over many seeds, each line is picked about as
+    /// often as its chance says, at every level.
+    #[test]
+    fn chances_match_the_picks() {
+        let lines: Vec<Line> = [60, 40, 10, -50, -200, -400]
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| Line {
+                score: Score(s),
+                pv: vec![Move::quiet(
+                    crate::core::Square::new(i as u8),
+                    crate::core::Square::new(i as u8 + 8),
+                )],
+            })
+            .collect();
+        for level in 1..=MAX {
+            let s = PlayLevel::new(u64::from(level)).unwrap().settings();
+            let shown = &lines[..s.candidates.min(lines.len())];
+            let p = chances(shown, s);
+            assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{p:?}");
+            let mut rng = SplitMix64::new(u64::from(level));
+            let n = 40_000;
+            let mut seen = vec![0u32; shown.len()];
+            for _ in 0..n {
+                seen[choose(shown, s, &mut rng)] += 1;
+            }
+            for (k, (&c, &q)) in seen.iter().zip(&p).enumerate() {
+                let f = f64::from(c) / f64::from(n);
+                assert!(
+                    (f - q).abs() < 0.01,
+                    "level {level} line {k}: picked {f}, chance {q}"
+                );
+            }
         }
     }
 
