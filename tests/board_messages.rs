@@ -433,6 +433,7 @@ const MIRRORS: &[(&str, &[&str])] = &[
     ("MessageLimits", &["MessageLimits"]),
     ("ClockSpec", &["ClockSpec"]),
     ("ClockResume", &["ClockResume"]),
+    ("PuzzleState", &["PuzzleState"]),
     ("HelloMsg", &["Reply::hello"]),
     ("StateMsg", &["Reply::state"]),
     ("InfoMsg", &["Reply::info"]),

@@ -141,6 +141,20 @@ fn puzzles_are_made_the_same_on_any_threads_and_check_again() {
         s(&egdb),
     ]);
     assert_eq!(checked.trim(), format!("checked {} puzzles", puzzles.len()));
+    // Packed for the board: a line a puzzle, its id first.
+    let tsv = dir.join("p1.tsv");
+    let packed = ok(&["puzzles", "pack", s(&dir.join("p1.pdn")), "--out", s(&tsv)]);
+    assert_eq!(packed.trim(), format!("packed {} puzzles", puzzles.len()));
+    let lines: Vec<String> = std::fs::read_to_string(&tsv)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), puzzles.len());
+    for (l, tags) in lines.iter().zip(&puzzles) {
+        let id = &tags.iter().find(|(k, _)| k == "Puzzle").unwrap().1;
+        assert!(l.starts_with(&format!("{id}\t")), "{l}");
+    }
 
     // The ending: proved by the tables, a defence.
     let end = dir.join("p-end.pdn");

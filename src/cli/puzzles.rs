@@ -36,6 +36,9 @@ pub enum PuzzlesCommand {
     /// Play games between playing levels, the puzzles' source: game K of a run is the same
     /// game on any machine and any --threads (docs/PUZZLES.md).
     Games(GamesArgs),
+    /// Write a puzzle file (PDN) in the board's compact form, one puzzle a line (the file
+    /// built into the board: puzzles/puzzles.tsv). Prints `packed N puzzles`.
+    Pack(PackArgs),
 }
 
 impl PuzzlesCommand {
@@ -44,6 +47,7 @@ impl PuzzlesCommand {
             PuzzlesCommand::Make(a) => a.run(),
             PuzzlesCommand::Check(a) => a.run(),
             PuzzlesCommand::Games(a) => a.run(),
+            PuzzlesCommand::Pack(a) => a.run(),
         }
     }
 }
@@ -375,6 +379,33 @@ impl GamesArgs {
             played.len(),
             played.iter().map(|g| g.moves.len()).sum::<usize>()
         );
+        Ok(())
+    }
+}
+
+/// The options of `puzzles pack`.
+#[derive(clap::Args)]
+pub struct PackArgs {
+    /// The puzzle file (PDN, as `make` writes it).
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Write the compact form here (a file that is there is refused).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+}
+
+impl PackArgs {
+    fn run(self) -> Result<(), CliError> {
+        fresh_output(&self.out, std::slice::from_ref(&self.file))?;
+        let games = read_games(std::slice::from_ref(&self.file))?;
+        let mut text = String::new();
+        for (k, g) in games.iter().enumerate() {
+            let p = Puzzle::from_pdn(g).map_err(|e| input(format!("puzzle {}: {e}", k + 1)))?;
+            text.push_str(&poolshark_engine::puzzle::set::line(&p));
+        }
+        poolshark_host::files::save(&self.out, text.as_bytes())
+            .map_err(|e| runtime(format!("cannot write {e}")))?;
+        outln!("packed {} puzzles", games.len());
         Ok(())
     }
 }

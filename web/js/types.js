@@ -122,6 +122,21 @@
  * @property {ClockState | null} [clock]
  * @property {Object<string, string>} [tags] the tags `save_pdn` writes
  * @property {ReviewSummary | null} [review]
+ * @property {PuzzleState | null} [puzzle] the puzzle on the board (docs/BOARD.md, "Puzzles")
+ */
+
+/**
+ * @typedef {object} PuzzleState
+ * @property {string} id
+ * @property {number} rating
+ * @property {string[]} themes
+ * @property {"win" | "save"} goal
+ * @property {"playing" | "solved" | "failed"} result
+ * @property {number} player_rating
+ * @property {number} player_rd
+ * @property {number} player_vol
+ * @property {number | null} streak puzzles solved in a row in a streak, or null
+ * @property {string[] | null} solution Hub moves, once solved or failed
  */
 
 /**
@@ -247,7 +262,9 @@
  *   | {type: "save_pdn", quiet?: boolean}
  *   | {type: "annotate", node: number, comment?: string, nag?: string | null, nags?: number[]}
  *   | {type: "tags", tags: Object<string, string>}
- *   | {type: "add_line", node: number, moves: string[]}} Request
+ *   | {type: "add_line", node: number, moves: string[]}
+ *   | {type: "puzzle", theme?: string, id?: string, streak?: boolean}
+ *   | {type: "puzzle_player", rating: number, rd: number, vol: number}} Request
  */
 
 /**

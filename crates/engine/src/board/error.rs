@@ -22,6 +22,8 @@ pub enum BoardError {
     Session(SessionError),
     /// A review's or retry's budget or move refused.
     Review(ReviewError),
+    /// A puzzle request refused, or a request a puzzle being solved does not allow.
+    Puzzle(super::PuzzleError),
 }
 
 impl fmt::Display for BoardError {
@@ -45,6 +47,7 @@ impl fmt::Display for BoardError {
             BoardError::JobFailed(what, why) => write!(f, "cannot start a {what}: {why}"),
             BoardError::Session(e) => e.fmt(f),
             BoardError::Review(e) => e.fmt(f),
+            BoardError::Puzzle(e) => e.fmt(f),
         }
     }
 }

@@ -50,6 +50,7 @@ mod error;
 pub mod job;
 pub mod limits;
 pub mod protocol;
+mod puzzles;
 mod requests;
 pub mod review_job;
 mod runner;
@@ -65,6 +66,7 @@ use crate::time_source::Instant;
 pub use error::BoardError;
 pub use job::{run_job, GameData, Job, JobControl, JobEvent, JobId, JobKind};
 use protocol::{MessageLimits, Reply, State, Verdict};
+pub use puzzles::PuzzleError;
 use runner::Running;
 use std::sync::Arc;
 use std::time::Duration;
@@ -145,6 +147,8 @@ pub struct Board {
     tables_look: Option<(Instant, Instant)>,
     /// A new game began: the next job clears the engine's table.
     clear: bool,
+    /// The puzzle shown, the player's rating, the streak (`puzzles`).
+    puzzles: puzzles::Puzzles,
 }
 
 impl Board {
@@ -163,6 +167,7 @@ impl Board {
             tables: config.tables,
             tables_look: None,
             clear: false,
+            puzzles: puzzles::Puzzles::new(crate::core::rng::SplitMix64::from_clock().next_u64()),
         }
     }
 
@@ -244,6 +249,7 @@ impl Board {
         let mut state = self.session.state();
         state.thinking = self.thinking();
         state.analyzing = self.analyzing;
+        state.puzzle = self.puzzles.state();
         if let Some(db) = &self.tables {
             state.egdb = db.verdict(self.session.game().position());
         }

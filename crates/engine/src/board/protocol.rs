@@ -225,6 +225,23 @@ pub enum Request {
         node: u64,
         moves: Vec<String>,
     },
+    /// The next puzzle (docs/BOARD.md, "Puzzles"): the one with `id`, else one near the
+    /// player's rating of `theme` (any where absent); `streak` starts a streak (puzzles
+    /// getting harder until one is missed), and a streak goes on with the next `puzzle`.
+    Puzzle {
+        #[serde(default)]
+        theme: Option<String>,
+        #[serde(default)]
+        id: Option<String>,
+        #[serde(default)]
+        streak: bool,
+    },
+    /// The player's puzzle rating as the page kept it (Glicko-2).
+    PuzzlePlayer {
+        rating: f64,
+        rd: f64,
+        vol: f64,
+    },
 }
 
 /// A field that is there, `null` or not: `Some(None)` for `null`, where an absent one is
@@ -272,7 +289,7 @@ fn human() -> Player {
 }
 
 /// The request types, for the error about an unknown one.
-const TYPES: &str = "new, level, move, undo, redo, goto, promote, delete, engine_move, analyze, review, retry, stop, setup, load_pdn, save_pdn, players, ping, annotate, tags, add_line";
+const TYPES: &str = "new, level, move, undo, redo, goto, promote, delete, engine_move, analyze, review, retry, stop, setup, load_pdn, save_pdn, players, ping, annotate, tags, add_line, puzzle, puzzle_player";
 
 /// Read one text message: its size, then the JSON, then its type, then its fields. Every
 /// error is a sentence for the page.
@@ -582,6 +599,32 @@ pub struct State {
     pub tags: BTreeMap<String, String>,
     /// The review's summary of the main line's reviewed moves; None when none is reviewed.
     pub review: Option<ReviewSummary>,
+    /// The puzzle on the board (`puzzle`), until `new`, `load_pdn`, `setup` or the next
+    /// puzzle; None otherwise.
+    pub puzzle: Option<PuzzleState>,
+}
+
+/// A puzzle as the state shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PuzzleState {
+    pub id: String,
+    /// On the ladder's Elo scale, a whole number.
+    pub rating: u32,
+    pub themes: Vec<&'static str>,
+    /// `win` or `save`.
+    pub goal: &'static str,
+    /// `playing`, `solved` or `failed`.
+    pub result: &'static str,
+    /// The player's Glicko-2 rating after this puzzle (a whole number), deviation and
+    /// volatility, for the page to keep.
+    pub player_rating: u32,
+    pub player_rd: f64,
+    pub player_vol: f64,
+    /// Puzzles solved in a row in a streak, or None outside one.
+    pub streak: Option<u32>,
+    /// The solution in Hub notation, the solver's moves and the replies between them, once
+    /// the puzzle is solved or failed (None while it is played).
+    pub solution: Option<Vec<String>>,
 }
 
 /// The largest messages `parse` reads, in bytes of their JSON text, as `hello` tells them.

@@ -13,10 +13,36 @@ use crate::core::movegen;
 
 impl Board {
     pub(super) fn handle(&mut self, request: Request) {
+        // What a puzzle being solved does not allow is refused before anything changes.
+        let refused = match &request {
+            Request::Analyze { on: true, .. } => self.puzzles.allows("analysis comes"),
+            Request::EngineMove => self.puzzles.allows("the engine moves"),
+            Request::Review { .. } | Request::Retry { .. } => {
+                self.puzzles.allows("the review comes")
+            }
+            Request::Players { .. } => self.puzzles.allows("the players change"),
+            _ => Ok(()),
+        };
+        if let Err(e) = refused {
+            return self.error(e);
+        }
+        let ends_puzzle = matches!(
+            request,
+            Request::New { .. } | Request::LoadPdn { .. } | Request::Setup { .. }
+        );
         // A search stopped for a request that then fails is started again.
         let mut stopped = None;
         let done = match request {
             Request::Ping => Ok(Done::Reply(Reply::Pong)),
+            Request::Puzzle { theme, id, streak } => {
+                stopped = self.stop();
+                self.start_puzzle(theme.as_deref(), id.as_deref(), streak)
+            }
+            Request::PuzzlePlayer { rating, rd, vol } => self.set_puzzle_player(rating, rd, vol),
+            Request::Move { text } if self.puzzles.playing() => {
+                stopped = self.stop();
+                self.puzzle_move(&text)
+            }
             // A refused `analyze` changes nothing: no search stopped, none started.
             Request::Analyze { on, multipv } => match self.analysis_checked(on, multipv) {
                 Ok(()) => Ok(self.analyze(on)),
@@ -56,6 +82,9 @@ impl Board {
                 self.game_request(request)
             }
         };
+        if ends_puzzle && done.is_ok() {
+            self.puzzles.end();
+        }
         self.answer(done, stopped);
     }
 

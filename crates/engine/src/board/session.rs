@@ -435,6 +435,7 @@ impl Session {
             clock: self.timed.state(),
             tags: self.tags_now().into_iter().collect(),
             review: reviewed::summary(self.tree()),
+            puzzle: None,
         }
     }
 }

@@ -10,9 +10,11 @@
 
 pub mod find;
 pub mod games;
+pub mod glicko;
 pub mod params;
 pub mod rating;
 pub mod record;
+pub mod set;
 pub mod themes;
 
 use crate::core::{Color, Move, Position};
