@@ -73,6 +73,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("js/types.js", JS),
     asset!("js/keys.js", JS),
     asset!("js/share.js", JS),
+    asset!("js/puzzle.js", JS),
 ];
 
 /// The files under `web/` that only the static page (`make web`) loads, and so are not

@@ -64,6 +64,12 @@ from test_links import (  # noqa: F401
 from test_tabs import (  # noqa: F401
     test_two_tabs_keep_their_own_games,
 )
+from test_puzzles import (  # noqa: F401
+    next_puzzle, solutions, solve,
+    test_a_puzzle_solved_by_clicking_raises_the_rating,
+    test_a_move_off_the_solution_fails_the_puzzle,
+    test_a_puzzle_never_replaces_the_kept_game,
+)
 from test_hostile import (  # noqa: F401
     test_bring_back_while_the_engine_plays_brings_the_game_back,
     test_a_reload_before_the_first_kept_pdn_keeps_the_moves,
@@ -204,6 +210,11 @@ def test_the_static_page_works_after_its_server_stops():
         drv.find_element(By.ID, "pdn-save").click()
         wait(drv, lambda d: "[%eval" in d.find_element(By.ID, "pdn-input").get_attribute("value"),
              "the saved PDN with the review's scores")
+        # A puzzle, offline: the set is in the page's WebAssembly (issue 68).
+        pid = next_puzzle(drv)
+        solve(drv, solutions()[pid][3])
+        wait(drv, lambda d: d.find_element(By.ID, "puzzle-task").text == "Solved!", "a puzzle solved, offline")
+        shot(drv, "static-offline-puzzle.png")
         assert not [e for e in severe(drv) if "/js/" in e.get("message", "")
                     or "engine" in e.get("message", "")]
     finally:

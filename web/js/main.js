@@ -7,7 +7,7 @@
 // clock and sound, draw (the board), status, tree (the move list), annotate (comments, marks,
 // tags, lines into the tree), review, teach, learn, analysis, play (clicks and the capture
 // chooser), render (all of it), derive (what follows from a change, before the render), keys,
-// setup, pdn, tabs (which kept game is this tab's), store (kept across a reload), share (copying and links), and this one. Every change to `ui` goes through `update` (js/state.js), which draws
+// setup, pdn, tabs (which kept game is this tab's), store (kept across a reload), share, puzzle (copying and links), and this one. Every change to `ui` goes through `update` (js/state.js), which draws
 // the page once afterwards; nothing here draws a part of it by hand.
 
 import { ui, $, legalFrom, modeOf, sideAt, update } from "./state.js";
@@ -29,6 +29,7 @@ import { placeSetupPiece, wireSetup } from "./setup.js";
 import { onGames, onPdn, wirePdn } from "./pdn.js";
 import { save, restore, keepNotes, onQuietPdn, asideUnreadable, keptOnState, keptRefused, wireKept } from "./store.js";
 import { claimed } from "./tabs.js";
+import { puzzleOnState, puzzleSend, wirePuzzle, onAnalysePdn } from "./puzzle.js";
 import { openLink, linkRefused, linkOnState, onSharePdn, wireShare } from "./share.js";
 import { wireKeys } from "./keys.js";
 
@@ -72,6 +73,7 @@ function onMessage(msg) {
         purpose = ui.pdnFor.shift();
       });
       if (purpose === "copy" || purpose === "link") onSharePdn(purpose, msg.pdn || "");
+      else if (purpose === "analyse") onAnalysePdn(msg.pdn || "");
       else onPdn(msg.pdn || "");
       break;
     }
@@ -97,6 +99,7 @@ function onMessage(msg) {
 /** @param {import("./types.js").StateMsg} st */
 function onState(st) {
   update(() => takeState(st));
+  puzzleSend();
 }
 
 // What a new state changes in `ui` (inside `update`).
@@ -147,6 +150,7 @@ function takeState(st) {
   if (ui.selected !== null && !legalFrom(ui.selected).length) {
     ui.selected = null;
   }
+  puzzleOnState(old, st);
 }
 
 // The transport closed (js/socket.js set `ui.connected` and `ui.closed`): draw it.
@@ -308,6 +312,7 @@ wireTree();
 wireAnnotate();
 wirePdn();
 wireKept();
+wirePuzzle();
 update();
 wireShare();
 // The board is reached once this tab knows which kept game is its own (js/tabs.js).

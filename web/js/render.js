@@ -16,6 +16,7 @@ import { renderKept } from "./store.js";
 import { renderBuild } from "./socket.js";
 import { renderKeys } from "./keys.js";
 import { renderLearn } from "./learn.js";
+import { renderPuzzle } from "./puzzle.js";
 
 export function render() {
   renderBoard();
@@ -33,6 +34,7 @@ export function render() {
   renderBuild();
   renderKeys();
   renderLearn();
+  renderPuzzle();
 }
 
 setRenderer(render);

@@ -205,7 +205,8 @@ export function renderReview() {
   const ply = st ? mainPly(st) : 0;
   $("next-mistake").disabled = !bad.some((p) => p.k > ply);
   $("prev-mistake").disabled = !bad.some((p) => p.k < ply);
-  $("review-run").disabled = !ui.connected || !st || !!(r && r.running) || !!(st && st.thinking);
+  $("review-run").disabled =
+    !ui.connected || !st || !!(r && r.running) || !!(st && st.thinking) || !!(st && st.puzzle && st.puzzle.result === "playing");
   renderSummary();
   renderGraph();
 }

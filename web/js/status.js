@@ -85,12 +85,15 @@ export function renderControls() {
   markPalette();
   // Nor does the engine move or analyse for a person on their clock (the server refuses).
   const yours = timed && st[st.side] === "human";
-  $("engine-move").disabled = !ok || setup || !!st.result || st.thinking || !st.legal.length || yours;
+  // A puzzle being solved has no engine, analysis, review or players (the board refuses).
+  const solving = ok && !!st.puzzle && st.puzzle.result === "playing";
+  $("engine-move").disabled = !ok || setup || !!st.result || st.thinking || !st.legal.length || yours || solving;
   const reviewing = !!(ui.review && ui.review.running);
   $("stop").disabled = !ok || !(st.thinking || st.analyzing || reviewing);
   for (const id of ["new-game", "play-here", "level-set", "play-level", "analyze", "fen-set", "pdn-load", "pdn-save", "setup-done"])
     $(id).disabled = !ok;
-  $("analyze").disabled = !ok || (timed && !st.analyzing);
+  $("analyze").disabled = !ok || (timed && !st.analyzing) || solving;
+  $("play-here").disabled = !ok || solving;
   $("setup").hidden = setup;
   $("setup-tools").hidden = !setup;
   $("setup-help").hidden = !setup;

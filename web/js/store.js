@@ -76,6 +76,8 @@ export function stopKeeping() {
 // After a state: a game whose tree changed asks for its PDN (`onQuietPdn` keeps it).
 /** @param {import("./types.js").StateMsg} st */
 export function keepNotes(st) {
+  // A puzzle is not the game kept (js/puzzle.js).
+  if (st.puzzle) return;
   const sig = treeSig(st);
   if (sig === ui.notesSig) return;
   update((ui) => {
@@ -100,8 +102,9 @@ export function onQuietPdn(text) {
 // The game and the settings of state `st` saved.
 /** @param {import("./types.js").StateMsg} st */
 export function save(st) {
-  // The kept record stays as it is until it has loaded (or has been put aside).
-  if (going || ui.keep.loading || ui.keep.held !== null) return;
+  // The kept record stays as it is until it has loaded (or has been put aside); a puzzle is
+  // not the game kept (js/puzzle.js).
+  if (going || ui.keep.loading || ui.keep.held !== null || st.puzzle) return;
   const old = loadSaved();
   const c = st.clock;
   const text = JSON.stringify({

@@ -358,6 +358,7 @@
  * @property {boolean} keysShown
  * @property {"ready" | "others" | null} newBuild
  * @property {{loading: KeptLoad | null, aside: number, why: string, held: string | null, full: boolean, off: boolean, closed: number}} keep
+ * @property {{greeted: boolean, resume: string | null, send: Request[], before: number | null, showSolution: boolean, analyse: Window | null}} puzzle
  * @property {Learn | null} learn
  * @property {number | null} hint
  */

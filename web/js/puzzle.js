@@ -1,0 +1,198 @@
+// Puzzles (docs/BOARD.md, "Puzzles"): the panel that asks for one (of a theme, or a streak),
+// says what to find and how it went, shows the solution, opens the puzzle for analysis in a
+// new tab, and goes back to the game kept.
+//
+// The player's Glicko-2 rating is kept per browser (localStorage `poolshark-puzzle-player`)
+// and handed to the board at the first state (`puzzle_player`); each finished puzzle's state
+// carries the new one, which is kept. A puzzle never replaces the game kept (js/store.js
+// saves nothing while `state.puzzle` is set); the puzzle shown is kept per tab
+// (sessionStorage `poolshark-puzzle`), so a reload brings the kept game back and then the
+// same puzzle, from its start.
+
+import { ui, $, update } from "./state.js";
+import { send } from "./socket.js";
+import { pdnLink } from "./share.js";
+import { showMessage } from "./messages.js";
+
+const PLAYER = "poolshark-puzzle-player";
+const SHOWN = "poolshark-puzzle";
+
+// The themes the filter offers, as the board names them (docs/PUZZLES.md).
+const THEMES = [
+  ["shot", "shot"],
+  ["breakthrough", "breakthrough to crown"],
+  ["kingTrap", "king trap"],
+  ["multiJump", "multi-jump"],
+  ["turkishStrike", "Turkish strike"],
+  ["endgameWin", "endgame win (tables)"],
+  ["defensiveMove", "defence"],
+  ["oneMove", "one move"],
+  ["short", "two moves"],
+  ["long", "three moves"],
+  ["veryLong", "four moves or more"],
+];
+
+/** @returns {{rating: number, rd: number, vol: number} | null} the player kept */
+function keptPlayer() {
+  try {
+    const v = JSON.parse(localStorage.getItem(PLAYER) || "null");
+    if (v && [v.rating, v.rd, v.vol].every((x) => typeof x === "number" && isFinite(x))) return v;
+  } catch (e) {
+    // Storage off or damaged: a new player.
+  }
+  return null;
+}
+
+/** @returns {string | null} the id of the puzzle this tab showed */
+function keptShown() {
+  try {
+    const v = JSON.parse(sessionStorage.getItem(SHOWN) || "null");
+    return v && typeof v.id === "string" ? v.id : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+/**
+ * @param {string} key
+ * @param {any} value null removes it
+ * @param {Storage} store
+ */
+function keep(key, value, store) {
+  try {
+    if (value === null) store.removeItem(key);
+    else store.setItem(key, JSON.stringify(value));
+  } catch (e) {
+    // Storage off: the rating lasts as long as the board.
+  }
+}
+
+/**
+ * A state (inside `update`, js/main.js): the player handed to the board at the first one,
+ * the puzzle this tab showed asked for again once the kept game is back, the board turned
+ * to the solver, and the rating and the puzzle shown kept.
+ * @param {import("./types.js").StateMsg | null} old
+ * @param {import("./types.js").StateMsg} st
+ */
+export function puzzleOnState(old, st) {
+  if (!ui.puzzle.greeted) {
+    ui.puzzle.greeted = true;
+    const p = keptPlayer();
+    if (p) ui.puzzle.send.push({ type: "puzzle_player", rating: p.rating, rd: p.rd, vol: p.vol });
+    const id = keptShown();
+    if (id) ui.puzzle.resume = id;
+  }
+  if (ui.puzzle.resume && !ui.keep.loading && !(ui.link && ui.link.pending) && ui.restored) {
+    ui.puzzle.send.push({ type: "puzzle", id: ui.puzzle.resume });
+    ui.puzzle.resume = null;
+  }
+  const p = st.puzzle;
+  const was = old && old.puzzle;
+  if (p && (!was || was.id !== p.id)) {
+    // The solver at the bottom (`flipped`: Black at the bottom).
+    ui.flipped = st.side === "black";
+    ui.puzzle.before = p.player_rating;
+    ui.puzzle.showSolution = false;
+  }
+  if (p) {
+    keep(SHOWN, { id: p.id }, sessionStorage);
+    if (p.result !== "playing") keep(PLAYER, { rating: p.player_rating, rd: p.player_rd, vol: p.player_vol }, localStorage);
+  } else if (was) keep(SHOWN, null, sessionStorage);
+}
+
+/** Send what a state asked for (after the update that took it). */
+export function puzzleSend() {
+  const out = ui.puzzle.send.splice(0);
+  for (const m of out) send(m, true);
+}
+
+/** The hub moves of a solution as the page writes them. */
+function solutionText(/** @type {string[]} */ moves) {
+  return moves.join(" ");
+}
+
+/** The panel, drawn from `ui` (js/render.js). */
+export function renderPuzzle() {
+  const st = ui.state;
+  const p = st && st.puzzle;
+  const kept = keptPlayer();
+  const rating = p ? p.player_rating : kept ? Math.round(kept.rating) : 1500;
+  $("puzzle-player").textContent = `your rating ${rating}` + (p && p.streak !== null ? ` · streak ${p.streak}` : "");
+  $("puzzle-info").hidden = !p;
+  const ok = ui.connected && !!st;
+  for (const id of ["puzzle-next", "puzzle-streak"]) $(id).disabled = !ok;
+  if (!p || !st) return;
+  $("puzzle-task").textContent =
+    p.result === "playing"
+      ? `${st.side === "white" ? "White" : "Black"} to move: ${p.goal === "win" ? "find the winning move" : "find the one move that saves the game"}`
+      : p.result === "solved"
+        ? "Solved!"
+        : "Not the move: the puzzle is failed.";
+  $("puzzle-task").dataset.result = p.result;
+  const delta = p.player_rating - (ui.puzzle.before === null ? p.player_rating : ui.puzzle.before);
+  const change = p.result === "playing" || p.streak !== null ? "" : delta === 0 ? " (rating unchanged: played before)" : ` (${delta > 0 ? "+" : "−"}${Math.abs(delta)})`;
+  $("puzzle-result").textContent =
+    `Puzzle ${p.id}, rated ${p.rating}` +
+    (p.result === "playing" ? "" : change) +
+    (p.result !== "playing" ? " · " + p.themes.join(", ") : "");
+  $("puzzle-show").hidden = p.solution === null;
+  $("puzzle-show").textContent = ui.puzzle.showSolution ? "hide the solution" : "show the solution";
+  $("puzzle-solution").hidden = !(ui.puzzle.showSolution && p.solution);
+  $("puzzle-solution").textContent = p.solution ? "Solution: " + solutionText(p.solution) : "";
+  $("puzzle-next").textContent = p.streak !== null && p.result === "solved" ? "next in the streak" : "next puzzle";
+}
+
+/** The panel's controls. */
+export function wirePuzzle() {
+  const theme = $("puzzle-theme");
+  for (const [value, label] of THEMES) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = label;
+    theme.appendChild(o);
+  }
+  $("puzzle-next").addEventListener("click", () => {
+    /** @type {import("./types.js").Request} */
+    const req = { type: "puzzle" };
+    if (theme.value) req.theme = theme.value;
+    send(req);
+  });
+  $("puzzle-streak").addEventListener("click", () => send({ type: "puzzle", streak: true }));
+  $("puzzle-show").addEventListener("click", () =>
+    update((ui) => {
+      ui.puzzle.showSolution = !ui.puzzle.showSolution;
+    })
+  );
+  // The puzzle in a study board of its own: a new tab opened on a link to its game.
+  $("puzzle-analyse").addEventListener("click", () => {
+    const tab = window.open("about:blank", "_blank");
+    update((ui) => {
+      ui.puzzle.analyse = tab;
+      ui.pdnFor.push("analyse");
+    });
+    send({ type: "save_pdn" });
+  });
+  // Back to the game kept: the tab forgets its puzzle and loads again, as a reload does.
+  $("puzzle-leave").addEventListener("click", () => {
+    keep(SHOWN, null, sessionStorage);
+    location.reload();
+  });
+}
+
+/**
+ * The PDN asked for by "analyse in a new tab": the tab opened on its link.
+ * @param {string} pdn
+ */
+export function onAnalysePdn(pdn) {
+  const tab = ui.puzzle.analyse;
+  update((ui) => {
+    ui.puzzle.analyse = null;
+  });
+  pdnLink(pdn).then(
+    (link) => {
+      if (tab && !tab.closed) tab.location.href = link;
+      else window.open(link, "_blank");
+    },
+    (e) => showMessage("error", "the puzzle could not be opened for analysis: " + e.message)
+  );
+}
