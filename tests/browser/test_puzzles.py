@@ -171,3 +171,24 @@ def test_a_puzzle_at_a_phones_size(browser, server):
         solve(drv, moves)
         wait(drv, lambda d: task(d) == "Solved!", "solved at a phone's size")
         shoot(drv, "puzzle-phone-solved.png")
+
+
+def test_a_puzzle_opens_for_analysis_in_a_new_tab(page):
+    sets = solutions()
+    pid = next_puzzle(page)
+    moves = sets[pid][3]
+    solve(page, moves)
+    wait(page, lambda d: task(d) == "Solved!", "solved")
+    here = page.current_window_handle
+    before = set(page.window_handles)
+    page.find_element(By.ID, "puzzle-analyse").click()
+    wait(page, lambda d: len(d.window_handles) == len(before) + 1, "the new tab")
+    page.switch_to.window((set(page.window_handles) - before).pop())
+    wait(page, lambda d: len(move_list(d)) == len(moves), "the puzzle's game in the new tab")
+    assert not page.find_element(By.ID, "puzzle-info").is_displayed(), "a study board, no puzzle"
+    fen = page.find_element(By.ID, "fen").text
+    assert fen, "a position"
+    shoot(page, "puzzle-analysed.png")
+    page.close()
+    page.switch_to.window(here)
+    assert task(page) == "Solved!"

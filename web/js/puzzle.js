@@ -13,6 +13,7 @@ import { ui, $, update } from "./state.js";
 import { send } from "./socket.js";
 import { pdnLink } from "./share.js";
 import { showMessage } from "./messages.js";
+import { tabId } from "./tabs.js";
 
 const PLAYER = "poolshark-puzzle-player";
 const SHOWN = "poolshark-puzzle";
@@ -43,11 +44,11 @@ function keptPlayer() {
   return null;
 }
 
-/** @returns {string | null} the id of the puzzle this tab showed */
+/** @returns {string | null} the id of the puzzle this tab showed (not a tab it was copied from) */
 function keptShown() {
   try {
     const v = JSON.parse(sessionStorage.getItem(SHOWN) || "null");
-    return v && typeof v.id === "string" ? v.id : null;
+    return v && typeof v.id === "string" && v.tab === tabId() ? v.id : null;
   } catch (e) {
     return null;
   }
@@ -79,8 +80,9 @@ export function puzzleOnState(old, st) {
     ui.puzzle.greeted = true;
     const p = keptPlayer();
     if (p) ui.puzzle.send.push({ type: "puzzle_player", rating: p.rating, rd: p.rd, vol: p.vol });
+    // A link opened instead wins over the puzzle, as over the game kept.
     const id = keptShown();
-    if (id) ui.puzzle.resume = id;
+    if (id && !ui.link) ui.puzzle.resume = id;
   }
   if (ui.puzzle.resume && !ui.keep.loading && !(ui.link && ui.link.pending) && ui.restored) {
     ui.puzzle.send.push({ type: "puzzle", id: ui.puzzle.resume });
@@ -95,7 +97,7 @@ export function puzzleOnState(old, st) {
     ui.puzzle.showSolution = false;
   }
   if (p) {
-    keep(SHOWN, { id: p.id }, sessionStorage);
+    keep(SHOWN, { id: p.id, tab: tabId() }, sessionStorage);
     if (p.result !== "playing") keep(PLAYER, { rating: p.player_rating, rd: p.player_rd, vol: p.player_vol }, localStorage);
   } else if (was) keep(SHOWN, null, sessionStorage);
 }
