@@ -434,6 +434,7 @@ const MIRRORS: &[(&str, &[&str])] = &[
     ("ClockSpec", &["ClockSpec"]),
     ("ClockResume", &["ClockResume"]),
     ("PuzzleState", &["PuzzleState"]),
+    ("PracticeState", &["PracticeState"]),
     ("HelloMsg", &["Reply::hello"]),
     ("StateMsg", &["Reply::state"]),
     ("InfoMsg", &["Reply::info"]),

@@ -1,13 +1,14 @@
-// Puzzles (docs/BOARD.md, "Puzzles"): the panel that asks for one (of a theme, or a streak),
-// says what to find and how it went, shows the solution, opens the puzzle for analysis in a
-// new tab, and goes back to the game kept.
+// Puzzles and endgame practice (docs/BOARD.md, "Puzzles", "Endgame practice"): the panel
+// that asks for a puzzle (of a theme, or a streak) or a practice, says what to find and how
+// it went, shows the solution, opens the puzzle for analysis in a new tab, and goes back to
+// the game kept.
 //
 // The player's Glicko-2 rating is kept per browser (localStorage `poolshark-puzzle-player`)
 // and handed to the board at the first state (`puzzle_player`); each finished puzzle's state
 // carries the new one, which is kept. A puzzle never replaces the game kept (js/store.js
 // saves nothing while `state.puzzle` is set); the puzzle shown is kept per tab
 // (sessionStorage `poolshark-puzzle`), so a reload brings the kept game back and then the
-// same puzzle, from its start.
+// same puzzle, from its start. A practice is kept and brought back alike.
 
 import { ui, $, update } from "./state.js";
 import { send } from "./socket.js";
@@ -33,6 +34,16 @@ const THEMES = [
   ["veryLong", "four moves or more"],
 ];
 
+// The practices, as the board names them (crates/engine/src/puzzle/practice.rs; a test there
+// checks that each id is here).
+const PRACTICES = [
+  ["king-stops-man", "A king stops a man"],
+  ["two-men-against-one", "Two men against one"],
+  ["two-kings-corner", "Two kings trap a king in the corner"],
+  ["three-kings", "Three kings against one"],
+  ["hold-the-long-road", "Hold the long diagonal"],
+];
+
 /** @returns {{rating: number, rd: number, vol: number} | null} the player kept */
 function keptPlayer() {
   try {
@@ -44,11 +55,12 @@ function keptPlayer() {
   return null;
 }
 
-/** @returns {string | null} the id of the puzzle this tab showed (not a tab it was copied from) */
+/** @returns {import("./types.js").Request | null} the puzzle or practice this tab showed (not a tab it was copied from) */
 function keptShown() {
   try {
     const v = JSON.parse(sessionStorage.getItem(SHOWN) || "null");
-    return v && typeof v.id === "string" && v.tab === tabId() ? v.id : null;
+    if (!v || typeof v.id !== "string" || v.tab !== tabId()) return null;
+    return v.kind === "practice" ? { type: "practice", id: v.id } : { type: "puzzle", id: v.id };
   } catch (e) {
     return null;
   }
@@ -85,7 +97,7 @@ export function puzzleOnState(old, st) {
     if (id && !ui.link) ui.puzzle.resume = id;
   }
   if (ui.puzzle.resume && !ui.keep.loading && !(ui.link && ui.link.pending) && ui.restored) {
-    ui.puzzle.send.push({ type: "puzzle", id: ui.puzzle.resume });
+    ui.puzzle.send.push(ui.puzzle.resume);
     ui.puzzle.resume = null;
   }
   const p = st.puzzle;
@@ -96,10 +108,14 @@ export function puzzleOnState(old, st) {
     ui.puzzle.before = p.player_rating;
     ui.puzzle.showSolution = false;
   }
+  const pr = st.practice;
+  const wasPr = old && old.practice;
+  if (pr && (!wasPr || wasPr.id !== pr.id)) ui.flipped = st.side === "black";
   if (p) {
-    keep(SHOWN, { id: p.id, tab: tabId() }, sessionStorage);
+    keep(SHOWN, { kind: "puzzle", id: p.id, tab: tabId() }, sessionStorage);
     if (p.result !== "playing") keep(PLAYER, { rating: p.player_rating, rd: p.player_rd, vol: p.player_vol }, localStorage);
-  } else if (was) keep(SHOWN, null, sessionStorage);
+  } else if (pr) keep(SHOWN, { kind: "practice", id: pr.id, tab: tabId() }, sessionStorage);
+  else if (was || wasPr) keep(SHOWN, null, sessionStorage);
 }
 
 /** Send what a state asked for (after the update that took it). */
@@ -120,9 +136,12 @@ export function renderPuzzle() {
   const kept = keptPlayer();
   const rating = p ? p.player_rating : kept ? Math.round(kept.rating) : 1500;
   $("puzzle-player").textContent = `your rating ${rating}` + (p && p.streak !== null ? ` · streak ${p.streak}` : "");
+  const pr = st && st.practice;
   $("puzzle-info").hidden = !p;
+  $("practice-info").hidden = !pr;
   const ok = ui.connected && !!st;
-  for (const id of ["puzzle-next", "puzzle-streak"]) $(id).disabled = !ok;
+  for (const id of ["puzzle-next", "puzzle-streak", "practice-start"]) $(id).disabled = !ok;
+  if (pr && st) renderPractice(pr, st);
   if (!p || !st) return;
   $("puzzle-task").textContent =
     p.result === "playing"
@@ -144,6 +163,24 @@ export function renderPuzzle() {
   $("puzzle-next").textContent = p.streak !== null && p.result === "solved" ? "next in the streak" : "next puzzle";
 }
 
+/**
+ * The practice on the board.
+ * @param {import("./types.js").PracticeState} pr
+ * @param {import("./types.js").StateMsg} st
+ */
+function renderPractice(pr, st) {
+  const c = st.counts;
+  const counts = c ? ` · 40-move count ${c.forty}/${c.forty_limit}` + (c.thirteen !== null ? ` · 13-move count ${c.thirteen}/${c.thirteen_limit}` : "") : "";
+  $("practice-task").textContent =
+    pr.result === "playing"
+      ? `${pr.name}: ${pr.goal === "win" ? "win against the tables' defence" : `hold the draw for ${pr.moves_to_hold} more moves`}`
+      : pr.result === "solved"
+        ? `${pr.name}: done!`
+        : `${pr.name}: ${pr.goal === "win" ? "the win is gone" : "the draw is lost"}. Try again.`;
+  $("practice-task").dataset.result = pr.result;
+  $("practice-teaches").textContent = pr.teaches + counts;
+}
+
 /** The panel's controls. */
 export function wirePuzzle() {
   const theme = $("puzzle-theme");
@@ -160,6 +197,18 @@ export function wirePuzzle() {
     send(req);
   });
   $("puzzle-streak").addEventListener("click", () => send({ type: "puzzle", streak: true }));
+  const practice = $("practice-id");
+  for (const [value, label] of PRACTICES) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = label;
+    practice.appendChild(o);
+  }
+  $("practice-start").addEventListener("click", () => send({ type: "practice", id: practice.value }));
+  $("practice-leave").addEventListener("click", () => {
+    keep(SHOWN, null, sessionStorage);
+    location.reload();
+  });
   $("puzzle-show").addEventListener("click", () =>
     update((ui) => {
       ui.puzzle.showSolution = !ui.puzzle.showSolution;

@@ -64,8 +64,8 @@ export const ui = {
   // browser's storage is off, so nothing is kept.
   // `closed` how many records of tabs closed since are offered (js/tabs.js).
   keep: { loading: null, aside: 0, why: "", held: null, full: false, off: false, closed: 0 },
-  // Puzzles (js/puzzle.js): the player handed to the board yet (`greeted`), the puzzle this
-  // tab showed to ask for again (`resume`), requests a state asked for (`send`), the player's
+  // Puzzles (js/puzzle.js): the player handed to the board yet (`greeted`), the puzzle or
+  // practice this tab showed to ask for again (`resume`), requests a state asked for (`send`), the player's
   // rating before the puzzle shown (`before`), the solution shown, the tab opened for
   // analysis while its PDN comes.
   puzzle: { greeted: false, resume: null, send: [], before: null, showSolution: false, analyse: null },

@@ -77,7 +77,7 @@ export function stopKeeping() {
 /** @param {import("./types.js").StateMsg} st */
 export function keepNotes(st) {
   // A puzzle is not the game kept (js/puzzle.js).
-  if (st.puzzle) return;
+  if (st.puzzle || st.practice) return;
   const sig = treeSig(st);
   if (sig === ui.notesSig) return;
   update((ui) => {
@@ -102,9 +102,9 @@ export function onQuietPdn(text) {
 // The game and the settings of state `st` saved.
 /** @param {import("./types.js").StateMsg} st */
 export function save(st) {
-  // The kept record stays as it is until it has loaded (or has been put aside); a puzzle is
-  // not the game kept (js/puzzle.js).
-  if (going || ui.keep.loading || ui.keep.held !== null || st.puzzle) return;
+  // The kept record stays as it is until it has loaded (or has been put aside); a puzzle or
+  // a practice is not the game kept (js/puzzle.js).
+  if (going || ui.keep.loading || ui.keep.held !== null || st.puzzle || st.practice) return;
   const old = loadSaved();
   const c = st.clock;
   const text = JSON.stringify({

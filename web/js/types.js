@@ -123,6 +123,17 @@
  * @property {Object<string, string>} [tags] the tags `save_pdn` writes
  * @property {ReviewSummary | null} [review]
  * @property {PuzzleState | null} [puzzle] the puzzle on the board (docs/BOARD.md, "Puzzles")
+ * @property {PracticeState | null} [practice] the endgame practice on the board
+ */
+
+/**
+ * @typedef {object} PracticeState
+ * @property {string} id
+ * @property {string} name
+ * @property {string} teaches
+ * @property {"win" | "draw"} goal
+ * @property {"playing" | "solved" | "failed"} result
+ * @property {number | null} moves_to_hold for a draw to hold, the moves still to make
  */
 
 /**
@@ -264,7 +275,8 @@
  *   | {type: "tags", tags: Object<string, string>}
  *   | {type: "add_line", node: number, moves: string[]}
  *   | {type: "puzzle", theme?: string, id?: string, streak?: boolean}
- *   | {type: "puzzle_player", rating: number, rd: number, vol: number}} Request
+ *   | {type: "puzzle_player", rating: number, rd: number, vol: number}
+ *   | {type: "practice", id?: string}} Request
  */
 
 /**
@@ -358,7 +370,7 @@
  * @property {boolean} keysShown
  * @property {"ready" | "others" | null} newBuild
  * @property {{loading: KeptLoad | null, aside: number, why: string, held: string | null, full: boolean, off: boolean, closed: number}} keep
- * @property {{greeted: boolean, resume: string | null, send: Request[], before: number | null, showSolution: boolean, analyse: Window | null}} puzzle
+ * @property {{greeted: boolean, resume: Request | null, send: Request[], before: number | null, showSolution: boolean, analyse: Window | null}} puzzle
  * @property {Learn | null} learn
  * @property {number | null} hint
  */

@@ -24,6 +24,8 @@ pub enum BoardError {
     Review(ReviewError),
     /// A puzzle request refused, or a request a puzzle being solved does not allow.
     Puzzle(super::PuzzleError),
+    /// A practice request refused (why).
+    Practice(String),
 }
 
 impl fmt::Display for BoardError {
@@ -48,6 +50,7 @@ impl fmt::Display for BoardError {
             BoardError::Session(e) => e.fmt(f),
             BoardError::Review(e) => e.fmt(f),
             BoardError::Puzzle(e) => e.fmt(f),
+            BoardError::Practice(why) => f.write_str(why),
         }
     }
 }

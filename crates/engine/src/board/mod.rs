@@ -49,6 +49,7 @@ pub mod clock;
 mod error;
 pub mod job;
 pub mod limits;
+mod practice;
 pub mod protocol;
 mod puzzles;
 mod requests;
@@ -149,6 +150,8 @@ pub struct Board {
     clear: bool,
     /// The puzzle shown, the player's rating, the streak (`puzzles`).
     puzzles: puzzles::Puzzles,
+    /// The endgame practice on the board (`practice`).
+    practice: Option<practice::Shown>,
 }
 
 impl Board {
@@ -168,6 +171,7 @@ impl Board {
             tables_look: None,
             clear: false,
             puzzles: puzzles::Puzzles::new(crate::core::rng::SplitMix64::from_clock().next_u64()),
+            practice: None,
         }
     }
 
@@ -250,6 +254,7 @@ impl Board {
         state.thinking = self.thinking();
         state.analyzing = self.analyzing;
         state.puzzle = self.puzzles.state();
+        state.practice = self.practice_state();
         if let Some(db) = &self.tables {
             state.egdb = db.verdict(self.session.game().position());
         }
@@ -259,6 +264,7 @@ impl Board {
     /// Send the state; where the tables cover the position shown but have not answered
     /// yet, look again (`look_at_tables`).
     fn push_state(&mut self) {
+        self.judge_practice();
         let state = self.state();
         self.tables_look = None;
         if let Some(db) = &self.tables {

@@ -242,6 +242,12 @@ pub enum Request {
         rd: f64,
         vol: f64,
     },
+    /// An endgame practice (docs/BOARD.md, "Endgame practice"): the one with `id`, else the
+    /// first.
+    Practice {
+        #[serde(default)]
+        id: Option<String>,
+    },
 }
 
 /// A field that is there, `null` or not: `Some(None)` for `null`, where an absent one is
@@ -289,7 +295,7 @@ fn human() -> Player {
 }
 
 /// The request types, for the error about an unknown one.
-const TYPES: &str = "new, level, move, undo, redo, goto, promote, delete, engine_move, analyze, review, retry, stop, setup, load_pdn, save_pdn, players, ping, annotate, tags, add_line, puzzle, puzzle_player";
+const TYPES: &str = "new, level, move, undo, redo, goto, promote, delete, engine_move, analyze, review, retry, stop, setup, load_pdn, save_pdn, players, ping, annotate, tags, add_line, puzzle, puzzle_player, practice";
 
 /// Read one text message: its size, then the JSON, then its type, then its fields. Every
 /// error is a sentence for the page.
@@ -602,6 +608,23 @@ pub struct State {
     /// The puzzle on the board (`puzzle`), until `new`, `load_pdn`, `setup` or the next
     /// puzzle; None otherwise.
     pub puzzle: Option<PuzzleState>,
+    /// The endgame practice on the board (`practice`), likewise.
+    pub practice: Option<PracticeState>,
+}
+
+/// An endgame practice as the state shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PracticeState {
+    pub id: &'static str,
+    pub name: &'static str,
+    /// What it teaches, in a sentence.
+    pub teaches: &'static str,
+    /// `win`, or `draw` (hold it).
+    pub goal: &'static str,
+    /// `playing`, `solved` or `failed`.
+    pub result: &'static str,
+    /// For a draw to hold: the person's moves still to make; None for a win.
+    pub moves_to_hold: Option<u32>,
 }
 
 /// A puzzle as the state shows it.

@@ -15,12 +15,12 @@ impl Board {
     pub(super) fn handle(&mut self, request: Request) {
         // What a puzzle being solved does not allow is refused before anything changes.
         let refused = match &request {
-            Request::Analyze { on: true, .. } => self.puzzles.allows("analysis comes"),
-            Request::EngineMove => self.puzzles.allows("the engine moves"),
+            Request::Analyze { on: true, .. } => self.training_allows("analysis comes"),
+            Request::EngineMove => self.training_allows("the engine moves"),
             Request::Review { .. } | Request::Retry { .. } => {
-                self.puzzles.allows("the review comes")
+                self.training_allows("the review comes")
             }
-            Request::Players { .. } => self.puzzles.allows("the players change"),
+            Request::Players { .. } => self.training_allows("the players change"),
             _ => Ok(()),
         };
         if let Err(e) = refused {
@@ -30,6 +30,7 @@ impl Board {
             request,
             Request::New { .. } | Request::LoadPdn { .. } | Request::Setup { .. }
         );
+        let ends_practice = ends_puzzle || matches!(request, Request::Puzzle { .. });
         // A search stopped for a request that then fails is started again.
         let mut stopped = None;
         let done = match request {
@@ -39,6 +40,10 @@ impl Board {
                 self.start_puzzle(theme.as_deref(), id.as_deref(), streak)
             }
             Request::PuzzlePlayer { rating, rd, vol } => self.set_puzzle_player(rating, rd, vol),
+            Request::Practice { id } => {
+                stopped = self.stop();
+                self.start_practice(id.as_deref())
+            }
             Request::Move { text } if self.puzzles.playing() => {
                 stopped = self.stop();
                 self.puzzle_move(&text)
@@ -85,7 +90,21 @@ impl Board {
         if ends_puzzle && done.is_ok() {
             self.puzzles.end();
         }
+        if ends_practice && done.is_ok() {
+            self.practice = None;
+        }
         self.answer(done, stopped);
+    }
+
+    /// Refuse `what` while a puzzle is being solved or a practice played.
+    fn training_allows(&self, what: &'static str) -> Result<(), BoardError> {
+        self.puzzles.allows(what)?;
+        if self.practice.is_some_and(|p| p.playing()) {
+            return Err(BoardError::Practice(format!(
+                "an endgame practice is being played: {what} once it is solved or failed"
+            )));
+        }
+        Ok(())
     }
 
     /// What follows a request: on an error, the search it stopped (`stopped`) or the next

@@ -436,6 +436,7 @@ impl Session {
             tags: self.tags_now().into_iter().collect(),
             review: reviewed::summary(self.tree()),
             puzzle: None,
+            practice: None,
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod find;
 pub mod games;
 pub mod glicko;
 pub mod params;
+pub mod practice;
 pub mod rating;
 pub mod record;
 pub mod set;

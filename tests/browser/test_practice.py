@@ -1,0 +1,113 @@
+"""Endgame practice on the served board (issue 68), in a real browser, by clicking: a board
+with the endgame tables of 4 pieces (built here) defends with them; the tables' winning moves
+solve a practice, a move that throws the win away fails it, and a board without tables says
+so. The moves to click come from `poolshark analyze` and `egdb probe` with the same tables.
+"""
+
+import re
+import subprocess
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from test_board import (  # noqa: F401 (fixtures)
+    POOLSHARK, answered, browser, errors_shown, new_driver, page, server, stop_server, wait,
+)
+from test_kept import shoot
+from test_puzzles import play_hub
+
+TABLES = "target/test-egdb4"
+
+
+def poolshark(*args):
+    return subprocess.run([POOLSHARK, *args], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture(scope="module")
+def egdb_server():
+    # Resumable: a finished build is loaded, not solved again.
+    poolshark("egdb", "build", "--pieces", "4", "--dir", TABLES)
+    proc = subprocess.Popen([POOLSHARK, "serve", "--port", "0", "--egdb", TABLES], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    m = re.search(r"(http://127\.0\.0\.1:\d+/)", proc.stdout.readline())
+    assert m, proc.stderr.read()
+    yield m.group(1)
+    stop_server(proc)
+
+
+@pytest.fixture
+def tpage(browser, egdb_server):
+    browser.get(egdb_server + "style.css")
+    browser.execute_script("localStorage.clear()")
+    browser.get(egdb_server)
+    wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    return browser
+
+
+def start(drv, pid):
+    Select(drv.find_element(By.ID, "practice-id")).select_by_value(pid)
+    answered(drv, drv.find_element(By.ID, "practice-start").click, "the practice")
+    wait(drv, lambda d: d.find_element(By.ID, "practice-info").is_displayed(), "the practice shown")
+
+
+def task(drv):
+    return drv.find_element(By.ID, "practice-task").text
+
+
+def fen(drv):
+    return drv.find_element(By.ID, "fen").text
+
+
+def test_a_practice_played_with_the_tables_moves_is_solved(tpage):
+    start(tpage, "two-kings-corner")
+    assert "win against the tables' defence" in task(tpage), task(tpage)
+    person = fen(tpage)[0]
+    for _ in range(40):
+        if "done!" in task(tpage) or "gone" in task(tpage):
+            break
+        f = fen(tpage)
+        if f[0] != person:
+            wait(tpage, lambda d: fen(d) != f, "the tables' reply")
+            continue
+        best = re.search(r"^bestmove (\S+)", poolshark("analyze", "--fen", f, "--egdb", TABLES, "--nodes", "100000"),
+                         re.M).group(1)
+        answered(tpage, lambda: play_hub(tpage, best), f"the answer to {best}")
+        wait(tpage, lambda d: fen(d) != f, "the move played")
+    wait(tpage, lambda d: "done!" in task(d), "the practice solved")
+    shoot(tpage, "practice-solved.png")
+    assert not errors_shown(tpage), errors_shown(tpage)
+
+
+def test_a_move_that_throws_the_win_away_fails_the_practice(tpage):
+    start(tpage, "two-kings-corner")
+    f = fen(tpage)
+    bad = None
+    for line in poolshark("moves", "--fen", f).splitlines():
+        hub = line.split()[0]
+        after = re.search(r"^FEN: (\S+)", poolshark("show", "--fen", f, "--moves", hub), re.M).group(1)
+        probe = subprocess.run([POOLSHARK, "egdb", "probe", "--fen", after, "--dir", TABLES],
+                               capture_output=True, text=True).stdout
+        if "wdl50=loss" not in probe:
+            bad = hub
+            break
+    assert bad, "a move that lets the king out"
+    answered(tpage, lambda: play_hub(tpage, bad), "the bad move")
+    wait(tpage, lambda d: "the win is gone" in task(d), "the practice failed")
+    shoot(tpage, "practice-failed.png")
+
+
+def test_a_board_without_tables_says_so(browser, tmp_path):
+    empty = tmp_path / "no-tables"
+    empty.mkdir()
+    proc = subprocess.Popen([POOLSHARK, "serve", "--port", "0", "--egdb", str(empty)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        url = re.search(r"(http://127\.0\.0\.1:\d+/)", proc.stdout.readline()).group(1)
+        browser.get(url)
+        wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+        browser.find_element(By.ID, "practice-start").click()
+        wait(browser, lambda d: any("needs the endgame tables" in e for e in errors_shown(d)), "the refusal")
+        assert not browser.find_element(By.ID, "practice-info").is_displayed()
+    finally:
+        stop_server(proc)
