@@ -81,10 +81,11 @@ def test_bring_back_while_the_engine_plays_brings_the_game_back(page, server):
     page.execute_script("localStorage.setItem(arguments[0], arguments[1])", STORE, record())
     open_link(page, server, LINK_A)
     send = "window.boardTransport.send(JSON.stringify(arguments[0]))"
-    # 4 moves a second: states keep coming through the click and the reload. At 20 a second the
+    # 2 moves a second: states keep coming through the click and the reload. At 20 a second the
     # static page's worker outran the page on a busy machine: its thread, drawing each state,
-    # stopped answering the test for minutes.
-    page.execute_script(send, {"type": "level", "movetime": 0.25})
+    # stopped answering the test for minutes; at 4 a second, in a loaded `make test`, the test
+    # still took up to 173 s (the game, and each state's drawing, growing all the while).
+    page.execute_script(send, {"type": "level", "movetime": 0.5})
     page.execute_script(send, {"type": "players", "white": "engine", "black": "engine"})
     wait(page, lambda d: len(move_list(d)) > 4, "the engine playing on")
     page.find_element(By.ID, "link-restore").click()
