@@ -78,6 +78,12 @@ pub trait Tables: Send + Sync {
     fn verdict(&self, pos: &Position) -> Option<Verdict>;
     /// Whether the tables cover `pos`, so that a verdict may come once its group is read.
     fn covers(&self, pos: &Position) -> bool;
+    /// The tables' move in `game`'s position (the longest resistance where it is lost), or
+    /// None where they do not answer (yet).
+    fn table_move(&self, game: &crate::core::Game) -> Option<crate::core::Move> {
+        let _ = game;
+        None
+    }
 }
 
 /// What a board needs from its host that is not I/O.

@@ -86,6 +86,23 @@ impl Board {
         Ok(Done::Changed { auto: false })
     }
 
+    /// A `move` while a practice is played: the person's move, then at once the tables' reply
+    /// (where their group is not read yet, the engine's move follows as a job instead).
+    pub(super) fn practice_move(&mut self, text: &str) -> Result<Done, BoardError> {
+        let done = self.session.play_text(text)?;
+        let defender = self.practice.map(|p| p.person.flip());
+        if self.session.end().is_none() && Some(self.session.game().position().side()) == defender {
+            if let Some(mv) = self
+                .tables
+                .as_ref()
+                .and_then(|t| t.table_move(self.session.game()))
+            {
+                self.session.play(mv)?;
+            }
+        }
+        Ok(done)
+    }
+
     /// Judge the practice on the board after a change (a result once reached stays).
     pub(super) fn judge_practice(&mut self) {
         let Some(shown) = self.practice else { return };
@@ -224,6 +241,38 @@ mod tests {
             })
             .expect("a state");
         serde_json::from_str(&text).unwrap()
+    }
+
+    /// Every win practice played with the tables' moves is solved, each reply in the state
+    /// that answers the person's move; the draw practice is held for its moves.
+    #[test]
+    fn the_tables_moves_solve_every_practice_and_the_reply_comes_at_once() {
+        let db = egdb();
+        for p in ALL {
+            let mut b = Board::new(BoardConfig {
+                tables: Some(db.clone()),
+                ..BoardConfig::plain()
+            });
+            let mut st = state(&b.request(&format!(r#"{{"type":"practice","id":"{}"}}"#, p.id)));
+            for _ in 0..60 {
+                if st["practice"]["result"] != "playing" {
+                    break;
+                }
+                let g = b.session.game().clone();
+                let mv = crate::search::egdb::table_move(
+                    &db,
+                    g.position(),
+                    g.counts(),
+                    &g.repetition_keys(),
+                )
+                .expect("the tables' move");
+                let ply = b.session.ply();
+                st = state(&b.request(&format!(r#"{{"type":"move","move":"{}"}}"#, mv.hub())));
+                let replied = b.session.ply() == ply + 2 || b.session.end().is_some();
+                assert!(replied, "{}: no reply in the same state", p.id);
+            }
+            assert_eq!(st["practice"]["result"], "solved", "{}", p.id);
+        }
     }
 
     #[test]

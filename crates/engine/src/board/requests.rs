@@ -48,6 +48,10 @@ impl Board {
                 stopped = self.stop();
                 self.puzzle_move(&text)
             }
+            Request::Move { text } if self.practice.is_some_and(|p| p.playing()) => {
+                stopped = self.stop();
+                self.practice_move(&text)
+            }
             // A refused `analyze` changes nothing: no search stopped, none started.
             Request::Analyze { on, multipv } => match self.analysis_checked(on, multipv) {
                 Ok(()) => Ok(self.analyze(on)),

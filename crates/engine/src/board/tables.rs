@@ -13,6 +13,15 @@ impl crate::board::Tables for crate::egdb::Egdb {
     fn covers(&self, pos: &Position) -> bool {
         pos.occupied().count() <= self.max_pieces()
     }
+
+    fn table_move(&self, game: &crate::core::Game) -> Option<crate::core::Move> {
+        crate::search::egdb::table_move(
+            self,
+            game.position(),
+            game.counts(),
+            &game.repetition_keys(),
+        )
+    }
 }
 
 /// The endgame tables' verdict on `pos` for Black, or None where no table covers it (or

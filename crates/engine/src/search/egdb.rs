@@ -108,6 +108,20 @@ pub fn root_move(
     Some((mv, score))
 }
 
+/// The tables' move at `pos` for its side to move, whatever the root's value: a win
+/// converted fastest (`root_move`), a loss held out longest, a draw kept (the first move into
+/// a draw, or at least into no loss). Moves into a position of `history` are not played
+/// (as `root_move`). None where the tables do not cover the position or its moves.
+pub fn table_move(db: &Egdb, pos: &Position, counts: DrawCounts, history: &[u64]) -> Option<Move> {
+    let (root, _) = value(db, pos, counts)?;
+    let seen = |next: &Position| history.contains(&next.key());
+    match root {
+        Wdl::Win => root_move(db, pos, counts, history).map(|(mv, _)| mv),
+        Wdl::Loss => best_move(db, pos, counts, Wdl::Win, &seen).map(|(mv, _)| mv),
+        Wdl::Draw => best_move(db, pos, counts, Wdl::Draw, &seen).map(|(mv, _)| mv),
+    }
+}
+
 /// The move into a child of value `child` (for the child's side to move) that reaches the
 /// next capture or man move soonest (the winner's choice: `child` a loss) or latest (the
 /// loser's: `child` a win), with its plies to it: 0 for a move that leaves the opponent no
