@@ -117,6 +117,17 @@ def test_a_move_off_the_solution_fails_the_puzzle(page):
     # The solution is offered, and the position is free: analysis is allowed again.
     assert page.find_element(By.ID, "puzzle-show").is_displayed()
     assert not errors_shown(page), errors_shown(page)
+    # A reload brings the puzzle back, and failing it again moves the rating no more.
+    failed_at = rating(page)
+    page.refresh()
+    assert shown_id(page) == pid
+    wait(page, lambda d: "to move: find" in task(d), "the puzzle again")
+    click_square(page, wrong[0])
+    answered(page, lambda: click_square(page, wrong[1]), "the wrong move again")
+    if page.find_element(By.ID, "chooser").is_displayed():
+        answered(page, page.find_element(By.ID, "choice-0").click, "the wrong move again")
+    wait(page, lambda d: task(d).startswith("Not the move"), "failed again")
+    assert rating(page) == failed_at
 
 
 def test_a_puzzle_never_replaces_the_kept_game(page, server):

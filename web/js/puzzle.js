@@ -60,7 +60,8 @@ function keptShown() {
   try {
     const v = JSON.parse(sessionStorage.getItem(SHOWN) || "null");
     if (!v || typeof v.id !== "string" || v.tab !== tabId()) return null;
-    return v.kind === "practice" ? { type: "practice", id: v.id } : { type: "puzzle", id: v.id };
+    // A puzzle finished before the reload is brought back without moving the rating again.
+    return v.kind === "practice" ? { type: "practice", id: v.id } : v.done ? { type: "puzzle", id: v.id, rated: false } : { type: "puzzle", id: v.id };
   } catch (e) {
     return null;
   }
@@ -112,7 +113,7 @@ export function puzzleOnState(old, st) {
   const wasPr = old && old.practice;
   if (pr && (!wasPr || wasPr.id !== pr.id)) ui.flipped = st.side === "black";
   if (p) {
-    keep(SHOWN, { kind: "puzzle", id: p.id, tab: tabId() }, sessionStorage);
+    keep(SHOWN, { kind: "puzzle", id: p.id, tab: tabId(), done: p.result !== "playing" }, sessionStorage);
     if (p.result !== "playing") keep(PLAYER, { rating: p.player_rating, rd: p.player_rd, vol: p.player_vol }, localStorage);
   } else if (pr) keep(SHOWN, { kind: "practice", id: pr.id, tab: tabId() }, sessionStorage);
   else if (was || wasPr) keep(SHOWN, null, sessionStorage);

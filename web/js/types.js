@@ -274,7 +274,7 @@
  *   | {type: "annotate", node: number, comment?: string, nag?: string | null, nags?: number[]}
  *   | {type: "tags", tags: Object<string, string>}
  *   | {type: "add_line", node: number, moves: string[]}
- *   | {type: "puzzle", theme?: string, id?: string, streak?: boolean}
+ *   | {type: "puzzle", theme?: string, id?: string, streak?: boolean, rated?: boolean}
  *   | {type: "puzzle_player", rating: number, rd: number, vol: number}
  *   | {type: "practice", id?: string}} Request
  */

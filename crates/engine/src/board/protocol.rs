@@ -235,6 +235,10 @@ pub enum Request {
         id: Option<String>,
         #[serde(default)]
         streak: bool,
+        /// False: this puzzle does not move the player's rating (a page bringing back a
+        /// puzzle already finished, after a reload).
+        #[serde(default = "yes")]
+        rated: bool,
     },
     /// The player's puzzle rating as the page kept it (Glicko-2).
     PuzzlePlayer {
@@ -292,6 +296,10 @@ pub struct BudgetFields {
 
 fn human() -> Player {
     Player::Human
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The request types, for the error about an unknown one.

@@ -160,12 +160,14 @@ impl From<PuzzleError> for BoardError {
 
 impl Board {
     /// `puzzle`: the one with `id`, else the next near the player's rating (or the streak's
-    /// next) of `theme`; set up with both sides played by hand and analysis off.
+    /// next) of `theme`; set up with both sides played by hand and analysis off. It moves the
+    /// rating where `rated`, outside a streak, the first time on this board.
     pub(super) fn start_puzzle(
         &mut self,
         theme: Option<&str>,
         id: Option<&str>,
         streak: bool,
+        rated: bool,
     ) -> Result<Done, BoardError> {
         let set = PuzzleSet::builtin();
         let theme = theme
@@ -202,7 +204,7 @@ impl Board {
             .new_game(Player::Human, Player::Human, Some(&fen), None)?;
         self.clear = true;
         self.analyzing = false;
-        let rated = streak.is_none() && !pz.played.contains(&index);
+        let rated = rated && streak.is_none() && !pz.played.contains(&index);
         pz.played.insert(index);
         pz.streak = streak;
         pz.shown = Some(Shown {
@@ -386,6 +388,16 @@ mod tests {
         let st = state(&b.request(&mv(&wrong.hub())));
         assert_eq!(st["puzzle"]["result"], "failed");
         assert!(st["puzzle"]["player_rating"].as_u64().unwrap() < 1500);
+        // Brought back by a page after a reload (`rated` false), it does not move the rating.
+        let mut fresh = board();
+        let st = state(&fresh.request(&format!(
+            r#"{{"type":"puzzle","id":"{}","rated":false}}"#,
+            p.id
+        )));
+        assert_eq!(st["puzzle"]["result"], "playing");
+        let st = state(&fresh.request(&mv(&wrong.hub())));
+        assert_eq!(st["puzzle"]["result"], "failed");
+        assert_eq!(st["puzzle"]["player_rating"], 1500);
         // Played again, it does not move the rating twice.
         let st = state(&b.request(&format!(r#"{{"type":"puzzle","id":"{}"}}"#, p.id)));
         let r = st["puzzle"]["player_rating"].clone();

@@ -35,9 +35,14 @@ impl Board {
         let mut stopped = None;
         let done = match request {
             Request::Ping => Ok(Done::Reply(Reply::Pong)),
-            Request::Puzzle { theme, id, streak } => {
+            Request::Puzzle {
+                theme,
+                id,
+                streak,
+                rated,
+            } => {
                 stopped = self.stop();
-                self.start_puzzle(theme.as_deref(), id.as_deref(), streak)
+                self.start_puzzle(theme.as_deref(), id.as_deref(), streak, rated)
             }
             Request::PuzzlePlayer { rating, rd, vol } => self.set_puzzle_player(rating, rd, vol),
             Request::Practice { id } => {
