@@ -1,7 +1,8 @@
 """Endgame practice on the served board (issue 68), in a real browser, by clicking: a board
-with the endgame tables of 4 pieces (built here) defends with them; the tables' winning moves
-solve a practice, a move that throws the win away fails it, and a board without tables says
-so. The moves to click come from `poolshark analyze` and `egdb probe` with the same tables.
+with the endgame tables of 3 pieces (built here: the practice played has 3) defends with
+them; the tables' winning moves solve a practice, a move that throws the win away fails it,
+and a board without tables says so. The moves to click come from `poolshark analyze` and
+`egdb probe` with the same tables.
 """
 
 import re
@@ -17,7 +18,7 @@ from test_board import (  # noqa: F401 (fixtures)
 from test_kept import shoot
 from test_puzzles import play_hub
 
-TABLES = "target/test-egdb4"
+TABLES = "target/test-egdb3"
 
 
 def poolshark(*args):
@@ -27,7 +28,7 @@ def poolshark(*args):
 @pytest.fixture(scope="module")
 def egdb_server():
     # Resumable: a finished build is loaded, not solved again.
-    poolshark("egdb", "build", "--pieces", "4", "--dir", TABLES)
+    poolshark("egdb", "build", "--pieces", "3", "--dir", TABLES)
     proc = subprocess.Popen([POOLSHARK, "serve", "--port", "0", "--egdb", TABLES], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     m = re.search(r"(http://127\.0\.0\.1:\d+/)", proc.stdout.readline())
