@@ -203,3 +203,18 @@ def test_a_puzzle_opens_for_analysis_in_a_new_tab(page):
     page.close()
     page.switch_to.window(here)
     assert task(page) == "Solved!"
+
+
+def test_a_new_game_after_a_puzzle_puts_the_kept_game_aside(page):
+    """New game during a puzzle replaces what is on the board, the puzzle; the game kept
+    before it, out of sight, is put aside and offered, never overwritten."""
+    new_game(page, "human")
+    for hub in ("11-15", "23-19"):
+        answered(page, lambda: play_hub(page, hub), hub)
+    wait(page, lambda d: "23-19" in (json.loads(storage(d)[STORE]).get("pdn") or ""), "the game kept")
+    next_puzzle(page)
+    new_game(page, "human")
+    wait(page, lambda d: "put aside, not lost" in d.find_element(By.ID, "kept-note").text, "the note")
+    aside = [v for k, v in storage(page).items() if k.startswith("poolshark-board-aside-")]
+    assert len(aside) == 1 and "23-19" in json.loads(aside[0])["pdn"], aside
+    shoot(page, "puzzle-left-kept-aside.png")

@@ -27,7 +27,7 @@ import "./derive.js"; // registers the state derived before each render
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
 import { placeSetupPiece, wireSetup } from "./setup.js";
 import { onGames, onPdn, wirePdn } from "./pdn.js";
-import { save, restore, keepNotes, onQuietPdn, asideUnreadable, keptOnState, keptRefused, wireKept } from "./store.js";
+import { save, restore, keepNotes, onQuietPdn, asideUnreadable, keptOnState, keptRefused, wireKept, leaveTraining } from "./store.js";
 import { claimed } from "./tabs.js";
 import { puzzleOnState, puzzleSend, wirePuzzle, onAnalysePdn } from "./puzzle.js";
 import { openLink, linkRefused, linkOnState, onSharePdn, wireShare } from "./share.js";
@@ -117,6 +117,7 @@ function takeState(st) {
   } else {
     keptOnState();
     linkOnState();
+    leaveTraining(old, st);
     save(st);
     keepNotes(st);
   }

@@ -264,6 +264,23 @@ function findClosed() {
   });
 }
 
+// ---------- leaving a puzzle or a practice ----------
+
+/**
+ * A puzzle or practice (which is never kept) left by `new`, `load_pdn` or `setup`: the game
+ * kept before it is not in sight, so it is put aside, offered by the note, before the game
+ * now on the board is saved in its place. (**back to my game** loads it again instead.)
+ * @param {import("./types.js").StateMsg | null} old
+ * @param {import("./types.js").StateMsg} st
+ */
+export function leaveTraining(old, st) {
+  const was = !!old && !!(old.puzzle || old.practice);
+  if (!was || st.puzzle || st.practice || ui.keep.loading || ui.keep.held !== null) return;
+  const raw = readMine();
+  if (raw === null || gameOf(raw) === "") return;
+  setAside(raw, "The game you kept before the puzzle or practice is put aside, not lost, as a new game took its place.", myKey());
+}
+
 // ---------- records put aside ----------
 
 /** @returns {string[]} the keys of the records put aside, oldest first */
