@@ -63,6 +63,9 @@ def fen(drv):
 def test_a_practice_played_with_the_tables_moves_is_solved(tpage):
     start(tpage, "two-kings-corner")
     assert "win against the tables' defence" in task(tpage), task(tpage)
+    # The engine, analysis and the review are greyed while it is played (the board refuses them).
+    for button in ("engine-move", "analyze", "review-run", "play-here"):
+        assert not tpage.find_element(By.ID, button).is_enabled(), button
     person = fen(tpage)[0]
     for _ in range(40):
         if "done!" in task(tpage) or "gone" in task(tpage):

@@ -125,6 +125,12 @@ export function puzzleSend() {
   for (const m of out) send(m, true);
 }
 
+/** A theme's words on the page (its name where the page has none). */
+function themeLabel(/** @type {string} */ name) {
+  const t = THEMES.find(([n]) => n === name);
+  return t ? t[1] : name;
+}
+
 /** The hub moves of a solution as the page writes them. */
 function solutionText(/** @type {string[]} */ moves) {
   return moves.join(" ");
@@ -156,7 +162,7 @@ export function renderPuzzle() {
   $("puzzle-result").textContent =
     `Puzzle ${p.id}, rated ${p.rating}` +
     (p.result === "playing" ? "" : change) +
-    (p.result !== "playing" ? " · " + p.themes.join(", ") : "");
+    (p.result !== "playing" ? " · " + p.themes.map(themeLabel).join(", ") : "");
   $("puzzle-show").hidden = p.solution === null;
   $("puzzle-show").textContent = ui.puzzle.showSolution ? "hide the solution" : "show the solution";
   $("puzzle-solution").hidden = !(ui.puzzle.showSolution && p.solution);

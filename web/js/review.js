@@ -206,7 +206,12 @@ export function renderReview() {
   $("next-mistake").disabled = !bad.some((p) => p.k > ply);
   $("prev-mistake").disabled = !bad.some((p) => p.k < ply);
   $("review-run").disabled =
-    !ui.connected || !st || !!(r && r.running) || !!(st && st.thinking) || !!(st && st.puzzle && st.puzzle.result === "playing");
+    !ui.connected ||
+    !st ||
+    !!(r && r.running) ||
+    !!st.thinking ||
+    !!(st.puzzle && st.puzzle.result === "playing") ||
+    !!(st.practice && st.practice.result === "playing");
   renderSummary();
   renderGraph();
 }

@@ -85,8 +85,10 @@ export function renderControls() {
   markPalette();
   // Nor does the engine move or analyse for a person on their clock (the server refuses).
   const yours = timed && st[st.side] === "human";
-  // A puzzle being solved has no engine, analysis, review or players (the board refuses).
-  const solving = ok && !!st.puzzle && st.puzzle.result === "playing";
+  // A puzzle being solved, or a practice played, has no engine, analysis, review or players
+  // (the board refuses them).
+  const solving =
+    ok && ((!!st.puzzle && st.puzzle.result === "playing") || (!!st.practice && st.practice.result === "playing"));
   $("engine-move").disabled = !ok || setup || !!st.result || st.thinking || !st.legal.length || yours || solving;
   const reviewing = !!(ui.review && ui.review.running);
   $("stop").disabled = !ok || !(st.thinking || st.analyzing || reviewing);
