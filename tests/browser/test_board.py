@@ -90,10 +90,12 @@ def severe(drv):
 @pytest.fixture
 def page(browser, server):
     """A fresh page, connected. After the test: no JavaScript error in the console."""
-    # The page keeps its game in localStorage: start each test with none, from a page of the
+    # The page keeps its game in localStorage, and a tab its id and its puzzle in
+    # sessionStorage (a puzzle left by an earlier test would come back and refuse analysis):
+    # start each test with none, from a page of the
     # same origin that runs no script.
     browser.get(server + "style.css")
-    browser.execute_script("localStorage.clear()")
+    browser.execute_script("localStorage.clear(); sessionStorage.clear()")
     browser.get_log("browser")  # drop what earlier tests left (its favicon 404 may come later: severe)
     browser.get(server)
     wait(browser, lambda d: "connected" == d.find_element(By.ID, "conn").get_attribute("class").split()[-1],
@@ -219,7 +221,7 @@ def at_size(browser, server, size):
     browser.set_window_size(*size)
     try:
         browser.get(server + "style.css")
-        browser.execute_script("localStorage.clear()")
+        browser.execute_script("localStorage.clear(); sessionStorage.clear()")
         browser.get(server)
         wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
         yield browser
@@ -1071,7 +1073,7 @@ def test_the_capture_chooser_fits_a_phone(browser, server):
     browser.set_window_size(390, 844)
     try:
         browser.get(server + "style.css")
-        browser.execute_script("localStorage.clear()")
+        browser.execute_script("localStorage.clear(); sessionStorage.clear()")
         browser.get(server)
         wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
         # Four captures of the king on 16 end on 5, one of them over seven men.

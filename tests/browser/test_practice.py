@@ -40,7 +40,7 @@ def egdb_server():
 @pytest.fixture
 def tpage(browser, egdb_server):
     browser.get(egdb_server + "style.css")
-    browser.execute_script("localStorage.clear()")
+    browser.execute_script("localStorage.clear(); sessionStorage.clear()")
     browser.get(egdb_server)
     wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
     return browser

@@ -81,7 +81,7 @@ def moves_shown(drv):
 
 def fresh_page(drv, server):
     drv.get(server + "style.css")
-    drv.execute_script("localStorage.clear()")
+    drv.execute_script("localStorage.clear(); sessionStorage.clear()")
     drv.get(server)
     wait(drv, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
 

@@ -141,7 +141,7 @@ def test_board_transport_is_the_same_on_both_transports(browser, server):
         replies = {}
         for name, url in (("worker", server), ("websocket", served)):
             browser.get(url + "style.css")
-            browser.execute_script("localStorage.clear()")
+            browser.execute_script("localStorage.clear(); sessionStorage.clear()")
             browser.get(url)
             wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
             browser.set_script_timeout(60)
