@@ -163,7 +163,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, BoardConfig, Out};
+    use super::super::puzzles::tests::state;
+    use super::super::{Board, BoardConfig};
     use super::*;
     use crate::egdb::Egdb;
     use std::collections::HashMap;
@@ -231,20 +232,6 @@ mod tests {
         }
     }
 
-    fn state(outs: &[Out]) -> serde_json::Value {
-        let text = outs
-            .iter()
-            .rev()
-            .find_map(|o| match o {
-                Out::Send(r) => Some(r.to_json()).filter(|t| t.starts_with(r#"{"type":"state""#)),
-                _ => None,
-            })
-            .expect("a state");
-        serde_json::from_str(&text).unwrap()
-    }
-
-    /// Every win practice played with the tables' moves is solved, each reply in the state
-    /// that answers the person's move; the draw practice is held for its moves.
     #[test]
     fn the_tables_moves_solve_every_practice_and_the_reply_comes_at_once() {
         let db = egdb();

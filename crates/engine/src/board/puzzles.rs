@@ -295,7 +295,7 @@ impl Board {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::{Board, BoardConfig, Out};
     use crate::puzzle::set::PuzzleSet;
 
@@ -303,8 +303,8 @@ mod tests {
         Board::new(BoardConfig::plain())
     }
 
-    /// The last state sent, as JSON.
-    fn state(outs: &[Out]) -> serde_json::Value {
+    /// The last state sent, as JSON (the practice's tests use it too).
+    pub(in crate::board) fn state(outs: &[Out]) -> serde_json::Value {
         let text = outs
             .iter()
             .rev()

@@ -121,12 +121,32 @@ impl std::fmt::Display for PlayLevel {
     }
 }
 
+/// The indices of the lines with a move: the ones a pick chooses among.
+fn playable(lines: &[Line]) -> Vec<usize> {
+    (0..lines.len())
+        .filter(|&k| !lines[k].pv.is_empty())
+        .collect()
+}
+
+/// The `playable` lines that score within `settings.margin` of the best, with what each
+/// gives away against it.
+fn within_margin(lines: &[Line], playable: &[usize], settings: &Settings) -> Vec<(usize, i64)> {
+    let best = playable
+        .iter()
+        .map(|&k| i64::from(lines[k].score.0))
+        .max()
+        .unwrap_or(0);
+    playable
+        .iter()
+        .map(|&k| (k, best - i64::from(lines[k].score.0)))
+        .filter(|&(_, loss)| loss <= i64::from(settings.margin))
+        .collect()
+}
+
 /// Which of `lines` (best first, as a multi-PV search gives them) a player with `settings`
 /// plays. Lines without a move are never chosen; with none at all, 0.
 pub fn choose(lines: &[Line], settings: &Settings, rng: &mut SplitMix64) -> usize {
-    let playable: Vec<usize> = (0..lines.len())
-        .filter(|&k| !lines[k].pv.is_empty())
-        .collect();
+    let playable = playable(lines);
     let Some(&first) = playable.first() else {
         return 0;
     };
@@ -138,16 +158,7 @@ pub fn choose(lines: &[Line], settings: &Settings, rng: &mut SplitMix64) -> usiz
         return *rng.pick(&playable);
     }
     // 2. The moves within the margin, weighed by how much they give away.
-    let best = playable
-        .iter()
-        .map(|&k| i64::from(lines[k].score.0))
-        .max()
-        .unwrap_or(0);
-    let near: Vec<(usize, i64)> = playable
-        .iter()
-        .map(|&k| (k, best - i64::from(lines[k].score.0)))
-        .filter(|&(_, loss)| loss <= i64::from(settings.margin))
-        .collect();
+    let near = within_margin(lines, &playable, settings);
     if settings.temperature <= 0.0 || near.len() == 1 {
         return near
             .iter()
@@ -203,9 +214,7 @@ pub fn search(
 /// Lines without a move get 0; the chances of the playable lines sum to 1.
 pub fn chances(lines: &[Line], settings: &Settings) -> Vec<f64> {
     let mut p = vec![0.0; lines.len()];
-    let playable: Vec<usize> = (0..lines.len())
-        .filter(|&k| !lines[k].pv.is_empty())
-        .collect();
+    let playable = playable(lines);
     let Some(&first) = playable.first() else {
         return p;
     };
@@ -219,16 +228,7 @@ pub fn chances(lines: &[Line], settings: &Settings) -> Vec<f64> {
         p[k] += oversight / playable.len() as f64;
     }
     // 2. The moves within the margin, by their weights (or the best alone when cold).
-    let best = playable
-        .iter()
-        .map(|&k| i64::from(lines[k].score.0))
-        .max()
-        .unwrap_or(0);
-    let near: Vec<(usize, i64)> = playable
-        .iter()
-        .map(|&k| (k, best - i64::from(lines[k].score.0)))
-        .filter(|&(_, loss)| loss <= i64::from(settings.margin))
-        .collect();
+    let near = within_margin(lines, &playable, settings);
     let rest = 1.0 - oversight;
     if settings.temperature <= 0.0 || near.len() == 1 {
         if let Some(&(k, _)) = near.iter().min_by_key(|&&(k, loss)| (loss, k)) {
