@@ -145,24 +145,29 @@ def square(drv, n):
     return drv.find_element(By.CSS_SELECTOR, f'#board g[data-square="{n}"]')
 
 
-@retry_stale
+# The readers below read the page in one script call, not an element at a time: a page that
+# redraws twice a second (an engine game) made a read of 80 moves, one round trip each, go
+# stale every time on a loaded machine, and a wait on it ran for minutes.
+
 def pieces(drv):
     """{square: piece} as drawn: b/w men, B/W kings."""
-    out = {}
-    for g in drv.find_elements(By.CSS_SELECTOR, "#board g[data-piece]"):
-        out[int(g.get_attribute("data-square"))] = g.get_attribute("data-piece")
-    return out
+    drawn = drv.execute_script(
+        "return Array.from(document.querySelectorAll('#board g[data-piece]'),"
+        " g => [g.getAttribute('data-square'), g.getAttribute('data-piece')])")
+    return {int(sq): piece for sq, piece in drawn}
 
 
-@retry_stale
 def targets(drv):
-    return sorted(int(g.get_attribute("data-square"))
-                  for g in drv.find_elements(By.CSS_SELECTOR, "#board g[data-target]"))
+    return sorted(int(sq) for sq in drv.execute_script(
+        "return Array.from(document.querySelectorAll('#board g[data-target]'),"
+        " g => g.getAttribute('data-square'))"))
 
 
-@retry_stale
 def move_list(drv):
-    return [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#moves .move:not(.start)")]
+    """The moves listed, as shown (a hidden list reads as its text all the same)."""
+    return drv.execute_script(
+        "return Array.from(document.querySelectorAll('#moves .move:not(.start)'),"
+        " e => e.innerText.trim())")
 
 
 def status(drv):
