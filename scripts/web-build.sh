@@ -9,6 +9,11 @@
 # rustc-web, cargo-web, rust-web-src and lld (a Rust 1.96 with the standard library's source)
 # build it from source (-Zbuild-std), installed with apt-get where missing and we are root.
 # WEB_PROFILE (default wasm: release with panic=abort) picks the cargo profile.
+#
+# The endgame tables of up to EGDB_PIECES pieces (4: about 0.6 MB, what the endgame practices
+# need) go into target/web/egdb/ (`poolshark egdb web`), from egdb/ where it holds them, else
+# built into target/egdb-web/ (about 10 s, once; resumable). That takes the native poolshark:
+# NATIVE_PROFILE (default release) picks its cargo profile. EGDB_PIECES=0 leaves them out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/wasm-env.sh
@@ -32,6 +37,18 @@ sed -e 's|</head>|<meta name="poolshark-transport" content="worker">\n<link rel=
 grep -q 'name="poolshark-transport"' "$OUT.new/index.html" || { echo "make web: could not mark index.html" >&2; exit 1; }
 grep -q 'rel="icon" href="icon.svg"' "$OUT.new/index.html" || { echo "make web: could not give index.html its icon" >&2; exit 1; }
 cp "$WASM" "$OUT.new/poolshark.wasm"
+EGDB_PIECES=${EGDB_PIECES:-4}
+if [ "$EGDB_PIECES" != 0 ]; then
+    NATIVE_PROFILE=${NATIVE_PROFILE:-release}
+    echo "make web: the endgame tables of up to $EGDB_PIECES pieces (the native poolshark, profile $NATIVE_PROFILE)"
+    cargo build --quiet --profile "$NATIVE_PROFILE" --bin poolshark
+    PS="target/$NATIVE_PROFILE/poolshark"
+    if ! "$PS" egdb web --dir egdb --pieces "$EGDB_PIECES" --out "$OUT.new/egdb" 2>/dev/null; then
+        rm -rf "$OUT.new/egdb"
+        "$PS" egdb build --pieces "$EGDB_PIECES" --dir target/egdb-web
+        "$PS" egdb web --dir target/egdb-web --pieces "$EGDB_PIECES" --out "$OUT.new/egdb"
+    fi
+fi
 # Written beside the copy, not in it: web-sw.py lists and hashes every file of the copy.
 python3 scripts/web-sw.py "$OUT.new" web/sw.js >"$OUT.sw.js"
 mv "$OUT.sw.js" "$OUT.new/sw.js"

@@ -19,7 +19,7 @@ major=$(node -p 'process.versions.node.split(".")[0]')
 [ "$major" -ge 20 ] || skip "node $(node --version) is older than 20"
 . scripts/lib/wasm-env.sh
 wasm_toolchain || skip "$WASM_WHY"
-./scripts/web-build.sh
+NATIVE_PROFILE="$PROFILE" ./scripts/web-build.sh
 [ "${1:-}" = --build ] && exit 0
 cargo build --profile "$PROFILE"
 # node 20 has WebSocket behind a flag; 22 and later have it anyway.

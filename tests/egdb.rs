@@ -736,3 +736,111 @@ fn stats_on_a_folder_without_tables_says_there_are_none() {
     assert!(err.contains("no endgame tables there"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The folder `egdb web` wrote, read as the page reads it: through its list, the lone-king
+/// table decompressed.
+struct Exported {
+    dir: PathBuf,
+    list: egdb::manifest::Manifest,
+}
+
+impl egdb::Store for Exported {
+    fn exists(&self, name: &str) -> Result<bool, String> {
+        Ok(self.list.files.contains_key(name))
+    }
+    fn read(&self, name: &str, _max: u64) -> Result<Vec<u8>, String> {
+        let (served, len) = self.list.served(name).ok_or("not listed")?;
+        let bytes = std::fs::read(self.dir.join(&served)).map_err(|e| e.to_string())?;
+        assert_eq!(bytes.len() as u64, len, "{served}: the list's length");
+        match self.list.files[name].zst {
+            Some(_) => egdb::pack::unzstd(&bytes, self.list.files[name].bytes as usize),
+            None => Ok(bytes),
+        }
+    }
+    fn save(&self, _: &str, _: &[u8]) -> Result<(), String> {
+        Err("read-only".into())
+    }
+    fn place(&self, name: &str) -> String {
+        name.into()
+    }
+}
+
+#[test]
+fn web_writes_the_tables_the_page_reads_as_they_were() {
+    let out = support::scratch_dir("egdb-web").join("egdb");
+    let d = built().to_str().unwrap();
+    let o = out.to_str().unwrap();
+    let (code, stdout, err) =
+        support::run_cli(&["egdb", "web", "--dir", d, "--pieces", "4", "--out", o]);
+    assert_eq!(code, 0, "{err}");
+    let list =
+        egdb::manifest::Manifest::parse(&std::fs::read_to_string(out.join("index.json")).unwrap())
+            .unwrap();
+    // Every group of 2 to 4 pieces, and the lone-king table.
+    let groups: usize = (2..=4).map(|n| Group::all_with(n).len()).sum();
+    assert_eq!(list.files.len(), groups + 1);
+    assert_eq!(
+        stdout,
+        format!(
+            "wrote {} files {} bytes to {o}\n",
+            groups + 2,
+            dir_bytes(&out)
+        )
+    );
+    let g = Group::parse("b01w12").unwrap();
+    assert_eq!(
+        std::fs::read(out.join("b01w12.egdb")).unwrap(),
+        std::fs::read(group_path(built(), g)).unwrap()
+    );
+    let page = Egdb::open_lazy(std::sync::Arc::new(Exported {
+        dir: out.clone(),
+        list,
+    }));
+    let db = open();
+    assert_eq!(page.max_pieces(), 4);
+    for fen in [
+        "B:WK29:BK4",
+        "W:WK18:BK3",
+        "W:W22,23:B9",
+        "B:WK22,K26:BK29",
+        "W:WK17,K18:BK4",
+    ] {
+        let pos = parse_fen(fen).unwrap();
+        assert_eq!(page.probe(&pos), db.probe(&pos), "{fen}");
+    }
+    let pos = parse_fen("B:WK19,K26,K30:BK3").unwrap();
+    for n in [0, 6, 12] {
+        assert_eq!(
+            page.probe_lone_king(&pos, n),
+            db.probe_lone_king(&pos, n),
+            "lone king at {n}"
+        );
+        assert!(page.probe_lone_king(&pos, n).is_some());
+    }
+    // Again over its own export: replaced. Over a folder of other files: refused, untouched.
+    let (code, _, err) =
+        support::run_cli(&["egdb", "web", "--dir", d, "--pieces", "3", "--out", o]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.join("lone13.egdb.zst").exists() && !out.join("b01w12.egdb").exists());
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let (code, _, err) =
+        support::run_cli(&["egdb", "web", "--dir", d, "--pieces", "3", "--out", o]);
+    assert_eq!(code, 1);
+    assert!(err.contains("notes.txt"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    // Tables without the groups asked for: the build that makes them, by name.
+    let (code, _, err) =
+        support::run_cli(&["egdb", "web", "--dir", d, "--pieces", "5", "--out", o]);
+    assert_eq!(code, 2);
+    assert!(err.contains("egdb build --pieces 5"), "{err}");
+}
+
+fn dir_bytes(dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .sum()
+}

@@ -1,4 +1,4 @@
-//! The endgame table commands: `egdb build`, `egdb probe` and `egdb verify`.
+//! The endgame table commands: `egdb build`, `probe`, `verify`, `speed`, `stats` and `web`.
 
 use super::args::FenArg;
 use super::{input, runtime, CliError};
@@ -29,6 +29,11 @@ pub enum EgdbCommand {
     /// captures the capture positions the file leaves out; bytes: compressed), then the same
     /// for all groups with `total`.
     Stats(DirArg),
+    /// Write the tables of up to --pieces pieces in --dir into --out for the static page
+    /// (`make web` does): each group's file as it is, the lone-king table compressed, and
+    /// index.json, the list the page reads (written last). Prints `wrote <files> files <bytes>
+    /// bytes to <out>`. A missing or damaged file exits with status 2, naming it.
+    Web(WebArgs),
 }
 
 impl EgdbCommand {
@@ -39,6 +44,7 @@ impl EgdbCommand {
             EgdbCommand::Verify(a) => a.run(),
             EgdbCommand::Speed(a) => a.run(),
             EgdbCommand::Stats(a) => stats(&a.dir),
+            EgdbCommand::Web(a) => a.run(),
         }
     }
 }
@@ -72,6 +78,36 @@ impl BuildArgs {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         poolshark_host::egdb::build(&self.dir.dir, self.pieces, threads)
             .map_err(|e| runtime(e.to_string()))
+    }
+}
+
+/// The options of `poolshark egdb web`.
+#[derive(clap::Args)]
+pub struct WebArgs {
+    /// Every group with up to this many pieces (4: about 0.6 MB; 5: about 9 MB).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=MAX_PIECES as i64))]
+    pieces: u32,
+    #[command(flatten)]
+    dir: DirArg,
+    /// The folder to write (made if missing; one that holds other files is refused).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+impl WebArgs {
+    fn run(self) -> Result<(), CliError> {
+        use poolshark_host::egdb_web::{export, WebError};
+        let w = export(&self.dir.dir, self.pieces, &self.out).map_err(|e| match e {
+            WebError::Out(..) => runtime(e.to_string()),
+            _ => input(e.to_string()),
+        })?;
+        outln!(
+            "wrote {} files {} bytes to {}",
+            w.files,
+            w.bytes,
+            self.out.display()
+        );
+        Ok(())
     }
 }
 

@@ -22,7 +22,7 @@ from selenium.webdriver.common.by import By
 # the session back, and the limits on what crosses. What the page alone does (store.js's
 # records, share.js's parsing, keys, notes, copy) runs once, on the served page.
 from test_board import (  # noqa: F401  (fixtures and tests run here against the static page)
-    browser, page, wait, move_list, load_pdn, shot, new_driver, severe, start_server, stop_server,
+    browser, page, wait, move_list, load_pdn, shot, new_driver, severe, start_server, stop_server, answered,
     at_size, set_level_depth, new_game, play_any_move,
     test_play_a_short_game_against_the_engine_and_take_back,
     test_analysis_and_screenshot,
@@ -65,10 +65,15 @@ from test_tabs import (  # noqa: F401
     test_two_tabs_keep_their_own_games,
 )
 from test_puzzles import (  # noqa: F401
-    next_puzzle, solutions, solve,
+    next_puzzle, solutions, solve, play_hub,
     test_a_puzzle_solved_by_clicking_raises_the_rating,
     test_a_move_off_the_solution_fails_the_puzzle,
     test_a_puzzle_never_replaces_the_kept_game,
+)
+from test_practice import (  # noqa: F401
+    TABLES, fen, poolshark, start, task,
+    test_a_practice_played_with_the_tables_moves_is_solved,
+    test_a_move_that_throws_the_win_away_fails_the_practice,
 )
 from test_hostile import (  # noqa: F401
     test_bring_back_while_the_engine_plays_brings_the_game_back,
@@ -126,6 +131,14 @@ def transport_exchange(drv, messages, until_type):
         });
         for (const m of messages) window.boardTransport.send(JSON.stringify(m));
     """, messages, until_type)
+
+
+@pytest.fixture
+def tpage(page):
+    """The static page, for test_practice's tests: its tables are its own (target/web/egdb);
+    the moves to click are found with the 3-piece tables those tests build."""
+    poolshark("egdb", "build", "--pieces", "3", "--dir", TABLES)
+    return page
 
 
 def test_the_static_page_runs_the_engine_in_the_browser(page):
@@ -215,6 +228,24 @@ def test_the_static_page_works_after_its_server_stops():
         solve(drv, solutions()[pid][3])
         wait(drv, lambda d: d.find_element(By.ID, "puzzle-task").text == "Solved!", "a puzzle solved, offline")
         shot(drv, "static-offline-puzzle.png")
+        # Endgame practice, offline: the tables are files beside the page, which the service
+        # worker keeps (issue 68). Three kings against one reads the lone-king table too.
+        start(drv, "three-kings")
+        wait(drv, lambda d: d.find_element(By.ID, "egdb").text.startswith("database: Black loses"),
+             "the tables' verdict, offline")
+        f = fen(drv)
+        first = poolshark("moves", "--fen", f).split()[0]
+        drv.execute_script("""window.seenFens = [];
+            window.boardTransport.onMessage((t) => { const m = JSON.parse(t); if (m.type === "state") window.seenFens.push(m.fen); });""")
+        answered(drv, lambda: play_hub(drv, first), "the move")
+        wait(drv, lambda d: fen(d)[0] == f[0] and fen(d) != f, "the tables' reply, offline")
+        # The lone king's reply is the tables' (under the 13-move count: the lone-king table's),
+        # in the state of the move itself; without them the engine would search for one and
+        # answer in a later state. Whether the move kept the win is the tests' above.
+        after = drv.execute_script("return window.seenFens")
+        assert after and after[0][0] == f[0], after
+        assert task(drv).startswith("Three kings against one"), task(drv)
+        shot(drv, "static-offline-practice.png")
         assert not [e for e in severe(drv) if "/js/" in e.get("message", "")
                     or "engine" in e.get("message", "")]
     finally:

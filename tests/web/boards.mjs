@@ -5,6 +5,9 @@
 import { Worker } from "node:worker_threads";
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { BoardHost } from "../../web/engine/board-host.js";
 
 // Replies as they come, and a way to wait for one.
@@ -77,8 +80,12 @@ export async function workerBoard(wasmPath, spawn) {
   };
 }
 
+// The server is given an empty folder of tables, as the worker has none: an egdb/ in the
+// working folder (read in the background, a group at a time) made its review differ from run
+// to run, and from the worker's.
 export async function serverBoard(binary) {
-  const child = spawn(binary, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const none = mkdtempSync(join(tmpdir(), "poolshark-no-tables-"));
+  const child = spawn(binary, ["serve", "--port", "0", "--egdb", none], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (d) => {

@@ -31,9 +31,14 @@ export class BoardHost {
    * @param {(text: string) => void} host.post a reply to the page
    * @param {() => SearchWorker} host.spawnSearch a new search worker
    * @param {(text: string) => void} [host.log] diagnostics
+   * @param {string} [host.tables] the endgame tables' list (egdb/index.json's text; none
+   *   where empty), whose files `readFile` serves
+   * @param {import("./module.js").ReadFile} [host.readFile]
    */
-  constructor({ module, post, spawnSearch, log }) {
+  constructor({ module, post, spawnSearch, log, tables, readFile }) {
     this.module = module;
+    this.tables = tables || "";
+    this.readFile = readFile;
     this.post = post;
     this.spawnSearch = spawnSearch;
     this.log = log || (() => {});
@@ -52,10 +57,10 @@ export class BoardHost {
   }
 
   async start() {
-    const wasm = await load(this.module, (channel, text) => this.onEmit(channel, text));
+    const wasm = await load(this.module, (channel, text) => this.onEmit(channel, text), this.readFile);
     this.wasm = wasm;
     this.spare = this.newSearch();
-    wasm.exports.poolshark_board_new();
+    wasm.call("poolshark_board_new", this.tables);
     wasm.exports.poolshark_board_open();
     this.afterCall();
     for (const text of this.queue.splice(0)) this.request(text);

@@ -22,23 +22,50 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
+ * Reads a file the module asks for by name (an endgame table, crates/wasm/src/tables.rs), at
+ * once: its bytes, or null where it cannot be had (the reader logs why).
+ * @typedef {(name: string) => Uint8Array | null} ReadFile
+ */
+
+/**
  * Instantiate `source` (a WebAssembly.Module, or the .wasm file's bytes). `onEmit(channel,
- * text)` receives every text the module emits.
+ * text)` receives every text the module emits; `readFile` serves the files it asks for
+ * (none where it is left out).
  * @param {WebAssembly.Module | BufferSource} source
  * @param {(channel: number, text: string) => void} onEmit
+ * @param {ReadFile} [readFile]
  * @returns {Promise<Wasm>}
  */
-export async function load(source, onEmit) {
+export async function load(source, onEmit, readFile = () => null) {
   /** @type {WebAssembly.Memory | null} */
   let memory = null;
+  const mem = () => {
+    if (!memory) throw new Error("the module called its host before its memory is known");
+    return memory;
+  };
+  /** @type {{name: string, bytes: Uint8Array} | null} the file read last, until copied */
+  let fetched = null;
   const env = {
     /** @type {(channel: number, ptr: number, len: number) => void} */
     poolshark_emit(channel, ptr, len) {
-      if (!memory) throw new Error("poolshark_emit before the module's memory is known");
-      onEmit(channel, decoder.decode(new Uint8Array(memory.buffer, ptr, len)));
+      onEmit(channel, decoder.decode(new Uint8Array(mem().buffer, ptr, len)));
     },
     poolshark_now_ms: () => performance.now(),
     poolshark_unix_ms: () => Date.now(),
+    /** @type {(ptr: number, len: number) => number} the file's bytes, or -1 */
+    poolshark_file_len(ptr, len) {
+      const name = decoder.decode(new Uint8Array(mem().buffer, ptr, len));
+      const bytes = readFile(name);
+      fetched = bytes ? { name, bytes } : null;
+      return bytes ? bytes.length : -1;
+    },
+    /** @type {(ptr: number, len: number, dst: number) => void} copies the file read last */
+    poolshark_file_read(ptr, len, dst) {
+      const name = decoder.decode(new Uint8Array(mem().buffer, ptr, len));
+      if (!fetched || fetched.name !== name) throw new Error("poolshark_file_read of a file not fetched: " + name);
+      new Uint8Array(mem().buffer, dst, fetched.bytes.length).set(fetched.bytes);
+      fetched = null;
+    },
   };
   // A Module instantiates to an Instance; bytes to an Instance with its Module.
   const result = /** @type {WebAssembly.Instance | WebAssembly.WebAssemblyInstantiatedSource} */ (
@@ -46,8 +73,7 @@ export async function load(source, onEmit) {
   );
   const instance = "instance" in result ? result.instance : result;
   const exports = /** @type {Exports} */ (instance.exports);
-  const mem = exports.memory;
-  memory = mem;
+  memory = exports.memory;
   /**
    * Call export `name` with `text` as its first two arguments (pointer, length), the module
    * taking the memory back.
@@ -59,7 +85,7 @@ export async function load(source, onEmit) {
   function call(name, text, ...rest) {
     const bytes = encoder.encode(text);
     const ptr = exports.poolshark_alloc(bytes.length);
-    new Uint8Array(mem.buffer, ptr, bytes.length).set(bytes);
+    new Uint8Array(mem().buffer, ptr, bytes.length).set(bytes);
     return exports[name](ptr, bytes.length, ...rest);
   }
   return { exports, call };

@@ -2,7 +2,7 @@
 //! is handed by a process on an operating system. `files` reads and writes every file a user
 //! names, within limits; `book`, `weights`, `openings` and `egdb` read and write the
 //! engine's data in files (the endgame tables as a folder the engine reads through its
-//! `egdb::Store`, built with progress bars); `seeds` and `simd` read the environment
+//! `egdb::Store`, built with progress bars, and `egdb_web` copied for the static page); `seeds` and `simd` read the environment
 //! variables that steer the engine; `machine` says what this machine allows (memory, open
 //! files, CPU features). `init` passes what the engine must know before it starts.
 
@@ -10,6 +10,7 @@
 
 pub mod book;
 pub mod egdb;
+pub mod egdb_web;
 pub mod files;
 pub mod machine;
 pub mod openings;

@@ -5,8 +5,12 @@
 //! `Channel::Start` (a job, JSON, for the search worker) and `Channel::Stop` (a job's id).
 
 use crate::host::{emit, report_panics, take, Channel};
-use poolshark_engine::board::{Board, BoardConfig, JobEvent, Out};
+use crate::tables::PageStore;
+use poolshark_engine::board::{Board, BoardConfig, JobEvent, Out, Tables};
+use poolshark_engine::egdb::manifest::Manifest;
+use poolshark_engine::egdb::Egdb;
 use std::cell::RefCell;
+use std::sync::Arc;
 
 thread_local! {
     static BOARD: RefCell<Option<Board>> = const { RefCell::new(None) };
@@ -36,13 +40,36 @@ fn with_board(f: impl FnOnce(&mut Board) -> Vec<Out>) {
     }
 }
 
-/// A new board (the one before it dropped): the built-in book, no endgame tables, the page's
-/// clock.
+/// A new board (the one before it dropped): the built-in book, the page's clock, and the
+/// endgame tables its host serves, from their list (`egdb/index.json`'s text, at `ptr`, from
+/// `poolshark_alloc(len)`), or none where the text is empty. A list that cannot be read is
+/// reported on `Channel::Err` and the board has no tables.
+///
+/// # Safety
+/// As `host::take`.
 #[no_mangle]
-pub extern "C" fn poolshark_board_new() {
+pub unsafe extern "C" fn poolshark_board_new(ptr: *mut u8, len: usize) {
     report_panics();
-    let board = Board::new(BoardConfig::browser());
+    // SAFETY: the caller's contract is `take`'s.
+    let list = unsafe { take(ptr, len) };
+    let mut config = BoardConfig::browser();
+    config.tables = tables(&list);
+    let board = Board::new(config);
     BOARD.with(|b| *b.borrow_mut() = Some(board));
+}
+
+/// The tables of the list `text` (empty: none), each file read when first probed.
+fn tables(text: &str) -> Option<Arc<dyn Tables>> {
+    if text.trim().is_empty() {
+        return None;
+    }
+    match Manifest::parse(text) {
+        Ok(list) => Some(Arc::new(Egdb::open_lazy(Arc::new(PageStore::new(list))))),
+        Err(why) => {
+            emit(Channel::Err, &format!("no endgame tables: {why}"));
+            None
+        }
+    }
 }
 
 /// The messages for a page that has just connected (`hello`, `state`).

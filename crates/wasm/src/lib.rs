@@ -8,6 +8,8 @@
 //!   `env.poolshark_now_ms` and `env.poolshark_unix_ms` (`poolshark_engine::time_source`).
 //! - `board`: the board's session core (`poolshark_engine::board`, as `poolshark serve` runs
 //!   it) in the page's board worker: requests and job events in, replies and jobs out.
+//! - `tables`: the endgame tables the page's host serves, read a file at a time through the
+//!   imports `env.poolshark_file_len` and `env.poolshark_file_read`.
 //! - `search`: the engine in the page's search worker, running the board's jobs.
 //! - `bench`: `poolshark bench` as the command line runs it, for `scripts/web-bench.sh`.
 //!
@@ -18,3 +20,4 @@ pub mod bench;
 pub mod board;
 pub mod host;
 pub mod search;
+pub mod tables;

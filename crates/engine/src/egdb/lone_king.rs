@@ -188,6 +188,11 @@ impl LoneKing {
         })
     }
 
+    /// The bytes of its file.
+    pub fn max_len() -> u64 {
+        (HEADER + Self::len()) as u64
+    }
+
     /// Store it, whole or not at all.
     pub fn save(&self, store: &dyn Store) -> Result<(), String> {
         store.save(NAME, &self.encode())
@@ -199,8 +204,7 @@ impl LoneKing {
         if !store.exists(NAME)? {
             return Ok(None);
         }
-        let max = (HEADER + Self::len()) as u64;
-        let bytes = store.read(NAME, max)?;
+        let bytes = store.read(NAME, LoneKing::max_len())?;
         LoneKing::decode(&bytes)
             .map(Some)
             .map_err(|why| format!("{}: {why}", store.place(NAME)))

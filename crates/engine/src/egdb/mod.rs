@@ -11,6 +11,7 @@
 //! - `pack`: a group's values compressed in blocks, and the cache of decompressed blocks.
 //! - `group_file`: a group's checksummed file.
 //! - `store`: where the files are kept (the trait a host implements: a folder natively).
+//! - `manifest`: the list of files a static host serves to the browser.
 //! - `params`: block size, compression level, cache size.
 //! - `tables`: the groups in memory, and looking a position up in them.
 //! - `build`: retrograde analysis, smallest groups first (`build`).
@@ -26,6 +27,7 @@ pub mod build;
 pub mod group_file;
 pub mod index;
 pub mod lone_king;
+pub mod manifest;
 pub mod pack;
 pub mod params;
 pub mod speed;
@@ -37,7 +39,7 @@ pub mod verify;
 use crate::core::position::Position;
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub use store::Store;
 pub use tables::Tables;
@@ -143,7 +145,29 @@ impl std::error::Error for EgdbError {}
 /// Opened endgame tables: the groups found in a store, and the lone-king table if built.
 pub struct Egdb {
     tables: Tables,
-    lone_king: Option<lone_king::LoneKing>,
+    lone_king: LoneSlot,
+}
+
+/// The lone-king table: read at open, or (`open_lazy`) when first probed.
+struct LoneSlot {
+    table: OnceLock<Option<lone_king::LoneKing>>,
+    /// Where to read it from when first probed; None: read at open (or none).
+    store: Option<Arc<dyn Store>>,
+}
+
+impl LoneSlot {
+    fn now(store: &dyn Store) -> LoneSlot {
+        LoneSlot {
+            table: OnceLock::from(Egdb::lone_king(store)),
+            store: None,
+        }
+    }
+
+    fn get(&self) -> Option<&lone_king::LoneKing> {
+        self.table
+            .get_or_init(|| self.store.as_deref().and_then(Egdb::lone_king))
+            .as_ref()
+    }
 }
 
 impl Egdb {
@@ -157,16 +181,19 @@ impl Egdb {
         }
         Egdb {
             tables,
-            lone_king: Egdb::lone_king(store),
+            lone_king: LoneSlot::now(store),
         }
     }
 
-    /// Open the tables in `store` for play: each group is read when a probe first needs it
-    /// (and a damaged file reported then, once); the lone-king table is read now. Groups
-    /// beyond the largest piece count with every file present are not probed.
+    /// Open the tables in `store` for play: each group, and the lone-king table, is read when
+    /// a probe first needs it (and a damaged file reported then, once). Groups beyond the
+    /// largest piece count with every file present are not probed.
     pub fn open_lazy(store: Arc<dyn Store>) -> Egdb {
         Egdb {
-            lone_king: Egdb::lone_king(store.as_ref()),
+            lone_king: LoneSlot {
+                table: OnceLock::new(),
+                store: Some(Arc::clone(&store)),
+            },
             tables: Tables::lazy(store),
         }
     }
@@ -176,7 +203,7 @@ impl Egdb {
     /// a search never waits for a file.
     pub fn open_background(store: Arc<dyn Store>) -> Egdb {
         Egdb {
-            lone_king: Egdb::lone_king(store.as_ref()),
+            lone_king: LoneSlot::now(store.as_ref()),
             tables: Tables::background(store),
         }
     }
@@ -193,7 +220,10 @@ impl Egdb {
     pub fn from_tables(tables: Tables) -> Egdb {
         Egdb {
             tables,
-            lone_king: None,
+            lone_king: LoneSlot {
+                table: OnceLock::from(None),
+                store: None,
+            },
         }
     }
 
@@ -216,6 +246,6 @@ impl Egdb {
     /// king has already made `lone_moves` moves (0..=12) under the 13-move count. None when
     /// the material is not three kings against one or the table is not built.
     pub fn probe_lone_king(&self, pos: &Position, lone_moves: u32) -> Option<Wdl> {
-        self.lone_king.as_ref()?.probe(pos, lone_moves)
+        self.lone_king.get()?.probe(pos, lone_moves)
     }
 }

@@ -192,6 +192,13 @@ fn compress(raw: &[u8], _level: i32) -> Vec<u8> {
     }
 }
 
+/// `raw` as one zstd frame at zstd's strongest level (a table file stored compressed whole
+/// for the browser, which reads it back with `unzstd`).
+#[cfg(feature = "native")]
+pub fn zstd_whole(raw: &[u8]) -> Vec<u8> {
+    zstd::bulk::compress(raw, 19).expect("compressing in memory")
+}
+
 #[cfg(feature = "native")]
 thread_local! {
     /// One decompression context a thread, reused (creating one costs more than a block).
@@ -229,10 +236,32 @@ fn inflate(frame: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
     Ok(())
 }
 
-/// Without zstd (the browser's build, which has no table files) a compressed block is refused.
+/// Without zstd (the browser's build) a frame is decoded by ruzstd, written in Rust alone.
 #[cfg(not(feature = "native"))]
-fn inflate(_frame: &[u8], _out: &mut Vec<u8>) -> Result<(), String> {
-    Err("this build has no zstd and reads no compressed endgame table blocks".into())
+fn inflate(frame: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+    inflate_pure(frame, out)
+}
+
+/// A zstd frame's bytes appended to `out`, within its spare capacity, by ruzstd (the browser's
+/// decoder; natively only its tests use it).
+#[cfg(any(not(feature = "native"), test))]
+fn inflate_pure(frame: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+    ruzstd::decoding::FrameDecoder::new()
+        .decode_all_to_vec(frame, out)
+        .map_err(|e| format!("a block that does not decompress: {e}"))
+}
+
+/// The `len` bytes of the zstd frame `frame` (a table file stored compressed whole, as the
+/// static page keeps the lone-king table), or why not.
+pub fn unzstd(frame: &[u8], len: usize) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(len)
+        .map_err(|_| format!("no memory for {len} bytes"))?;
+    inflate(frame, &mut out)?;
+    if out.len() != len {
+        return Err(format!("{} bytes decompressed, {len} expected", out.len()));
+    }
+    Ok(out)
 }
 
 /// A group's compressed values, as read from its file (`file::decode` checks it first).
@@ -523,6 +552,37 @@ mod tests {
         }
         assert!(decompress(&compress(&[1, 2, 3, 1, 2, 3], 1), 5, &mut out).is_err());
         assert!(decompress(&[1, 2, 3], 3, &mut out).is_err());
+    }
+
+    /// The browser's decoder (ruzstd) reads every frame the builder's zstd writes: runs as
+    /// the tables have them, noise, and a large frame, at the tables' level and others.
+    #[test]
+    fn the_browsers_decoder_reads_what_zstd_writes() {
+        let mut rng = crate::core::rng::SplitMix64::new(9);
+        let runs: Vec<u8> = (0..200_000)
+            .map(|i| {
+                if (i / 37) % 5 == 0 {
+                    2
+                } else {
+                    (i / 1000) as u8
+                }
+            })
+            .collect();
+        let noise: Vec<u8> = (0..70_000).map(|_| rng.next_u64() as u8).collect();
+        for raw in [runs, noise, (0..=255).collect::<Vec<u8>>()] {
+            for level in [1, PACK_LEVEL, 19] {
+                let frame = compress(&raw, level);
+                let mut out = Vec::with_capacity(raw.len());
+                inflate_pure(&frame, &mut out).unwrap();
+                assert_eq!(out, raw, "level {level}");
+                assert_eq!(unzstd(&frame, raw.len()).unwrap(), raw);
+                assert!(
+                    unzstd(&frame, raw.len() + 1).is_err(),
+                    "a length that is not the frame's"
+                );
+            }
+        }
+        assert!(inflate_pure(&[0x28, 0xb5, 0x2f, 0xfd, 1, 2], &mut Vec::with_capacity(9)).is_err());
     }
 
     /// A working set far smaller than the cache stays in it: a second pass over the same
