@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from test_board import (  # noqa: F401 (fixtures)
-    POOLSHARK, answered, browser, errors_shown, new_driver, page, server, stop_server, wait,
+    POOLSHARK, answered, at_size, browser, errors_shown, new_driver, page, server, stop_server, wait,
 )
 from test_kept import shoot
 from test_puzzles import play_hub
@@ -35,6 +35,12 @@ def egdb_server():
     assert m, proc.stderr.read()
     yield m.group(1)
     stop_server(proc)
+
+
+@pytest.fixture
+def tserver(egdb_server):
+    """The board with tables (test_static_page.py has its own: the static page)."""
+    return egdb_server
 
 
 @pytest.fixture
@@ -66,21 +72,42 @@ def test_a_practice_played_with_the_tables_moves_is_solved(tpage):
     # The engine, analysis and the review are greyed while it is played (the board refuses them).
     for button in ("engine-move", "analyze", "review-run", "play-here"):
         assert not tpage.find_element(By.ID, button).is_enabled(), button
-    person = fen(tpage)[0]
+    play_the_tables_moves(tpage)
+    shoot(tpage, "practice-solved.png")
+    assert not errors_shown(tpage), errors_shown(tpage)
+
+
+def play_the_tables_moves(drv):
+    """Click the tables' winning move (`poolshark analyze` with the 3-piece tables) at each
+    turn of the person's until the practice is solved."""
+    person = fen(drv)[0]
     for _ in range(40):
-        if "done!" in task(tpage) or "gone" in task(tpage):
+        if "done!" in task(drv) or "gone" in task(drv):
             break
-        f = fen(tpage)
+        f = fen(drv)
         if f[0] != person:
-            wait(tpage, lambda d: fen(d) != f, "the tables' reply")
+            wait(drv, lambda d: fen(d) != f, "the tables' reply")
             continue
         best = re.search(r"^bestmove (\S+)", poolshark("analyze", "--fen", f, "--egdb", TABLES, "--nodes", "100000"),
                          re.M).group(1)
-        answered(tpage, lambda: play_hub(tpage, best), f"the answer to {best}")
-        wait(tpage, lambda d: fen(d) != f, "the move played")
-    wait(tpage, lambda d: "done!" in task(d), "the practice solved")
-    shoot(tpage, "practice-solved.png")
-    assert not errors_shown(tpage), errors_shown(tpage)
+        answered(drv, lambda: play_hub(drv, best), f"the answer to {best}")
+        wait(drv, lambda d: fen(d) != f, "the move played")
+    wait(drv, lambda d: "done!" in task(d), "the practice solved")
+
+
+def test_a_practice_at_a_phones_size(browser, tserver):
+    """The practice panel, the board and the tables' verdict at a phone's size, solved by
+    clicking."""
+    with at_size(browser, tserver, (390, 844)) as drv:
+        start(drv, "king-stops-man")
+        wait(drv, lambda d: d.find_element(By.ID, "egdb").text.startswith("database:"), "the tables' verdict")
+        shoot(drv, "practice-phone.png")
+        start(drv, "two-kings-corner")
+        play_the_tables_moves(drv)
+        shoot(drv, "practice-phone-solved.png")
+        drv.execute_script("document.getElementById('practice-info').scrollIntoView()")
+        shoot(drv, "practice-phone-solved-panel.png")
+        assert not errors_shown(drv), errors_shown(drv)
 
 
 def test_a_move_that_throws_the_win_away_fails_the_practice(tpage):

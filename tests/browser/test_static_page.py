@@ -74,6 +74,7 @@ from test_practice import (  # noqa: F401
     TABLES, fen, poolshark, start, task,
     test_a_practice_played_with_the_tables_moves_is_solved,
     test_a_move_that_throws_the_win_away_fails_the_practice,
+    test_a_practice_at_a_phones_size,
 )
 from test_hostile import (  # noqa: F401
     test_bring_back_while_the_engine_plays_brings_the_game_back,
@@ -131,6 +132,13 @@ def transport_exchange(drv, messages, until_type):
         });
         for (const m of messages) window.boardTransport.send(JSON.stringify(m));
     """, messages, until_type)
+
+
+@pytest.fixture
+def tserver(server):
+    """The static page, for test_practice's tests, with its own tables."""
+    poolshark("egdb", "build", "--pieces", "3", "--dir", TABLES)
+    return server
 
 
 @pytest.fixture
@@ -245,6 +253,8 @@ def test_the_static_page_works_after_its_server_stops():
         after = drv.execute_script("return window.seenFens")
         assert after and after[0][0] == f[0], after
         assert task(drv).startswith("Three kings against one"), task(drv)
+        # The counts in the status line's units: the lone king has made one move of its 13.
+        assert "13-move count 1/13 moves of the lone king" in drv.find_element(By.ID, "practice-teaches").text
         shot(drv, "static-offline-practice.png")
         assert not [e for e in severe(drv) if "/js/" in e.get("message", "")
                     or "engine" in e.get("message", "")]

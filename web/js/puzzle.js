@@ -177,7 +177,12 @@ export function renderPuzzle() {
  */
 function renderPractice(pr, st) {
   const c = st.counts;
-  const counts = c ? ` · 40-move count ${c.forty}/${c.forty_limit}` + (c.thirteen !== null ? ` · 13-move count ${c.thirteen}/${c.thirteen_limit}` : "") : "";
+  // In the status line's units (js/status.js): the 40-move count in plies, the 13-move count
+  // in the lone king's moves (`thirteen` is twice them).
+  const counts = c
+    ? ` · 40-move count ${c.forty}/${c.forty_limit} plies` +
+      (c.thirteen !== null ? ` · 13-move count ${Math.floor(c.thirteen / 2)}/${Math.floor(c.thirteen_limit / 2)} moves of the lone king` : "")
+    : "";
   $("practice-task").textContent =
     pr.result === "playing"
       ? `${pr.name}: ${pr.goal === "win" ? "win against the tables' defence" : `hold the draw for ${pr.moves_to_hold} more moves`}`
