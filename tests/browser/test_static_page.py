@@ -264,6 +264,26 @@ def test_the_static_page_works_after_its_server_stops():
             stop_server(proc)
 
 
+def test_the_static_page_works_from_a_sub_path(browser, tmp_path):
+    """A copy under a folder of a static host (as at https://user.github.io/poolshark/): the
+    page, its workers, its module and its tables all load from there (the page loaded
+    /js/main.js from the host's root: an empty board, "connecting" for ever), and the
+    tables give their verdict in a 4-piece position."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "poolshark").symlink_to(os.path.abspath(WEB))
+    proc, url = start_static(directory=str(site))
+    try:
+        browser.get(url + "poolshark/?fen=" + "W%3AW22%2C23%3AB9%2C14")
+        wait(browser, lambda d: d.find_element(By.ID, "fen").text == "W:W22,23:B9,14", "the page at a sub-path")
+        wait(browser, lambda d: d.find_element(By.ID, "egdb").text.startswith("database:"), "the tables' verdict")
+        assert browser.execute_script("return location.pathname") == "/poolshark/"
+        shot(browser, "static-sub-path.png")
+        assert not severe(browser), severe(browser)
+    finally:
+        stop_server(proc)
+
+
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
 def test_screenshots_of_the_static_page_at_desktop_and_phone_size(browser, server, size):
     with at_size(browser, server, size):
