@@ -435,6 +435,7 @@ const MIRRORS: &[(&str, &[&str])] = &[
     ("ClockResume", &["ClockResume"]),
     ("PuzzleState", &["PuzzleState"]),
     ("PracticeState", &["PracticeState"]),
+    ("PartialLoad", &["PartialLoad"]),
     ("HelloMsg", &["Reply::hello"]),
     ("StateMsg", &["Reply::state"]),
     ("InfoMsg", &["Reply::info"]),

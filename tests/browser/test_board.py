@@ -625,6 +625,35 @@ def test_a_pdn_of_several_games_offers_a_choice(page):
     wait(page, lambda d: move_list(d) == ["9-13", "22-18"], "game 2")
 
 
+# An illegal 7th ply (15-24: the man on 15 cannot move there), after six that are legal.
+BAD_SEVENTH = ('[Event "pasted"]\n[Result "1-0"]\n'
+               '1. 11-15 23-19 2. 8-11 22-17 3. 4-8 17-13 4. 15-24 28-19 1-0\n')
+
+
+def test_a_pdn_with_a_bad_move_loads_the_moves_before_it_when_asked(page):
+    """Issue 69, item 6: the refusal names the move and offers the moves before it; taken,
+    the six moves load, the position after the sixth is shown, and a note says where the
+    load stopped, in the refusal's words."""
+    load_pdn(page, '1. 9-13 *')
+    wait(page, lambda d: move_list(d) == ["9-13"], "a game on the board")
+    load_pdn(page, BAD_SEVENTH)
+    wait(page, lambda d: d.find_elements(By.ID, "pdn-partial"), "the offer")
+    refusal = errors_shown(page)[0]
+    assert "'15-24' (ply 7): illegal move" in refusal, refusal
+    assert move_list(page) == ["9-13"], "a refused load changes nothing"
+    offer = page.find_element(By.ID, "pdn-partial")
+    assert offer.text == "load the 6 moves before it"
+    shot(page, "pdn-partial-offer.png")
+    offer.click()
+    wait(page, lambda d: move_list(d) == ["11-15", "23-19", "8-11", "22-17", "4-8", "17-13"], "the six moves")
+    assert current_ply(page) == 6
+    note = page.find_element(By.CSS_SELECTOR, "#messages .msg.note").text
+    said = refusal.split("bad PDN: ")[1].removesuffix(" " + "load the 6 moves before it")
+    assert "before ply 7" in note and said in note, note
+    assert not errors_shown(page)
+    shot(page, "pdn-partial-loaded.png")
+
+
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
 def test_screenshots_mid_game_at_desktop_and_phone_size(browser, server, size):
     with at_size(browser, server, size):

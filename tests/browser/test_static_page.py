@@ -30,6 +30,7 @@ from test_board import (  # noqa: F401  (fixtures and tests run here against the
     test_a_marked_move_shows_the_best_move_along_its_jumps_and_retry_judges,
     test_a_timed_game_between_two_people_runs_to_a_flag_fall,
     test_reload_keeps_the_game_and_the_strength,
+    test_a_pdn_with_a_bad_move_loads_the_moves_before_it_when_asked,
     BLUNDER_PDN, BLUNDER_PLIES,
 )
 from test_levels import (  # noqa: F401

@@ -26,7 +26,7 @@ import "./render.js"; // registers the page's one render with `update`
 import "./derive.js"; // registers the state derived before each render
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
 import { placeSetupPiece, wireSetup } from "./setup.js";
-import { onGames, onPdn, wirePdn } from "./pdn.js";
+import { onGames, onPdn, wirePdn, pdnLoadRefused, pdnLoadAnswered } from "./pdn.js";
 import { save, restore, keepNotes, onQuietPdn, asideUnreadable, keptOnState, keptRefused, wireKept, leaveTraining } from "./store.js";
 import { claimed } from "./tabs.js";
 import { puzzleOnState, puzzleSend, wirePuzzle, onAnalysePdn } from "./puzzle.js";
@@ -85,7 +85,7 @@ function onMessage(msg) {
       });
       onReviewRefused();
       // The kept game's load and a link's say their refusals in words of their own.
-      if (!keptRefused(msg.message || "error") && !linkRefused(msg.message || "error"))
+      if (!keptRefused(msg.message || "error") && !linkRefused(msg.message || "error") && !pdnLoadRefused(msg.message || "error"))
         showMessage("error", msg.message || "error");
       break;
     case "pong":
@@ -100,6 +100,7 @@ function onMessage(msg) {
 function onState(st) {
   update(() => takeState(st));
   puzzleSend();
+  pdnLoadAnswered(st);
 }
 
 // What a new state changes in `ui` (inside `update`).

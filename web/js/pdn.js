@@ -110,16 +110,65 @@ function tooLarge(what, bytes) {
   return true;
 }
 
-/** @param {string} text */
-function loadText(text) {
+// The person's last load from the box or a file, until the board answers it: a refusal
+// that names a move which cannot be played is offered again as a load of the moves before it
+// (`partial`), the state of which says where it stopped.
+/** @type {{pdn: string, game?: number} | null} */
+let asked = null;
+
+/**
+ * @param {string} text
+ * @param {number} [game]
+ */
+function loadText(text, game) {
   if (tooLarge("the PDN", byteLength(text))) return;
   clearMessages();
   update((ui) => {
     ui.pdnText = text;
     ui.pdnLoaded = true;
   });
-  $("games-row").hidden = true;
-  send({ type: "load_pdn", pdn: text });
+  if (game === undefined) $("games-row").hidden = true;
+  asked = game === undefined ? { pdn: text } : { pdn: text, game };
+  send(game === undefined ? { type: "load_pdn", pdn: text } : { type: "load_pdn", pdn: text, game });
+}
+
+/**
+ * An `error` from the board: true when it refuses the person's load for a move that cannot
+ * be played (said here, with the offer to load the moves before it).
+ * @param {string} message
+ * @returns {boolean}
+ */
+export function pdnLoadRefused(message) {
+  const load = asked;
+  asked = null;
+  const m = load && /: move \d+\.(?:\.\.)? '[^']*' \(ply (\d+)\)/.exec(message);
+  if (!load || !m) return false;
+  const before = Number(m[1]) - 1;
+  const box = $("messages");
+  const div = document.createElement("div");
+  div.className = "msg error";
+  div.textContent = message + " ";
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = "pdn-partial";
+  b.textContent = before === 0 ? "load its start" : `load the ${before} ${before === 1 ? "move" : "moves"} before it`;
+  b.addEventListener("click", () => {
+    clearMessages();
+    send({ type: "load_pdn", ...load, partial: true });
+  });
+  div.appendChild(b);
+  box.prepend(div);
+  return true;
+}
+
+/**
+ * A state: the board answered the load (`asked` done); one loaded with `partial` says where
+ * it stopped, in the error's words.
+ * @param {import("./types.js").StateMsg} st
+ */
+export function pdnLoadAnswered(st) {
+  asked = null;
+  if (st.partial) showMessage("note", `Loaded the moves before ply ${st.partial.ply}, the first that cannot be played: ${st.partial.message}`);
 }
 
 export function wirePdn() {
@@ -147,8 +196,7 @@ export function wirePdn() {
   });
   $("games").addEventListener("change", () => {
     if (!ui.pdnText) return;
-    clearMessages();
-    send({ type: "load_pdn", pdn: ui.pdnText, game: Number($("games").value) });
+    loadText(ui.pdnText, Number($("games").value));
   });
   $("pdn-save").addEventListener("click", () => {
     update((ui) => {

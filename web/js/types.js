@@ -124,6 +124,15 @@
  * @property {ReviewSummary | null} [review]
  * @property {PuzzleState | null} [puzzle] the puzzle on the board (docs/BOARD.md, "Puzzles")
  * @property {PracticeState | null} [practice] the endgame practice on the board
+ * @property {PartialLoad | null} [partial] where a `load_pdn` with `partial` stopped
+ */
+
+/**
+ * Where a game loaded with `partial` stopped: the ply of the move that cannot be played, and
+ * the error a whole load gives.
+ * @typedef {object} PartialLoad
+ * @property {number} ply
+ * @property {string} message
  */
 
 /**
@@ -268,7 +277,7 @@
  *   | {type: "review", depth?: number, movetime?: number, nodes?: number}
  *   | {type: "retry", ply: number, move: string, depth?: number, movetime?: number, nodes?: number}
  *   | {type: "setup", fen: string}
- *   | {type: "load_pdn", pdn: string, game?: number, path?: string[], clock?: ClockResume}
+ *   | {type: "load_pdn", pdn: string, game?: number, path?: string[], clock?: ClockResume, partial?: boolean}
  *   | {type: "players", white: string, black: string}
  *   | {type: "save_pdn", quiet?: boolean}
  *   | {type: "annotate", node: number, comment?: string, nag?: string | null, nags?: number[]}

@@ -158,6 +158,8 @@ pub struct Board {
     puzzles: puzzles::Puzzles,
     /// The endgame practice on the board (`practice`).
     practice: Option<practice::Shown>,
+    /// Where the game a `load_pdn` with `partial` loaded was cut: for the next state only.
+    partial: Option<protocol::PartialLoad>,
 }
 
 impl Board {
@@ -178,6 +180,7 @@ impl Board {
             clear: false,
             puzzles: puzzles::Puzzles::new(crate::core::rng::SplitMix64::from_clock().next_u64()),
             practice: None,
+            partial: None,
         }
     }
 
@@ -271,7 +274,8 @@ impl Board {
     /// yet, look again (`look_at_tables`).
     fn push_state(&mut self) {
         self.judge_practice();
-        let state = self.state();
+        let mut state = self.state();
+        state.partial = self.partial.take();
         self.tables_look = None;
         if let Some(db) = &self.tables {
             if state.egdb.is_none() && db.covers(self.session.game().position()) {

@@ -188,6 +188,10 @@ pub enum Request {
         /// itself after a reload).
         #[serde(default)]
         clock: Option<ClockResume>,
+        /// Load the game up to its first move that cannot be played, rather than refuse it
+        /// (`state.partial` says where).
+        #[serde(default)]
+        partial: bool,
     },
     /// Who plays each side from the position shown on, the game kept ("play from here").
     Players {
@@ -618,6 +622,17 @@ pub struct State {
     pub puzzle: Option<PuzzleState>,
     /// The endgame practice on the board (`practice`), likewise.
     pub practice: Option<PracticeState>,
+    /// In the state that answers a `load_pdn` with `partial` whose game was cut at a move
+    /// that cannot be played: where, and why; None otherwise.
+    pub partial: Option<PartialLoad>,
+}
+
+/// Where a game loaded with `partial` was cut: the ply of the move that cannot be played
+/// (from the start, in its line) and the error a whole load would have given.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PartialLoad {
+    pub ply: usize,
+    pub message: String,
 }
 
 /// An endgame practice as the state shows it.

@@ -279,7 +279,13 @@ impl Board {
                 game,
                 path,
                 clock,
-            } => s.load_pdn_at(&pdn, game, path.as_deref(), clock),
+                partial,
+            } => s
+                .load_pdn_partial(&pdn, game, path.as_deref(), clock, partial)
+                .map(|(done, cut)| {
+                    self.partial = cut;
+                    done
+                }),
             Request::Players { white, black } => s.set_players(white, black),
             _ => unreachable!("handle sends only these here"),
         };
@@ -318,6 +324,53 @@ mod tests {
         assert_eq!((b.multipv, b.analysis_limits().multipv), (3, 3));
         b.request(r#"{"type":"new","white":"human","black":"human","clock":{"base":60}}"#);
         assert!(!b.analyzing && b.running.is_none());
+    }
+
+    /// The replies' JSON, parsed.
+    fn replies(b: &mut Board, text: &str) -> Vec<serde_json::Value> {
+        b.request(text)
+            .iter()
+            .filter_map(|o| match o {
+                Out::Send(r) => serde_json::from_str(&r.to_json()).ok(),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Issue 69, item 6: `partial` loads the moves before the first bad one, shows the
+    /// position after them, and says where in the words of the error a whole load gives;
+    /// the next state says nothing of it. Without `partial` the load is refused as ever.
+    #[test]
+    fn a_partial_load_stops_at_the_first_bad_move() {
+        let mut b = board();
+        let pdn = "[Event \\\"e\\\"]\\n[Result \\\"1-0\\\"]\\n1. 11-15 23-19 2. 8-11 22-17 3. 4-8 17-13 4. 15-24 28-19 1-0";
+        let whole = replies(&mut b, &format!(r#"{{"type":"load_pdn","pdn":"{pdn}"}}"#));
+        assert_eq!(whole.len(), 1);
+        assert_eq!(whole[0]["type"], "error");
+        let why = whole[0]["message"].as_str().unwrap().to_string();
+        assert!(why.contains("'15-24' (ply 7)"), "{why}");
+        assert_eq!(b.session.ply(), 0, "a refused load changes nothing");
+        let cut = replies(
+            &mut b,
+            &format!(r#"{{"type":"load_pdn","pdn":"{pdn}","partial":true}}"#),
+        );
+        let st = cut.iter().find(|m| m["type"] == "state").expect("a state");
+        assert_eq!(st["partial"]["ply"], 7);
+        assert_eq!(st["partial"]["message"], why.as_str());
+        assert_eq!(st["history"].as_array().unwrap().len(), 6);
+        assert_eq!(st["tags"]["Result"], "*", "the result was the whole game's");
+        let next = replies(&mut b, r#"{"type":"goto","ply":3}"#);
+        assert!(next
+            .iter()
+            .any(|m| m["type"] == "state" && m["partial"].is_null()));
+        // A game read whole has no `partial`.
+        let whole = replies(
+            &mut b,
+            r#"{"type":"load_pdn","pdn":"1. 11-15 *","partial":true}"#,
+        );
+        assert!(whole
+            .iter()
+            .any(|m| m["type"] == "state" && m["partial"].is_null()));
     }
 
     #[test]

@@ -437,6 +437,7 @@ impl Session {
             review: reviewed::summary(self.tree()),
             puzzle: None,
             practice: None,
+            partial: None,
         }
     }
 }

@@ -25,7 +25,7 @@ pub use error::{move_number, ErrorKind, PdnError, Spot};
 pub use movetext::TreeBuilder;
 pub use notes::time_comment;
 pub(crate) use reader::read_trees;
-pub use reader::{games, games_in, Ending, FaultAt, Games, TreeGame};
+pub use reader::{games, games_in, Cut, Ending, FaultAt, Games, TreeGame};
 pub use visitor::{GameEnd, GameTags, Only, Tags, Visit, Visitor};
 
 use crate::core::tree::{self, GameTree};
@@ -88,6 +88,7 @@ impl PdnGame {
             tags: self.tags.clone(),
             tree,
             result: self.result.clone(),
+            cut: None,
         }
     }
 

@@ -12,7 +12,7 @@ use super::timed::TimedGame;
 use super::{reviewed, Done, Session, SessionError};
 use super::{BEST_LINE_PLIES, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
 use crate::board::clock::{Clock, TimeControl};
-use crate::board::protocol::{ClockResume, PdnGameTags, Player, Reply};
+use crate::board::protocol::{ClockResume, PartialLoad, PdnGameTags, Player, Reply};
 use crate::board::view::history_move;
 use crate::core::pdn;
 use crate::core::tree::{GameTree, NodeId};
@@ -34,11 +34,15 @@ pub(super) struct Loaded {
     pub(super) tags: Vec<(String, String)>,
     /// Its main line's last node and the result it was read with.
     pub(super) end: NodeId,
+    /// The node to show without a path: the main line's end, or where a partial read was cut.
+    pub(super) shown: NodeId,
     pub(super) result: String,
     /// The moves of the path asked for, read on positions alone.
     pub(super) path: Option<Vec<Move>>,
     /// The `games` list of a text of several games, for the page once.
     pub(super) games: Option<Reply>,
+    /// Read up to its first bad move (`partial`): where it was cut, and why.
+    pub(super) cut: Option<PartialLoad>,
 }
 
 /// Game `number` (from 1; default the first) of a PDN text (GameType 23, or none given),
@@ -46,18 +50,28 @@ pub(super) struct Loaded {
 /// the start) read on its positions; an error where the text, the game or a move of the
 /// path does not read, the game is larger than the board keeps, or (`timed`, a timed game
 /// to go on at the main line's end) the path leads elsewhere.
+///
+/// With `partial`, the game is read up to its first move that cannot be played (illegal, or
+/// after the rules ended it) and shown where that move was to be played; `Loaded::cut` then
+/// says where, in the words the whole read's error would have used.
 pub(super) fn read(
     text: &str,
     number: Option<usize>,
     path: Option<&[String]>,
     timed: bool,
+    partial: bool,
 ) -> Result<Loaded, SessionError> {
     let number = number.unwrap_or(1);
+    let builder = if partial {
+        pdn::TreeBuilder::up_to_first_bad_move()
+    } else {
+        pdn::TreeBuilder::default()
+    };
     // One game at a time: each is built and checked, and only the one loaded is kept.
     let mut list: Vec<PdnGameTags> = Vec::new();
     let mut chosen = None;
     let mut count = 0;
-    for (i, g) in pdn::games_in(text, pdn::TreeBuilder::default()).enumerate() {
+    for (i, g) in pdn::games_in(text, builder).enumerate() {
         let g = g.map_err(|e| SessionError::Pdn(e.to_string()))?;
         count += 1;
         // A text of many games is listed in part: the first ones and the one shown.
@@ -90,6 +104,24 @@ pub(super) fn read(
         return Err(SessionError::TooManyMoves(g.tree.len() - 1));
     }
     let end = *main.last().expect("the root at least");
+    let cut = g.cut.as_ref().map(|c| {
+        let ply = match &c.kind {
+            pdn::ErrorKind::BadMove { ply, .. } | pdn::ErrorKind::AfterEnd { ply, .. } => *ply,
+            _ => 0,
+        };
+        let error = pdn::PdnError {
+            game: number,
+            at: c.at,
+            kind: c.kind.clone(),
+        };
+        (
+            c.node,
+            PartialLoad {
+                ply,
+                message: SessionError::Pdn(error.to_string()).to_string(),
+            },
+        )
+    });
     // The path read first, on positions alone: a move that is not legal changes nothing.
     let mut moves = Vec::new();
     if let Some(path) = path {
@@ -121,6 +153,14 @@ pub(super) fn read(
     }
     let mut tags = g.tags;
     setup_tags(&mut tags, g.tree.start());
+    // The result given was the whole game's: the part read says nothing of its end.
+    if cut.is_some() {
+        for (name, value) in tags.iter_mut() {
+            if name.eq_ignore_ascii_case("Result") {
+                *value = "*".into();
+            }
+        }
+    }
     let mut tree = g.tree.with_data(|_, _| NodeData::default());
     reviewed::restore(&mut tree);
     let longest = longest_line(&tree);
@@ -139,10 +179,17 @@ pub(super) fn read(
             data.shown = shown;
         }
     }
+    // Shown where the bad move was to be played, else at the main line's end.
+    let (shown, cut) = match cut {
+        Some((node, note)) => (node, Some(note)),
+        None => (end, None),
+    };
     Ok(Loaded {
         tree,
         tags,
         end,
+        shown,
+        cut,
         result: g.result,
         path: path.map(|_| moves),
         games: (count > 1).then_some(Reply::Games {
@@ -226,11 +273,27 @@ impl Session {
         path: Option<&[String]>,
         clock: Option<ClockResume>,
     ) -> Result<Done, SessionError> {
+        self.load_pdn_partial(text, number, path, clock, false)
+            .map(|(done, _)| done)
+    }
+
+    /// `load_pdn_at`; with `partial`, a game with a move that cannot be played is loaded up
+    /// to it and shown where it was to be played (or at `path`), and the note says where
+    /// (`state.partial`, for the state that answers this load).
+    pub fn load_pdn_partial(
+        &mut self,
+        text: &str,
+        number: Option<usize>,
+        path: Option<&[String]>,
+        clock: Option<ClockResume>,
+        partial: bool,
+    ) -> Result<(Done, Option<PartialLoad>), SessionError> {
         let control = clock
             .map(|c| TimeControl::from_seconds(c.base, c.inc))
             .transpose()
             .map_err(SessionError::Clock)?;
-        let g = read(text, number, path, control.is_some())?;
+        let g = read(text, number, path, control.is_some(), partial)?;
+        let cut = g.cut;
         // The game is made apart and checked whole: a refused load changes nothing.
         let mut next = Session {
             cursor: Cursor::at_root(g.tree),
@@ -240,7 +303,7 @@ impl Session {
         };
         match g.path {
             Some(moves) => moves.into_iter().try_for_each(|mv| next.cursor.play(mv))?,
-            None => next.cursor.show(g.end),
+            None => next.cursor.show(g.shown),
         }
         next.check_size()?;
         if let (Some(control), Some(c)) = (control, clock) {
@@ -256,10 +319,11 @@ impl Session {
             }
         }
         *self = next;
-        Ok(match g.games {
+        let done = match g.games {
             Some(games) => Done::Loaded(games),
             None => Done::Changed { auto: false },
-        })
+        };
+        Ok((done, cut))
     }
 
     /// `save_pdn`: the whole tree as PDN (`pdn::writer`), a review's verdicts in it

@@ -13,7 +13,7 @@
 
 use super::error::{ErrorKind, Spot};
 use super::notes;
-use super::reader::TreeGame;
+use super::reader::{Cut, TreeGame};
 use super::visitor::{Fault, GameEnd, Visit, Visitor};
 use crate::core::game::GameResult;
 use crate::core::notation;
@@ -71,9 +71,24 @@ pub struct TreeBuilder {
     /// Where the first `FEN` tag stood, and its index in `tags`.
     fen: Option<(Spot, usize)>,
     moves: Option<Moves>,
+    /// Cut a game at its first move that cannot be played, rather than refuse it.
+    cut_at_bad_move: bool,
+    /// The game being read was cut there: everything after it is passed over.
+    cut: Option<Cut>,
 }
 
 impl TreeBuilder {
+    /// A builder that reads each game up to its first move that cannot be played there (an
+    /// illegal move, or one after the rules ended the game), in the main line or a
+    /// variation: the game is what came before it, its result `*`, and `TreeGame::cut` says
+    /// where and why. Faults of any other kind are refused as ever.
+    pub fn up_to_first_bad_move() -> TreeBuilder {
+        TreeBuilder {
+            cut_at_bad_move: true,
+            ..TreeBuilder::default()
+        }
+    }
+
     /// The start position: the `FEN` tag's, or the usual start.
     fn start(&self) -> Result<Position, Fault> {
         match self.fen {
@@ -130,6 +145,7 @@ impl Visitor for TreeBuilder {
     }
 
     fn begin_movetext(&mut self, _at: Spot) -> Result<Visit, Fault> {
+        self.cut = None;
         let tree = GameTree::new(self.start()?);
         let root = tree.root();
         self.moves = Some(Moves {
@@ -146,6 +162,9 @@ impl Visitor for TreeBuilder {
     }
 
     fn comment(&mut self, _at: Spot, text: String) -> Result<(), Fault> {
+        if self.cut.is_some() {
+            return Ok(());
+        }
         let m = self.moves();
         let line = m.lines.last_mut().expect("the main line is always there");
         match line.last {
@@ -156,6 +175,9 @@ impl Visitor for TreeBuilder {
     }
 
     fn nag(&mut self, at: Spot, nag: u8) -> Result<(), Fault> {
+        if self.cut.is_some() {
+            return Ok(());
+        }
         let m = self.moves();
         let root = m.tree.root();
         match m.line().last.filter(|&id| id != root) {
@@ -171,6 +193,9 @@ impl Visitor for TreeBuilder {
     }
 
     fn begin_variation(&mut self, at: Spot) -> Result<Visit, Fault> {
+        if self.cut.is_some() {
+            return Ok(Visit::Skip);
+        }
         let m = self.moves();
         let root = m.tree.root();
         let Some(last) = m.line().last.filter(|&id| id != root) else {
@@ -193,6 +218,9 @@ impl Visitor for TreeBuilder {
     }
 
     fn end_variation(&mut self, at: Spot) -> Result<(), Fault> {
+        if self.cut.is_some() {
+            return Ok(());
+        }
         let m = self.moves();
         if m.lines.len() == 1 {
             return Err(Self::syntax(at, "')' with no '(' before it"));
@@ -203,34 +231,57 @@ impl Visitor for TreeBuilder {
     }
 
     fn mv(&mut self, at: Spot, text: &str) -> Result<(), Fault> {
+        if self.cut.is_some() {
+            return Ok(());
+        }
+        let cutting = self.cut_at_bad_move;
         let m = self.moves();
         let depth = m.lines.len() - 1;
         let line = &m.lines[depth];
         let ply = line.ply + 1;
+        let from = line.at;
         let pos = m.tree.node(line.at).expect("a live node").position;
-        let mv = notation::parse_pdn_move(&pos, text).map_err(|error| {
-            let text = text.to_string();
-            (at, ErrorKind::BadMove { ply, text, error })
-        })?;
-        let id = m.tree.play(line.at, mv).map_err(|e| {
-            let kind = match e {
-                TreeError::GameOver(end) => ErrorKind::AfterEnd {
-                    ply,
-                    text: text.to_string(),
-                    end,
-                },
-                TreeError::Full => ErrorKind::TooManyMoves,
-                e => ErrorKind::Syntax(e.to_string()),
-            };
-            (at, kind)
-        })?;
+        let played = notation::parse_pdn_move(&pos, text)
+            .map_err(|error| {
+                let text = text.to_string();
+                (at, ErrorKind::BadMove { ply, text, error })
+            })
+            .and_then(|mv| {
+                m.tree.play(from, mv).map_err(|e| {
+                    let kind = match e {
+                        TreeError::GameOver(end) => ErrorKind::AfterEnd {
+                            ply,
+                            text: text.to_string(),
+                            end,
+                        },
+                        TreeError::Full => ErrorKind::TooManyMoves,
+                        e => ErrorKind::Syntax(e.to_string()),
+                    };
+                    (at, kind)
+                })
+            });
+        let id = match played {
+            Ok(id) => id,
+            Err((at, kind @ (ErrorKind::BadMove { .. } | ErrorKind::AfterEnd { .. })))
+                if cutting =>
+            {
+                self.cut = Some(Cut {
+                    at,
+                    kind,
+                    node: from,
+                });
+                return Ok(());
+            }
+            Err(fault) => return Err(fault),
+        };
+        let m = self.moves();
+        let line = &m.lines[depth];
         // A line's own move leads its node's children, except a variation's first move (an
         // alternative to the move it stands beside) and a move played where a line outside
         // this one stands: that line goes on from there, and its move will lead.
         let alternative = depth > 0 && line.last.is_none();
         // This line stands at `line.at` too: another means one outside it.
         let outer_here = m.standing.get(&line.at).is_some_and(|&n| n > 1);
-        let from = line.at;
         if !alternative && !outer_here {
             while m.tree.children(line.at).first() != Some(&id) {
                 m.tree.promote(id).expect("a live node");
@@ -258,6 +309,16 @@ impl Visitor for TreeBuilder {
             Some(m) => m.tree,
             None => GameTree::new(self.start()?),
         };
+        // A game cut short says nothing of its end: the result given was the whole game's.
+        if let Some(cut) = self.cut.take() {
+            self.fen = None;
+            return Ok(TreeGame {
+                tags: std::mem::take(&mut self.tags),
+                tree,
+                result: "*".into(),
+                cut: Some(cut),
+            });
+        }
         // Where the rules ended the game, a result that says otherwise is wrong.
         let last = *tree.main_line().last().expect("the root at least");
         let rules = tree.result_at(last).expect("a live node");
@@ -281,6 +342,7 @@ impl Visitor for TreeBuilder {
             tags: std::mem::take(&mut self.tags),
             tree,
             result: end.result.clone(),
+            cut: None,
         })
     }
 }

@@ -36,6 +36,18 @@ pub struct TreeGame {
     pub tags: Vec<(String, String)>,
     pub tree: GameTree,
     pub result: String,
+    /// Read by `TreeBuilder::up_to_first_bad_move`: the first move that could not be played,
+    /// where the game was cut (None for a game read whole).
+    pub cut: Option<Cut>,
+}
+
+/// Where a game read up to its first bad move was cut: the fault, and the node the move
+/// would have been played from (the last position read on its line).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cut {
+    pub at: Spot,
+    pub kind: ErrorKind,
+    pub node: crate::core::tree::NodeId,
 }
 
 /// Where the open game is.
@@ -593,6 +605,55 @@ mod tests {
 
     fn error(text: &str) -> String {
         read_trees(text).unwrap_err().to_string()
+    }
+
+    /// Issue 69, item 6: read up to the first bad move, a game is what came before it, with
+    /// the fault the whole read would have named, whether the move is illegal or after the
+    /// end, in the main line or a variation; other faults are refused as ever.
+    #[test]
+    fn a_game_cut_at_its_first_bad_move() {
+        let cut = |text: &str| {
+            let mut games: Vec<_> = games_in(text, TreeBuilder::up_to_first_bad_move()).collect();
+            assert_eq!(games.len(), 1, "{text}");
+            games.remove(0)
+        };
+        // An illegal 7th ply: the first 6 stay, shown where the 7th was to be played.
+        let text = "[Event \"e\"]\n[Result \"1-0\"]\n1. 11-15 23-19 2. 8-11 22-17 3. 4-8 17-13 4. 15-24 28-19 1-0";
+        let g = cut(text).unwrap();
+        assert_eq!(hub(&g.tree).len(), 6);
+        assert_eq!(g.result, "*");
+        let c = g.cut.expect("cut");
+        assert_eq!(c.node, *g.tree.main_line().last().unwrap());
+        let whole = read_trees(text).unwrap_err();
+        assert_eq!(
+            PdnError {
+                game: 1,
+                at: c.at,
+                kind: c.kind
+            }
+            .to_string(),
+            whole.to_string()
+        );
+        assert!(
+            whole.to_string().contains("move 4. '15-24' (ply 7)"),
+            "{whole}"
+        );
+        // In a variation: the main line and the variation up to it; the rest is passed over.
+        let g = cut("1. 11-15 23-19 (1... 22-18 2. 8-11 (2. 9-13) 30-26 {x}) 2. 8-11 *").unwrap();
+        assert_eq!(hub(&g.tree), ["11-15", "23-19"]);
+        let c = g.cut.unwrap();
+        assert!(
+            matches!(c.kind, ErrorKind::BadMove { ply: 3, .. }),
+            "{:?}",
+            c.kind
+        );
+        assert_eq!(
+            g.tree.node(c.node).unwrap().mv.map(|m| m.hub()),
+            Some("22-18".to_string())
+        );
+        // A whole game is not cut; a fault of another kind is still refused.
+        assert_eq!(cut("1. 11-15 23-19 *").unwrap().cut, None);
+        assert!(cut("1. 11-15 {oops *").is_err());
     }
 
     /// Issue 58, item 6: comments before the first tag are not a game of their own.

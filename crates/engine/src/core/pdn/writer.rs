@@ -193,6 +193,7 @@ mod tests {
             tags: t,
             tree: back_tree,
             result: r,
+            ..
         } = &back[0];
         let want: Vec<(String, String)> = ordered_tags(tags).into_iter().cloned().collect();
         assert_eq!((t, r.as_str()), (&want, result), "{text}");
