@@ -841,10 +841,16 @@ def test_a_timed_game_between_two_people_runs_to_a_flag_fall(page):
          "both clocks at 2 s")
     # Not flipped for two players: Black, whose men start on 1-12, sits at the top.
     assert page.find_element(By.ID, "clock-top").get_attribute("data-side") == "black"
+    # No review while the clocks run (issue 69, item 8): greyed, and refused by the board.
+    assert not page.find_element(By.ID, "review-run").is_enabled()
     click_square(page, 11)
     click_square(page, 15)
+    page.execute_script("window.boardTransport.send(JSON.stringify({type: 'review', nodes: 1000}))")
+    wait(page, lambda d: any("a timed game is on: no review" in e for e in errors_shown(d)), "the refusal")
     wait(page, lambda d: status(d) == "Game over: Black wins: time forfeit",
          "White's flag to fall")
+    # The game over, the review is there again.
+    wait(page, lambda d: d.find_element(By.ID, "review-run").is_enabled(), "the review once the game is over")
     assert move_list(page) == ["11-15"]
     wait(page, lambda d: clock_of(d, "white")[0] == "0:00.0", "White's clock at zero")
     assert "flagged" in clock_of(page, "white")[1]

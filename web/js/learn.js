@@ -6,7 +6,7 @@
 // (`ui.retry` with `learn` set), so the teaching panel asks and judges it; this module keeps
 // the run (`ui.learn`) and its compact panel.
 
-import { ui, $, update, SIDE, MARKS, mainSig, modeOf, sideAt } from "./state.js";
+import { ui, $, update, SIDE, MARKS, mainSig, modeOf, sideAt, clocksLive } from "./state.js";
 import { send } from "./socket.js";
 import { clearMessages, showMessage } from "./messages.js";
 import { reviewed } from "./teach.js";
@@ -143,7 +143,7 @@ export function renderLearn() {
   const run = ui.learn;
   const any = !!st && (markedPlies(st, "black").length > 0 || markedPlies(st, "white").length > 0);
   $("learn-row").hidden = !any || !!run;
-  $("learn-start").disabled = running || !ui.connected;
+  $("learn-start").disabled = running || !ui.connected || (!!st && clocksLive(st));
   if (any && !run && !$("learn-side").dataset.chosen) $("learn-side").value = defaultSide(st);
   const box = $("learn");
   box.hidden = !run;

@@ -6,7 +6,7 @@
 // (`state.review`, over the main line as it stands), so it survives a reload and follows the
 // main line. What a marked move teaches is js/teach.js's, from the nodes' `review`.
 
-import { ui, $, MARKS, mainSig, scoreText, update } from "./state.js";
+import { ui, $, MARKS, mainSig, scoreText, update, clocksLive } from "./state.js";
 import { send } from "./socket.js";
 import { showMessage } from "./messages.js";
 import { el } from "./draw.js";
@@ -205,11 +205,13 @@ export function renderReview() {
   const ply = st ? mainPly(st) : 0;
   $("next-mistake").disabled = !bad.some((p) => p.k > ply);
   $("prev-mistake").disabled = !bad.some((p) => p.k < ply);
+  // No review while a timed game's clocks run (the board refuses it: it is analysis).
   $("review-run").disabled =
     !ui.connected ||
     !st ||
     !!(r && r.running) ||
     !!st.thinking ||
+    clocksLive(st) ||
     !!(st.puzzle && st.puzzle.result === "playing") ||
     !!(st.practice && st.practice.result === "playing");
   renderSummary();

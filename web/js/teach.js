@@ -3,7 +3,7 @@
 // position before the mistake on the board, the player's move judged by the server
 // (docs/BOARD.md `retry`) as good as the best or not, and the answer on request.
 
-import { ui, $, SIDE, MARKS, historySig, mainSig, scoreText, moveNumber, sideAt, update } from "./state.js";
+import { ui, $, SIDE, MARKS, historySig, mainSig, scoreText, moveNumber, sideAt, update, clocksLive } from "./state.js";
 import { send } from "./socket.js";
 import { showMessage, clearMessages } from "./messages.js";
 import { reviewBudget } from "./review.js";
@@ -158,8 +158,13 @@ export function renderTeach() {
   const mover = SIDE[sideAt(st, k - 1)];
   const played = p.move || (st.history[k - 1] ? st.history[k - 1].pdn : "");
   $("retry-start").hidden = !!t;
-  $("retry-start").disabled = running || !ui.connected;
-  $("retry-start").title = running ? "wait for the review to end" : "go to the position before this move and try to find the best one";
+  const timed = clocksLive(st);
+  $("retry-start").disabled = running || !ui.connected || timed;
+  $("retry-start").title = running
+    ? "wait for the review to end"
+    : timed
+      ? "not while a timed game's clocks run"
+      : "go to the position before this move and try to find the best one";
   $("retry-back").hidden = !t;
   $("teach-add").hidden = !!t || !p.pv || !p.pv.length;
   $("retry-answer").hidden = !t || t.answer;

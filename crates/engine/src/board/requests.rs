@@ -18,7 +18,12 @@ impl Board {
             Request::Analyze { on: true, .. } => self.training_allows("analysis comes"),
             Request::EngineMove => self.training_allows("the engine moves"),
             Request::Review { .. } | Request::Retry { .. } => {
+                let what = match request {
+                    Request::Review { .. } => "review",
+                    _ => "\"find a better move\"",
+                };
                 self.training_allows("the review comes")
+                    .and_then(|()| self.session.review_allowed(what).map_err(BoardError::from))
             }
             Request::Players { .. } => self.training_allows("the players change"),
             _ => Ok(()),
@@ -371,6 +376,35 @@ mod tests {
         assert!(whole
             .iter()
             .any(|m| m["type"] == "state" && m["partial"].is_null()));
+    }
+
+    /// Issue 69, item 8: no review and no "find a better move" while a timed game's clocks
+    /// run (it would score the position and draw the best line), in words that name it;
+    /// both once the game is over.
+    #[test]
+    fn a_timed_game_refuses_the_review_until_it_ends() {
+        let mut b = board();
+        b.request(r#"{"type":"new","white":"human","black":"human","clock":{"base":60}}"#);
+        b.request(r#"{"type":"move","move":"11-15"}"#);
+        for (req, what) in [
+            (r#"{"type":"review","nodes":1000}"#, "no review"),
+            (
+                r#"{"type":"retry","ply":1,"move":"9-13","nodes":1000}"#,
+                "no \"find a better move\"",
+            ),
+        ] {
+            let r = replies(&mut b, req);
+            assert_eq!(r.len(), 1, "{req}: {r:?}");
+            assert_eq!(r[0]["type"], "error");
+            let m = r[0]["message"].as_str().unwrap();
+            assert!(m.contains("a timed game is on") && m.contains(what), "{m}");
+            assert!(b.running.is_none(), "nothing started");
+        }
+        // The same game untimed (loaded back) reviews.
+        let r = replies(&mut b, r#"{"type":"load_pdn","pdn":"1. 11-15 23-19 *"}"#);
+        assert!(r.iter().any(|m| m["type"] == "state"));
+        let r = replies(&mut b, r#"{"type":"review","nodes":1000}"#);
+        assert!(r.iter().all(|m| m["type"] != "error"), "{r:?}");
     }
 
     #[test]

@@ -202,6 +202,11 @@ impl Session {
         self.timed.analysis_allowed(on)
     }
 
+    /// A review or a retry (`what`) only while no timed game's clocks run.
+    pub fn review_allowed(&self, what: &'static str) -> Result<(), SessionError> {
+        self.timed.review_allowed(what)
+    }
+
     /// Let the flag fall if the running clock has reached zero. True if it fell now: at the
     /// node shown, which is the last move of a game that could not be walked.
     pub fn check_flag(&mut self) -> bool {

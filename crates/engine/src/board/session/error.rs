@@ -27,6 +27,8 @@ pub enum SessionError {
     TimedEngineMove,
     /// `analyze` while the clocks are live.
     TimedAnalysis,
+    /// `review` or `retry` (what it is) while the clocks are live.
+    TimedReview(&'static str),
     /// A move after the game's end (the reason, as `state` gives it).
     GameOver(String),
     Movetime(f64),
@@ -105,6 +107,10 @@ impl fmt::Display for SessionError {
             SessionError::TimedAnalysis => {
                 f.write_str("a timed game is on: no analysis until it ends (or start a new game)")
             }
+            SessionError::TimedReview(what) => write!(
+                f,
+                "a timed game is on: no {what} until it ends (or start a new game)"
+            ),
             SessionError::GameOver(reason) => write!(
                 f,
                 "the game is over ({reason}): no more moves; take back or start a new game"

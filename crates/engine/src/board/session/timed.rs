@@ -95,6 +95,15 @@ impl TimedGame {
     /// Refuse to turn analysis on while the clocks are live (turning it off is always
     /// allowed): it would search on the players' clocks. The board turns it off when a
     /// timed game begins.
+    /// A review (`what`: "review", "find a better move") only once the clocks stop: it
+    /// scores the positions and draws the best line, which is analysis.
+    pub fn review_allowed(&self, what: &'static str) -> Result<(), SessionError> {
+        if self.is_live() {
+            return Err(SessionError::TimedReview(what));
+        }
+        Ok(())
+    }
+
     pub fn analysis_allowed(&self, on: bool) -> Result<(), SessionError> {
         if on && self.is_live() {
             return Err(SessionError::TimedAnalysis);
