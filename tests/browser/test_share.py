@@ -20,7 +20,7 @@ from test_board import (  # noqa: F401 (fixtures)
     move_list, new_driver, new_game, page, pieces, play_any_move, retry_stale, review_game,
     server, states, status, targets, wait,
 )
-from test_board import choose_clock, current_ply, set_fen  # noqa: F401
+from test_board import choose_clock, current_ply, set_fen, shot  # noqa: F401
 from test_tree import GAME, MAIN, variations
 
 SHOTS = "target/shots-61"
@@ -171,6 +171,38 @@ def test_a_pdn_link_opens_the_same_game_with_its_variations_in_a_fresh_browser(p
         assert other.current_url == server
         # Nothing was kept there: nothing to bring back.
         assert not other.find_element(By.ID, "link-restore").is_displayed()
+    finally:
+        other.quit()
+
+
+def test_a_game_link_opens_at_the_move_shown_in_a_fresh_browser(page, server):
+    """Issue 69, item 2: a game link carries the move shown, as lichess's do; at the main
+    line's end it carries none (and opens there, as links always have)."""
+    load_pdn(page, LONG_VAR)
+    wait(page, lambda d: len(move_list(d)) == 27, "the loaded game")
+    stub_clipboard(page)
+    at_end = copy(page, "copy-pdn-link")
+    assert "&path=" not in at_end
+    # A move inside a variation inside a variation: 4. 9-14, with its comment.
+    target = [e for e in page.find_elements(By.CSS_SELECTOR, "#moves .move") if e.text == "9-14"][0]
+    target.click()
+    wait(page, lambda d: d.find_element(By.CSS_SELECTOR, "#moves .current").text == "9-14", "the move shown")
+    fen = page.find_element(By.ID, "fen").text
+    link = copy(page, "copy-pdn-link")
+    assert link.endswith("&path=9-13,22-17,13x22x17,26x17x22,6-9,23-19,9-14"), link
+    other = new_driver()
+    try:
+        other.get(link)
+        wait(other, lambda d: len(move_list(d)) == 27, "the link's game")
+        wait(other, lambda d: d.find_element(By.ID, "fen").text == fen, "the move shown in the link")
+        assert other.find_element(By.CSS_SELECTOR, "#moves .current").text == "9-14"
+        shot(other, "link-at-a-move.png")
+        # A reload keeps the move (the page keeps it as any move shown).
+        other.refresh()
+        wait(other, lambda d: d.find_element(By.ID, "fen").text == fen, "the move after a reload")
+        other.get(at_end)
+        wait(other, lambda d: d.find_element(By.CSS_SELECTOR, "#moves .current").text == "22-17",
+             "the main line's end")
     finally:
         other.quit()
 

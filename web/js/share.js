@@ -25,7 +25,7 @@ import { ui, $, update } from "./state.js";
 import { send, overLimit } from "./socket.js";
 import { showMessage } from "./messages.js";
 import { sizeText } from "./pdn.js";
-import { STORE, restore, setAside, moveAside, treeSig, stopKeeping } from "./store.js";
+import { STORE, restore, setAside, moveAside, treeSig, stopKeeping, pathTo } from "./store.js";
 import { releaseMain, tabId } from "./tabs.js";
 
 // Where the game kept from the last visit is put aside when a link opens.
@@ -146,21 +146,48 @@ export function fenLink(fen) {
 }
 
 /**
- * A link that opens the game `pdn`.
+ * A link that opens the game `pdn`, at the move `path` leads to (the moves from the start, as
+ * `load_pdn`'s `path`; none: the main line's end, where a link opens without one).
  * @param {string} pdn
+ * @param {string[] | null} [path]
  * @returns {Promise<string>}
  */
-export async function pdnLink(pdn) {
-  return pageAddress() + "#pdn=" + (await packText(pdn));
+export async function pdnLink(pdn, path = null) {
+  return pageAddress() + "#pdn=" + (await packText(pdn)) + (path ? "&path=" + path.map(encodeURIComponent).join(",") : "");
 }
 
 /**
- * The share link the page was opened with, if any.
- * @returns {{kind: "fen", fen: string} | {kind: "pdn", packed: string} | null}
+ * The move shown in `st` as a link's path, or null at the main line's end (a link's default).
+ * @param {import("./types.js").StateMsg} st
+ * @returns {string[] | null}
+ */
+function shownPath(st) {
+  const nodes = new Map((st.nodes || []).map((n) => [n.id, n]));
+  let end = (st.nodes || []).find((n) => n.parent === null || n.parent === undefined);
+  while (end && end.children && end.children.length) end = nodes.get(end.children[0]);
+  return end && end.id === st.node ? null : pathTo(st);
+}
+
+/**
+ * The share link the page was opened with, if any: a game's with the move to show.
+ * @returns {{kind: "fen", fen: string} | {kind: "pdn", packed: string, path: string[] | null} | null}
  */
 function linkAtLoad() {
   const hash = location.hash.replace(/^#/, "");
-  if (hash.startsWith("pdn=")) return { kind: "pdn", packed: hash.slice(4) };
+  if (hash.startsWith("pdn=")) {
+    const [packed, ...rest] = hash.slice(4).split("&");
+    const p = rest.find((r) => r.startsWith("path="));
+    /** @type {string[] | null} */
+    let path = null;
+    if (p !== undefined) {
+      try {
+        path = p.slice(5) === "" ? [] : p.slice(5).split(",").map(decodeURIComponent);
+      } catch (e) {
+        path = null; // a path that cannot be read: the game opens at its end
+      }
+    }
+    return { kind: "pdn", packed, path };
+  }
   const fen = new URLSearchParams(location.search).get("fen");
   if (fen !== null) return { kind: "fen", fen };
   return null;
@@ -227,7 +254,7 @@ export function openLink(st, atLoad) {
   unpackText(link.packed, ui.limits.load_pdn).then(
     (pdn) => {
       /** @type {import("./types.js").Request} */
-      const req = { type: "load_pdn", pdn };
+      const req = link.path ? { type: "load_pdn", pdn, path: link.path } : { type: "load_pdn", pdn };
       const over = overLimit(req);
       if (over) {
         linkFailed(st, `the link could not be opened: its game is ${sizeText(over.bytes)}, more than the board loads (${sizeText(over.limit)})`);
@@ -422,7 +449,7 @@ export function onSharePdn(purpose, pdn) {
     copyText(pdn, "PDN");
     return;
   }
-  pdnLink(pdn).then(
+  pdnLink(pdn, ui.state ? shownPath(ui.state) : null).then(
     (link) => copyText(link, "link to the game"),
     (e) => update((ui) => {
       ui.share = { note: "no link could be made: " + e.message, text: null, select: false };

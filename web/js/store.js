@@ -43,14 +43,15 @@ export function treeSig(st) {
   return h.toString(16) + ":" + text.length;
 }
 
-// The node shown as the moves from the start (what `load_pdn`'s `path` takes): node ids are
+// The node shown as the moves from the start (what `load_pdn`'s `path` takes, and a game
+// link's `path`, js/share.js): node ids are
 // the server's and are not kept by a reload, and a promotion reorders the variations, but
 // the moves stay; and should the kept PDN be a move behind, the server plays that move.
 /**
  * @param {import("./types.js").StateMsg} st
  * @returns {string[]}
  */
-function pathTo(st) {
+export function pathTo(st) {
   const nodes = new Map((st.nodes || []).map((n) => [n.id, n]));
   const path = [];
   let n = nodes.get(st.node);
