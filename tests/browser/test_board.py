@@ -625,6 +625,18 @@ def test_a_pdn_of_several_games_offers_a_choice(page):
     wait(page, lambda d: move_list(d) == ["9-13", "22-18"], "game 2")
 
 
+def test_the_pdn_saved_note_goes_when_another_move_is_shown(page):
+    load_pdn(page, '1. 11-15 23-19 2. 8-11 22-17 *')
+    wait(page, lambda d: len(move_list(d)) == 4, "the game")
+    page.find_element(By.ID, "pdn-save").click()
+    wait(page, lambda d: any(e.text.startswith("PDN saved") for e in d.find_elements(By.CSS_SELECTOR, "#messages .msg")),
+         "the note")
+    page.find_elements(By.CSS_SELECTOR, "#moves .move:not(.start)")[1].click()
+    wait(page, lambda d: current_ply(d) == 2, "another move shown")
+    wait(page, lambda d: not any(e.text.startswith("PDN saved") for e in d.find_elements(By.CSS_SELECTOR, "#messages .msg")),
+         "the note gone")
+
+
 # An illegal 7th ply (15-24: the man on 15 cannot move there), after six that are legal.
 BAD_SEVENTH = ('[Event "pasted"]\n[Result "1-0"]\n'
                '1. 11-15 23-19 2. 8-11 22-17 3. 4-8 17-13 4. 15-24 28-19 1-0\n')
@@ -1186,6 +1198,9 @@ def test_moves_are_numbered_from_the_side_to_move_of_a_set_up_position(page):
 
 
 def test_the_eval_bar_gives_the_result_as_the_move_list_does_and_turns_with_the_board(page):
+    # Nothing known at the start: the bar is greyed, not half and half (which reads "equal").
+    bar = page.find_element(By.ID, "evalbar")
+    assert "empty" in bar.get_attribute("class").split() and "no evaluation" in bar.get_attribute("title")
     # PDN's order, White's score first: a White win is 1-0 in the list and on the bar...
     set_fen(page, "W:W14:B9")
     wait(page, lambda d: pieces(d).get(14) == "w", "the position")
@@ -1194,6 +1209,7 @@ def test_the_eval_bar_gives_the_result_as_the_move_list_does_and_turns_with_the_
     wait(page, lambda d: "Game over" in status(d), "White's win")
     assert page.find_element(By.ID, "result").text.startswith("1-0")
     assert page.find_element(By.ID, "evalbar-text").text == "1-0"
+    assert "empty" not in page.find_element(By.ID, "evalbar").get_attribute("class").split()
     # ...and a Black win is 0-1 in both.
     set_fen(page, "B:W18:B14")
     wait(page, lambda d: pieces(d).get(18) == "w", "the position")

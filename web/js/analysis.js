@@ -161,7 +161,9 @@ export function renderEvalBar() {
   $("evalbar-white").style.flex = "1 1 0";
   $("evalbar-text").textContent = v ? v.bar : "";
   bar.dataset.share = share.toFixed(3);
-  bar.title = v ? v.text + " (scores for Black)" : "evaluation, for Black";
+  // Nothing known yet: the bar is greyed, not half and half, which reads as "equal".
+  bar.classList.toggle("empty", !v);
+  bar.title = v ? v.text + " (scores for Black)" : "no evaluation yet (analyse, or review the game)";
 }
 
 // What the list of lines was last built from: the state and each line's `info`.

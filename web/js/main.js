@@ -26,7 +26,7 @@ import "./render.js"; // registers the page's one render with `update`
 import "./derive.js"; // registers the state derived before each render
 import { onSquareClick, closeChooser, wireChooser } from "./play.js";
 import { placeSetupPiece, wireSetup } from "./setup.js";
-import { onGames, onPdn, wirePdn, pdnLoadRefused, pdnLoadAnswered } from "./pdn.js";
+import { onGames, onPdn, wirePdn, pdnLoadRefused, pdnOnState } from "./pdn.js";
 import { save, restore, keepNotes, onQuietPdn, asideUnreadable, keptOnState, keptRefused, wireKept, leaveTraining } from "./store.js";
 import { claimed } from "./tabs.js";
 import { puzzleOnState, puzzleSend, wirePuzzle, onAnalysePdn } from "./puzzle.js";
@@ -100,7 +100,7 @@ function onMessage(msg) {
 function onState(st) {
   update(() => takeState(st));
   puzzleSend();
-  pdnLoadAnswered(st);
+  pdnOnState(st);
 }
 
 // What a new state changes in `ui` (inside `update`).

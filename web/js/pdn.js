@@ -3,7 +3,7 @@
 
 import { ui, $, update } from "./state.js";
 import { send, byteLength } from "./socket.js";
-import { showMessage, clearMessages } from "./messages.js";
+import { showMessage, clearMessages, dropMessages } from "./messages.js";
 
 // A PDN of several games: offer them all, and say which one is shown.
 /** @param {import("./types.js").GamesMsg} msg */
@@ -59,6 +59,7 @@ export function onPdn(text) {
     });
   }
   download(text, "poolshark.pdn");
+  savedAt = ui.state ? ui.state.node : null;
   showMessage(
     "note",
     shown
@@ -161,13 +162,21 @@ export function pdnLoadRefused(message) {
   return true;
 }
 
+// The node shown when the PDN was saved: the note that says so goes once another is shown.
+/** @type {number | null} */
+let savedAt = null;
+
 /**
  * A state: the board answered the load (`asked` done); one loaded with `partial` says where
- * it stopped, in the error's words.
+ * it stopped, in the error's words. Another move shown drops the "PDN saved" note.
  * @param {import("./types.js").StateMsg} st
  */
-export function pdnLoadAnswered(st) {
+export function pdnOnState(st) {
   asked = null;
+  if (savedAt !== null && st.node !== savedAt) {
+    savedAt = null;
+    dropMessages("PDN saved");
+  }
   if (st.partial) showMessage("note", `Loaded the moves before ply ${st.partial.ply}, the first that cannot be played: ${st.partial.message}`);
 }
 
