@@ -1010,11 +1010,16 @@ def test_a_marked_move_shows_the_best_move_along_its_jumps_and_retry_judges(page
     assert float(white[4]) >= 1.0 and re.match(r"^\d+\.\d%$", white[5]), white
     assert float(white[5].rstrip("%")) < 50, white
     assert black == ["Black", "0", "0", "0", "0.00", "100.0%"], black
-    # At the marked move: the best move as an arrow along both jumps, its line, both scores.
+    # At the marked move: the best move named, its line, both scores; its arrow is drawn on
+    # the position before the mistake, where it would have been played, along both jumps.
     answered(page, lambda: page.find_element(By.ID, "ply-1").click(), "the marked move")
     wait(page, lambda d: d.find_element(By.ID, "teach").is_displayed(), "the teaching panel")
-    assert review_arrow(page) == ("24-15-8", 3), review_arrow(page)
+    assert review_arrow(page) is None, "no arrow on the position after the mistake"
+    answered(page, lambda: page.find_element(By.ID, "start").click(), "the position before")
+    wait(page, lambda d: review_arrow(d) == ("24-15-8", 3), "the best move's arrow before the mistake")
+    assert pieces(page).get(24) == "w" and pieces(page).get(15) is None, "drawn on the position it starts from"
     shot(page, "board-teach-jumps.png")
+    answered(page, lambda: page.find_element(By.ID, "ply-1").click(), "the marked move")
     t = teach_text(page)
     assert "27x18??" in t and "Best was 24x15x8" in t and t.count("Black ") >= 2, t
     assert page.find_element(By.ID, "teach-line").text.startswith("best line 1. 24x15x8"), \
@@ -1063,10 +1068,17 @@ def test_retry_of_the_planted_blunder_and_the_review_strength_kept(page):
     assert Select(page.find_element(By.ID, "review-kind")).first_selected_option.get_attribute("value") == "depth"
     assert page.find_element(By.ID, "review-value").get_attribute("value") == "9"
     review_game(page, BLUNDER_PDN, BLUNDER_PLIES)
-    answered(page, lambda: page.find_element(By.ID, "ply-9").click(), "the blunder")
+    answered(page, lambda: page.find_element(By.ID, "ply-8").click(), "the position before the blunder")
     wait(page, lambda d: review_arrow(d) is not None, "the best move's arrow")
+    arrow = review_arrow(page)
+    answered(page, lambda: page.find_element(By.ID, "ply-9").click(), "the blunder")
+    wait(page, lambda d: d.find_element(By.ID, "teach").is_displayed(), "the teaching panel")
     best = re.search(r"Best was (\S+):", teach_text(page)).group(1)
-    assert best != "12-16" and review_arrow(page)[0] == best.replace("x", "-"), (best, review_arrow(page))
+    assert best != "12-16" and arrow[0] == best.replace("x", "-"), (best, arrow)
+    # With no analysis on, the bar gives the score the review gave the move shown.
+    assert "empty" not in page.find_element(By.ID, "evalbar").get_attribute("class").split()
+    assert re.fullmatch(r"[-+]?\d+\.\d\d", page.find_element(By.ID, "evalbar-text").text), \
+        page.find_element(By.ID, "evalbar-text").text
     answered(page, lambda: page.find_element(By.ID, "retry-start").click(), "the position before")
     # The blunder again: not as good.
     click_square(page, 12)
@@ -1085,8 +1097,12 @@ def test_retry_of_the_planted_blunder_and_the_review_strength_kept(page):
 def test_screenshots_of_a_marked_move_and_a_retry(browser, server, size):
     with at_size(browser, server, size):
         review_game(browser, BLUNDER_PDN, BLUNDER_PLIES)
-        answered(browser, lambda: browser.find_element(By.ID, "ply-9").click(), "the blunder")
+        answered(browser, lambda: browser.find_element(By.ID, "ply-8").click(), "the position before")
         wait(browser, lambda d: review_arrow(d) is not None, "the best move's arrow")
+        name = "desktop" if size[0] > 700 else "phone"
+        shot(browser, f"board-teach-arrow-{name}.png")
+        answered(browser, lambda: browser.find_element(By.ID, "ply-9").click(), "the blunder")
+        wait(browser, lambda d: d.find_element(By.ID, "teach").is_displayed(), "the teaching panel")
         width = browser.execute_script("return document.documentElement.clientWidth")
         assert browser.execute_script("return document.documentElement.scrollWidth") <= width, \
             "the page scrolls sideways"

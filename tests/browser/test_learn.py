@@ -65,17 +65,13 @@ def test_a_review_lasts_a_reload_and_a_saved_pdn(page):
     moves = move_list(page)
     before = summary(page)
     assert before[0] == f"reviewed: {BLUNDER_PLIES} plies" and len(before[1]) == 3, before
-    answered(page, lambda: page.find_element(By.ID, "ply-9").click(), "the blunder")
-    wait(page, lambda d: review_arrow(d) is not None, "the best move's arrow")
-    taught, arrow = teach_text(page), review_arrow(page)
+    taught, arrow = taught_and_arrow(page, 9)
     line = page.find_element(By.ID, "teach-line").text
     # A reload: the game comes back with its review.
     page.refresh()
     wait(page, lambda d: move_list(d) == moves, "the game after the reload")
     wait(page, lambda d: summary(d) == before, "the summary after the reload")
-    answered(page, lambda: page.find_element(By.ID, "ply-9").click(), "the blunder")
-    wait(page, lambda d: d.find_element(By.ID, "teach").is_displayed(), "the teaching panel")
-    assert (teach_text(page), review_arrow(page)) == (taught, arrow)
+    assert taught_and_arrow(page, 9) == (taught, arrow)
     assert page.find_element(By.ID, "teach-line").text == line
     # Saved: the best move as a variation with its score, tagged as the review's.
     page.find_element(By.ID, "pdn-save").click()
@@ -92,9 +88,18 @@ def test_a_review_lasts_a_reload_and_a_saved_pdn(page):
     wait(page, lambda d: move_list(d) == moves, "the saved game")
     assert not page.find_elements(By.CSS_SELECTOR, "#moves .variation")
     assert summary(page) == before
-    answered(page, lambda: page.find_element(By.ID, "ply-9").click(), "the blunder")
-    wait(page, lambda d: d.find_element(By.ID, "teach").is_displayed(), "the teaching panel")
-    assert (teach_text(page), review_arrow(page)) == (taught, arrow)
+    assert taught_and_arrow(page, 9) == (taught, arrow)
+
+
+def taught_and_arrow(drv, ply):
+    """What the panel teaches at the marked move `ply`, and the best move's arrow, drawn on
+    the position before it; the marked move shown again after."""
+    answered(drv, lambda: drv.find_element(By.ID, f"ply-{ply - 1}").click(), "the position before")
+    wait(drv, lambda d: review_arrow(d) is not None, "the best move's arrow")
+    arrow = review_arrow(drv)
+    answered(drv, lambda: drv.find_element(By.ID, f"ply-{ply}").click(), "the marked move")
+    wait(drv, lambda d: d.find_element(By.ID, "teach").is_displayed(), "the teaching panel")
+    return teach_text(drv), arrow
 
 
 def test_the_summary_follows_the_main_line(page):

@@ -144,11 +144,14 @@ function verdict() {
     return { text: v === "win" ? "Black wins" : "Black loses", bar: v === "win" ? "DB+" : "DB−", share: v === "win" ? 1 : 0, kind: "egdb" };
   }
   const i = ui.info;
-  if (!i) return null;
-  const s = String(i.score_black !== undefined ? i.score_black : i.score);
+  // Without a search, the score the review (or a loaded game's [%eval]) gave the move shown.
+  const node = i ? null : (st.nodes || []).find((n) => n.id === st.node);
+  const given = node && node.eval !== null && node.eval !== undefined ? node.eval : null;
+  if (!i && given === null) return null;
+  const s = i ? String(i.score_black !== undefined ? i.score_black : i.score) : String(given);
   const v = Number(s);
   const share = Math.abs(v) >= 80 ? (v > 0 ? 0.98 : 0.02) : 1 / (1 + Math.exp(-0.9 * v));
-  return { text: "Black " + scoreText(s), bar: scoreText(s), share, kind: "search" };
+  return { text: "Black " + scoreText(s) + (i ? "" : " (the move's score)"), bar: scoreText(s), share, kind: i ? "search" : "review" };
 }
 
 export function renderEvalBar() {

@@ -75,8 +75,11 @@ export function deriveTeach() {
     if (ui.retry.armed && ui.retry.answer) ui.reviewArrow = answerOf(p).best_path;
     return;
   }
-  const p = reviewed(st.ply);
-  if (p && p.mark && p.best_path) ui.reviewArrow = p.best_path;
+  // The best move in place of a marked one is drawn on the position it was to be played
+  // in, before the mistake: drawn after it, it started from a square the mistake had emptied,
+  // or jumped a man already taken (issue 69, item 8). At the marked move the panel names it.
+  const next = reviewed(st.ply + 1);
+  if (next && next.mark && next.best_path) ui.reviewArrow = next.best_path;
 }
 
 // The best move to show as the answer: the retry's own search's if it judged a move, else
