@@ -730,8 +730,42 @@ fn a_retry_after_a_review_gives_the_reviews_score() {
             assert_eq!(sent[key], done[side][key], "{side} {key}");
         }
     }
-    let third = &plies[2];
+    let third = plies[2].clone();
+    // Issue 69, item 8: the move played, tried again, gets the review's own verdict, at once
+    // (a second search gave "loses 2.57" where the review had said 2.68).
+    d.sent.clear();
     d.send(json!({"type":"retry","ply":3,"move":third["move"],"nodes":2000}));
+    assert!(
+        d.jobs.is_empty(),
+        "no search for the move the review judged"
+    );
+    let r = d.last("retry_result");
+    for key in [
+        "ply",
+        "move",
+        "score",
+        "best",
+        "best_score",
+        "best_path",
+        "pv",
+        "loss",
+        "good",
+        "mark",
+    ] {
+        assert_eq!(r[key], third[key], "{key}: {r} against {third}");
+    }
+    // Another move there is searched, against the review's best line.
+    d.send(json!({"type":"goto","ply":2}));
+    let other = d
+        .board
+        .session()
+        .state()
+        .legal
+        .iter()
+        .map(|m| m.pdn.clone())
+        .find(|m| json!(m) != third["move"])
+        .expect("another move");
+    d.send(json!({"type":"retry","ply":3,"move":other,"nodes":2000}));
     let job = d.job();
     let JobKind::Retry { known, .. } = &job.kind else {
         panic!("{job:?}")

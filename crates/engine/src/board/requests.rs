@@ -203,6 +203,11 @@ impl Board {
         let whole = self.session.main_game();
         let budget = self.judge_budget(budget, review_job::RETRY_POSITIONS, "retry")?;
         let (game, mv) = review_job::retry_position(&whole, ply, text)?;
+        // The move played, tried again: the review's own verdict, not a second search's,
+        // which may differ by a few hundredths (one move, one number).
+        if let Some(judged) = self.session.review_judged(ply, &mv) {
+            return Ok(Done::Reply(Reply::RetryResult(Box::new(judged))));
+        }
         self.stop();
         let known = self.session.review_best(ply);
         self.start_retry(budget, &game, ply, &mv, known);

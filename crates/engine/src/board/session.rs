@@ -406,6 +406,16 @@ impl Session {
         reviewed::best_before(self.tree(), ply)
     }
 
+    /// The review's own verdict where `mv` is the move played at main-line ply `ply` and the
+    /// review judged it (`reviewed::judged`).
+    pub fn review_judged(
+        &self,
+        ply: usize,
+        mv: &crate::core::Move,
+    ) -> Option<crate::board::protocol::Judgement> {
+        reviewed::judged(self.tree(), ply, mv)
+    }
+
     /// How the game at the position shown has ended, if it has: by the rules, or on time
     /// where the flag fell there.
     pub fn end(&self) -> Option<GameEnd> {

@@ -14,7 +14,7 @@
 //! (`pdn::notes`).
 
 use super::node::{BestLine, NodeData, ReviewNote, Reviewed};
-use crate::board::protocol::{NodeReview, ReviewSummary};
+use crate::board::protocol::{Judgement, NodeReview, ReviewSummary};
 use crate::board::view::{legal_move, side_report};
 use crate::core::pdn::notes as pdn_notes;
 use crate::core::tree::{GameTree, NodeId, Notes};
@@ -101,6 +101,39 @@ pub(super) fn mark_set_by_hand(data: &mut NodeData) {
 pub(super) fn best_before(tree: &GameTree<NodeData>, ply: usize) -> Option<BestLine> {
     let node = *tree.main_line().get(ply)?;
     tree.node(node)?.data.review.as_ref()?.note.best.clone()
+}
+
+/// The review's verdict on main-line ply `ply` as a `retry_result` gives one, where `mv` is
+/// the move played there and the review judged it with its best line: a move tried that is
+/// the move played gets the review's numbers, not a search's (one move, one number).
+pub(super) fn judged(
+    tree: &GameTree<NodeData>,
+    ply: usize,
+    mv: &crate::core::Move,
+) -> Option<Judgement> {
+    let id = *tree.main_line().get(ply)?;
+    let node = tree.node(id)?;
+    if node.mv.as_ref() != Some(mv) {
+        return None;
+    }
+    let note = &node.data.review.as_ref()?.note;
+    let best = note.best.as_ref()?;
+    let score = node.notes.eval.clone()?;
+    let review = node_review(tree, id)?;
+    Some(Judgement {
+        ply,
+        node: None,
+        played: node.data.shown.as_ref().map(|m| m.pdn.clone())?,
+        score,
+        best: best.mv.clone(),
+        best_score: best.score.clone(),
+        best_path: review.best_path,
+        pv: best.line.clone(),
+        loss: note.loss,
+        good: note.loss < crate::review::marks::INACCURACY_MEN,
+        mark: note.mark.map(Mark::suffix),
+        node_mark: None,
+    })
 }
 
 /// The review's best move before a node's move (PDN), if the move was reviewed.
