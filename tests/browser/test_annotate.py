@@ -187,6 +187,41 @@ def test_an_engine_line_goes_into_the_tree_as_a_variation(page):
     assert "(1. " + line[0] in pdn, pdn
 
 
+def test_plus_tree_adds_the_line_looked_at_not_a_later_one(page):
+    """Issue 69, item 8: "+ tree" took the line of the moment of the click, which could be a
+    deeper one drawn after the person had read it. While the pointer is over the list it is
+    held (not drawn again), so the line added is the one shown; it catches up once the
+    pointer leaves."""
+    from selenium import webdriver
+    from selenium.common.exceptions import StaleElementReferenceException
+    new_game(page, "human")
+    page.find_element(By.ID, "analyze").click()
+    wait(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines .line .pv-move")) >= 3, "a line")
+    # Onto the button (the list may be drawn again while the pointer travels: try again).
+    for _ in range(20):
+        try:
+            webdriver.ActionChains(page).move_to_element(
+                page.find_element(By.CSS_SELECTOR, "#lines .line-add")).perform()
+            break
+        except StaleElementReferenceException:
+            continue
+    add = page.find_element(By.CSS_SELECTOR, "#lines .line-add")
+    page.execute_script("window.heldRow = document.querySelector('#lines .line')")
+    looked_at = line_moves(page, 0)
+    depth = int(page.find_element(By.ID, "info-depth").text)
+    wait(page, lambda d: int(d.find_element(By.ID, "info-depth").text) >= depth + 2, "a deeper search")
+    assert page.execute_script("return window.heldRow.isConnected"), "the list was drawn again under the pointer"
+    answered(page, add.click, "the line added")
+    assert [moves_in(v) for v in variations(page)] == [looked_at] or main_moves(page) == looked_at, \
+        (looked_at, variations(page), main_moves(page))
+    # The pointer gone, the list follows the search again.
+    webdriver.ActionChains(page).move_to_element(page.find_element(By.TAG_NAME, "h1")).perform()
+    depth = int(page.find_element(By.ID, "info-depth").text)
+    wait(page, lambda d: not d.execute_script("return window.heldRow.isConnected")
+         or int(d.find_element(By.ID, "info-depth").text) < depth, "the list drawn again")
+    page.find_element(By.ID, "analyze").click()
+
+
 def test_the_reviews_best_line_goes_into_the_tree(page):
     review_game(page, JUMP_PDN, 2)
     answered(page, lambda: page.find_element(By.ID, "ply-1").click(), "the marked move")

@@ -172,6 +172,8 @@ export function renderEvalBar() {
 // What the list of lines was last built from: the state and each line's `info`.
 /** @type {unknown[] | null} */
 let listed = null;
+// The pointer is over the list: it is not built again until it leaves.
+let held = false;
 
 // Every analysis line: its score for Black and its numbered moves. Hovering a move shows
 // the position after it (`wireAnalysis`); a click pins it. A list that would come out the
@@ -186,6 +188,12 @@ function renderPv() {
   const from = [st, ...lines];
   const was = listed;
   if (was && was.length === from.length && from.every((x, i) => x === was[i])) {
+    markPv();
+    return;
+  }
+  // Held while the pointer is over the list (for the same position): the line looked at is
+  // the one "+ tree" adds, not a deeper one that came in between (issue 69, item 8).
+  if (held && was && was[0] === st && box.childElementCount) {
     markPv();
     return;
   }
@@ -291,5 +299,14 @@ export function wireAnalysis() {
   });
   $("lines").addEventListener("mouseleave", () => {
     if (ui.pv && !ui.pv.pinned) update(closePv);
+  });
+  // The list is held while the pointer is over it; it catches up once it leaves (after a
+  // touch's click, which comes after its pointerleave).
+  $("lines").addEventListener("pointerenter", () => {
+    held = true;
+  });
+  $("lines").addEventListener("pointerleave", () => {
+    held = false;
+    setTimeout(() => update(), 400);
   });
 }
