@@ -12,7 +12,9 @@
 # other endgame tables) in the same DIR.
 #
 # Usage: scripts/make-puzzles.sh   (or `make puzzles`)
-#   env: SEED (1), SHARDS (64), GAMES_PER_SHARD (50), LEVELS (1-8), NODES (the finder's,
+#   env: SEED (1), SHARDS (64), USE_SHARDS (SHARDS: make and keep the first USE_SHARDS shards
+#        only, the same as the first ones of the whole run; the shipped set uses 44),
+#        GAMES_PER_SHARD (50), LEVELS (1-8), NODES (the finder's,
 #        100000), EGDB (egdb/ if it is there; build it first with `make egdb`: positions of
 #        6 pieces or fewer are proved by the tables or not at all), DIR (data/puzzles-SEED),
 #        OUT (puzzles/puzzles.pdn), THREADS (the cores), NICE (19), BIN (a built poolshark;
@@ -32,6 +34,8 @@ SEED=${SEED:-1}
 SHARDS=${SHARDS:-64}
 GAMES_PER_SHARD=${GAMES_PER_SHARD:-50}
 whole_number make-puzzles SHARDS "$SHARDS" 1 100000
+USE_SHARDS=${USE_SHARDS:-$SHARDS}
+whole_number make-puzzles USE_SHARDS "$USE_SHARDS" 1 "$SHARDS"
 whole_number make-puzzles GAMES_PER_SHARD "$GAMES_PER_SHARD" 1 100000
 LEVELS=${LEVELS:-1-8}
 NODES=${NODES:-100000}
@@ -68,7 +72,7 @@ echo "$SETTINGS" >"$DIR/run.settings"
 EGDB_ARG=()
 [ -n "$EGDB" ] && EGDB_ARG=(--egdb "$EGDB")
 TOTAL=$((SHARDS * GAMES_PER_SHARD))
-for ((k = 0; k < SHARDS; k++)); do
+for ((k = 0; k < USE_SHARDS; k++)); do
     done_file="$DIR/puzzles-$k.pdn"
     [ -f "$done_file" ] && continue
     games="$DIR/games-$k.pdn"
@@ -86,7 +90,7 @@ for ((k = 0; k < SHARDS; k++)); do
 done
 
 # Every shard's puzzles in order, each position once.
-python3 - "$DIR" "$SHARDS" "$OUT.tmp" <<'EOF'
+python3 - "$DIR" "$USE_SHARDS" "$OUT.tmp" <<'EOF'
 import re, sys
 d, shards, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 seen, kept = set(), []
