@@ -53,7 +53,7 @@ fi
 # The static page, where the wasm32 toolchain can be had (WEB_PROFILE as make web's).
 . scripts/lib/wasm-env.sh
 if wasm_toolchain; then
-    ./scripts/web-build.sh
+    NATIVE_PROFILE="$PROFILE" ./scripts/web-build.sh
     dir=$OUT/stage/poolshark-$VERSION-web
     cp -r target/web "$dir"
     cp LICENSE "$dir/LICENSE"
