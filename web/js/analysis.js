@@ -172,7 +172,7 @@ export function renderEvalBar() {
 // What the list of lines was last built from: the state and each line's `info`.
 /** @type {unknown[] | null} */
 let listed = null;
-// The pointer is over the list: it is not built again until it leaves.
+// The pointer is on a "+ tree" button: the list is not built again until it leaves.
 let held = false;
 
 // Every analysis line: its score for Black and its numbered moves. Hovering a move shows
@@ -191,8 +191,8 @@ function renderPv() {
     markPv();
     return;
   }
-  // Held while the pointer is over the list (for the same position): the line looked at is
-  // the one "+ tree" adds, not a deeper one that came in between (issue 69, item 8).
+  // Held while the pointer is on a "+ tree" button (for the same position): the line looked
+  // at is the one it adds, not a deeper one that came in between (issue 69, item 8).
   if (held && was && was[0] === st && box.childElementCount) {
     markPv();
     return;
@@ -300,13 +300,18 @@ export function wireAnalysis() {
   $("lines").addEventListener("mouseleave", () => {
     if (ui.pv && !ui.pv.pinned) update(closePv);
   });
-  // The list is held while the pointer is over it; it catches up once it leaves (after a
-  // touch's click, which comes after its pointerleave).
-  $("lines").addEventListener("pointerenter", () => {
-    held = true;
-  });
-  $("lines").addEventListener("pointerleave", () => {
+  // The list is held while the pointer is on a "+ tree" button; it catches up once the
+  // pointer is elsewhere (0.4 s on: after a touch's click, which comes after its
+  // pointerleave). Not on the moves: a move clicked shows the line as the analysis has it,
+  // which the list must then show.
+  const release = () => {
+    if (!held) return;
     held = false;
     setTimeout(() => update(), 400);
+  };
+  $("lines").addEventListener("pointerover", (/** @type {PointerEvent} */ e) => {
+    if (/** @type {HTMLElement} */ (e.target).closest(".line-add")) held = true;
+    else release();
   });
+  $("lines").addEventListener("pointerleave", release);
 }
