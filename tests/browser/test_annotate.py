@@ -189,9 +189,9 @@ def test_an_engine_line_goes_into_the_tree_as_a_variation(page):
 
 def test_plus_tree_adds_the_line_looked_at_not_a_later_one(page):
     """Issue 69, item 8: "+ tree" took the line of the moment of the click, which could be a
-    deeper one drawn after the person had read it. While the pointer is over the list it is
-    held (not drawn again), so the line added is the one shown; it catches up once the
-    pointer leaves."""
+    deeper one drawn after the person had read it. While the pointer is on a "+ tree" button
+    the list is held (not drawn again), so the line added is the one shown; it catches up
+    once the pointer leaves."""
     from selenium import webdriver
     from selenium.common.exceptions import StaleElementReferenceException
     new_game(page, "human")
