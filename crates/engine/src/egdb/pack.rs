@@ -192,11 +192,11 @@ fn compress(raw: &[u8], _level: i32) -> Vec<u8> {
     }
 }
 
-/// `raw` as one zstd frame at zstd's strongest level (a table file stored compressed whole
+/// `raw` as one zstd frame at `WHOLE_FILE_LEVEL` (a table file stored compressed whole
 /// for the browser, which reads it back with `unzstd`).
 #[cfg(feature = "native")]
 pub fn zstd_whole(raw: &[u8]) -> Vec<u8> {
-    zstd::bulk::compress(raw, 19).expect("compressing in memory")
+    zstd::bulk::compress(raw, crate::egdb::params::WHOLE_FILE_LEVEL).expect("compressing in memory")
 }
 
 #[cfg(feature = "native")]

@@ -19,6 +19,10 @@ pub const MIN_PACK_BLOCK: usize = 64;
 /// every level.
 pub const PACK_LEVEL: i32 = 15;
 
+/// The zstd level of a table file stored compressed whole for the static page (`egdb web`:
+/// the lone-king table, 3.7 MB to about 100 KB); read once, so the strongest level.
+pub const WHOLE_FILE_LEVEL: i32 = 19;
+
 /// Decompressed blocks kept for probes (each `PACK_BLOCK` bytes, twice that for a group whose
 /// dtc needs two bytes: about 64 MiB in all, 128 MiB at most).
 pub const CACHE_SLOTS: usize = 2048;
