@@ -436,6 +436,7 @@ const MIRRORS: &[(&str, &[&str])] = &[
     ("PuzzleState", &["PuzzleState"]),
     ("PracticeState", &["PracticeState"]),
     ("PartialLoad", &["PartialLoad"]),
+    ("ChapterInfo", &["ChapterInfo"]),
     ("HelloMsg", &["Reply::hello"]),
     ("StateMsg", &["Reply::state"]),
     ("InfoMsg", &["Reply::info"]),

@@ -125,6 +125,16 @@
  * @property {PuzzleState | null} [puzzle] the puzzle on the board (docs/BOARD.md, "Puzzles")
  * @property {PracticeState | null} [practice] the endgame practice on the board
  * @property {PartialLoad | null} [partial] where a `load_pdn` with `partial` stopped
+ * @property {ChapterInfo[]} chapters the study's chapters, in order (docs/BOARD.md, "Studies")
+ * @property {number} chapter the chapter shown, from 1
+ */
+
+/**
+ * A study's chapter as the state lists it.
+ * @typedef {object} ChapterInfo
+ * @property {string} name
+ * @property {number} plies its main line's moves
+ * @property {string} result the result it saves
  */
 
 /**
@@ -277,7 +287,12 @@
  *   | {type: "review", depth?: number, movetime?: number, nodes?: number}
  *   | {type: "retry", ply: number, move: string, depth?: number, movetime?: number, nodes?: number}
  *   | {type: "setup", fen: string}
- *   | {type: "load_pdn", pdn: string, game?: number, path?: string[], clock?: ClockResume, partial?: boolean}
+ *   | {type: "load_pdn", pdn: string, game?: number, path?: string[], clock?: ClockResume, partial?: boolean, study?: boolean}
+ *   | {type: "chapter", index: number}
+ *   | {type: "chapter_add", fen?: string, pdn?: string, name?: string}
+ *   | {type: "chapter_rename", index: number, name: string}
+ *   | {type: "chapter_move", index: number, to: number}
+ *   | {type: "chapter_delete", index: number}
  *   | {type: "players", white: string, black: string}
  *   | {type: "save_pdn", quiet?: boolean}
  *   | {type: "annotate", node: number, comment?: string, nag?: string | null, nags?: number[]}

@@ -192,6 +192,38 @@ pub enum Request {
         /// (`state.partial` says where).
         #[serde(default)]
         partial: bool,
+        /// Load every game of the text as a study's chapters (`game` the chapter shown, and
+        /// `path` its node).
+        #[serde(default)]
+        study: bool,
+    },
+    /// Show chapter `index` of the study (from 1), at the node it was left at.
+    Chapter {
+        index: usize,
+    },
+    /// New chapters after the last, the first shown: the position shown (neither `fen` nor
+    /// `pdn`), a FEN's, or every game of a PDN; `name` names the first.
+    ChapterAdd {
+        #[serde(default)]
+        fen: Option<String>,
+        #[serde(default)]
+        pdn: Option<String>,
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// Chapter `index`'s own name; empty: named from its tags again.
+    ChapterRename {
+        index: usize,
+        name: String,
+    },
+    /// Chapter `index` to place `to` (both from 1).
+    ChapterMove {
+        index: usize,
+        to: usize,
+    },
+    /// Chapter `index` and all it holds (the page asks the person first).
+    ChapterDelete {
+        index: usize,
     },
     /// Who plays each side from the position shown on, the game kept ("play from here").
     Players {
@@ -307,14 +339,17 @@ fn yes() -> bool {
 }
 
 /// The request types, for the error about an unknown one.
-const TYPES: &str = "new, level, move, undo, redo, goto, promote, delete, engine_move, analyze, review, retry, stop, setup, load_pdn, save_pdn, players, ping, annotate, tags, add_line, puzzle, puzzle_player, practice";
+const TYPES: &str = "new, level, move, undo, redo, goto, promote, delete, engine_move, analyze, review, retry, stop, setup, load_pdn, save_pdn, players, ping, annotate, tags, add_line, puzzle, puzzle_player, practice, chapter, chapter_add, chapter_rename, chapter_move, chapter_delete";
+
+/// The types whose messages may carry a PDN, up to `MAX_PDN_MESSAGE`.
+const PDN_TYPES: [&str; 2] = ["load_pdn", "chapter_add"];
 
 /// Read one text message: its size, then the JSON, then its type, then its fields. Every
 /// error is a sentence for the page.
 pub fn parse(text: &str) -> Result<Request, String> {
     if text.len() > MAX_PDN_MESSAGE {
         return Err(format!(
-            "message too large: {} bytes (the limit is {MAX_PDN_MESSAGE}, and {MAX_MESSAGE} for anything but load_pdn)",
+            "message too large: {} bytes (the limit is {MAX_PDN_MESSAGE}, and {MAX_MESSAGE} for anything but load_pdn and chapter_add)",
             text.len()
         ));
     }
@@ -326,7 +361,7 @@ pub fn parse(text: &str) -> Result<Request, String> {
     let Some(kind) = kind else {
         return Err("the \"type\" field must be a string".into());
     };
-    if kind != "load_pdn" && text.len() > MAX_MESSAGE {
+    if !PDN_TYPES.contains(&kind) && text.len() > MAX_MESSAGE {
         return Err(format!(
             "message too large: {} bytes (the limit for '{}' is {MAX_MESSAGE})",
             text.len(),
@@ -625,6 +660,21 @@ pub struct State {
     /// In the state that answers a `load_pdn` with `partial` whose game was cut at a move
     /// that cannot be played: where, and why; None otherwise.
     pub partial: Option<PartialLoad>,
+    /// The study's chapters in order (one for a lone game).
+    pub chapters: Vec<ChapterInfo>,
+    /// The chapter shown, from 1.
+    pub chapter: usize,
+}
+
+/// A study's chapter as the state lists it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChapterInfo {
+    /// Its own name (`ChapterName`), else its players', its event, or `Chapter N`.
+    pub name: String,
+    /// Its main line's moves.
+    pub plies: usize,
+    /// The result it saves (`*` while it goes on).
+    pub result: String,
 }
 
 /// Where a game loaded with `partial` was cut: the ply of the move that cannot be played

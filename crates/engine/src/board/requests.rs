@@ -26,6 +26,9 @@ impl Board {
                     .and_then(|()| self.session.review_allowed(what).map_err(BoardError::from))
             }
             Request::Players { .. } => self.training_allows("the players change"),
+            Request::Chapter { .. }
+            | Request::ChapterAdd { .. }
+            | Request::ChapterDelete { .. } => self.training_allows("the chapters change"),
             _ => Ok(()),
         };
         if let Err(e) = refused {
@@ -76,7 +79,9 @@ impl Board {
             | Request::Promote { .. }
             | Request::Annotate { .. }
             | Request::Tags { .. }
-            | Request::AddLine { .. }) => self.notes_request(request),
+            | Request::AddLine { .. }
+            | Request::ChapterRename { .. }
+            | Request::ChapterMove { .. }) => self.notes_request(request),
             // Deleting the position shown stops its search (a review goes on).
             Request::Delete { node } => {
                 let shown = self.session.node();
@@ -253,6 +258,8 @@ impl Board {
             ),
             Request::Tags { tags } => s.set_tags(&tags),
             Request::AddLine { node, moves } => s.add_line(node, &moves),
+            Request::ChapterRename { index, name } => s.rename_chapter(index, &name),
+            Request::ChapterMove { index, to } => s.move_chapter(index, to),
             _ => unreachable!("handle sends only these here"),
         };
         Ok(done?)
@@ -290,12 +297,23 @@ impl Board {
                 path,
                 clock,
                 partial,
-            } => s
-                .load_pdn_partial(&pdn, game, path.as_deref(), clock, partial)
-                .map(|(done, cut)| {
+                study,
+            } => {
+                let path = path.as_deref();
+                let loaded = match study {
+                    true => s.load_study(&pdn, game, path, clock, partial),
+                    false => s.load_pdn_partial(&pdn, game, path, clock, partial),
+                };
+                loaded.map(|(done, cut)| {
                     self.partial = cut;
                     done
-                }),
+                })
+            }
+            Request::Chapter { index } => s.chapter(index),
+            Request::ChapterAdd { fen, pdn, name } => {
+                s.add_chapters(fen.as_deref(), pdn.as_deref(), name.as_deref())
+            }
+            Request::ChapterDelete { index } => s.delete_chapter(index),
             Request::Players { white, black } => s.set_players(white, black),
             _ => unreachable!("handle sends only these here"),
         };
@@ -345,6 +363,55 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    /// Issue 69, item 1: a study through the board's messages: loaded with `study`, its
+    /// chapters in every state, another shown (stopping a review), added from a PDN as
+    /// large as `load_pdn`'s, and refused while a puzzle is played.
+    #[test]
+    fn a_study_by_messages() {
+        let mut b = board();
+        let pdn = "[White \\\"Ann\\\"]\\n[Black \\\"Bob\\\"]\\n1. 11-15 *\\n\\n1. 9-13 *\\n\\n1. 10-14 22-18 *";
+        let r = replies(
+            &mut b,
+            &format!(r#"{{"type":"load_pdn","pdn":"{pdn}","study":true,"game":2}}"#),
+        );
+        assert!(r.iter().all(|m| m["type"] != "games"), "{r:?}");
+        let st = r.iter().find(|m| m["type"] == "state").expect("a state");
+        assert_eq!(st["chapter"], 2);
+        let names: Vec<&str> = st["chapters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["Ann - Bob", "Chapter 2", "Chapter 3"]);
+        assert_eq!(st["chapters"][2]["plies"], 2);
+        b.request(r#"{"type":"review","nodes":1000}"#);
+        assert!(b.running.is_some());
+        let r = replies(&mut b, r#"{"type":"chapter","index":3}"#);
+        let st = r.iter().find(|m| m["type"] == "state").expect("a state");
+        assert_eq!(
+            (st["chapter"].clone(), st["ply"].clone()),
+            (3.into(), 2.into())
+        );
+        assert!(b.running.is_none(), "the review of another chapter stops");
+        // A PDN to add passes the 64 KiB of other messages.
+        let big = format!("{{{}}} 1. 11-15 *", "c".repeat(70_000));
+        let add = serde_json::json!({"type": "chapter_add", "pdn": big}).to_string();
+        assert!(add.len() > super::super::protocol::MAX_MESSAGE);
+        let r = replies(&mut b, &add);
+        let st = r.iter().find(|m| m["type"] == "state").expect("a state");
+        assert_eq!(st["chapter"], 4);
+        assert_eq!(errors(&mut b, r#"{"type":"chapter","index":5}"#), 1);
+        b.request(r#"{"type":"puzzle"}"#);
+        for req in [
+            r#"{"type":"chapter","index":1}"#,
+            r#"{"type":"chapter_add"}"#,
+            r#"{"type":"chapter_delete","index":1}"#,
+        ] {
+            assert_eq!(errors(&mut b, req), 1, "{req}");
+        }
     }
 
     /// Issue 69, item 6: `partial` loads the moves before the first bad one, shows the

@@ -2,7 +2,8 @@
 //! invariants: the `cursor` (the game tree, the node shown, the current line and the game
 //! to it), the `roster` (who plays each side, the engine's level), the `record` (a loaded
 //! game's tags and result, the tags set since) and the `timed` game (its clocks and flag,
-//! read from the time source `Now`; while they run the game cannot be walked). Every
+//! read from the time source `Now`; while they run the game cannot be walked), and the
+//! `study` around it (the other chapters, each a game as it was left). Every
 //! request is checked here against the rules, and a rejected one leaves the session as it
 //! was. What the board's jobs need (thinking, analysis, its lines) is the board's.
 
@@ -26,6 +27,7 @@ mod record;
 mod reviewed;
 mod roster;
 mod size;
+mod study;
 mod timed;
 
 pub use crate::board::view::TIME_FORFEIT;
@@ -37,6 +39,8 @@ use record::Record;
 pub use reviewed::BEST_LINE_PLIES;
 use roster::Roster;
 pub use roster::DEFAULT_LEVEL;
+use study::Study;
+pub use study::{chapter_name, StudyError, MAX_CHAPTERS, NAME_TAG};
 use timed::TimedGame;
 
 /// Where a session reads the time for its clock: the real time, or a test's hand.
@@ -71,6 +75,7 @@ pub struct Session {
     roster: Roster,
     record: Record,
     timed: TimedGame,
+    study: Study,
 }
 
 impl Default for Session {
@@ -87,6 +92,7 @@ impl Session {
             roster: Roster::new(white, black, DEFAULT_LEVEL),
             record: Record::default(),
             timed: TimedGame::new(Arc::new(Instant::now)),
+            study: Study::default(),
         }
     }
 
@@ -181,6 +187,7 @@ impl Session {
             roster: Roster::new(white, black, self.roster.level()),
             record: Record::default(),
             timed: TimedGame::new(self.timed.time_source()),
+            study: Study::default(),
         };
         self.timed.restart(control);
         Ok(Done::Changed { auto: true })
@@ -347,7 +354,7 @@ impl Session {
         let id = self.cursor.live(node)?;
         let tree = self.cursor.tree();
         let n = tree.node(id).expect("live");
-        let others = || annotate::comments_but(tree, id);
+        let others = || annotate::comments_but(tree, id) + self.study.others().comments;
         let notes =
             annotate::annotated(n.notes.clone(), n.mv.is_none(), others, comment, nag, nags)?;
         let before = std::mem::replace(self.cursor.notes_mut(id).expect("live"), notes);
@@ -384,9 +391,10 @@ impl Session {
         size::words_bytes(self.tags_now(), begun_here, timed, self.tree())
     }
 
-    /// Refuse a game whose words pass `size::WORDS`: saved, it might not load back.
+    /// Refuse a game whose words, with the other chapters' of a study, pass `size::WORDS`:
+    /// saved, it might not load back.
     fn check_size(&self) -> Result<(), SessionError> {
-        size::check(self.words_bytes())
+        size::check(self.words_bytes() + self.study.others().words + self.study.overhead())
     }
 
     /// Keep a review's verdict on a main-line move (`reviewed::record`): the mark the move
@@ -428,6 +436,7 @@ impl Session {
     pub fn state(&self) -> State {
         let pos = self.game().position();
         let result = self.end();
+        let (chapters, chapter) = self.chapters();
         State {
             fen: notation::write_fen(pos),
             side: view::color_name(pos.side()),
@@ -453,6 +462,8 @@ impl Session {
             puzzle: None,
             practice: None,
             partial: None,
+            chapters,
+            chapter,
         }
     }
 }
@@ -1059,7 +1070,12 @@ mod tests {
             format!("Refused once the tree holds {MAX_MOVES} moves"),
             format!("The tree holds at most {MAX_MOVES} moves at once"),
             format!("loaded or played, at most {MAX_PLIES} plies"),
-            format!("`load_pdn` up to {} bytes", thousands(load)),
+            format!(
+                "`load_pdn` and `chapter_add` up to {} bytes",
+                thousands(load)
+            ),
+            format!("A study holds at most {} chapters", study::MAX_CHAPTERS),
+            format!("main lines of {MAX_PLIES} moves together"),
             format!("{{\"load_pdn\":{load},"),
             format!("the rest, {} bytes,", thousands(size::WORDS)),
             format!(

@@ -137,7 +137,7 @@ fn comment_writes_back(notes: &Notes) -> bool {
 }
 
 /// The reason a tag value cannot stand in PDN's `[Name "value"]` line, if any.
-fn tag_value_fault(value: &str) -> Option<&'static str> {
+pub(super) fn tag_value_fault(value: &str) -> Option<&'static str> {
     if value.chars().count() > MAX_TAG {
         Some("longer than 200 characters")
     } else if value.chars().any(char::is_control) {
@@ -216,6 +216,15 @@ pub(super) fn comments_but(tree: &GameTree<NodeData>, id: NodeId) -> usize {
     tree.preorder()
         .into_iter()
         .filter(|&n| n != id)
+        .filter_map(|n| tree.node(n))
+        .map(|n| n.notes.comment.len() + n.notes.before.len())
+        .sum()
+}
+
+/// What the comments of the whole tree take, in bytes.
+pub(super) fn comments(tree: &GameTree<NodeData>) -> usize {
+    tree.preorder()
+        .into_iter()
         .filter_map(|n| tree.node(n))
         .map(|n| n.notes.comment.len() + n.notes.before.len())
         .sum()

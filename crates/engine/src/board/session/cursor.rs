@@ -21,9 +21,29 @@ use crate::core::pdn::notes as pdn_notes;
 use crate::core::tree::{GameTree, NodeId, Notes, TreeError};
 use crate::core::{notation, Game, GameResult, Move, Position};
 
+/// What a tree may grow to: its moves, and its main line's. A lone game's is the board's
+/// (`MAX_MOVES`, `MAX_PLIES`); a chapter of a study gets what the other chapters leave
+/// (`study`), so that the whole study keeps within a game's bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Room {
+    pub moves: usize,
+    pub main_plies: usize,
+}
+
+impl Room {
+    /// A lone game's.
+    pub const WHOLE: Room = Room {
+        moves: MAX_MOVES,
+        main_plies: MAX_PLIES,
+    };
+}
+
 /// A tree of moves, the node shown and the current line.
+#[derive(Clone)]
 pub struct Cursor {
     tree: GameTree<NodeData>,
+    /// What the tree may grow to.
+    room: Room,
     /// The node shown; always on the way from the root to `tip`.
     at: NodeId,
     /// The deepest node chosen on the current line (see the module's doc).
@@ -46,10 +66,32 @@ impl Cursor {
         let game = Game::new(tree.start());
         Cursor {
             tree,
+            room: Room::WHOLE,
             at: root,
             tip: root,
             game,
         }
+    }
+
+    /// What the tree may grow to from now (a study's chapter shown, `study`).
+    pub fn set_room(&mut self, room: Room) {
+        self.room = room;
+    }
+
+    /// The main line's moves.
+    pub fn main_plies(&self) -> usize {
+        self.tree.main_line().len() - 1
+    }
+
+    /// Refuse a tree past its room: `tree` the one to be, its moves and main line.
+    fn fits(&self, tree: &GameTree<NodeData>) -> Result<(), SessionError> {
+        if tree.len() > self.room.moves + 1 {
+            return Err(SessionError::TreeFull);
+        }
+        if tree.main_line().len() > self.room.main_plies + 1 {
+            return Err(SessionError::MainLinesFull);
+        }
+        Ok(())
     }
 
     pub fn tree(&self) -> &GameTree<NodeData> {
@@ -182,12 +224,17 @@ impl Cursor {
             .children(self.at)
             .iter()
             .any(|&c| self.tree.node(c).and_then(|n| n.mv) == Some(mv));
-        if !known && self.tree.len() > MAX_MOVES {
+        if !known && self.tree.len() > self.room.moves {
             return Err(SessionError::TreeFull);
         }
         // Every line stays as long as a loaded one may be, so that a saved game loads.
         if !known && self.ply() >= MAX_PLIES {
             return Err(SessionError::LineFull);
+        }
+        // A move at the main line's end makes it longer.
+        let main_end = self.tree.children(self.at).is_empty() && self.tree.is_main_line(self.at);
+        if !known && main_end && self.ply() >= self.room.main_plies {
+            return Err(SessionError::MainLinesFull);
         }
         let before = *self.game.position();
         let id = self.tree.play(self.at, mv)?;
@@ -244,10 +291,14 @@ impl Cursor {
     /// position shown and the current line stay.
     pub fn promote(&mut self, node: u64, to_main: bool) -> Result<(), SessionError> {
         let id = NodeId::from_index(node);
+        // The main line it makes may be longer than the room left for it.
+        let mut tree = self.tree.clone();
         match to_main {
-            true => self.tree.promote_to_main(id)?,
-            false => self.tree.promote(id)?,
+            true => tree.promote_to_main(id)?,
+            false => tree.promote(id)?,
         }
+        self.fits(&tree)?;
+        self.tree = tree;
         Ok(())
     }
 
@@ -297,9 +348,7 @@ impl Cursor {
             let len = tree.len();
             let next = tree.play(at, mv)?;
             if tree.len() > len {
-                if tree.len() > MAX_MOVES + 1 {
-                    return Err(SessionError::TreeFull);
-                }
+                self.fits(&tree)?;
                 if ply > MAX_PLIES {
                     return Err(SessionError::LineFull);
                 }

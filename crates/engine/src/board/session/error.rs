@@ -1,7 +1,7 @@
 //! Why a session refused a request, as data: the transport turns it into the `error`
 //! message's text (`Display`), which is what the page has always read.
 
-use super::{AnnotateError, MAX_MOVES, MAX_PLIES};
+use super::{AnnotateError, StudyError, MAX_CHAPTERS, MAX_MOVES, MAX_PLIES};
 use crate::board::protocol::{short, MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV};
 use crate::core::tree::TreeError;
 use crate::core::Move;
@@ -72,6 +72,18 @@ pub enum SessionError {
     TooLarge(usize),
     /// An `annotate`, `tags` or `add_line` refused.
     Annotate(AnnotateError),
+    /// A move that would make a study's main lines together longer than `MAX_PLIES`.
+    MainLinesFull,
+    /// A PDN of more games than a study has room for (the most it could take).
+    TooManyGames(usize),
+    /// A study's request refused.
+    Study(StudyError),
+}
+
+impl From<StudyError> for SessionError {
+    fn from(e: StudyError) -> SessionError {
+        SessionError::Study(e)
+    }
 }
 
 impl From<AnnotateError> for SessionError {
@@ -173,6 +185,17 @@ impl fmt::Display for SessionError {
                  rest is room for moves, scores, clocks and a review): shorten some",
                 super::size::WORDS
             ),
+            SessionError::MainLinesFull => write!(
+                f,
+                "the study's main lines would pass {MAX_PLIES} moves together, the most a \
+                 board keeps: delete moves or a chapter"
+            ),
+            SessionError::TooManyGames(most) => write!(
+                f,
+                "the PDN holds more than {most} games, more than the study has room for: a \
+                 study holds at most {MAX_CHAPTERS} chapters"
+            ),
+            SessionError::Study(e) => e.fmt(f),
             SessionError::TooManyMoves(n) => write!(
                 f,
                 "the game has {n} moves with its variations; the board loads at most {MAX_MOVES}"

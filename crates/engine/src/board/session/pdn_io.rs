@@ -8,6 +8,7 @@ use super::cursor::Cursor;
 use super::node::NodeData;
 use super::record::Record;
 use super::roster::Roster;
+use super::study::Study;
 use super::timed::TimedGame;
 use super::{reviewed, Done, Session, SessionError};
 use super::{BEST_LINE_PLIES, MAX_MOVES, MAX_PLIES, TIME_FORFEIT};
@@ -62,16 +63,11 @@ pub(super) fn read(
     partial: bool,
 ) -> Result<Loaded, SessionError> {
     let number = number.unwrap_or(1);
-    let builder = if partial {
-        pdn::TreeBuilder::up_to_first_bad_move()
-    } else {
-        pdn::TreeBuilder::default()
-    };
     // One game at a time: each is built and checked, and only the one loaded is kept.
     let mut list: Vec<PdnGameTags> = Vec::new();
     let mut chosen = None;
     let mut count = 0;
-    for (i, g) in pdn::games_in(text, builder).enumerate() {
+    for (i, g) in pdn::games_in(text, builder(partial)).enumerate() {
         let g = g.map_err(|e| SessionError::Pdn(e.to_string()))?;
         count += 1;
         // A text of many games is listed in part: the first ones and the one shown.
@@ -93,6 +89,64 @@ pub(super) fn read(
     let Some(g) = chosen.filter(|_| number > 0) else {
         return Err(SessionError::GameOutOfRange { number, count });
     };
+    let mut loaded = converted(g, number, path, timed)?;
+    loaded.games = (count > 1).then_some(Reply::Games {
+        games: list,
+        loaded: number,
+        count,
+    });
+    Ok(loaded)
+}
+
+/// How a text's games are read: whole, or (`partial`) up to a game's first bad move.
+fn builder(partial: bool) -> pdn::TreeBuilder {
+    if partial {
+        pdn::TreeBuilder::up_to_first_bad_move()
+    } else {
+        pdn::TreeBuilder::default()
+    }
+}
+
+/// Every game of a PDN text, each read as `read` reads one (game `shown`, from 1, with
+/// `path` and `timed`), for a study: an error where the text holds none, more than `most`,
+/// or a game that does not read.
+pub(super) fn read_all(
+    text: &str,
+    shown: usize,
+    path: Option<&[String]>,
+    timed: bool,
+    partial: bool,
+    most: usize,
+) -> Result<Vec<Loaded>, SessionError> {
+    let mut all = Vec::new();
+    for (i, g) in pdn::games_in(text, builder(partial)).enumerate() {
+        if i == most {
+            return Err(SessionError::TooManyGames(most));
+        }
+        let g = g.map_err(|e| SessionError::Pdn(e.to_string()))?;
+        let here = i + 1 == shown;
+        all.push(converted(g, i + 1, path.filter(|_| here), timed && here)?);
+    }
+    if all.is_empty() {
+        return Err(SessionError::NoGame);
+    }
+    if shown == 0 || shown > all.len() {
+        return Err(SessionError::GameOutOfRange {
+            number: shown,
+            count: all.len(),
+        });
+    }
+    Ok(all)
+}
+
+/// Game `number` of a text, read (`g`), checked and made ready for the board, with the
+/// moves of `path` read on its positions (see `read`).
+fn converted(
+    g: pdn::TreeGame,
+    number: usize,
+    path: Option<&[String]>,
+    timed: bool,
+) -> Result<Loaded, SessionError> {
     let main = g.tree.main_line();
     // A saved game holds the board's moves and a review's best lines, which go back to
     // their moves below: the tree left must be no larger than the board's.
@@ -192,11 +246,7 @@ pub(super) fn read(
         cut,
         result: g.result,
         path: path.map(|_| moves),
-        games: (count > 1).then_some(Reply::Games {
-            games: list,
-            loaded: number,
-            count,
-        }),
+        games: None,
     })
 }
 
@@ -293,48 +343,65 @@ impl Session {
             .transpose()
             .map_err(SessionError::Clock)?;
         let g = read(text, number, path, control.is_some(), partial)?;
-        let cut = g.cut;
+        let cut = g.cut.clone();
+        let games = g.games.clone();
         // The game is made apart and checked whole: a refused load changes nothing.
-        let mut next = Session {
-            cursor: Cursor::at_root(g.tree),
-            roster: Roster::new(Player::Human, Player::Human, self.roster.level()),
-            record: Record::loaded(g.tags, g.end, g.result),
-            timed: TimedGame::new(self.timed.time_source()),
-        };
-        match g.path {
-            Some(moves) => moves.into_iter().try_for_each(|mv| next.cursor.play(mv))?,
-            None => next.cursor.show(g.shown),
-        }
+        let mut next = self.with_game(placed(g)?, Study::default());
         next.check_size()?;
-        if let (Some(control), Some(c)) = (control, clock) {
-            if next.end().is_none() {
-                let readings = next.main_line()[1..]
-                    .iter()
-                    .map(|&id| next.tree().node(id).and_then(|n| n.notes.clock))
-                    .map(Option::unwrap_or_default)
-                    .collect();
-                let left = [c.black_ms, c.white_ms].map(std::time::Duration::from_millis);
-                let side = next.game().position().side();
-                next.timed.resume(control, left, side, readings);
-            }
-        }
+        next.resume_clock(control.zip(clock));
         *self = next;
-        let done = match g.games {
+        let done = match games {
             Some(games) => Done::Loaded(games),
             None => Done::Changed { auto: false },
         };
         Ok((done, cut))
     }
 
-    /// `save_pdn`: the whole tree as PDN (`pdn::writer`), a review's verdicts in it
-    /// (`reviewed::to_save`), with `tags_now`; a timed game with its `TimeControl` and each
-    /// timed move's clock after it (`[%clk]`).
+    /// A session of this one's level and time source with `game` on the board (both sides
+    /// human, untimed) among the chapters of `study`.
+    pub(super) fn with_game(&self, (cursor, record): (Cursor, Record), study: Study) -> Session {
+        let mut next = Session {
+            cursor,
+            roster: Roster::new(Player::Human, Player::Human, self.roster.level()),
+            record,
+            timed: TimedGame::new(self.timed.time_source()),
+            study,
+        };
+        next.cursor.set_room(next.study.room());
+        next
+    }
+
+    /// A timed game (`control`, with the clocks the page kept) taken up again at the main
+    /// line's end, unless the game is over there.
+    pub(super) fn resume_clock(&mut self, clock: Option<(TimeControl, ClockResume)>) {
+        let Some((control, c)) = clock else { return };
+        if self.end().is_some() {
+            return;
+        }
+        let readings = self.main_line()[1..]
+            .iter()
+            .map(|&id| self.tree().node(id).and_then(|n| n.notes.clock))
+            .map(Option::unwrap_or_default)
+            .collect();
+        let left = [c.black_ms, c.white_ms].map(std::time::Duration::from_millis);
+        let side = self.game().position().side();
+        self.timed.resume(control, left, side, readings);
+    }
+
+    /// `save_pdn`: every chapter in order (`study`), each written as `game_text` writes the
+    /// game shown.
     pub fn save_pdn(&self) -> Done {
-        let tree = reviewed::to_save(self.tree());
         Done::Reply(Reply::Pdn {
             quiet: false,
-            pdn: pdn::writer::write(&self.tags_now(), &tree, &self.result_text()),
+            pdn: self.study_text(),
         })
+    }
+
+    /// The game shown as PDN (`pdn::writer`): the whole tree, a review's verdicts in it
+    /// (`reviewed::to_save`), with `tags_now`; a timed game with its `TimeControl` and each
+    /// timed move's clock after it (`[%clk]`).
+    pub(super) fn game_text(&self) -> String {
+        game_text(&self.tags_now(), self.tree(), &self.result_text())
     }
 
     /// The side that lost on time at the main line's end, if a flag fell there.
@@ -361,6 +428,26 @@ impl Session {
         }
         .into()
     }
+}
+
+/// A game as PDN: its tags, its tree with a review's verdicts in it, and its result.
+pub(super) fn game_text(
+    tags: &[(String, String)],
+    tree: &GameTree<NodeData>,
+    result: &str,
+) -> String {
+    pdn::writer::write(tags, &reviewed::to_save(tree), result)
+}
+
+/// A game read, on the board: its tree shown at the path's end (played where the tree has
+/// not its moves) or at `Loaded::shown`, with its tags and result.
+pub(super) fn placed(g: Loaded) -> Result<(Cursor, Record), SessionError> {
+    let mut cursor = Cursor::at_root(g.tree);
+    match g.path {
+        Some(moves) => moves.into_iter().try_for_each(|mv| cursor.play(mv))?,
+        None => cursor.show(g.shown),
+    }
+    Ok((cursor, Record::loaded(g.tags, g.end, g.result)))
 }
 
 /// The longest line of a tree: the most plies from the start to a move.

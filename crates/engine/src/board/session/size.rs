@@ -35,7 +35,7 @@ pub const CLOCK_BYTES: usize = 32;
 pub const REVIEW_BYTES: usize = 256;
 /// The result after the movetext and the blank line: `1/2-1/2` and three line breaks, and
 /// a line break between the tags and the movetext.
-const RESULT_BYTES: usize = 16;
+pub(super) const RESULT_BYTES: usize = 16;
 /// The longest result (`1/2-1/2`), which the `Result` tag counts as whatever it says now.
 const LONGEST_RESULT: &str = "1/2-1/2";
 

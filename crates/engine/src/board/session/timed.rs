@@ -14,6 +14,7 @@ use crate::search::Limits;
 use std::sync::Arc;
 use std::time::Duration;
 
+#[derive(Clone)]
 pub struct TimedGame {
     clock: Option<Clock>,
     flag: Option<(Color, NodeId)>,

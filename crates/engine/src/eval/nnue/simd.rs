@@ -362,7 +362,11 @@ mod tests {
     fn chunks(rng: &mut SplitMix64, n: usize, lo: i16, hi: i16) -> Vec<Chunk> {
         let span = (hi as i64 - lo as i64 + 1) as u64;
         (0..n)
-            .map(|_| Chunk(std::array::from_fn(|_| lo + (rng.next_u64() % span) as i16)))
+            .map(|_| {
+                Chunk(std::array::from_fn(|_| {
+                    (lo as i64 + (rng.next_u64() % span) as i64) as i16
+                }))
+            })
             .collect()
     }
 
