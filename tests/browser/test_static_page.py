@@ -77,6 +77,10 @@ from test_practice import (  # noqa: F401
     test_a_move_that_throws_the_win_away_fails_the_practice,
     test_a_practice_at_a_phones_size,
 )
+from test_study import (  # noqa: F401
+    test_a_six_game_pdn_opens_as_a_study_whose_notes_stay_with_their_chapter,
+    test_a_study_at_a_phones_size,
+)
 from test_hostile import (  # noqa: F401
     test_bring_back_while_the_engine_plays_brings_the_game_back,
     test_a_reload_before_the_first_kept_pdn_keeps_the_moves,

@@ -7,7 +7,7 @@
 // clock and sound, draw (the board), status, tree (the move list), annotate (comments, marks,
 // tags, lines into the tree), review, teach, learn, analysis, play (clicks and the capture
 // chooser), render (all of it), derive (what follows from a change, before the render), keys,
-// setup, pdn, tabs (which kept game is this tab's), store (kept across a reload), share, puzzle (copying and links), and this one. Every change to `ui` goes through `update` (js/state.js), which draws
+// setup, study (the chapters), pdn, tabs (which kept game is this tab's), store (kept across a reload), share, puzzle (copying and links), and this one. Every change to `ui` goes through `update` (js/state.js), which draws
 // the page once afterwards; nothing here draws a part of it by hand.
 
 import { ui, $, legalFrom, modeOf, sideAt, update } from "./state.js";
@@ -32,6 +32,7 @@ import { claimed } from "./tabs.js";
 import { puzzleOnState, puzzleSend, wirePuzzle, onAnalysePdn } from "./puzzle.js";
 import { openLink, linkRefused, linkOnState, onSharePdn, wireShare } from "./share.js";
 import { wireKeys } from "./keys.js";
+import { wireStudy } from "./study.js";
 
 // How the board's refusal of a request while a timed game's clocks run begins.
 const TIMED_REFUSAL = "a timed game is on";
@@ -313,6 +314,7 @@ wireLearn();
 wireTree();
 wireAnnotate();
 wirePdn();
+wireStudy();
 wireKept();
 wirePuzzle();
 update();

@@ -4,6 +4,7 @@
 import { ui, $, update } from "./state.js";
 import { send, byteLength } from "./socket.js";
 import { showMessage, clearMessages, dropMessages } from "./messages.js";
+import { MAX_CHAPTERS } from "./study.js";
 
 // A PDN of several games: offer them all, and say which one is shown.
 /** @param {import("./types.js").GamesMsg} msg */
@@ -30,6 +31,9 @@ export function onGames(msg) {
   }
   sel.value = String(msg.loaded);
   $("games-row").hidden = false;
+  // A study holds at most 64 chapters (js/study.js).
+  $("games-study").hidden = count > MAX_CHAPTERS;
+  $("games-study").textContent = `open all ${count} as a study`;
   $("games-note").textContent = "game " + msg.loaded + " of " + count + " loaded";
   showMessage("note", "the PDN holds " + count + " games: game " + msg.loaded + " is shown; choose another in the PDN panel");
 }
@@ -114,23 +118,28 @@ function tooLarge(what, bytes) {
 // The person's last load from the box or a file, until the board answers it: a refusal
 // that names a move which cannot be played is offered again as a load of the moves before it
 // (`partial`), the state of which says where it stopped.
-/** @type {{pdn: string, game?: number} | null} */
+/** @type {{pdn: string, game?: number, study?: boolean} | null} */
 let asked = null;
 
 /**
  * @param {string} text
  * @param {number} [game]
+ * @param {boolean} [study] every game of the text as a chapter
  */
-function loadText(text, game) {
+function loadText(text, game, study = false) {
   if (tooLarge("the PDN", byteLength(text))) return;
   clearMessages();
   update((ui) => {
     ui.pdnText = text;
     ui.pdnLoaded = true;
   });
-  if (game === undefined) $("games-row").hidden = true;
-  asked = game === undefined ? { pdn: text } : { pdn: text, game };
-  send(game === undefined ? { type: "load_pdn", pdn: text } : { type: "load_pdn", pdn: text, game });
+  if (game === undefined || study) $("games-row").hidden = true;
+  /** @type {{pdn: string, game?: number, study?: boolean}} */
+  const load = { pdn: text };
+  if (game !== undefined) load.game = game;
+  if (study) load.study = true;
+  asked = load;
+  send({ type: "load_pdn", ...load });
 }
 
 /**
@@ -206,6 +215,10 @@ export function wirePdn() {
   $("games").addEventListener("change", () => {
     if (!ui.pdnText) return;
     loadText(ui.pdnText, Number($("games").value));
+  });
+  $("games-study").addEventListener("click", () => {
+    if (!ui.pdnText) return;
+    loadText(ui.pdnText, Number($("games").value) || 1, true);
   });
   $("pdn-save").addEventListener("click", () => {
     update((ui) => {

@@ -17,6 +17,7 @@ import { renderBuild } from "./socket.js";
 import { renderKeys } from "./keys.js";
 import { renderLearn } from "./learn.js";
 import { renderPuzzle } from "./puzzle.js";
+import { renderStudy } from "./study.js";
 
 export function render() {
   renderBoard();
@@ -35,6 +36,7 @@ export function render() {
   renderKeys();
   renderLearn();
   renderPuzzle();
+  renderStudy();
 }
 
 setRenderer(render);

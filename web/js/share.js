@@ -147,13 +147,16 @@ export function fenLink(fen) {
 
 /**
  * A link that opens the game `pdn`, at the move `path` leads to (the moves from the start, as
- * `load_pdn`'s `path`; none: the main line's end, where a link opens without one).
+ * `load_pdn`'s `path`; none: the main line's end, where a link opens without one); a study's
+ * (`pdn` all its chapters) at its chapter `chapter` (from 1; 0 for a lone game).
  * @param {string} pdn
  * @param {string[] | null} [path]
+ * @param {number} [chapter]
  * @returns {Promise<string>}
  */
-export async function pdnLink(pdn, path = null) {
-  return pageAddress() + "#pdn=" + (await packText(pdn)) + (path ? "&path=" + path.map(encodeURIComponent).join(",") : "");
+export async function pdnLink(pdn, path = null, chapter = 0) {
+  const at = (chapter ? "&chapter=" + chapter : "") + (path ? "&path=" + path.map(encodeURIComponent).join(",") : "");
+  return pageAddress() + "#pdn=" + (await packText(pdn)) + at;
 }
 
 /**
@@ -170,7 +173,7 @@ function shownPath(st) {
 
 /**
  * The share link the page was opened with, if any: a game's with the move to show.
- * @returns {{kind: "fen", fen: string} | {kind: "pdn", packed: string, path: string[] | null} | null}
+ * @returns {{kind: "fen", fen: string} | {kind: "pdn", packed: string, path: string[] | null, chapter: number} | null}
  */
 function linkAtLoad() {
   const hash = location.hash.replace(/^#/, "");
@@ -186,7 +189,10 @@ function linkAtLoad() {
         path = null; // a path that cannot be read: the game opens at its end
       }
     }
-    return { kind: "pdn", packed, path };
+    // A study's link names its chapter shown.
+    const c = rest.find((r) => r.startsWith("chapter="));
+    const chapter = c ? Number(c.slice(8)) : 0;
+    return { kind: "pdn", packed, path, chapter: Number.isInteger(chapter) && chapter >= 1 ? chapter : 0 };
   }
   const fen = new URLSearchParams(location.search).get("fen");
   if (fen !== null) return { kind: "fen", fen };
@@ -255,6 +261,7 @@ export function openLink(st, atLoad) {
     (pdn) => {
       /** @type {import("./types.js").Request} */
       const req = link.path ? { type: "load_pdn", pdn, path: link.path } : { type: "load_pdn", pdn };
+      if (link.chapter) Object.assign(req, { study: true, game: link.chapter });
       const over = overLimit(req);
       if (over) {
         linkFailed(st, `the link could not be opened: its game is ${sizeText(over.bytes)}, more than the board loads (${sizeText(over.limit)})`);
@@ -346,7 +353,9 @@ export function linkOnState() {
   } catch (e) {
     // Storage off: there is no kept game to lose.
   }
-  const what = link.kind === "fen" ? "the position" : "the game";
+  const st = ui.state;
+  const study = st && st.chapters && st.chapters.length > 1 ? `the study (chapter ${st.chapter} of ${st.chapters.length})` : "";
+  const what = link.kind === "fen" ? "the position" : study || "the game";
   update((ui) => {
     ui.link = null;
     ui.linkNote = kept
@@ -449,7 +458,9 @@ export function onSharePdn(purpose, pdn) {
     copyText(pdn, "PDN");
     return;
   }
-  pdnLink(pdn, ui.state ? shownPath(ui.state) : null).then(
+  const st = ui.state;
+  const chapter = st && st.chapters && st.chapters.length > 1 ? st.chapter : 0;
+  pdnLink(pdn, st ? shownPath(st) : null, chapter).then(
     (link) => copyText(link, "link to the game"),
     (e) => update((ui) => {
       ui.share = { note: "no link could be made: " + e.message, text: null, select: false };

@@ -248,7 +248,7 @@ export function send(msg, opening = false) {
   if (over) {
     showMessage(
       "error",
-      `message too large: ${over.bytes} bytes (the limit is ${ui.limits.load_pdn}, and ${ui.limits.other} for anything but load_pdn)`,
+      `message too large: ${over.bytes} bytes (the limit is ${ui.limits.load_pdn}, and ${ui.limits.other} for anything but load_pdn and chapter_add)`,
     );
     return false;
   }
@@ -265,7 +265,8 @@ export function send(msg, opening = false) {
  * @returns {{bytes: number, limit: number} | null}
  */
 export function overLimit(msg, text = JSON.stringify(msg)) {
-  const limit = msg.type === "load_pdn" ? ui.limits.load_pdn : ui.limits.other;
+  // A PDN may come in `load_pdn` and `chapter_add` (docs/BOARD.md, "Limits").
+  const limit = msg.type === "load_pdn" || msg.type === "chapter_add" ? ui.limits.load_pdn : ui.limits.other;
   if (text.length <= limit / 3) return null;
   const bytes = byteLength(text);
   return bytes > limit ? { bytes, limit } : null;

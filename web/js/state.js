@@ -57,7 +57,7 @@ export const ui = {
   linkNote: null,
   keysShown: false, // the list of keys is shown (js/keys.js)
   // The game kept across a reload (js/store.js): `loading` while its `load_pdn` is answered
-  // ({v: the record, raw: its text, tries: [{path, clock}] to send in turn, at: the try
+  // ({v: the record, raw: its text, tries: [{path, clock, chapter}] to send in turn, at: the try
   // sent}), nothing being saved meanwhile; `aside` how many records are put aside, `why` what
   // became of the one put aside on this visit; `held` a record that could not be put aside
   // (nothing is saved over it), or null; `full` the last save found no room; `off` the

@@ -1,7 +1,8 @@
 // The game and the settings kept across a reload (localStorage): saved after every state.
 // The game is kept as the server's PDN of it (variations, comments, marks, scores, tags,
-// clocks), asked for quietly (`save_pdn` with `quiet`) whenever its tree changes, with the
-// path to the node shown; a reload restores it in one request, `load_pdn` with that `path`
+// clocks; every chapter of a study, docs/BOARD.md "Studies"), asked for quietly (`save_pdn` with `quiet`) whenever its tree changes, with the
+// path to the node shown and the chapter; a reload restores it in one request, `load_pdn`
+// with `study`, that chapter as its `game` and that `path`
 // (docs/BOARD.md), then sets the players, the strength and the analysis as they were. A timed
 // game comes back with its clocks (`load_pdn`'s `clock`): the time the page was away is
 // counted against the side to move, whose clock ran on all the while.
@@ -37,7 +38,8 @@ const ASIDE = "poolshark-board-aside-";
 // A short hash of the game's tree with its notes: a kept PDN is of the tree with this hash.
 /** @param {import("./types.js").StateMsg} st */
 export function treeSig(st) {
-  const text = st.start_fen + JSON.stringify(st.nodes || []) + JSON.stringify(st.tags || {});
+  const text =
+    st.start_fen + JSON.stringify(st.nodes || []) + JSON.stringify(st.tags || {}) + JSON.stringify([st.chapters || [], st.chapter || 1]);
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return h.toString(16) + ":" + text.length;
@@ -119,6 +121,8 @@ export function save(st) {
     // The PDN is of an older tree than the last one asked for, which did not fit.
     stale: (old && old.stale) || undefined,
     path: pathTo(st),
+    // The study's chapter shown (from 1): the kept PDN is the whole study.
+    chapter: st.chapter || 1,
     white: st.white,
     black: st.black,
     level: st.level,
@@ -498,10 +502,13 @@ export function restore(st) {
     // An older copy (`stale`) opens at its own end: the path is of the newer tree.
     const path = !v.stale && pathOk ? v.path : null;
     const clock = resumedClock(v);
-    const tries = [{ path, clock }];
-    if (path && path.length) tries.push({ path: null, clock });
-    if (clock) tries.push({ path, clock: null });
-    if (path && path.length && clock) tries.push({ path: null, clock: null });
+    const chapter = Number.isInteger(v.chapter) && v.chapter >= 1 ? v.chapter : 1;
+    const tries = [{ path, clock, chapter }];
+    if (path && path.length) tries.push({ path: null, clock, chapter });
+    if (clock) tries.push({ path, clock: null, chapter });
+    if (path && path.length && clock) tries.push({ path: null, clock: null, chapter });
+    // A chapter the study no longer has: its first, at its end.
+    if (chapter > 1) tries.push({ path: null, clock: null, chapter: 1 });
     update((ui) => {
       ui.keep.loading = { v, raw: JSON.stringify(v), tries, at: 0 };
     });
@@ -519,7 +526,8 @@ function loadTry() {
   for (; l.at < l.tries.length; l.at++) {
     const t = l.tries[l.at];
     /** @type {import("./types.js").Request} */
-    const req = { type: "load_pdn", pdn: l.v.pdn };
+    // The whole study, its chapter shown (a PDN kept before studies is a study of one).
+    const req = { type: "load_pdn", pdn: l.v.pdn, study: true, game: t.chapter };
     // The node shown (its moves are played where the PDN kept is behind the tree shown).
     if (t.path) req.path = t.path;
     if (t.clock) req.clock = t.clock;
@@ -588,7 +596,9 @@ export function keptOnState() {
     ui.keep.loading = null;
   });
   const t = l.tries[l.at];
-  if (l.tries[0].path && !t.path)
+  if (l.tries[0].chapter !== t.chapter)
+    showMessage("note", "your study is back, at its first chapter: the chapter you were at could not be found in it");
+  else if (l.tries[0].path && !t.path)
     showMessage("note", "your game is back, but not at the move you were at: that move could not be found in it");
   if (l.tries[0].clock && !t.clock)
     showMessage("note", "your game is back, but its clocks could not be set again (the board refused them): it goes on untimed");

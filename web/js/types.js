@@ -404,7 +404,7 @@
  * @typedef {object} KeptLoad
  * @property {any} v
  * @property {string} raw
- * @property {{path: string[] | null, clock: ClockResume | null}[]} tries
+ * @property {{path: string[] | null, clock: ClockResume | null, chapter: number}[]} tries
  * @property {number} at
  */
 
