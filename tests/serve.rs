@@ -1095,6 +1095,15 @@ fn the_tables_verdict_comes_by_itself_once_its_group_is_read() {
         v = state["egdb"].clone();
     }
     assert_eq!(v["black"], "draw", "{v}");
+    // Each move of the flying king is a draw too, listed with the verdict (issue 69, item 5).
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 7, "{v}");
+    assert!(
+        moves
+            .iter()
+            .all(|m| m["result"] == "draw" && m["dtc"].is_null()),
+        "{v}"
+    );
     // A position no table covers gets no verdict, and no state follows by itself.
     c.send(json!({"type":"new","white":"human","black":"human"}));
     assert_eq!(c.next("state")["egdb"], Value::Null);
@@ -1139,9 +1148,25 @@ fn the_engine_probes_endgame_tables_given_with_egdb() {
     }
     assert!(found.is_some(), "no database win from W:WK1,K2,K3:BK32");
     // The state carries the tables' verdict, for Black (White to move wins here).
-    let v = c.state()["egdb"].clone();
+    let st = c.state();
+    let v = st["egdb"].clone();
     assert_eq!(v["black"], "loss", "{v}");
-    assert!(v["dtc"].as_u64().is_some(), "{v}");
+    let dtc = v["dtc"].as_u64().expect("a win has its distance");
+    // Each move's verdict for White (issue 69, item 5): every legal move, the quickest win
+    // first, one ply nearer than the position's own.
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), st["legal"].as_array().unwrap().len(), "{v}");
+    assert_eq!(moves[0]["result"], "win", "{v}");
+    assert_eq!(moves[0]["dtc"].as_u64(), Some(dtc - 1), "{v}");
+    let order = |m: &Value| match m["result"].as_str() {
+        Some("win") => (0, m["dtc"].as_i64().unwrap()),
+        Some("draw") => (1, 0),
+        _ => (2, -m["dtc"].as_i64().unwrap_or(0)),
+    };
+    assert!(
+        moves.windows(2).all(|w| order(&w[0]) <= order(&w[1])),
+        "{v}"
+    );
     c.send(json!({"type":"new","white":"human","black":"human"}));
     assert_eq!(
         c.next("state")["egdb"],

@@ -33,6 +33,7 @@ mod args;
 mod book;
 mod data;
 mod egdb;
+mod explorer;
 mod learn;
 mod position;
 mod puzzles;
@@ -133,6 +134,10 @@ enum Command {
     /// The opening book: build one by searching, show a position's book moves, merge two.
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// The opening explorer: make its games file from PDN games, or list a position's
+    /// moves with the book's scores and how the shipped games went.
+    #[command(subcommand)]
+    Explorer(explorer::ExplorerCommand),
     /// Search a fixed set of positions to a fixed depth; the last line is `nodes <n> nps <n>`.
     /// With one thread the node count is the same every run.
     // Bench keeps its smaller table (16 MiB), so its node count stays comparable.
@@ -290,6 +295,7 @@ pub fn main() -> ExitCode {
         Command::Data(c) => c.run(),
         Command::Openings(a) => a.run(),
         Command::Book(c) => c.run(),
+        Command::Explorer(c) => c.run(),
         Command::Bench(a) => a.run(),
         Command::Egdb(c) => c.run(),
         Command::Puzzles(c) => c.run(),

@@ -86,7 +86,7 @@ fn pool(threads: u64) -> Result<rayon::ThreadPool, CliError> {
 
 /// The games of the PDN files, in order; a file that cannot be read or is no PDN is bad
 /// input, named with its place.
-fn read_games(paths: &[PathBuf]) -> Result<Vec<PdnGame>, CliError> {
+pub(super) fn read_games(paths: &[PathBuf]) -> Result<Vec<PdnGame>, CliError> {
     let mut out = Vec::new();
     for path in paths {
         let lines = poolshark_host::files::lines(path, pdn::MAX_MOVETEXT)
@@ -103,7 +103,7 @@ fn read_games(paths: &[PathBuf]) -> Result<Vec<PdnGame>, CliError> {
 }
 
 /// An output file that is not there yet, and can be written.
-fn fresh_output(out: &Path, inputs: &[PathBuf]) -> Result<(), CliError> {
+pub(super) fn fresh_output(out: &Path, inputs: &[PathBuf]) -> Result<(), CliError> {
     if out.exists() {
         return Err(input(format!(
             "--out {} is there already: remove it or name another file",

@@ -66,6 +66,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("js/play.js", JS),
     asset!("js/setup.js", JS),
     asset!("js/study.js", JS),
+    asset!("js/explorer.js", JS),
     asset!("js/pdn.js", JS),
     asset!("js/tabs.js", JS),
     asset!("js/store.js", JS),

@@ -1359,3 +1359,28 @@ def test_a_multi_jump_arrow_goes_jump_by_jump(page):
     drawn = [tuple(float(v) for v in p.split(",")) for p in points.split()]
     # Through each landing square but the last (where the head is), in order.
     assert drawn[:3] == [centre(int(n)) for n in path.split("-")[:3]], (drawn, path)
+
+
+def test_the_move_strip_keeps_the_moves_beside_the_board_on_a_phone(browser, server):
+    """Issue 69, item 8: at a phone's size the move list is far below the board; the line's
+    moves are also in a strip under it, the move shown marked, a tap going there with the
+    board still in sight. The strip is not shown at a desktop's size."""
+    with at_size(browser, server, (390, 844)):
+        load_pdn(browser, '[GameType "23"]\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 21x14 *\n')
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#move-strip .strip-move")) == 8, "the strip")
+        strip = browser.find_element(By.ID, "move-strip")
+        assert strip.is_displayed()
+        current = browser.find_element(By.CSS_SELECTOR, "#move-strip .strip-move.current")
+        assert current.text == "21x14"
+        browser.execute_script("window.scrollTo(0, 0)")
+        third = browser.find_elements(By.CSS_SELECTOR, "#move-strip .strip-move")[2]
+        assert third.text == "8-11"
+        answered(browser, third.click, "the move shown")
+        wait(browser, lambda d: current_ply(d) == 3, "ply 3 shown")
+        assert browser.find_element(By.CSS_SELECTOR, "#move-strip .strip-move.current").text == "8-11"
+        top = browser.execute_script("return document.getElementById('board').getBoundingClientRect().top")
+        assert top >= 0, "the board in sight"
+        shot(browser, "move-strip-phone.png")
+    load_pdn(browser, '1. 11-15 *')
+    wait(browser, lambda d: move_list(d) == ["11-15"], "a game at desktop size")
+    assert not browser.find_element(By.ID, "move-strip").is_displayed()

@@ -142,3 +142,35 @@ def test_a_board_without_tables_says_so(browser, tmp_path):
         assert not browser.find_element(By.ID, "practice-info").is_displayed()
     finally:
         stop_server(proc)
+
+
+def test_each_moves_verdict_is_listed_and_a_click_plays_it(tpage):
+    """Issue 69, item 5: under the tables' verdict, each legal move with its verdict for the
+    side that plays it, as lichess's tablebase panel: the quickest win first, agreeing with
+    `egdb probe` after the move; a click plays it. While a practice is played the list is
+    empty: it would give the answer."""
+    from test_board import set_fen
+    set_fen(tpage, "W:WK14,K22:BK29")
+    wait(tpage, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#egdb-moves .egdb-move")) > 0, "the moves' verdicts")
+    rows = tpage.execute_script(
+        "return [...document.querySelectorAll('#egdb-moves .egdb-move')].map("
+        "b => [b.dataset.hub, b.classList.contains('win') ? 'win' : b.classList.contains('loss') ? 'loss' : 'draw',"
+        " b.querySelector('.egdb-move-result').textContent])")
+    legal = poolshark("moves", "--fen", "W:WK14,K22:BK29").split("\n")
+    assert len(rows) == len([m for m in legal if m.strip()]), rows
+    assert rows[0][1] == "win" and rows[0][2].startswith("wins in "), rows
+    for hub, result, _ in rows[:3] + rows[-2:]:
+        after = poolshark("show", "--fen", "W:WK14,K22:BK29", "--moves", hub)
+        after_fen = re.search(r"FEN: (\S+)", after).group(1)
+        probe = subprocess.run([POOLSHARK, "egdb", "probe", "--fen", after_fen, "--dir", TABLES],
+                               capture_output=True, text=True).stdout
+        wdl = re.search(r"wdl=(\S)", probe).group(1)
+        assert {"L": "win", "D": "draw", "W": "loss"}[wdl] == result, (hub, result, probe)
+    shoot(tpage, "egdb-moves.png")
+    before = fen(tpage)
+    first = tpage.find_element(By.CSS_SELECTOR, "#egdb-moves .egdb-move")
+    answered(tpage, first.click, "the move played")
+    wait(tpage, lambda d: fen(d) != before and fen(d).startswith("B"), "Black to move after it")
+    start(tpage, "two-kings-corner")
+    wait(tpage, lambda d: d.find_element(By.ID, "egdb").text.startswith("database:"), "the verdict")
+    assert tpage.find_elements(By.CSS_SELECTOR, "#egdb-moves .egdb-move") == [], "no answers in a practice"

@@ -76,6 +76,11 @@ from test_practice import (  # noqa: F401
     test_a_practice_played_with_the_tables_moves_is_solved,
     test_a_move_that_throws_the_win_away_fails_the_practice,
     test_a_practice_at_a_phones_size,
+    test_each_moves_verdict_is_listed_and_a_click_plays_it,
+)
+from test_explorer import (  # noqa: F401
+    test_the_explorer_lists_the_book_at_the_start_and_follows_the_moves,
+    test_the_explorer_at_a_phones_size,
 )
 from test_study import (  # noqa: F401
     test_a_six_game_pdn_opens_as_a_study_whose_notes_stay_with_their_chapter,

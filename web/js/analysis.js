@@ -113,9 +113,10 @@ export function renderInfo() {
   if (st && st.egdb) {
     const d = st.egdb;
     const word = { win: "Black wins", loss: "Black loses", draw: "draw" }[d.black] || d.black;
-    e.textContent =
+    $("egdb-text").textContent =
       "database: " + word + (d.dtc !== null && d.dtc !== undefined ? " (" + d.dtc + " plies to the next capture or man move)" : "") +
       (d.black50 !== d.black ? " · with the 40-move rule: " + d.black50 : "");
+    renderTableMoves(d.moves || []);
     e.hidden = false;
   } else {
     e.hidden = true;
@@ -126,6 +127,43 @@ export function renderInfo() {
   a.setAttribute("aria-pressed", on ? "true" : "false");
   a.classList.toggle("on", on);
   a.textContent = on ? "Analysing (stop)" : "Analyse";
+}
+
+// The moves' verdicts drawn last, so that the list is made again only when they change.
+let tableMovesSig = "";
+
+/**
+ * Each legal move with the tables' verdict for the side that plays it, as lichess's
+ * tablebase panel: the quickest win first, then draws, then the longest loss. A click plays
+ * the move.
+ * @param {import("./types.js").MoveVerdict[]} moves
+ */
+function renderTableMoves(moves) {
+  const sig = JSON.stringify(moves);
+  if (sig === tableMovesSig) return;
+  tableMovesSig = sig;
+  const list = $("egdb-moves");
+  list.textContent = "";
+  for (const m of moves) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "egdb-move " + m.result;
+    b.dataset.hub = m.hub;
+    const plies = m.dtc === null || m.dtc === undefined ? "" : m.dtc === 0 ? " (ends the game)" : ` in ${m.dtc}`;
+    const said = { win: "wins", draw: "draws", loss: "loses" }[m.result] || m.result;
+    const rule = m.result50 !== m.result ? ` · 40-move rule: ${m.result50}` : "";
+    const mv = document.createElement("span");
+    mv.className = "egdb-move-name";
+    mv.textContent = m.move;
+    const v = document.createElement("span");
+    v.className = "egdb-move-result";
+    v.textContent = said + plies + rule;
+    b.append(mv, v);
+    b.title = `play ${m.move}: it ${said}${plies ? plies + " plies to the next capture or man move" : ""}`;
+    li.appendChild(b);
+    list.appendChild(li);
+  }
 }
 
 // What is known of the position shown, for Black: {text, share (0..1 of the bar), kind}.
@@ -260,6 +298,11 @@ function renderPv() {
 }
 
 export function wireAnalysis() {
+  // A move of the tables' list played.
+  $("egdb-moves").addEventListener("click", (/** @type {MouseEvent} */ ev) => {
+    const b = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (ev.target).closest("button.egdb-move"));
+    if (b && b.dataset.hub) send({ type: "move", move: b.dataset.hub });
+  });
   $("analyze").addEventListener("click", () => {
     send(analyzeRequest(!(ui.state && ui.state.analyzing)));
   });

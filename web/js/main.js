@@ -5,7 +5,7 @@
 //
 // Modules, each importing only those below it: state (the shared `ui`), messages, socket,
 // clock and sound, draw (the board), status, tree (the move list), annotate (comments, marks,
-// tags, lines into the tree), review, teach, learn, analysis, play (clicks and the capture
+// tags, lines into the tree), review, teach, learn, analysis, explorer (the opening explorer), play (clicks and the capture
 // chooser), render (all of it), derive (what follows from a change, before the render), keys,
 // setup, study (the chapters), pdn, tabs (which kept game is this tab's), store (kept across a reload), share, puzzle (copying and links), and this one. Every change to `ui` goes through `update` (js/state.js), which draws
 // the page once afterwards; nothing here draws a part of it by hand.
@@ -33,6 +33,7 @@ import { puzzleOnState, puzzleSend, wirePuzzle, onAnalysePdn } from "./puzzle.js
 import { openLink, linkRefused, linkOnState, onSharePdn, wireShare } from "./share.js";
 import { wireKeys } from "./keys.js";
 import { wireStudy } from "./study.js";
+import { onExplorer, explorerOnState, wireExplorer } from "./explorer.js";
 
 // How the board's refusal of a request while a timed game's clocks run begins.
 const TIMED_REFUSAL = "a timed game is on";
@@ -61,6 +62,9 @@ function onMessage(msg) {
       break;
     case "games":
       onGames(msg);
+      break;
+    case "explorer":
+      onExplorer(msg);
       break;
     case "pdn": {
       if (msg.quiet) {
@@ -102,6 +106,7 @@ function onState(st) {
   update(() => takeState(st));
   puzzleSend();
   pdnOnState(st);
+  explorerOnState();
 }
 
 // What a new state changes in `ui` (inside `update`).
@@ -315,6 +320,7 @@ wireTree();
 wireAnnotate();
 wirePdn();
 wireStudy();
+wireExplorer();
 wireKept();
 wirePuzzle();
 update();

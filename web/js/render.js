@@ -4,7 +4,7 @@
 import { ui, setRenderer } from "./state.js";
 import { renderBoard } from "./draw.js";
 import { renderStatus, renderControls } from "./status.js";
-import { renderMoves } from "./tree.js";
+import { renderMoves, renderStrip } from "./tree.js";
 import { renderInfo } from "./analysis.js";
 import { renderReview } from "./review.js";
 import { renderClocks } from "./clock.js";
@@ -18,11 +18,13 @@ import { renderKeys } from "./keys.js";
 import { renderLearn } from "./learn.js";
 import { renderPuzzle } from "./puzzle.js";
 import { renderStudy } from "./study.js";
+import { renderExplorer } from "./explorer.js";
 
 export function render() {
   renderBoard();
   renderStatus();
   renderMoves();
+  renderStrip();
   renderAnnotate();
   renderInfo();
   renderControls();
@@ -37,6 +39,7 @@ export function render() {
   renderLearn();
   renderPuzzle();
   renderStudy();
+  renderExplorer();
 }
 
 setRenderer(render);

@@ -19,6 +19,8 @@ export const ui = {
   info: null, // the last `info` message for the position shown (the best line)
   lines: [], // the last `info` of each analysis line (multipv 1..5), best first
   multipv: 1, // analysis lines asked for (1-5), kept in localStorage
+  // The opening explorer (js/explorer.js): open or not, and the board's last answer.
+  explorer: { open: false, answer: null },
   // {sig, plies: {ply: review_ply message}, total, last, running, stopped, done,
   //  live: {node: {mark, eval, best}}}: `sig` the main line reviewed (`mainSig`), `live` what
   //  review_ply said since the last state (which has it in its nodes from then on)

@@ -363,7 +363,49 @@ export function stepVariation(dir) {
   return true;
 }
 
+// ---------- the move strip ----------
+
+// The strip as last drawn (the line and the ply shown).
+let stripSig = "";
+
+/**
+ * The current line as one row of moves under the board, at a phone's size (issue 69: the
+ * move list is far below the board there, so the moves are worked beside it, as on
+ * lichess's phone layout). The move shown is marked and kept in sight; a tap goes to a move.
+ */
+export function renderStrip() {
+  const st = ui.state;
+  const strip = $("move-strip");
+  const history = (st && st.history) || [];
+  const sig = JSON.stringify([history.map((m) => m.pdn), st ? st.ply : 0]);
+  if (sig === stripSig) return;
+  stripSig = sig;
+  strip.textContent = "";
+  if (!st) return;
+  /** @type {HTMLElement | null} */
+  let shown = null;
+  history.forEach((m, i) => {
+    const ply = i + 1;
+    const n = numberOf(ply);
+    if (n.first || ply === 1) strip.appendChild(span("strip-no", n.no + (n.first ? "." : "...")));
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "strip-move" + (ply === st.ply ? " current" : "");
+    b.dataset.ply = String(ply);
+    b.textContent = m.pdn;
+    strip.appendChild(b);
+    if (ply === st.ply) shown = b;
+  });
+  // The move shown in sight, the strip scrolled sideways only (the page stays where it is).
+  const b = /** @type {HTMLElement | null} */ (shown);
+  strip.scrollLeft = b ? Math.max(0, b.offsetLeft - strip.clientWidth / 2 + b.offsetWidth / 2) : 0;
+}
+
 export function wireTree() {
+  $("move-strip").addEventListener("click", (/** @type {MouseEvent} */ e) => {
+    const b = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest("[data-ply]"));
+    if (b) send({ type: "goto", ply: Number(b.dataset.ply) });
+  });
   const box = $("moves");
   box.addEventListener("click", (/** @type {MouseEvent} */ e) => {
     const m = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest("[data-node]"));

@@ -95,6 +95,18 @@
  * @property {"win" | "draw" | "loss"} black
  * @property {number | null} dtc
  * @property {string} black50
+ * @property {MoveVerdict[]} moves each legal move's verdict, the best first (empty until known)
+ */
+
+/**
+ * A move's verdict in the endgame tables, for the side that plays it.
+ * @typedef {object} MoveVerdict
+ * @property {string} move PDN
+ * @property {string} hub
+ * @property {number[]} path
+ * @property {"win" | "draw" | "loss"} result
+ * @property {string} result50 under the 40-move rule from a fresh count
+ * @property {number | null} dtc plies to the next capture or man move after it
  */
 
 /**
@@ -127,6 +139,30 @@
  * @property {PartialLoad | null} [partial] where a `load_pdn` with `partial` stopped
  * @property {ChapterInfo[]} chapters the study's chapters, in order (docs/BOARD.md, "Studies")
  * @property {number} chapter the chapter shown, from 1
+ */
+
+/**
+ * The opening explorer's answer (`explore`): its moves at node `node`.
+ * @typedef {object} ExplorerMsg
+ * @property {"explorer"} type
+ * @property {number} node
+ * @property {string} about which games it counts
+ * @property {number} count how many
+ * @property {ExplorerMove[]} moves
+ */
+
+/**
+ * A move of the explorer.
+ * @typedef {object} ExplorerMove
+ * @property {string} move PDN
+ * @property {string} hub
+ * @property {number[]} path
+ * @property {string | null} score the book's, side to move (men); null off the book
+ * @property {string | null} score_black the same from Black's view
+ * @property {number} games
+ * @property {number} black
+ * @property {number} draws
+ * @property {number} white
  */
 
 /**
@@ -269,7 +305,7 @@
 
 /**
  * Any message of the board's.
- * @typedef {StateMsg | InfoMsg | ReviewPlyMsg | ReviewDoneMsg | GamesMsg | PdnMsg | ErrorMsg | HelloMsg | PongMsg} ServerMsg
+ * @typedef {StateMsg | InfoMsg | ReviewPlyMsg | ReviewDoneMsg | GamesMsg | PdnMsg | ExplorerMsg | ErrorMsg | HelloMsg | PongMsg} ServerMsg
  */
 
 // ---------- the page's requests ----------
@@ -293,6 +329,7 @@
  *   | {type: "chapter_rename", index: number, name: string}
  *   | {type: "chapter_move", index: number, to: number}
  *   | {type: "chapter_delete", index: number}
+ *   | {type: "explore"}
  *   | {type: "players", white: string, black: string}
  *   | {type: "save_pdn", quiet?: boolean}
  *   | {type: "annotate", node: number, comment?: string, nag?: string | null, nags?: number[]}
@@ -374,6 +411,7 @@
  * @property {InfoMsg | null} info
  * @property {InfoMsg[]} lines
  * @property {number} multipv
+ * @property {{open: boolean, answer: ExplorerMsg | null}} explorer the opening explorer (js/explorer.js)
  * @property {Review | null} review
  * @property {Retry | null} retry
  * @property {number[] | null} reviewArrow

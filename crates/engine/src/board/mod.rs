@@ -267,6 +267,11 @@ impl Board {
         if let Some(db) = &self.tables {
             state.egdb = db.verdict(self.session.game().position());
         }
+        // Each move's verdict would solve a puzzle or practice being played.
+        let training = self.puzzles.playing() || self.practice.is_some_and(|p| p.playing());
+        if let (true, Some(v)) = (training, state.egdb.as_mut()) {
+            v.moves.clear();
+        }
         state
     }
 
@@ -278,7 +283,9 @@ impl Board {
         state.partial = self.partial.take();
         self.tables_look = None;
         if let Some(db) = &self.tables {
-            if state.egdb.is_none() && db.covers(self.session.game().position()) {
+            let pos = self.session.game().position();
+            let verdict = state.egdb.is_some().then(|| db.verdict(pos)).flatten();
+            if !answered(verdict.as_ref(), pos) && db.covers(pos) {
                 let now = (self.now)();
                 self.tables_look = Some((now + TABLES_LOOK_EVERY, now + TABLES_LOOK_FOR));
             }
@@ -286,7 +293,7 @@ impl Board {
         self.send(Reply::State(Box::new(state)));
     }
 
-    /// The tables were silent on the position shown while its group was read: send the
+    /// The tables were silent on the position shown (or on a move's) while a group was read: send the
     /// state again once they answer (the probe asks the loader for any group still needed).
     fn look_at_tables(&mut self) {
         let Some((_, until)) = self.tables_look else {
@@ -295,7 +302,7 @@ impl Board {
         let Some(db) = &self.tables else { return };
         let pos = self.session.game().position();
         let now = (self.now)();
-        if db.verdict(pos).is_some() {
+        if answered(db.verdict(pos).as_ref(), pos) {
             self.push_state();
         } else if now < until && db.covers(pos) {
             self.tables_look = Some((now + TABLES_LOOK_EVERY, until));
@@ -304,4 +311,10 @@ impl Board {
             self.tables_look = None;
         }
     }
+}
+
+/// Whether the tables have answered all a state shows of them: the position's verdict, and
+/// each legal move's.
+fn answered(verdict: Option<&Verdict>, pos: &Position) -> bool {
+    verdict.is_some_and(|v| v.moves.len() == crate::core::movegen::legal_moves(pos).len())
 }

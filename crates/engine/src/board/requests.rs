@@ -29,6 +29,7 @@ impl Board {
             Request::Chapter { .. }
             | Request::ChapterAdd { .. }
             | Request::ChapterDelete { .. } => self.training_allows("the chapters change"),
+            Request::Explore => self.training_allows("the explorer opens"),
             _ => Ok(()),
         };
         if let Err(e) = refused {
@@ -43,6 +44,7 @@ impl Board {
         let mut stopped = None;
         let done = match request {
             Request::Ping => Ok(Done::Reply(Reply::Pong)),
+            Request::Explore => Ok(Done::Reply(self.explore())),
             Request::Puzzle {
                 theme,
                 id,
@@ -113,6 +115,43 @@ impl Board {
             self.practice = None;
         }
         self.answer(done, stopped);
+    }
+
+    /// `explore`: the opening explorer's moves at the position shown: the built-in book's
+    /// (whatever `--no-book` says of the engine's play) and the shipped games'.
+    fn explore(&self) -> Reply {
+        use crate::board::view::history_move;
+        use crate::book::explorer::{builtin_book, explore, GameSet};
+        use crate::search::Score;
+        let pos = self.session.game().position();
+        let games = GameSet::builtin();
+        let black = |s: i16| match pos.side() {
+            crate::core::Color::Black => s,
+            crate::core::Color::White => -s,
+        };
+        let moves = explore(builtin_book(), games, pos)
+            .into_iter()
+            .map(|e| {
+                let shown = history_move(pos, &e.mv);
+                super::protocol::ExplorerMove {
+                    mv: shown.pdn,
+                    hub: shown.hub,
+                    path: shown.path,
+                    score: e.score.map(|s| Score(i32::from(s)).hub()),
+                    score_black: e.score.map(|s| Score(i32::from(black(s))).hub()),
+                    games: e.tally.games,
+                    black: e.tally.black,
+                    draws: e.tally.draws,
+                    white: e.tally.white,
+                }
+            })
+            .collect();
+        Reply::Explorer {
+            node: self.session.node().index(),
+            about: games.about(),
+            count: games.len(),
+            moves,
+        }
     }
 
     /// Refuse `what` while a puzzle is being solved or a practice played.
@@ -412,6 +451,51 @@ mod tests {
         ] {
             assert_eq!(errors(&mut b, req), 1, "{req}");
         }
+    }
+
+    /// Issue 69, item 4: `explore` lists the book's moves at the start, each legal with a
+    /// score, the games' counts beside them; off the book, the games alone; refused while a
+    /// puzzle is played (its book moves would be hints).
+    #[test]
+    fn the_explorer_lists_the_book_and_the_games() {
+        let mut b = board();
+        let r = replies(&mut b, r#"{"type":"explore"}"#);
+        assert_eq!(r.len(), 1, "{r:?}");
+        let e = &r[0];
+        assert_eq!(e["type"], "explorer");
+        assert_eq!(e["node"], 0);
+        let moves = e["moves"].as_array().unwrap();
+        let legal: Vec<String> = b
+            .session
+            .state()
+            .legal
+            .iter()
+            .map(|m| m.pdn.clone())
+            .collect();
+        let book = crate::book::explorer::builtin_book().moves(&crate::core::Position::start());
+        assert!(!book.is_empty());
+        assert_eq!(
+            moves.iter().filter(|m| m["score"].is_string()).count(),
+            book.len()
+        );
+        for m in moves {
+            assert!(
+                legal.contains(&m["move"].as_str().unwrap().to_string()),
+                "{m}"
+            );
+            let tally = |k: &str| m[k].as_u64().unwrap();
+            assert!(tally("games") >= tally("black") + tally("draws") + tally("white"));
+        }
+        let games: u64 = moves.iter().map(|m| m["games"].as_u64().unwrap()).sum();
+        assert_eq!(
+            games,
+            e["count"].as_u64().unwrap(),
+            "every game leaves the start"
+        );
+        // The first move's score from Black's view is the side to move's: Black moves first.
+        assert_eq!(moves[0]["score"], moves[0]["score_black"]);
+        b.request(r#"{"type":"puzzle"}"#);
+        assert_eq!(errors(&mut b, r#"{"type":"explore"}"#), 1);
     }
 
     /// Issue 69, item 6: `partial` loads the moves before the first bad one, shows the

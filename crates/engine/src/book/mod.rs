@@ -7,6 +7,7 @@
 //! `books/poolshark.book`, is compiled into the binary.
 
 pub mod build;
+pub mod explorer;
 pub mod format;
 pub mod tree;
 

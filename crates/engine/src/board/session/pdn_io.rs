@@ -22,6 +22,8 @@ use crate::core::{notation, Color, GameResult, Move, Position};
 /// The names a game begun on the board gives its players in its tags.
 pub(super) const HUMAN: &str = "Human";
 pub(super) const ENGINE: &str = "poolshark";
+/// The event a game begun on the board has in its tags.
+pub(super) const BOARD_EVENT: &str = "poolshark board";
 
 /// The most games a `games` message lists (with the one shown, if after them): a text of
 /// a few megabytes may hold a million games, which the page cannot offer in a list.
@@ -266,7 +268,7 @@ pub(super) fn board_tags(
     };
     let [white, black] = players;
     let mut tags: Vec<(String, String)> = vec![
-        ("Event".into(), "poolshark board".into()),
+        ("Event".into(), BOARD_EVENT.into()),
         ("Date".into(), pdn::pdn_date()),
         ("White".into(), name(white).into()),
         ("Black".into(), name(black).into()),

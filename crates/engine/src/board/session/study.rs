@@ -220,7 +220,8 @@ impl Study {
 }
 
 /// A chapter's name: its own (`NAME_TAG`), else its players' where both are named, else its
-/// event, else `Chapter N` (`number` from 1).
+/// event, else `Chapter N` (`number` from 1). A game begun on the board (its event the
+/// board's) is `Chapter N` too: its players are "Human" and "poolshark".
 pub fn chapter_name(tags: &[(String, String)], number: usize) -> String {
     let tag = |name: &str| {
         tags.iter()
@@ -230,6 +231,9 @@ pub fn chapter_name(tags: &[(String, String)], number: usize) -> String {
     };
     if let Some(name) = tag(NAME_TAG) {
         return name.to_string();
+    }
+    if tag("Event") == Some(pdn_io::BOARD_EVENT) {
+        return format!("Chapter {number}");
     }
     if let (Some(w), Some(b)) = (tag("White"), tag("Black")) {
         return format!("{w} - {b}");
@@ -603,6 +607,10 @@ mod tests {
         let st = s.state();
         assert_eq!((st.chapters.len(), st.chapter), (2, 2));
         assert_eq!(st.chapters[1].name, "Chapter 2");
+        assert_eq!(
+            st.chapters[0].name, "Chapter 1",
+            "a game begun on the board"
+        );
         assert_eq!(st.fen, s.state().start_fen);
         assert!(st.start_fen.starts_with("B:"), "{}", st.start_fen);
         assert_eq!(st.history.len(), 0, "a new chapter from the position shown");
