@@ -10,10 +10,13 @@
 # build it from source (-Zbuild-std), installed with apt-get where missing and we are root.
 # WEB_PROFILE (default wasm: release with panic=abort) picks the cargo profile.
 #
-# The endgame tables of up to EGDB_PIECES pieces (4: about 0.6 MB, what the endgame practices
-# need) go into target/web/egdb/ (`poolshark egdb web`), from egdb/ where it holds them, else
-# built into target/egdb-web/ (about 10 s, once; resumable). That takes the native poolshark:
-# NATIVE_PROFILE (default release) picks its cargo profile. EGDB_PIECES=0 leaves them out.
+# The endgame tables of up to EGDB_PIECES pieces (5: about 9.4 MB; 4, about 0.6 MB, is what
+# the endgame practices need) go into target/web/egdb/ (`poolshark egdb web`), from egdb/ where
+# it holds them, else built into target/egdb-web/ (5 pieces: about 130 CPU-s, once;
+# resumable). The service worker keeps the groups of up to 4 pieces when it installs, and a
+# larger one once the page has read it (scripts/web-sw.py). That takes the native poolshark:
+# NATIVE_PROFILE (default release) picks its cargo profile. EGDB_PIECES=0 leaves them out;
+# the tests' build (scripts/web-test.sh) takes 4.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/wasm-env.sh
@@ -37,7 +40,7 @@ sed -e 's|</head>|<meta name="poolshark-transport" content="worker">\n<link rel=
 grep -q 'name="poolshark-transport"' "$OUT.new/index.html" || { echo "make web: could not mark index.html" >&2; exit 1; }
 grep -q 'rel="icon" href="icon.svg"' "$OUT.new/index.html" || { echo "make web: could not give index.html its icon" >&2; exit 1; }
 cp "$WASM" "$OUT.new/poolshark.wasm"
-EGDB_PIECES=${EGDB_PIECES:-4}
+EGDB_PIECES=${EGDB_PIECES:-5}
 if [ "$EGDB_PIECES" != 0 ]; then
     NATIVE_PROFILE=${NATIVE_PROFILE:-release}
     echo "make web: the endgame tables of up to $EGDB_PIECES pieces (the native poolshark, profile $NATIVE_PROFILE)"

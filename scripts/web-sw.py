@@ -1,11 +1,24 @@
 """Writes the static page's service worker (scripts/web-build.sh): web/sw.js with its two
 constants written for the build: VERSION, a hash of every file of the build, and FILES, the list of
 them (the page itself as "./" and as "index.html", the two addresses it is opened at), so that
-the page works offline and a new build replaces the old copy. Usage: web-sw.py OUT_DIR TEMPLATE > OUT_DIR/sw.js"""
+the page works offline and a new build replaces the old copy. An endgame table's group of
+LATER_PIECES pieces or more (b12w11.egdb: 1+2+1+1) is left out of FILES, so that installing
+does not fetch megabytes a phone may never use: the worker keeps it once the page reads it.
+Usage: web-sw.py OUT_DIR TEMPLATE > OUT_DIR/sw.js"""
 import hashlib
 import json
 import os
+import re
 import sys
+
+LATER_PIECES = 5
+
+
+def later(rel):
+    """Whether `rel` is a table group kept on first use, not at install."""
+    m = re.fullmatch(r"egdb/b(\d)(\d)w(\d)(\d)\.egdb", rel)
+    return bool(m) and sum(int(d) for d in m.groups()) >= LATER_PIECES
+
 
 out, template = sys.argv[1], sys.argv[2]
 files = []
@@ -18,7 +31,8 @@ for root, _, names in sorted(os.walk(out)):
             continue
         if rel == "index.html":
             files.append("./")
-        files.append(rel)
+        if not later(rel):
+            files.append(rel)
         digest.update(rel.encode() + b"\0")
         with open(path, "rb") as f:
             digest.update(f.read())

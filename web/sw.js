@@ -1,6 +1,7 @@
 // The static page's service worker (`make web`): at install it keeps a copy of every file
 // the page needs, under a cache named for this build, and from then on answers from that
-// copy, so the page opens and plays with no network. scripts/web-sw.py writes the two
+// copy, so the page opens and plays with no network. The endgame tables' larger groups are
+// kept the first time the page reads one (`LATER`). scripts/web-sw.py writes the two
 // constants below for each build (this file as it stands is the unbuilt page's: no files).
 //
 // A new build (another version) installs beside the old one and waits: a tab open on the old
@@ -48,13 +49,25 @@ sw.addEventListener("activate", (ev) => {
   );
 });
 
+// An endgame table's group the install did not fetch (5 pieces and more: scripts/web-sw.py),
+// kept once read, so that it works offline from then on.
+const LATER = /\/egdb\/b\d\dw\d\d\.egdb$/;
+
 // The copy first (it is this build's own), the network for anything else.
 sw.addEventListener("fetch", (ev) => {
   if (ev.request.method !== "GET") return;
   ev.respondWith(
-    caches
-      .open(CACHE)
-      .then((cache) => cache.match(ev.request, { ignoreSearch: true }))
-      .then((hit) => hit || fetch(ev.request)),
+    caches.open(CACHE).then((cache) =>
+      cache.match(ev.request, { ignoreSearch: true }).then(
+        (hit) =>
+          hit ||
+          fetch(ev.request).then((res) => {
+            const url = new URL(ev.request.url);
+            if (res.ok && url.origin === sw.location.origin && LATER.test(url.pathname))
+              return cache.put(ev.request, res.clone()).then(() => res, () => res);
+            return res;
+          }),
+      ),
+    ),
   );
 });

@@ -549,10 +549,19 @@ def test_analysis_line_numbers_preview_arrow_and_black_scores(page):
     wait(page, lambda d: len(move_list(d)) == 5, "the loaded game")
     page.find_element(By.ID, "analyze").click()
     wait(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")) >= 3, "a line")
+    # While it searches: its score, and its first move as the arrow (read at one moment).
+    score, first_move, arrow_from = page.execute_script(
+        "const a = document.querySelector('#board .best-arrow');"
+        "return [document.getElementById('info-score').textContent,"
+        " document.querySelector('#info-pv .pv-move').textContent, a && a.dataset.from]")
+    assert re.fullmatch(r"Black [+-]?\d+\.\d\d", score), score
+    assert arrow_from == re.split(r"[-x]", first_move.split("…")[1].strip())[0], (first_move, arrow_from)
     page.find_element(By.ID, "analyze").click()  # stop, so the line stays put
     wait(page, lambda d: d.find_element(By.ID, "analyze").get_attribute("aria-pressed") == "false", "stop")
-    score = page.find_element(By.ID, "info-score").text
-    assert re.fullmatch(r"Black [+-]?\d+\.\d\d", score), score
+    # Stopped (issue 69): no score and no arrow claim the position; the last lines stay, greyed.
+    wait(page, lambda d: d.find_element(By.ID, "info-score").text == "–", "the score gone")
+    assert not page.find_elements(By.CSS_SELECTOR, "#board .best-arrow")
+    assert page.find_element(By.ID, "lines-stopped").is_displayed()
     moves = page.find_elements(By.CSS_SELECTOR, "#info-pv .pv-move")
     # White moves first in the line: "3… 23-18", then "4. ..." before Black's move.
     assert re.fullmatch(r"3…\s*\d+[-x]\d+", moves[0].text), moves[0].text
@@ -560,9 +569,6 @@ def test_analysis_line_numbers_preview_arrow_and_black_scores(page):
     # No move is split over two lines.
     for m in moves:
         assert page.execute_script("return arguments[0].getClientRects().length", m) == 1
-    first = re.split(r"[-x]", moves[0].text.split("…")[1].strip())
-    arrow = page.find_element(By.CSS_SELECTOR, "#board .best-arrow")
-    assert arrow.get_attribute("data-from") == first[0]
     before = pieces(page)
     moves[1].click()
     wait(page, lambda d: status(d).startswith("Showing"), "the line shown")
@@ -1341,17 +1347,18 @@ def test_a_multi_jump_arrow_goes_jump_by_jump(page):
     wait(page, lambda d: pieces(d).get(26) == "w", "the R15 position")
     page.find_element(By.ID, "analyze").click()
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#board .best-arrow"), "the arrow")
+
+    def arrow(d):
+        """The arrow's path and points, read at one moment (the search redraws it)."""
+        return d.execute_script(
+            "const g = document.querySelector('#board .best-arrow');"
+            "return g && [g.dataset.path, g.querySelector('.arrow').getAttribute('points')]")
+    path, points = arrow(page)
+    shot(page, "board-arrow-jumps.png")
     page.find_element(By.ID, "analyze").click()
     wait(page, lambda d: d.find_element(By.ID, "analyze").get_attribute("aria-pressed") == "false", "stop")
-
-    @retry_stale
-    def arrow(d):
-        g = d.find_element(By.CSS_SELECTOR, "#board .best-arrow")
-        line = g.find_element(By.CSS_SELECTOR, ".arrow")
-        return g.get_attribute("data-path"), line.get_attribute("points")
-    path, points = arrow(page)
+    wait(page, lambda d: arrow(d) is None, "no arrow once analysis stops")
     assert path in ("26-17-10-1", "26-19-10-1", "26-17-10-19-26"), path
-    shot(page, "board-arrow-jumps.png")
 
     def centre(n):
         r = square(page, n).find_element(By.CSS_SELECTOR, "rect.dark")

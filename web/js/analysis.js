@@ -99,9 +99,18 @@ function markPv() {
 
 // ---------- the numbers ----------
 
+/**
+ * Whether a search is on for the position shown (analysis, or the engine thinking): its
+ * score and arrow are shown only then (issue 69: they stayed after analysis stopped, as if
+ * still true of the game). Its last lines stay listed, marked stopped, for "+ tree".
+ */
+export function searchLive() {
+  return !!(ui.state && (ui.state.analyzing || ui.state.thinking));
+}
+
 export function renderInfo() {
   const st = ui.state;
-  const i = ui.info;
+  const i = searchLive() ? ui.info : null;
   const v = verdict();
   const searched = i ? scoreText(i.score_black !== undefined ? i.score_black : i.score) : "–";
   $("info-score").textContent = v && v.kind !== "search" && v.text === "draw (proved)" ? "draw (proved)" : i ? "Black " + searched : "–";
@@ -181,7 +190,7 @@ function verdict() {
     if (v === "draw") return { text: "draw (proved)", bar: "=", share: 0.5, kind: "egdb" };
     return { text: v === "win" ? "Black wins" : "Black loses", bar: v === "win" ? "DB+" : "DB−", share: v === "win" ? 1 : 0, kind: "egdb" };
   }
-  const i = ui.info;
+  const i = searchLive() ? ui.info : null;
   // Without a search, the score the review (or a loaded game's [%eval]) gave the move shown.
   const node = i ? null : (st.nodes || []).find((n) => n.id === st.node);
   const given = node && node.eval !== null && node.eval !== undefined ? node.eval : null;
@@ -220,6 +229,9 @@ let held = false;
 function renderPv() {
   const st = ui.state;
   const box = $("lines");
+  const stopped = !searchLive() && !!(ui.lines.length || ui.info);
+  box.classList.toggle("stopped", stopped);
+  $("lines-stopped").hidden = !stopped;
   const lines = (ui.lines.length ? ui.lines : ui.info ? [ui.info] : []).slice();
   // The line shown on the board is listed as it was shown, not as the analysis has it now.
   if (ui.pv) lines[ui.pv.line] = ui.pv.info;

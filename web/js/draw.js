@@ -285,7 +285,9 @@ export function renderBoard() {
     el("polyline", { points: pts.join(" "), class: "last-path" }, svg);
   }
   // The best move of the analysis (or of the engine's thinking) as an arrow.
-  if (!ui.setup && !ui.pv && !ui.anim && ui.info && ui.info.pv && ui.info.pv.length) {
+  // Only while the search is on: a stopped search's arrow is no longer shown (issue 69).
+  const live = !!(ui.state && (ui.state.analyzing || ui.state.thinking));
+  if (live && !ui.setup && !ui.pv && !ui.anim && ui.info && ui.info.pv && ui.info.pv.length) {
     const path = hubPath(ui.info.pv[0]);
     if (path) drawArrow(svg, path);
   }
