@@ -12,14 +12,9 @@ use poolshark_host::egdb::{group_path, lone_king_path, Folder};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// Tables of up to 4 pieces, built once for the whole file.
-fn built() -> &'static PathBuf {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = support::scratch_dir("egdb-built");
-        poolshark_host::egdb::build(&dir, 4, 2).expect("build 2-4 pieces");
-        dir
-    })
+/// Tables of up to 4 pieces, built once for the test binaries that read them.
+fn built() -> &'static std::path::Path {
+    support::tables_4()
 }
 
 fn open() -> &'static Egdb {

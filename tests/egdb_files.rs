@@ -16,7 +16,7 @@ use poolshark_engine::egdb::{group_file, pack, Wdl};
 use poolshark_engine::search::{Engine, Limits, SearchControl};
 use poolshark_host::egdb::{group_path, lone_king_path, Folder};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// Bytes of the file header (`egdb::file`) and of the body's own header (`egdb::pack`).
 const HEADER: usize = 32;
@@ -32,10 +32,9 @@ fn build(name: &str, pieces: u32) -> PathBuf {
     dir
 }
 
-/// Tables of up to 4 pieces, built once for the tests that search with them.
-fn built4() -> &'static PathBuf {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| build("egdb-files-4", 4))
+/// Tables of up to 4 pieces, built once for the test binaries that read them.
+fn built4() -> &'static std::path::Path {
+    support::tables_4()
 }
 
 fn u64_at(bytes: &[u8], at: usize) -> u64 {

@@ -5,6 +5,7 @@
 //! oracle is solved once for all of them.
 
 mod oracle;
+mod support;
 
 use oracle::{flip_colours, is_zeroing, Material, Oracle, Outcome, Outcome50, LONE_KING_MOVES};
 use poolshark_engine::core::game::Game;
@@ -303,16 +304,16 @@ fn lone_king_states_agree_with_the_plain_values() {
 fn databases() -> &'static (Egdb, Egdb) {
     static DB: OnceLock<(Egdb, Egdb)> = OnceLock::new();
     DB.get_or_init(|| {
-        let dir =
-            std::env::temp_dir().join(format!("poolshark-egdb-oracle-{}", std::process::id()));
         let t = std::time::Instant::now();
-        poolshark_host::egdb::build(&dir, 4, 2).expect("build the 2-4 piece tables");
-        let db = poolshark_host::egdb::open(&dir).expect("open the tables just built");
-        let packed = poolshark_host::egdb::open_lazy(&dir).expect("open the tables just built");
+        let dir = support::tables_4();
+        let db = poolshark_host::egdb::open(dir).expect("open the tables just built");
+        let packed = poolshark_host::egdb::open_lazy(dir).expect("open the tables just built");
         // Read every group's file now (the lazy tables keep them in memory).
         assert_eq!(packed.tables().present(), db.tables().present());
-        eprintln!("egdb: 2-4 pieces built and opened in {:?}", t.elapsed());
-        let _ = std::fs::remove_dir_all(&dir);
+        eprintln!(
+            "egdb: 2-4 pieces built (or found built) and opened in {:?}",
+            t.elapsed()
+        );
         (db, packed)
     })
 }

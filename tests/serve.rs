@@ -2,6 +2,8 @@
 //! the board's messages (docs/BOARD.md). Every wait has a generous timeout, so a hang fails
 //! a test instead of blocking it; no test depends on how fast anything is.
 
+mod support;
+
 use poolshark::serve::assets::ASSETS;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -1115,9 +1117,7 @@ fn the_tables_verdict_comes_by_itself_once_its_group_is_read() {
 
 #[test]
 fn the_engine_probes_endgame_tables_given_with_egdb() {
-    let dir = std::env::temp_dir().join(format!("poolshark-serve-egdb-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    poolshark_host::egdb::build(&dir, 4, 2).expect("build 2-4 piece tables");
+    let dir = support::tables_4();
     let server = Server::start(&["--egdb", dir.to_str().unwrap()]);
     let mut c = server.board();
     c.send(json!({"type":"setup","fen":"W:WK1,K2,K3:BK32"}));
@@ -1175,7 +1175,6 @@ fn the_engine_probes_endgame_tables_given_with_egdb() {
     );
     drop(c);
     drop(server);
-    let _ = std::fs::remove_dir_all(&dir);
     // A folder that is not there is bad input.
     let out = Command::new(env!("CARGO_BIN_EXE_poolshark"))
         .args(["serve", "--port", "0", "--egdb", "no/such/dir"])

@@ -202,3 +202,18 @@ pub fn scratch_dir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("create a scratch folder");
     dir
 }
+
+/// The endgame tables of 2 to 4 pieces, for the test binaries that only read them (egdb,
+/// egdb_files, egdb_oracle, serve): built by the first that needs them into the build's own
+/// scratch folder (`CARGO_TARGET_TMPDIR`, under target/), and found built there by the others
+/// and by later runs (a finished build is read, not solved again; a damaged file is rebuilt),
+/// so that `make test` solves them once, not four times. No test writes into it.
+pub fn tables_4() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("egdb-2-4");
+        std::fs::create_dir_all(&dir).expect("make the tables' folder");
+        poolshark_host::egdb::build(&dir, 4, 2).expect("build the 2-4 piece tables");
+        dir
+    })
+}
