@@ -177,3 +177,32 @@ def test_a_study_at_a_phones_size(browser, server):
         show_chapter(browser, 4)
         assert move_list(browser) == ["11-16", "22-18"]
         shot(browser, "study-phone.png")
+
+
+def test_two_tabs_keep_their_own_studies(page, server):
+    """Issue 69, item 3 with studies: tab A's study, at chapter 4; a new tab opens it (a copy
+    of its own) and starts a new game there; a reload of A brings back A's whole study at
+    chapter 4, and B's reload B's own game."""
+    from test_tabs import new_tab, first_state
+    a = page.current_window_handle
+    open_six_as_a_study(page)
+    show_chapter(page, 4)
+    kept_chapters = ("return Object.keys(localStorage).filter(k => k.startsWith('poolshark-board'))"
+                     ".map(k => { try { return JSON.parse(localStorage.getItem(k)).chapter; } catch (e) { return null; } })")
+    wait(page, lambda d: 4 in d.execute_script(kept_chapters), "chapter 4 kept")
+    b = new_tab(page, server)
+    wait(page, lambda d: len(chapters(d)) == 6 and shown(d) == 4, "tab B opens the study kept last")
+    answered(page, page.find_element(By.ID, "new-game").click, "a new game in tab B")
+    wait(page, lambda d: len(chapters(d)) == 1 and move_list(d) == [], "tab B's new game")
+    page.switch_to.window(a)
+    page.refresh()
+    first_state(page)
+    wait(page, lambda d: len(chapters(d)) == 6 and shown(d) == 4, "tab A's study after a reload")
+    assert move_list(page) == ["11-16", "22-18"]
+    page.switch_to.window(b)
+    page.refresh()
+    first_state(page)
+    wait(page, lambda d: len(chapters(d)) == 1, "tab B's own game after a reload")
+    assert not errors_shown(page)
+    page.close()
+    page.switch_to.window(a)
