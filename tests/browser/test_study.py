@@ -90,6 +90,13 @@ def test_a_six_game_pdn_opens_as_a_study_whose_notes_stay_with_their_chapter(pag
     page.find_element(By.ID, "games-study").click()
     wait(page, lambda d: len(chapters(d)) == 6 and shown(d) == 3, "the study again, at chapter 3")
     assert saved_pdn(page) == text, "save, load, save"
+    # The chapter shown alone: one game, the study's third.
+    box = page.find_element(By.ID, "pdn-input")
+    page.execute_script("arguments[0].value = ''", box)
+    page.find_element(By.ID, "pdn-save-chapter").click()
+    wait(page, lambda d: box.get_attribute("value") != "", "the chapter saved")
+    one = box.get_attribute("value")
+    assert one.count("[Event") == 1 and "10-14" in one and one in text, one
     # A reload: the study, its chapter and its move shown.
     first = page.find_elements(By.CSS_SELECTOR, "#moves .move:not(.start)")[0]
     answered(page, first.click, "the first move shown")

@@ -226,4 +226,11 @@ export function wirePdn() {
     });
     send({ type: "save_pdn" });
   });
+  // A study's chapter shown, alone.
+  $("pdn-save-chapter").addEventListener("click", () => {
+    update((ui) => {
+      ui.pdnFor.push("save");
+    });
+    send({ type: "save_pdn", chapter: true });
+  });
 }

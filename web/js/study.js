@@ -112,6 +112,8 @@ export function renderStudy() {
     name.dataset.shown = String(shown) + ":" + (chapters[shown - 1] || {}).name;
   }
   $("chapter-count").textContent = chapters.length > 1 ? `${shown} of ${chapters.length}` : "";
+  // The PDN panel's "save chapter": a study's chapter shown alone.
+  $("pdn-save-chapter").hidden = chapters.length < 2;
   if (sig === drawn) return;
   drawn = sig;
   const list = $("chapter-list");

@@ -331,7 +331,7 @@
  *   | {type: "chapter_delete", index: number}
  *   | {type: "explore"}
  *   | {type: "players", white: string, black: string}
- *   | {type: "save_pdn", quiet?: boolean}
+ *   | {type: "save_pdn", quiet?: boolean, chapter?: boolean}
  *   | {type: "annotate", node: number, comment?: string, nag?: string | null, nags?: number[]}
  *   | {type: "tags", tags: Object<string, string>}
  *   | {type: "add_line", node: number, moves: string[]}

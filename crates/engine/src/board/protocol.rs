@@ -241,6 +241,9 @@ pub enum Request {
         /// Asked for the page to keep, not to show: echoed in the `pdn` reply.
         #[serde(default)]
         quiet: bool,
+        /// The chapter shown alone, not the whole study.
+        #[serde(default)]
+        chapter: bool,
     },
     Ping,
     /// A node's comment, mark or other NAGs, any of them (`Session::annotate`): `comment`

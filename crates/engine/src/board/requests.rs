@@ -279,7 +279,7 @@ impl Board {
                 depth,
                 level,
             } => s.set_level(movetime, depth, level),
-            Request::SavePdn { quiet } => Ok(match s.save_pdn() {
+            Request::SavePdn { quiet, chapter } => Ok(match s.save_pdn_of(chapter) {
                 Done::Reply(Reply::Pdn { pdn, .. }) => Done::Reply(Reply::Pdn { pdn, quiet }),
                 other => other,
             }),

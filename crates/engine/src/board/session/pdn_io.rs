@@ -393,9 +393,19 @@ impl Session {
     /// `save_pdn`: every chapter in order (`study`), each written as `game_text` writes the
     /// game shown.
     pub fn save_pdn(&self) -> Done {
+        self.save_pdn_of(false)
+    }
+
+    /// `save_pdn`, of the chapter shown alone where `chapter` (a study's chapter as a game of
+    /// its own, as `game_text` writes it), else of the whole study.
+    pub fn save_pdn_of(&self, chapter: bool) -> Done {
         Done::Reply(Reply::Pdn {
             quiet: false,
-            pdn: self.study_text(),
+            pdn: if chapter {
+                self.game_text()
+            } else {
+                self.study_text()
+            },
         })
     }
 

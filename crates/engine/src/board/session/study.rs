@@ -591,6 +591,13 @@ mod tests {
         t.load_study(&text, Some(3), None, None, false).unwrap();
         assert_eq!(saved(&t), text, "save, load, save");
         assert_eq!(names(&t), names(&s));
+        // The chapter shown alone: one game, the same as the study's third.
+        let Done::Reply(crate::board::protocol::Reply::Pdn { pdn: one, .. }) = s.save_pdn_of(true)
+        else {
+            panic!("no PDN")
+        };
+        assert_eq!(one.matches("[Event").count(), 1);
+        assert!(one.contains("10-14") && text.contains(&one), "{one}");
         // Loaded as one game, the text is the first chapter alone.
         let mut u = human();
         u.load_pdn(&text, None).unwrap();
