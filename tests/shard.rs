@@ -121,6 +121,10 @@ fn play(dir: &std::path::Path, name: &str, shard: Option<&str>) -> (String, std:
         "400,100",
         "--param",
         "book=false",
+        // Nor the tables of a working folder that has them (egdb/): read in the background,
+        // they would make the games depend on when each group came in.
+        "--param",
+        "egdb=false",
         "--pdn",
         path.to_str().unwrap(),
     ];
