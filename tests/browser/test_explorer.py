@@ -7,6 +7,7 @@ games says so.
 import os
 import subprocess
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from test_board import (  # noqa: F401  (fixtures)
@@ -42,7 +43,15 @@ def test_the_explorer_lists_the_book_at_the_start_and_follows_the_moves(page):
     note = page.find_element(By.ID, "explorer-note").text
     assert f"({games} games)" in note and "self-play" in note, note
     page.execute_script("document.getElementById('explorer-panel').scrollIntoView()")
+    # The move under the pointer drawn on the board as an arrow, gone when it leaves.
+    first_row = page.find_elements(By.CSS_SELECTOR, "#explorer-moves tbody tr")[0]
+    ActionChains(page).move_to_element(first_row).perform()
+    hover = "const g = document.querySelector('#board .hover-arrow'); return g && g.dataset.path"
+    wait(page, lambda d: d.execute_script(hover) == first_row.get_attribute("data-path").replace(",", "-"),
+         "the hovered move's arrow")
     shot(page, "explorer-start.png")
+    ActionChains(page).move_to_element(page.find_element(By.ID, "explore")).perform()
+    wait(page, lambda d: d.execute_script(hover) is None, "the arrow gone")
     move = first[0][0]
     row = page.find_elements(By.CSS_SELECTOR, "#explorer-moves tbody tr")[0]
     answered(page, row.click, "the explorer's move played")

@@ -9,6 +9,7 @@ import re
 import subprocess
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -166,9 +167,13 @@ def test_each_moves_verdict_is_listed_and_a_click_plays_it(tpage):
                                capture_output=True, text=True).stdout
         wdl = re.search(r"wdl=(\S)", probe).group(1)
         assert {"L": "win", "D": "draw", "W": "loss"}[wdl] == result, (hub, result, probe)
+    first = tpage.find_element(By.CSS_SELECTOR, "#egdb-moves .egdb-move")
+    ActionChains(tpage).move_to_element(first).perform()
+    wait(tpage, lambda d: d.execute_script(
+        "const g = document.querySelector('#board .hover-arrow'); return g && g.dataset.path")
+         == first.get_attribute("data-path").replace(",", "-"), "the hovered move's arrow")
     shoot(tpage, "egdb-moves.png")
     before = fen(tpage)
-    first = tpage.find_element(By.CSS_SELECTOR, "#egdb-moves .egdb-move")
     answered(tpage, first.click, "the move played")
     wait(tpage, lambda d: fen(d) != before and fen(d).startswith("B"), "Black to move after it")
     start(tpage, "two-kings-corner")

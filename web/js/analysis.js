@@ -5,6 +5,7 @@
 import { ui, $, SIDE, moveNumber, scoreText, update } from "./state.js";
 import { send } from "./socket.js";
 import { addLine } from "./annotate.js";
+import { hoverArrows } from "./draw.js";
 
 // Milliseconds per move when "play line" steps through a line (a test may slow it down).
 const pvPlayMs = () => Number(/** @type {Window & {boardPvPlayMs?: number}} */ (window).boardPvPlayMs || 700);
@@ -159,6 +160,7 @@ function renderTableMoves(moves) {
     b.type = "button";
     b.className = "egdb-move " + m.result;
     b.dataset.hub = m.hub;
+    b.dataset.path = m.path.join(",");
     const plies = m.dtc === null || m.dtc === undefined ? "" : m.dtc === 0 ? " (ends the game)" : ` in ${m.dtc}`;
     const said = { win: "wins", draw: "draws", loss: "loses" }[m.result] || m.result;
     const rule = m.result50 !== m.result ? ` · 40-move rule: ${m.result50}` : "";
@@ -310,6 +312,7 @@ function renderPv() {
 }
 
 export function wireAnalysis() {
+  hoverArrows($("egdb-moves"), "button.egdb-move");
   // A move of the tables' list played.
   $("egdb-moves").addEventListener("click", (/** @type {MouseEvent} */ ev) => {
     const b = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (ev.target).closest("button.egdb-move"));

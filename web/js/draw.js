@@ -2,7 +2,7 @@
 // paths, the best move's arrow, and a capture played jump by jump. It draws what `ui` says
 // and never changes the game.
 
-import { ui, $, legalFrom } from "./state.js";
+import { ui, $, legalFrom, update } from "./state.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 100; // the SVG viewBox is 8 cells of 100 units
@@ -294,6 +294,9 @@ export function renderBoard() {
   // The review's best move, at a marked move or as the answer to "find a better move".
   if (!ui.setup && !ui.pv && !ui.anim && ui.reviewArrow && ui.reviewArrow.length >= 2)
     drawArrow(svg, ui.reviewArrow, "review-arrow");
+  // The explorer's or the tables' move under the pointer (js/explorer.js, js/analysis.js).
+  if (!ui.setup && !ui.pv && !ui.anim && ui.hoverArrow && ui.hoverArrow.length >= 2)
+    drawArrow(svg, ui.hoverArrow, "hover-arrow");
 
   // Capture paths: every capture of the selected piece faintly, the previewed one boldly.
   /** @type {[import("./types.js").Move, string][]} */
@@ -332,4 +335,31 @@ function drawPiece(g, cx, cy, p) {
     el("path", { d, class: "crown" }, g);
     el("rect", { x: cx - 19, y: cy + 13, width: 38, height: 5, class: "crown" }, g);
   }
+}
+
+/**
+ * The arrow of the move under the pointer (or the keyboard's focus), from a row's or a
+ * button's `data-path`; none when it leaves.
+ * @param {HTMLElement} box
+ * @param {string} selector
+ */
+export function hoverArrows(box, selector) {
+  const show = (/** @type {Event} */ ev) => {
+    const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (ev.target).closest(selector));
+    const path = el && el.dataset.path ? el.dataset.path.split(",").map(Number) : null;
+    if (JSON.stringify(path) === JSON.stringify(ui.hoverArrow)) return;
+    update((ui) => {
+      ui.hoverArrow = path;
+    });
+  };
+  const hide = () => {
+    if (ui.hoverArrow)
+      update((ui) => {
+        ui.hoverArrow = null;
+      });
+  };
+  box.addEventListener("mouseover", show);
+  box.addEventListener("focusin", show);
+  box.addEventListener("mouseleave", hide);
+  box.addEventListener("focusout", hide);
 }

@@ -5,6 +5,7 @@
 
 import { ui, $, update, scoreText } from "./state.js";
 import { send } from "./socket.js";
+import { hoverArrows } from "./draw.js";
 
 // The node the last `explore` was sent for, so that each position is asked once.
 /** @type {number | null} */
@@ -69,6 +70,7 @@ export function renderExplorer() {
     const tr = document.createElement("tr");
     tr.className = "explorer-move";
     tr.dataset.hub = m.hub;
+    tr.dataset.path = m.path.join(",");
     tr.tabIndex = 0;
     tr.title = `play ${m.move}`;
     const cells = [m.move, m.score === null ? "–" : scoreText(m.score), String(m.games)];
@@ -110,6 +112,7 @@ function playRow(ev) {
 }
 
 export function wireExplorer() {
+  hoverArrows($("explorer-moves"), "tr.explorer-move");
   $("explore").addEventListener("click", toggle);
   $("explorer-moves").addEventListener("click", playRow);
   $("explorer-moves").addEventListener("keydown", playRow);

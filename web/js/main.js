@@ -151,6 +151,8 @@ function takeState(st) {
     closeChooser();
     // The last search was of another position; analysis restarts in the new one.
     ui.info = null;
+    // A list's move under the pointer was of the position before.
+    ui.hoverArrow = null;
     ui.lines = [];
     closePv();
   }

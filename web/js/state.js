@@ -32,6 +32,7 @@ export const ui = {
   learn: null,
   hint: null, // the square of the piece a learn question's hint rings on the board, or null
   reviewArrow: null, // the squares of the review's best move to draw as an arrow, or null
+  hoverArrow: null, // the squares of the explorer's or the tables' move under the pointer, or null
   palette: "b", // the piece setup places ("" erases)
   pv: null, // {hubs, pdn, upto, line, pinned, timer}: a line of the analysis shown on the board
   anim: null, // {frames: [pieces...], step, timer}: a capture being shown jump by jump

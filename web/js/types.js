@@ -415,6 +415,7 @@
  * @property {Review | null} review
  * @property {Retry | null} retry
  * @property {number[] | null} reviewArrow
+ * @property {number[] | null} hoverArrow the explorer's or the tables' move under the pointer
  * @property {string} palette
  * @property {PvShown | null} pv
  * @property {{frames: Object<string, string>[], step: number, timer: ReturnType<typeof setTimeout> | null} | null} anim
