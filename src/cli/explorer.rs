@@ -6,7 +6,6 @@ use super::args::PositionArgs;
 use super::puzzles::{fresh_output, read_games};
 use super::{input, CliError};
 use poolshark_engine::book::explorer::{self, GameSet, Outcome, MAX_PLIES};
-use poolshark_engine::book::Book;
 use poolshark_engine::core::{notation, Position};
 use poolshark_engine::search::Score;
 use std::path::PathBuf;
@@ -94,9 +93,7 @@ impl ShowArgs {
     pub fn run(self) -> Result<(), CliError> {
         let game = self.position.game()?;
         let pos = game.position();
-        let book = Book::builtin().map_err(|e| input(e.to_string()))?;
-        let games = GameSet::builtin();
-        let moves = explorer::explore(&book, games, pos);
+        let moves = explorer::explore(explorer::builtin_book(), GameSet::builtin(), pos);
         if moves.is_empty() {
             outln!("no explorer moves");
         }

@@ -256,6 +256,11 @@ impl Board {
         self.send(Reply::error(e.to_string()));
     }
 
+    /// Whether a puzzle is being solved or a practice played.
+    fn training(&self) -> bool {
+        self.puzzles.playing() || self.practice.is_some_and(|p| p.playing())
+    }
+
     /// The `state` message as the board sends it now: the session's, with what its jobs
     /// add (`thinking`, `analyzing`) and the tables' verdict on the position shown.
     pub fn state(&self) -> State {
@@ -268,8 +273,7 @@ impl Board {
             state.egdb = db.verdict(self.session.game().position());
         }
         // Each move's verdict would solve a puzzle or practice being played.
-        let training = self.puzzles.playing() || self.practice.is_some_and(|p| p.playing());
-        if let (true, Some(v)) = (training, state.egdb.as_mut()) {
+        if let (true, Some(v)) = (self.training(), state.egdb.as_mut()) {
             v.moves.clear();
         }
         state
@@ -284,8 +288,12 @@ impl Board {
         self.tables_look = None;
         if let Some(db) = &self.tables {
             let pos = self.session.game().position();
-            let verdict = state.egdb.is_some().then(|| db.verdict(pos)).flatten();
-            if !answered(verdict.as_ref(), pos) && db.covers(pos) {
+            // In training the moves are not shown: the verdict alone is all there is to wait for.
+            let done = match &state.egdb {
+                Some(_) if self.training() => true,
+                v => answered(v.as_ref(), pos),
+            };
+            if !done && db.covers(pos) {
                 let now = (self.now)();
                 self.tables_look = Some((now + TABLES_LOOK_EVERY, now + TABLES_LOOK_FOR));
             }

@@ -478,6 +478,26 @@ mod testing {
         Session::new(Position::start(), Player::Human, Player::Human)
     }
 
+    /// Grow the game shown at random: a main line to the game's end (or 150 plies), then
+    /// variations from random nodes of it until the tree holds `moves` moves.
+    pub(super) fn grow(s: &mut Session, rng: &mut crate::core::rng::SplitMix64, moves: usize) {
+        use crate::core::movegen;
+        while s.ply() < 150 && s.end().is_none() {
+            let legal = movegen::legal_moves(s.game().position());
+            s.play(*rng.pick(legal.as_slice())).unwrap();
+        }
+        let main = s.main_line();
+        while s.tree().len() <= moves {
+            let legal = movegen::legal_moves(s.game().position());
+            if legal.is_empty() || s.end().is_some() || s.ply() > 60 {
+                let at = main[rng.below(main.len() - 1)];
+                s.goto(None, Some(at.index())).unwrap();
+                continue;
+            }
+            s.play(*rng.pick(legal.as_slice())).unwrap();
+        }
+    }
+
     pub(super) fn pdn_of(s: &Session) -> String {
         let Done::Reply(Reply::Pdn { pdn, .. }) = s.save_pdn() else {
             panic!("no PDN: save_pdn did not answer with a pdn")

@@ -340,17 +340,14 @@ impl Session {
         clock: Option<ClockResume>,
         partial: bool,
     ) -> Result<(Done, Option<PartialLoad>), SessionError> {
-        let control = clock
-            .map(|c| TimeControl::from_seconds(c.base, c.inc))
-            .transpose()
-            .map_err(SessionError::Clock)?;
-        let g = read(text, number, path, control.is_some(), partial)?;
+        let clock = resumed(clock)?;
+        let g = read(text, number, path, clock.is_some(), partial)?;
         let cut = g.cut.clone();
         let games = g.games.clone();
         // The game is made apart and checked whole: a refused load changes nothing.
         let mut next = self.with_game(placed(g)?, Study::default());
         next.check_size()?;
-        next.resume_clock(control.zip(clock));
+        next.resume_clock(clock);
         *self = next;
         let done = match games {
             Some(games) => Done::Loaded(games),
@@ -449,6 +446,19 @@ pub(super) fn game_text(
     result: &str,
 ) -> String {
     pdn::writer::write(tags, &reviewed::to_save(tree), result)
+}
+
+/// A timed game's clocks as a page kept them, with their time control checked.
+pub(super) fn resumed(
+    clock: Option<ClockResume>,
+) -> Result<Option<(TimeControl, ClockResume)>, SessionError> {
+    clock
+        .map(|c| {
+            TimeControl::from_seconds(c.base, c.inc)
+                .map(|control| (control, c))
+                .map_err(SessionError::Clock)
+        })
+        .transpose()
 }
 
 /// A game read, on the board: its tree shown at the path's end (played where the tree has

@@ -149,24 +149,10 @@ mod tests {
     use std::collections::BTreeMap;
     use std::time::Duration;
 
-    /// A random main line to the game's end (or 150 plies), then variations from random
-    /// nodes of it until the tree holds `MAX_MOVES`.
+    /// A game whose tree holds `MAX_MOVES` (`testing::grow`).
     fn long_game(rng: &mut SplitMix64) -> Session {
         let mut s = human();
-        while s.ply() < 150 && s.end().is_none() {
-            let legal = movegen::legal_moves(s.game().position());
-            s.play(*rng.pick(legal.as_slice())).unwrap();
-        }
-        let main = s.main_line();
-        while s.tree().len() <= MAX_MOVES {
-            let legal = movegen::legal_moves(s.game().position());
-            if legal.is_empty() || s.end().is_some() || s.ply() > 60 {
-                let at = main[rng.below(main.len() - 1)];
-                s.goto(None, Some(at.index())).unwrap();
-                continue;
-            }
-            s.play(*rng.pick(legal.as_slice())).unwrap();
-        }
+        super::super::testing::grow(&mut s, rng, MAX_MOVES);
         s
     }
 

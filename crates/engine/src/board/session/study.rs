@@ -16,7 +16,6 @@ use super::pdn_io::{self, board_tags};
 use super::record::Record;
 use super::timed::TimedGame;
 use super::{annotate, size, Done, Session, SessionError, MAX_MOVES, MAX_PLIES};
-use crate::board::clock::TimeControl;
 use crate::board::protocol::{ChapterInfo, ClockResume, PartialLoad, Player};
 use crate::core::{notation, Position};
 use std::collections::BTreeMap;
@@ -414,7 +413,7 @@ impl Session {
         match &mut self.study.chapters[i] {
             Some(c) => {
                 c.record.edit(&edit, None);
-                *c = Chapter::new(c.cursor.clone(), c.record.clone());
+                c.used = used(&c.cursor, c.tags(), false, false);
             }
             None => self.record.edit(&edit, None),
         }
@@ -467,12 +466,9 @@ impl Session {
         clock: Option<ClockResume>,
         partial: bool,
     ) -> Result<(Done, Option<PartialLoad>), SessionError> {
-        let control = clock
-            .map(|c| TimeControl::from_seconds(c.base, c.inc))
-            .transpose()
-            .map_err(SessionError::Clock)?;
+        let clock = pdn_io::resumed(clock)?;
         let shown = shown.unwrap_or(1);
-        let timed = control.is_some();
+        let timed = clock.is_some();
         let games = pdn_io::read_all(text, shown, path, timed, partial, MAX_CHAPTERS)?;
         let cut = games.iter().find_map(|g| g.cut.clone());
         let mut chapters = Vec::new();
@@ -489,7 +485,7 @@ impl Session {
         let here = here.expect("the chapter shown was read");
         let mut next = self.with_game(here, Study { chapters });
         next.check_study()?;
-        next.resume_clock(control.zip(clock));
+        next.resume_clock(clock);
         *self = next;
         Ok((Done::Changed { auto: false }, cut))
     }
@@ -875,21 +871,8 @@ mod tests {
                 let start = notation::write_fen(&Position::start());
                 s.add_chapters(Some(&start), None, None).unwrap();
             }
-            // A main line of at most 150 plies, then variations until `per` moves.
-            while s.ply() < 150 && s.end().is_none() {
-                let legal = movegen::legal_moves(s.game().position());
-                s.play(*rng.pick(legal.as_slice())).unwrap();
-            }
+            super::super::testing::grow(&mut s, &mut rng, per);
             let main = s.main_line();
-            while s.tree().len() <= per {
-                let legal = movegen::legal_moves(s.game().position());
-                if legal.is_empty() || s.end().is_some() || s.ply() > 60 {
-                    let at = main[rng.below(main.len() - 1)];
-                    s.goto(None, Some(at.index())).unwrap();
-                    continue;
-                }
-                s.play(*rng.pick(legal.as_slice())).unwrap();
-            }
             let nodes: Vec<NodeId> = s.tree().preorder();
             let longest = std::time::Duration::new(999_999 * 3600 + 3599, 999_999_999);
             for &id in &nodes[1..] {
