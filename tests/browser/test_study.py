@@ -213,3 +213,18 @@ def test_two_tabs_keep_their_own_studies(page, server):
     assert not errors_shown(page)
     page.close()
     page.switch_to.window(a)
+
+
+def test_a_timed_game_keeps_its_chapter(page):
+    """While a timed game's clocks run, no chapter is added, shown or deleted: the page greys
+    the tools (the board refuses them too, tests in study.rs)."""
+    from test_board import choose_clock, new_game
+    open_six_as_a_study(page)
+    choose_clock(page, "custom", 5, 0)
+    new_game(page, "human")
+    wait(page, lambda d: len(chapters(d)) == 1, "a timed game, a study of its own")
+    from test_tabs import play
+    play(page, 1)
+    wait(page, lambda d: d.find_element(By.ID, "chapter-add").get_attribute("disabled"), "+ chapter greyed")
+    assert page.find_element(By.ID, "chapter-delete").get_attribute("disabled")
+    assert not errors_shown(page)
