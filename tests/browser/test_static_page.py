@@ -394,3 +394,37 @@ def test_a_100_kb_fen_link_is_refused_as_a_link_and_the_kept_game_stays():
     finally:
         drv.quit()
         stop_server(proc)
+
+
+def test_a_study_and_the_explorer_answer_the_same_on_both_transports(browser, server):
+    """Issue 69: the same messages give the same answers in the page's worker and from
+    `poolshark serve`: a three-game study loaded, a chapter shown, the explorer there, and the
+    study saved."""
+    study = "".join(f'[Event "e{i}"]\n1. {m} 22-18 *\n\n' for i, m in enumerate(["11-15", "9-13", "10-14"]))
+    proc, served = start_server()
+    try:
+        replies = {}
+        for name, url in (("worker", server), ("websocket", served)):
+            browser.get(url + "style.css")
+            browser.execute_script("localStorage.clear(); sessionStorage.clear()")
+            browser.get(url)
+            wait(browser, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+            browser.set_script_timeout(60)
+            texts = transport_exchange(browser, [
+                {"type": "load_pdn", "pdn": study, "study": True, "game": 2},
+                {"type": "chapter", "index": 3},
+                {"type": "explore"},
+                {"type": "save_pdn"},
+            ], "pdn")
+            msgs = [json.loads(t) for t in texts]
+            states = [m for m in msgs if m["type"] == "state"]
+            explorer = next(m for m in msgs if m["type"] == "explorer")
+            replies[name] = ([(s["chapter"], s["chapters"], s["fen"]) for s in states],
+                             explorer["moves"], explorer["count"], msgs[-1]["pdn"])
+        assert replies["worker"] == replies["websocket"]
+        chapters, moves, count, pdn = replies["worker"]
+        assert chapters[-1][0] == 3 and len(chapters[-1][1]) == 3, chapters
+        assert moves and count == 1000, (moves, count)
+        assert pdn.count("[Event") == 3, pdn
+    finally:
+        stop_server(proc)
