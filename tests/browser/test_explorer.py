@@ -4,7 +4,6 @@ click plays a move and the list follows the new position; a position off the boo
 games says so.
 """
 
-import os
 import subprocess
 
 from selenium.webdriver.common.action_chains import ActionChains
@@ -13,14 +12,7 @@ from selenium.webdriver.common.by import By
 from test_board import (  # noqa: F401  (fixtures)
     POOLSHARK, browser, page, server, wait, move_list, answered, load_pdn, at_size, errors_shown,
 )
-
-SHOTS = os.path.join(os.path.dirname(__file__), "..", "..", "target", "shots-69")
-
-
-def shot(drv, name):
-    os.makedirs(SHOTS, exist_ok=True)
-    drv.save_screenshot(os.path.join(SHOTS, name))
-
+from test_study import shot  # issue 69's screenshots, in target/shots-69
 
 def rows(drv):
     """The explorer's rows: (move, book score, games), read in one call."""

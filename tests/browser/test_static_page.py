@@ -214,21 +214,23 @@ def test_stop_ends_the_analysis_in_the_worker(page):
     assert page.find_element(By.ID, "info-depth").text == shown, "analysis went on after stop"
 
 
+def controlled(drv, url):
+    """Open the page at `url` and again once its service worker, installed with its copy of
+    the page, controls it."""
+    drv.get(url)
+    wait(drv, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
+    drv.set_script_timeout(60)
+    drv.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0](true));")
+    drv.get(url)
+    wait(drv, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"),
+         "the service worker to control the page")
+
+
 def test_the_static_page_works_after_its_server_stops():
     proc, url = start_static()
     drv = new_driver()
     try:
-        drv.get(url)
-        wait(drv, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
-        drv.set_script_timeout(60)
-        # The service worker has its copy once it is active and controls the page.
-        drv.execute_async_script("""
-            const done = arguments[0];
-            navigator.serviceWorker.ready.then(() => done(true));
-        """)
-        drv.get(url)
-        wait(drv, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"),
-             "the service worker to control the page")
+        controlled(drv, url)
         stop_server(proc)
         drv.get(url)
         wait(drv, lambda d: d.find_element(By.ID, "fen").text != "", "the page, offline")
@@ -291,12 +293,7 @@ def test_a_five_piece_group_is_read_when_needed_and_kept_offline():
     proc, url = start_static()
     drv = new_driver()
     try:
-        drv.get(url)
-        wait(drv, lambda d: d.find_element(By.ID, "fen").text != "", "the first state")
-        drv.set_script_timeout(60)
-        drv.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0](true));")
-        drv.get(url)
-        wait(drv, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"), "the worker in control")
+        controlled(drv, url)
         cached = """const done = arguments[arguments.length - 1];
             caches.keys().then((ks) => Promise.all(ks.map((k) => caches.open(k).then((c) => c.match(arguments[0])))))
               .then((hits) => done(hits.some(Boolean)));"""
